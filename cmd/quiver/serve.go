@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/quiverkit/quiver/httpapi"
+)
+
+// serverConfig is the configuration of the server itself; each service
+// adds its own through its setup function.
+type serverConfig struct {
+	addr              string
+	keys              []string
+	hosts             []string
+	rate              float64
+	burst             int
+	maxBody           int64
+	readHeaderTimeout time.Duration
+	readTimeout       time.Duration
+	writeTimeout      time.Duration
+	idleTimeout       time.Duration
+	shutdownTimeout   time.Duration
+	logFormat         string
+}
+
+// setup registers a service's flags and returns the function that, once
+// the flags are parsed, fills the service's part of the handler config.
+type setup func(f *flags) func(ctx context.Context, cfg *httpapi.Config) error
+
+// services lists the setup of every service package.
+var services = []setup{
+	emailSetup,
+	webcheckSetup,
+	devutilSetup,
+	contentSetup,
+	microblogSetup,
+	photosocialSetup,
+}
+
+// run parses args and the environment, then serves until ctx is done.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	f := &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: getenv}
+	f.SetOutput(stdout)
+	var sc serverConfig
+	f.String(&sc.addr, "addr", "QUIVER_ADDR", "127.0.0.1:8080", "address to listen on")
+	f.Strings(&sc.keys, "api-keys", "QUIVER_API_KEYS", nil, "comma-separated X-Gateway-Key values to accept; one is generated when none is set")
+	f.Strings(&sc.hosts, "hosts", "QUIVER_HOSTS", nil, "comma-separated X-Gateway-Host values to accept; any non-empty host when none is set")
+	f.Float(&sc.rate, "rate-limit", "QUIVER_RATE_LIMIT", httpapi.DefaultRatePerSecond, "requests per second allowed per key; negative disables the limit")
+	f.Int(&sc.burst, "burst", "QUIVER_BURST", httpapi.DefaultBurst, "requests a key may make at once")
+	f.Int64(&sc.maxBody, "max-body", "QUIVER_MAX_BODY", httpapi.DefaultMaxBodyBytes, "maximum request body in bytes")
+	f.Duration(&sc.readHeaderTimeout, "read-header-timeout", "QUIVER_READ_HEADER_TIMEOUT", 5*time.Second, "time allowed to read request headers")
+	f.Duration(&sc.readTimeout, "read-timeout", "QUIVER_READ_TIMEOUT", 30*time.Second, "time allowed to read a whole request")
+	f.Duration(&sc.writeTimeout, "write-timeout", "QUIVER_WRITE_TIMEOUT", 120*time.Second, "time allowed to handle a request and write the response")
+	f.Duration(&sc.idleTimeout, "idle-timeout", "QUIVER_IDLE_TIMEOUT", 120*time.Second, "how long an idle keep-alive connection stays open")
+	f.Duration(&sc.shutdownTimeout, "shutdown-timeout", "QUIVER_SHUTDOWN_TIMEOUT", 30*time.Second, "how long shutdown waits for requests in flight")
+	f.String(&sc.logFormat, "log-format", "QUIVER_LOG_FORMAT", "text", "log format: text or json")
+	applies := make([]func(context.Context, *httpapi.Config) error, len(services))
+	for i, s := range services {
+		applies[i] = s(f)
+	}
+	if err := f.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return usageError{err}
+	}
+	if err := errors.Join(f.errs...); err != nil {
+		return usageError{err}
+	}
+	if f.NArg() > 0 {
+		return usageError{fmt.Errorf("unexpected argument %q", f.Arg(0))}
+	}
+
+	var logger *slog.Logger
+	switch sc.logFormat {
+	case "text":
+		logger = slog.New(slog.NewTextHandler(stdout, nil))
+	case "json":
+		logger = slog.New(slog.NewJSONHandler(stdout, nil))
+	default:
+		return usageError{fmt.Errorf("-log-format %q: want text or json", sc.logFormat)}
+	}
+
+	generated := len(sc.keys) == 0
+	if generated {
+		sc.keys = []string{newKey()}
+	}
+	cfg := httpapi.Config{
+		Keys:          sc.keys,
+		Hosts:         sc.hosts,
+		RatePerSecond: sc.rate,
+		Burst:         sc.burst,
+		MaxBodyBytes:  sc.maxBody,
+		Logger:        logger,
+	}
+	for _, apply := range applies {
+		if err := apply(ctx, &cfg); err != nil {
+			return err
+		}
+	}
+
+	ln, err := net.Listen("tcp", sc.addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           httpapi.New(cfg),
+		ReadHeaderTimeout: sc.readHeaderTimeout,
+		ReadTimeout:       sc.readTimeout,
+		WriteTimeout:      sc.writeTimeout,
+		IdleTimeout:       sc.idleTimeout,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	base := "http://" + ln.Addr().String()
+	fmt.Fprintf(stdout, "quiver listening on %s\n", base)
+	if generated {
+		host := "localhost"
+		if len(sc.hosts) > 0 {
+			host = sc.hosts[0]
+		}
+		fmt.Fprintf(stdout, "no API key configured; generated one for this run: %s\n", sc.keys[0])
+		fmt.Fprintf(stdout, "try:\n  curl -s -X POST %s/v1/dev/data/base64/encode -H 'X-Gateway-Key: %s' -H 'X-Gateway-Host: %s' -H 'Content-Type: application/json' -d '{\"value\":\"hello\"}'\n",
+			base, sc.keys[0], host)
+	}
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down; finishing requests in flight", "timeout", sc.shutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), sc.shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// newKey returns a random API key: "qk_" and 26 base32 characters (130 bits).
+func newKey() string {
+	return "qk_" + rand.Text()
+}

@@ -1,0 +1,55 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/quiverkit/quiver/envelope"
+)
+
+// respond writes the envelope of a call: the one place where responses are
+// encoded. A nil err is success with data; otherwise the error is
+// classified by envelope.From, and INTERNAL_ERROR causes are logged, never
+// sent.
+func (s *server) respond(w http.ResponseWriter, r *http.Request, data any, ai *envelope.AI, err error) {
+	meta := envelope.Meta{RequestID: requestID(r.Context()), AI: ai}
+	if err == nil {
+		s.write(w, http.StatusOK, envelope.Success(data, meta))
+		return
+	}
+	e := envelope.From(err)
+	if e.Code == envelope.CodeInternal {
+		s.log.ErrorContext(r.Context(), "internal error", "request_id", meta.RequestID, "error", err)
+		e = &envelope.Error{Code: envelope.CodeInternal, Message: "internal error; quote request " + meta.RequestID + " when reporting it"}
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", retryAfterSeconds(e.RetryAfter))
+	}
+	s.write(w, e.HTTPStatus(), envelope.Envelope{Error: e, Meta: meta})
+}
+
+// fail writes an error envelope with the given code and message.
+func (s *server) fail(w http.ResponseWriter, r *http.Request, code envelope.Code, message string) {
+	s.respond(w, r, nil, nil, &envelope.Error{Code: code, Message: message})
+}
+
+func (s *server) write(w http.ResponseWriter, status int, env envelope.Envelope) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(env); err != nil {
+		s.log.Warn("writing response", "error", err)
+	}
+}
+
+// retryAfterSeconds renders d as whole seconds, rounded up, at least 1.
+func retryAfterSeconds(d time.Duration) string {
+	secs := int64((d + time.Second - 1) / time.Second)
+	return strconv.FormatInt(max(secs, 1), 10)
+}

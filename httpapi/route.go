@@ -1,0 +1,115 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"reflect"
+
+	"github.com/quiverkit/quiver/envelope"
+)
+
+// Groups, in the order the OpenAPI document lists them.
+const (
+	groupPhotosocial = "photosocial"
+	groupMicroblog   = "microblog"
+	groupEmail       = "email"
+	groupUtility     = "utility"
+	groupDev         = "dev"
+	groupContent     = "content"
+)
+
+// operation is what a route does once the request has passed the gateway:
+// it returns the data of the envelope, the AI metadata when a model
+// answered, or an error that [envelope.From] classifies.
+type operation func(r *http.Request) (data any, ai *envelope.AI, err error)
+
+// A route is one row of the route table. The table drives the mux, the
+// middleware that depends on the route (Content-Type, body decoding), and
+// the OpenAPI document, so the three never disagree.
+type route struct {
+	method  string // "GET" or "POST"
+	path    string // "/v1/..."
+	group   string // one of the group constants
+	summary string // one line for the OpenAPI document
+
+	body     reflect.Type // JSON body type; nil when the route takes none
+	query    reflect.Type // query parameter struct; nil when none
+	form     bool         // multipart/form-data upload instead of JSON
+	response reflect.Type // type of envelope.data
+	ai       bool         // meta carries model, tokens and cost
+
+	op operation
+}
+
+// pattern is the ServeMux pattern of the route.
+func (rt route) pattern() string { return rt.method + " " + rt.path }
+
+func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
+
+// post is a route whose JSON body decodes into Req and whose result is
+// the envelope's data.
+func post[Req, Res any](group, path, summary string, fn func(context.Context, Req) (Res, error)) route {
+	return route{
+		method: http.MethodPost, path: path, group: group, summary: summary,
+		body: typeOf[Req](), response: typeOf[Res](),
+		op: func(r *http.Request) (any, *envelope.AI, error) {
+			var req Req
+			if err := decodeJSON(r, &req); err != nil {
+				return nil, nil, err
+			}
+			res, err := fn(r.Context(), req)
+			return res, nil, err
+		},
+	}
+}
+
+// postAI is [post] for operations answered by a language model: their AI
+// metadata goes into the envelope's meta, also when the call fails after
+// the model was asked.
+func postAI[Req, Res any](group, path, summary string, fn func(context.Context, Req) (Res, envelope.AI, error)) route {
+	return route{
+		method: http.MethodPost, path: path, group: group, summary: summary,
+		body: typeOf[Req](), response: typeOf[Res](), ai: true,
+		op: func(r *http.Request) (any, *envelope.AI, error) {
+			var req Req
+			if err := decodeJSON(r, &req); err != nil {
+				return nil, nil, err
+			}
+			res, ai, err := fn(r.Context(), req)
+			if ai == (envelope.AI{}) {
+				return res, nil, err
+			}
+			return res, &ai, err
+		},
+	}
+}
+
+// get is a route whose query parameters decode into Req; see decodeQuery
+// for the supported field types.
+func get[Req, Res any](group, path, summary string, fn func(context.Context, Req) (Res, error)) route {
+	return route{
+		method: http.MethodGet, path: path, group: group, summary: summary,
+		query: typeOf[Req](), response: typeOf[Res](),
+		op: func(r *http.Request) (any, *envelope.AI, error) {
+			var req Req
+			if err := decodeQuery(r, &req); err != nil {
+				return nil, nil, err
+			}
+			res, err := fn(r.Context(), req)
+			return res, nil, err
+		},
+	}
+}
+
+// routes is the route table: every route the handler serves, by group.
+// Each group's rows live in the file of the package that implements them.
+func (s *server) routes() []route {
+	var rs []route
+	rs = append(rs, s.photosocialRoutes()...)
+	rs = append(rs, s.microblogRoutes()...)
+	rs = append(rs, s.emailRoutes()...)
+	rs = append(rs, s.webcheckRoutes()...)
+	rs = append(rs, s.devutilRoutes()...)
+	rs = append(rs, s.contentRoutes()...)
+	return rs
+}

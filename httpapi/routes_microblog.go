@@ -1,0 +1,6 @@
+package httpapi
+
+// microblogRoutes returns the routes served by package microblog.
+func (s *server) microblogRoutes() []route {
+	return nil
+}

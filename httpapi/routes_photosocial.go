@@ -1,0 +1,6 @@
+package httpapi
+
+// photosocialRoutes returns the routes served by package photosocial.
+func (s *server) photosocialRoutes() []route {
+	return nil
+}

@@ -1,0 +1,196 @@
+// Package httpapi serves the Quiver packages over HTTP: the documented
+// /v1 routes, gateway authentication, rate limits, body limits and the
+// response envelope.
+//
+// The package is a thin adapter. A route decodes its request, calls the
+// package that implements it, and encodes the result; validation and
+// business logic live in the packages. [New] returns an [http.Handler] that
+// can be mounted in any mux.
+//
+// # Requests
+//
+// Every /v1 request carries X-Gateway-Key (one of [Config.Keys]) and
+// X-Gateway-Host (one of [Config.Hosts] when that list is set). POST bodies
+// are JSON with Content-Type application/json, decoded strictly: unknown
+// fields, wrong types, out-of-range numbers and trailing data are
+// INVALID_REQUEST naming the field. GET routes take query parameters and
+// reject unknown ones the same way.
+//
+// # Responses
+//
+// Every response, errors included, is the envelope of package envelope,
+// with the request ID in meta.request_id and in the X-Request-Id header.
+// Every /v1 response also carries X-RateLimit-Limit (the burst: how many
+// requests a key may make at once) and X-RateLimit-Remaining; a 429 adds
+// Retry-After in seconds.
+//
+// GET /healthz (no authentication) answers {"status":"ok"} in the
+// envelope, and GET /openapi.json serves an OpenAPI 3.1 description of
+// every route.
+package httpapi
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/quiverkit/quiver/envelope"
+)
+
+// Defaults of [Config].
+const (
+	DefaultRatePerSecond = 10
+	DefaultBurst         = 20
+	DefaultMaxBodyBytes  = 1 << 20
+)
+
+// Config configures the handler. The zero value serves every route but
+// authenticates nobody: set Keys.
+type Config struct {
+	// Keys are the accepted X-Gateway-Key values. With none, every /v1
+	// request is refused with 401.
+	Keys []string
+	// Hosts, when set, are the accepted X-Gateway-Host values, compared
+	// case-insensitively. When empty, any non-empty host is accepted.
+	Hosts []string
+
+	// RatePerSecond is the sustained request rate allowed per key.
+	// Default DefaultRatePerSecond; negative disables rate limiting.
+	RatePerSecond float64
+	// Burst is how many requests a key may make at once. Default
+	// DefaultBurst.
+	Burst int
+	// Limiter replaces the in-process per-key limiter, e.g. with one that
+	// shares its state between instances. RatePerSecond and Burst are then
+	// the limiter's business.
+	Limiter Limiter
+
+	// MaxBodyBytes bounds request bodies; larger ones are answered 413.
+	// Default DefaultMaxBodyBytes (1 MiB).
+	MaxBodyBytes int64
+
+	// Logger receives access logs and internal errors. Default: discard.
+	Logger *slog.Logger
+
+	// The services' dependencies follow, one block per package. A nil
+	// dependency makes the routes that need it answer 503 or fall back as
+	// their package documents.
+
+	// email:
+
+	// webcheck:
+
+	// devutil:
+
+	// content:
+
+	// microblog:
+
+	// photosocial:
+}
+
+// server holds the handler's state. Its methods are the route operations
+// and middleware.
+type server struct {
+	cfg     Config
+	log     *slog.Logger
+	ids     envelope.IDSource
+	limiter Limiter
+	keys    [][32]byte // SHA-256 of each configured key
+	hosts   map[string]bool
+}
+
+// New returns the Quiver HTTP handler configured by cfg.
+func New(cfg Config) http.Handler {
+	s := &server{cfg: cfg, log: cfg.Logger}
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		s.cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	for _, k := range cfg.Keys {
+		if k != "" {
+			s.keys = append(s.keys, hashKey(k))
+		}
+	}
+	if len(cfg.Hosts) > 0 {
+		s.hosts = make(map[string]bool, len(cfg.Hosts))
+		for _, h := range cfg.Hosts {
+			s.hosts[strings.ToLower(strings.TrimSpace(h))] = true
+		}
+	}
+	s.limiter = cfg.Limiter
+	if s.limiter == nil && cfg.RatePerSecond >= 0 {
+		rps, burst := cfg.RatePerSecond, cfg.Burst
+		if rps == 0 {
+			rps = DefaultRatePerSecond
+		}
+		if burst <= 0 {
+			burst = DefaultBurst
+		}
+		s.limiter = NewMemoryLimiter(rps, burst)
+	}
+	return s.handler(s.routes())
+}
+
+// handler builds the mux from the route table and wraps it in the
+// middleware chain, outermost first.
+func (s *server) handler(routes []route) http.Handler {
+	mux := http.NewServeMux()
+	methods := make(map[string][]string)
+	for _, rt := range routes {
+		mux.Handle(rt.pattern(), s.serveRoute(rt))
+		methods[rt.path] = append(methods[rt.path], rt.method)
+	}
+	// A path without a method matches whatever the routes above do not:
+	// the envelope's 405, with the Allow header.
+	for path, ms := range methods {
+		allow := strings.Join(ms, ", ")
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			setPattern(r.Context(), path)
+			w.Header().Set("Allow", allow)
+			s.fail(w, r, envelope.CodeMethodNotAllowed, "method "+r.Method+" is not allowed; use "+allow)
+		})
+	}
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		setPattern(r.Context(), "GET /healthz")
+		s.respond(w, r, map[string]string{"status": "ok"}, nil, nil)
+	})
+	doc := s.openAPI(routes)
+	mux.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, r *http.Request) {
+		setPattern(r.Context(), "GET /openapi.json")
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(doc)
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, envelope.CodeNotFound, "no route for "+r.Method+" "+r.URL.Path)
+	})
+	return chain(mux,
+		s.withRequestID,
+		s.withAccessLog,
+		s.withRecovery,
+		s.withGateway,
+		s.withRateLimit,
+		s.withBodyLimit,
+	)
+}
+
+// serveRoute runs one route's operation and writes its envelope.
+func (s *server) serveRoute(rt route) http.Handler {
+	pattern := rt.pattern()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		setPattern(r.Context(), pattern)
+		data, ai, err := rt.op(r)
+		s.respond(w, r, data, ai, err)
+	})
+}
+
+// chain wraps h in the middleware mw, the first being the outermost.
+func chain(h http.Handler, mw ...func(http.Handler) http.Handler) http.Handler {
+	for i := len(mw) - 1; i >= 0; i-- {
+		h = mw[i](h)
+	}
+	return h
+}
