@@ -31,6 +31,8 @@ package httpapi
 
 import (
 	"io"
+
+	"github.com/tmc/langchaingo/llms"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -76,6 +78,11 @@ type Config struct {
 	// The services' dependencies follow, one block per package. A nil
 	// dependency makes the routes that need it answer 503 or fall back as
 	// their package documents.
+
+	// LLM answers the operations backed by a language model: content
+	// generation, regex generation and photo-sharing insights. When nil,
+	// those operations use their deterministic fallback or answer 503.
+	LLM llms.Model
 
 	// email:
 
