@@ -38,6 +38,7 @@ import (
 	"strings"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/social/photosocial"
 )
 
 // Defaults of [Config].
@@ -95,6 +96,14 @@ type Config struct {
 	// microblog:
 
 	// photosocial:
+
+	// PhotosocialProvider serves the photo-sharing data routes (a
+	// photosocial.GraphProvider, ApifyProvider or FileProvider). When nil
+	// they answer 503 saying how to configure one.
+	PhotosocialProvider photosocial.Provider
+	// PhotosocialModelName names Config.LLM's model in the meta of the
+	// photo-sharing insights and selects its price.
+	PhotosocialModelName string
 }
 
 // server holds the handler's state. Its methods are the route operations

@@ -281,7 +281,7 @@ func (c *Client) Search(ctx context.Context, req SearchRequest) (SearchResults, 
 	case "hashtag":
 		q.Type = "hashtag"
 	case "place":
-		v.Add("type", "place search is not supported by the upstream provider; use profile or hashtag")
+		v.Add("type", "the upstream provider does not support place search; use profile or hashtag")
 	default:
 		v.Add("type", "must be one of profile, hashtag or place")
 	}

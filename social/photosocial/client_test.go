@@ -34,7 +34,7 @@ func TestValidation(t *testing.T) {
 			return err
 		}, "sort", "top or recent"},
 		{"search query required", func() error { _, err := c.Search(ctx, SearchRequest{}); return err }, "query", "is required"},
-		{"place search", func() error { _, err := c.Search(ctx, SearchRequest{Query: "paris", Type: "place"}); return err }, "type", "not supported by the upstream provider"},
+		{"place search", func() error { _, err := c.Search(ctx, SearchRequest{Query: "paris", Type: "place"}); return err }, "type", "the upstream provider does not support place search"},
 		{"search type", func() error { _, err := c.Search(ctx, SearchRequest{Query: "x", Type: "video"}); return err }, "type", "profile, hashtag or place"},
 	}
 	for _, tt := range tests {

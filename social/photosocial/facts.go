@@ -220,7 +220,9 @@ func ComputeProfileFacts(p Profile, media []Media) ProfileFacts {
 		f.Posting.Weekdays, f.Posting.HoursUTC = counts(wd, 0), counts(hr, 5)
 	}
 	sorted := slices.Clone(media)
-	slices.SortStableFunc(sorted, func(a, b Media) int { return cmp.Or(cmp.Compare(engagement(b), engagement(a)), cmp.Compare(a.ID, b.ID)) })
+	slices.SortStableFunc(sorted, func(a, b Media) int {
+		return cmp.Or(cmp.Compare(engagement(b), engagement(a)), cmp.Compare(a.ID, b.ID))
+	})
 	ref := func(m Media) PostRef {
 		return PostRef{ID: m.ID, Shortcode: m.Shortcode, Type: m.Type, Engagement: engagement(m), Caption: excerpt(m.Caption, 120)}
 	}

@@ -164,9 +164,9 @@ type profileAnswer struct {
 }
 
 type commentAnswer struct {
-	SentimentSummary string           `json:"sentiment_summary"`
-	RecurringTopics  []Theme          `json:"recurring_topics"`
-	Objections       []Finding        `json:"objections"`
+	SentimentSummary string    `json:"sentiment_summary"`
+	RecurringTopics  []Theme   `json:"recurring_topics"`
+	Objections       []Finding `json:"objections"`
 	ModerationFlags  []struct {
 		CommentID string `json:"comment_id"`
 		Rule      string `json:"rule"`

@@ -162,13 +162,19 @@ func TestInsightsRules(t *testing.T) {
 		field string
 	}{
 		{func() error { _, _, e := c.ProfileInsights(ctx, ProfileInsightsRequest{}); return e }(), "username"},
-		{func() error { _, _, e := c.ProfileInsights(ctx, ProfileInsightsRequest{Username: "a", MediaLimit: 51}); return e }(), "media_limit"},
+		{func() error {
+			_, _, e := c.ProfileInsights(ctx, ProfileInsightsRequest{Username: "a", MediaLimit: 51})
+			return e
+		}(), "media_limit"},
 		{func() error {
 			_, _, e := c.ProfileInsights(ctx, ProfileInsightsRequest{Username: "a", AnalysisGoal: strings.Repeat("x", 501)})
 			return e
 		}(), "analysis_goal"},
 		{func() error { _, _, e := c.CommentInsights(ctx, CommentInsightsRequest{}); return e }(), "shortcode"},
-		{func() error { _, _, e := c.CommentInsights(ctx, CommentInsightsRequest{Shortcode: "x", CommentLimit: 101}); return e }(), "comment_limit"},
+		{func() error {
+			_, _, e := c.CommentInsights(ctx, CommentInsightsRequest{Shortcode: "x", CommentLimit: 101})
+			return e
+		}(), "comment_limit"},
 		{func() error {
 			_, _, e := c.CommentInsights(ctx, CommentInsightsRequest{Shortcode: "x", AnalysisFocus: strings.Repeat("é", 501)})
 			return e
