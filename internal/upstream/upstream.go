@@ -1,6 +1,7 @@
 // Package upstream is the plumbing shared by the adapters of third-party
-// data providers (microblog, photo-sharing): a JSON GET with a timeout and
-// a size bound, and one mapping from what a provider answers to the error
+// data providers (microblog, photo-sharing): a JSON GET (or, with
+// [Client.Send], a POST and a body-level error classifier) with a timeout
+// and a size bound, and one mapping from what a provider answers to the error
 // codes of package envelope.
 //
 // The mapping:
@@ -22,6 +23,7 @@
 package upstream
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -86,6 +88,32 @@ var defaultHTTP = &http.Client{Timeout: 2 * DefaultTimeout}
 // Path segments taken from user input must be escaped by the caller with
 // url.PathEscape.
 func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) error {
+	return c.Send(ctx, Request{Path: path, Query: query}, v)
+}
+
+// Request is a request for [Client.Send].
+type Request struct {
+	// Method is the HTTP method; default GET.
+	Method string
+	// Path is appended to BaseURL; escape user input with url.PathEscape.
+	Path string
+	// Query is the query string; it never appears in error messages.
+	Query url.Values
+	// Body, when non-nil, is sent JSON-encoded with Content-Type
+	// application/json.
+	Body any
+	// Classify, when set, sees every non-2xx answer before the status
+	// mapping, for providers that say what went wrong in the body (the
+	// Graph API answers a rate limit with HTTP 400 and error code 4). A
+	// non-nil error it returns is used as it is, except that a
+	// RATE_LIMIT_EXCEEDED error without RetryAfter gets the answer's
+	// Retry-After; nil falls back to the status mapping.
+	Classify func(status int, body []byte) error
+}
+
+// Send sends the request and decodes the JSON response into v, with the
+// timeout, size bound and error mapping of [Client.Get].
+func (c *Client) Send(ctx context.Context, r Request, v any) error {
 	timeout := c.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -93,11 +121,24 @@ func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) 
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	path := r.Path
 	u := strings.TrimRight(c.BaseURL, "/") + path
-	if len(query) > 0 {
-		u += "?" + query.Encode()
+	if len(r.Query) > 0 {
+		u += "?" + r.Query.Encode()
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	method := r.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	var body io.Reader
+	if r.Body != nil {
+		b, err := json.Marshal(r.Body)
+		if err != nil {
+			return &envelope.Error{Code: envelope.CodeInternal, Message: fmt.Sprintf("%s: the request body for %s cannot be encoded", c.Name, path), Err: err}
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, body)
 	if err != nil {
 		return envelope.Errorf(envelope.CodeUpstreamError, "%s: invalid request URL for %s", c.Name, path)
 	}
@@ -105,6 +146,9 @@ func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) 
 		req.Header[k] = vs
 	}
 	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	hc := c.HTTP
 	if hc == nil {
 		hc = defaultHTTP
@@ -119,17 +163,26 @@ func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) 
 	if limit <= 0 {
 		limit = DefaultMaxBytes
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return c.transportError(ctx, path, timeout, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return c.statusError(resp, body, path)
+		if r.Classify != nil {
+			if err := r.Classify(resp.StatusCode, data); err != nil {
+				var e *envelope.Error
+				if errors.As(err, &e) && e.Code == envelope.CodeRateLimitExceeded && e.RetryAfter == 0 {
+					e.RetryAfter = c.retryAfter(resp.Header)
+				}
+				return err
+			}
+		}
+		return c.statusError(resp, data, path)
 	}
-	if int64(len(body)) > limit {
+	if int64(len(data)) > limit {
 		return envelope.Errorf(envelope.CodeUpstreamError, "%s: the response to %s exceeds %d bytes", c.Name, path, limit)
 	}
-	if err := json.Unmarshal(body, v); err != nil {
+	if err := json.Unmarshal(data, v); err != nil {
 		return &envelope.Error{
 			Code:    envelope.CodeUpstreamError,
 			Message: fmt.Sprintf("%s: the response to %s is not the expected JSON", c.Name, path),

@@ -1,7 +1,6 @@
 package photosocial
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/upstream"
 )
 
 // Defaults of [ApifyConfig].
@@ -54,9 +54,8 @@ type ApifyConfig struct {
 // Reels are told apart by productType "clips". Hashtag media come in the
 // actor's order: sort=recent is not honoured, and a note says so.
 type ApifyProvider struct {
-	cfg  ApifyConfig
-	base string
-	f    fetcher
+	cfg ApifyConfig
+	up  *upstream.Client
 }
 
 // NewApifyProvider returns an Apify provider.
@@ -75,8 +74,12 @@ func NewApifyProvider(cfg ApifyConfig) (*ApifyProvider, error) {
 	if base == "" {
 		base = DefaultApifyBaseURL
 	}
-	return &ApifyProvider{cfg: cfg, base: base, f: fetcher{
-		client: cfg.HTTPClient, maxBytes: cfg.MaxResponseBytes, name: "Apify", secret: cfg.Token,
+	return &ApifyProvider{cfg: cfg, up: &upstream.Client{
+		Name: "Apify", BaseURL: base,
+		Header: http.Header{"Authorization": {"Bearer " + cfg.Token}},
+		// The run-sync call waits for the actor; allow a margin over its
+		// own timeout so that Apify's 408 arrives before ours.
+		HTTP: cfg.HTTPClient, Timeout: cfg.Timeout + 10*time.Second, MaxBytes: maxBytes(cfg.MaxResponseBytes),
 	}}, nil
 }
 
@@ -96,22 +99,15 @@ type apifyInput struct {
 
 // run runs the actor and decodes its dataset items.
 func (a *ApifyProvider) run(ctx context.Context, in apifyInput, what string) ([]json.RawMessage, error) {
-	body, err := json.Marshal(in)
-	if err != nil {
-		return nil, envelope.Wrap(envelope.CodeInternal, err, "encoding the Apify input")
-	}
-	u := fmt.Sprintf("%s/v2/acts/%s/run-sync-get-dataset-items?format=json&clean=true&timeout=%d",
-		a.base, url.PathEscape(a.cfg.Actor), int(a.cfg.Timeout/time.Second))
-	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout+10*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
-	if err != nil {
-		return nil, envelope.Wrap(envelope.CodeInternal, err, "building the Apify request")
-	}
-	req.Header.Set("Authorization", "Bearer "+a.cfg.Token)
-	req.Header.Set("Content-Type", "application/json")
 	var items []json.RawMessage
-	if err := a.f.getJSON(req, &items, a.classify); err != nil {
+	err := a.up.Send(ctx, upstream.Request{
+		Method:   http.MethodPost,
+		Path:     "/v2/acts/" + url.PathEscape(a.cfg.Actor) + "/run-sync-get-dataset-items",
+		Query:    url.Values{"format": {"json"}, "clean": {"true"}, "timeout": {strconv.Itoa(int(a.cfg.Timeout / time.Second))}},
+		Body:     in,
+		Classify: a.classify,
+	}, &items)
+	if err != nil {
 		return nil, err
 	}
 	// The actor reports a missing or private target as an error item.

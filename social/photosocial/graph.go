@@ -8,8 +8,10 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/upstream"
 )
 
 // DefaultGraphBaseURL is the Graph API version the Graph provider targets.
@@ -31,6 +33,8 @@ type GraphConfig struct {
 	HTTPClient *http.Client
 	// MaxResponseBytes bounds a response; default DefaultMaxResponseBytes.
 	MaxResponseBytes int64
+	// Timeout bounds each request; default 15 s.
+	Timeout time.Duration
 }
 
 // GraphProvider serves data through the Instagram Graph API (Instagram API
@@ -50,9 +54,8 @@ type GraphConfig struct {
 // Reels are told apart by media_product_type REELS. Hashtag media carry no
 // owner username, and like_count is absent when the owner hid likes.
 type GraphProvider struct {
-	cfg  GraphConfig
-	base string
-	f    fetcher
+	cfg GraphConfig
+	up  *upstream.Client
 }
 
 // NewGraphProvider returns a Graph API provider.
@@ -64,8 +67,10 @@ func NewGraphProvider(cfg GraphConfig) (*GraphProvider, error) {
 	if base == "" {
 		base = DefaultGraphBaseURL
 	}
-	return &GraphProvider{cfg: cfg, base: base, f: fetcher{
-		client: cfg.HTTPClient, maxBytes: cfg.MaxResponseBytes, name: "Instagram Graph API", secret: cfg.AccessToken,
+	return &GraphProvider{cfg: cfg, up: &upstream.Client{
+		Name: "Instagram Graph API", BaseURL: base,
+		Header: http.Header{"Authorization": {"Bearer " + cfg.AccessToken}},
+		HTTP:   cfg.HTTPClient, Timeout: cfg.Timeout, MaxBytes: maxBytes(cfg.MaxResponseBytes),
 	}}, nil
 }
 
@@ -86,17 +91,14 @@ type graphError struct {
 
 // get sends GET base/path?params and decodes the answer into out.
 func (g *GraphProvider) get(ctx context.Context, path string, params url.Values, out any, what string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, g.base+"/"+path+"?"+params.Encode(), nil)
-	if err != nil {
-		return envelope.Wrap(envelope.CodeInternal, err, "building the Graph API request")
-	}
-	req.Header.Set("Authorization", "Bearer "+g.cfg.AccessToken)
-	req.Header.Set("Accept", "application/json")
-	return g.f.getJSON(req, out, func(status int, body []byte) error { return g.classify(status, body, what) })
+	return g.up.Send(ctx, upstream.Request{
+		Path: "/" + path, Query: params,
+		Classify: func(status int, body []byte) error { return g.classify(status, body, what) },
+	}, out)
 }
 
 // classify maps a Graph API error object to an envelope error; nil lets
-// the fetcher map by HTTP status.
+// upstream map by HTTP status.
 func (g *GraphProvider) classify(status int, body []byte, what string) error {
 	var ge graphError
 	if json.Unmarshal(body, &ge) != nil || ge.Error.Code == 0 {
