@@ -104,9 +104,6 @@ type Config struct {
 	// photosocial.GraphProvider, ApifyProvider or FileProvider). When nil
 	// they answer 503 saying how to configure one.
 	PhotosocialProvider photosocial.Provider
-	// PhotosocialModelName names Config.LLM's model in the meta of the
-	// photo-sharing insights and selects its price.
-	PhotosocialModelName string
 }
 
 // server holds the handler's state. Its methods are the route operations

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/llmjson"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -33,11 +34,15 @@ const (
 type Client struct {
 	// Provider is the upstream source of data.
 	Provider Provider
-	// Model answers the AI insight operations; when nil they answer 503.
+	// Model answers the AI insight operations; when nil (and LLM is nil)
+	// they answer 503.
 	Model llms.Model
-	// ModelName names the model in the AI metadata when the provider's
-	// answer does not.
+	// ModelName names Model in the AI metadata and selects its price.
 	ModelName string
+	// LLM, when set, replaces Model and ModelName with fully tuned
+	// settings (prices, per-call timeout, attempts, JSON mode); the HTTP
+	// server sets it from its Config.
+	LLM *llmjson.Client
 	// Now returns the current time; default time.Now. Tests set it.
 	Now func() time.Time
 }

@@ -145,7 +145,7 @@ type CommentInsights struct {
 
 // errNoModel is the 503 of the AI operations without a model.
 var errNoModel = envelope.Errorf(envelope.CodeServiceUnavailable,
-	"no language model is configured for photo-sharing insights: configure one for the server (httpapi.Config.LLM; see the README's Configuration section, e.g. an OpenAI-compatible endpoint and key)")
+	"photo-sharing insights need a language model, and none is configured: set QUIVER_LLM_PROVIDER (openai, anthropic, ollama or googleai) and QUIVER_LLM_MODEL on the server, or set photosocial.Client.Model")
 
 type answerEvidence struct {
 	ID     string `json:"id"`
@@ -184,7 +184,14 @@ func checkConfidence(c float64) []string {
 	return nil
 }
 
+// llm returns the model client, or nil when none is configured.
 func (c *Client) llm() *llmjson.Client {
+	if c.LLM != nil && c.LLM.Model != nil {
+		return c.LLM
+	}
+	if c.Model == nil {
+		return nil
+	}
 	return &llmjson.Client{Model: c.Model, ModelName: c.ModelName}
 }
 
@@ -281,7 +288,8 @@ func (c *Client) ProfileInsights(ctx context.Context, req ProfileInsightsRequest
 	if err := v.Err(); err != nil {
 		return ProfileInsights{}, envelope.AI{}, err
 	}
-	if c.Model == nil {
+	llm := c.llm()
+	if llm == nil {
 		return ProfileInsights{}, envelope.AI{}, errNoModel
 	}
 	prof, err := c.Profile(ctx, ProfileRequest{Username: user})
@@ -320,7 +328,7 @@ Answer with one JSON object:
  "confidence":0.0,
  "limitations":[""]}
 Use only post ids from "posts". confidence is from 0 to 1. At most 6 items per list.`
-	ans, ai, err := llmjson.Ask(ctx, c.llm(), llmjson.Request{System: system, Prompt: string(input)}, func(a *profileAnswer) []string {
+	ans, ai, err := llmjson.Ask(ctx, llm, llmjson.Request{System: system, Prompt: string(input)}, func(a *profileAnswer) []string {
 		p := checkConfidence(a.Confidence)
 		if len(a.ContentThemes) == 0 {
 			p = append(p, "content_themes must list at least one theme")
@@ -362,7 +370,8 @@ func (c *Client) CommentInsights(ctx context.Context, req CommentInsightsRequest
 	if err := v.Err(); err != nil {
 		return CommentInsights{}, envelope.AI{}, err
 	}
-	if c.Model == nil {
+	llm := c.llm()
+	if llm == nil {
 		return CommentInsights{}, envelope.AI{}, errNoModel
 	}
 	media, err := c.Media(ctx, MediaRequest{Shortcode: ref.Shortcode})
@@ -397,7 +406,7 @@ Answer with one JSON object:
  "confidence":0.0,
  "limitations":[""]}
 moderation_flags lists only flags the rules missed. Use only comment ids from "comments". confidence is from 0 to 1.`
-	ans, ai, err := llmjson.Ask(ctx, c.llm(), llmjson.Request{System: system, Prompt: string(input)}, func(a *commentAnswer) []string {
+	ans, ai, err := llmjson.Ask(ctx, llm, llmjson.Request{System: system, Prompt: string(input)}, func(a *commentAnswer) []string {
 		p := checkConfidence(a.Confidence)
 		for i, fl := range a.ModerationFlags {
 			if !slices.Contains(moderationOrder, fl.Rule) {
