@@ -75,6 +75,8 @@ type Config struct {
 	// Logger receives access logs and internal errors. Default: discard.
 	Logger *slog.Logger
 
+	// operations:
+
 	// The services' dependencies follow, one block per package. A nil
 	// dependency makes the routes that need it answer 503 or fall back as
 	// their package documents.
