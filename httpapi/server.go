@@ -30,8 +30,6 @@
 package httpapi
 
 import (
-	"io"
-
 	"github.com/tmc/langchaingo/llms"
 	"log/slog"
 	"net/http"
@@ -112,9 +110,15 @@ type server struct {
 
 // New returns the Quiver HTTP handler configured by cfg.
 func New(cfg Config) http.Handler {
+	s := newServer(cfg)
+	return s.handler(s.routes())
+}
+
+// newServer applies the defaults of cfg.
+func newServer(cfg Config) *server {
 	s := &server{cfg: cfg, log: cfg.Logger}
 	if s.log == nil {
-		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+		s.log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.MaxBodyBytes <= 0 {
 		s.cfg.MaxBodyBytes = DefaultMaxBodyBytes
@@ -141,7 +145,7 @@ func New(cfg Config) http.Handler {
 		}
 		s.limiter = NewMemoryLimiter(rps, burst)
 	}
-	return s.handler(s.routes())
+	return s
 }
 
 // handler builds the mux from the route table and wraps it in the
