@@ -30,8 +30,6 @@
 package httpapi
 
 import (
-	"io"
-
 	"github.com/tmc/langchaingo/llms"
 	"log/slog"
 	"net/http"
@@ -76,6 +74,8 @@ type Config struct {
 	// Logger receives access logs and internal errors. Default: discard.
 	Logger *slog.Logger
 
+	// operations:
+
 	// The services' dependencies follow, one block per package. A nil
 	// dependency makes the routes that need it answer 503 or fall back as
 	// their package documents.
@@ -119,9 +119,15 @@ type server struct {
 
 // New returns the Quiver HTTP handler configured by cfg.
 func New(cfg Config) http.Handler {
+	s := newServer(cfg)
+	return s.handler(s.routes())
+}
+
+// newServer applies the defaults of cfg.
+func newServer(cfg Config) *server {
 	s := &server{cfg: cfg, log: cfg.Logger}
 	if s.log == nil {
-		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+		s.log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.MaxBodyBytes <= 0 {
 		s.cfg.MaxBodyBytes = DefaultMaxBodyBytes
@@ -148,7 +154,7 @@ func New(cfg Config) http.Handler {
 		}
 		s.limiter = NewMemoryLimiter(rps, burst)
 	}
-	return s.handler(s.routes())
+	return s
 }
 
 // handler builds the mux from the route table and wraps it in the
