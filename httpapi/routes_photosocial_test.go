@@ -179,3 +179,35 @@ func TestPhotosocialAIRoutes(t *testing.T) {
 		t.Errorf("unknown field: %d %+v", res.StatusCode, env.Error)
 	}
 }
+
+func TestPhotosocialOpenAPI(t *testing.T) {
+	h := httpapi.New(httpapi.Config{Keys: []string{"k"}})
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/openapi.json", nil))
+	var doc struct {
+		Paths      map[string]map[string]json.RawMessage `json:"paths"`
+		Components struct {
+			Schemas map[string]json.RawMessage `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for path, method := range map[string]string{
+		"/v1/photosocial/profile": "get", "/v1/photosocial/posts": "get", "/v1/photosocial/reels": "get",
+		"/v1/photosocial/media": "get", "/v1/photosocial/comments": "get", "/v1/photosocial/hashtag/search": "get",
+		"/v1/photosocial/search": "get", "/v1/photosocial/ai/profile-insights": "post", "/v1/photosocial/ai/comment-insights": "post",
+	} {
+		if _, ok := doc.Paths[path][method]; !ok {
+			t.Errorf("OpenAPI lacks %s %s", method, path)
+		}
+	}
+	if !strings.Contains(strings.Join(strings.Fields(string(doc.Paths["/v1/photosocial/profile"]["get"])), ""), `"required":true`) {
+		t.Errorf("username is not required in the OpenAPI document")
+	}
+	for _, name := range []string{"photosocial.Profile", "photosocial.Media", "photosocial.Comment", "photosocial.SearchResult", "photosocial.ProfileInsights", "photosocial.CommentInsights"} {
+		if _, ok := doc.Components.Schemas[name]; !ok {
+			t.Errorf("OpenAPI lacks the schema %s", name)
+		}
+	}
+}

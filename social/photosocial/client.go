@@ -65,14 +65,14 @@ func (c *Client) provider() (Provider, error) {
 type ProfileRequest struct {
 	// Username is the account's handle, with or without a leading @.
 	// Required; 1 to 30 letters, digits, periods and underscores.
-	Username string `json:"username"`
+	Username string `json:"username" openapi:"required"`
 }
 
 // PostsRequest asks for a user's recent media.
 type PostsRequest struct {
 	// Username is the account's handle, with or without a leading @.
 	// Required.
-	Username string `json:"username"`
+	Username string `json:"username" openapi:"required"`
 	// Limit is the number of media to return: 1 to 100, default 12.
 	Limit int `json:"limit"`
 	// Cursor is next_cursor of the previous page; empty for the first.
@@ -83,7 +83,7 @@ type PostsRequest struct {
 type ReelsRequest struct {
 	// Username is the account's handle, with or without a leading @.
 	// Required.
-	Username string `json:"username"`
+	Username string `json:"username" openapi:"required"`
 	// Limit is the number of reels to return: 1 to 100, default 12.
 	Limit int `json:"limit"`
 	// Cursor is next_cursor of the previous page; empty for the first.
@@ -116,7 +116,7 @@ type CommentsRequest struct {
 type HashtagRequest struct {
 	// Hashtag is the tag, with or without #. Required; letters, digits
 	// and underscores, at most 100 characters.
-	Hashtag string `json:"hashtag"`
+	Hashtag string `json:"hashtag" openapi:"required"`
 	// Sort is top (the provider's ranking, the default) or recent.
 	Sort string `json:"sort"`
 	// Limit is the number of media to return: 1 to 100, default 12.
@@ -129,7 +129,7 @@ type HashtagRequest struct {
 type SearchRequest struct {
 	// Query is a username or hashtag text; a leading @ or # is dropped.
 	// Required; at most 100 characters.
-	Query string `json:"query"`
+	Query string `json:"query" openapi:"required"`
 	// Type is profile (the default), hashtag or place. No provider
 	// supports place search: it is refused with INVALID_REQUEST.
 	Type string `json:"type"`

@@ -27,7 +27,7 @@ const (
 // ProfileInsightsRequest asks for AI insights on a profile and its posts.
 type ProfileInsightsRequest struct {
 	// Username is the account, with or without @. Required.
-	Username string `json:"username"`
+	Username string `json:"username" openapi:"required"`
 	// MediaLimit is how many recent media to analyse: 1 to 50, default 12.
 	MediaLimit int `json:"media_limit"`
 	// AnalysisGoal is free text steering the analysis ("grow reach with
@@ -38,7 +38,7 @@ type ProfileInsightsRequest struct {
 // CommentInsightsRequest asks for AI insights on the comments of a post.
 type CommentInsightsRequest struct {
 	// Shortcode names the post or reel (a URL is accepted). Required.
-	Shortcode string `json:"shortcode"`
+	Shortcode string `json:"shortcode" openapi:"required"`
 	// CommentLimit is how many comments to analyse: 1 to 100, default 50.
 	CommentLimit int `json:"comment_limit"`
 	// AnalysisFocus is free text steering the analysis ("pricing
