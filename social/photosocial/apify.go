@@ -303,7 +303,9 @@ func window[T any](prefix string, items []T, offset, limit int) ([]T, string) {
 }
 
 // posts runs the actor for posts of the direct URL and returns a window.
-func (a *ApifyProvider) posts(ctx context.Context, target, resultsType, cursor string, limit int, what string) (MediaPage, error) {
+// With reels, only the items the actor marks as reels are kept, before
+// the window is cut.
+func (a *ApifyProvider) posts(ctx context.Context, target, resultsType, cursor string, limit int, what string, reels bool) (MediaPage, error) {
 	off, err := offsetCursor("apify", cursor)
 	if err != nil {
 		return MediaPage{}, err
@@ -319,12 +321,24 @@ func (a *ApifyProvider) posts(ctx context.Context, target, resultsType, cursor s
 	if err != nil {
 		return MediaPage{}, err
 	}
-	ms := make([]Media, len(ps))
-	for i, p := range ps {
-		ms[i] = p.normalize()
+	var ms []Media
+	unsure := 0
+	for _, p := range ps {
+		m := p.normalize()
+		if reels && m.Type != TypeReel {
+			if m.Type == TypeVideo && p.ProductType == "" {
+				unsure++
+			}
+			continue
+		}
+		ms = append(ms, m)
 	}
 	win, next := window("apify", ms, off, limit)
-	return MediaPage{Media: win, Next: next}, nil
+	page := MediaPage{Media: win, Next: next}
+	if unsure > 0 {
+		page.Notes = append(page.Notes, fmt.Sprintf("the Apify actor did not say whether %d video(s) are reels; they are left out", unsure))
+	}
+	return page, nil
 }
 
 // UserMedia implements Provider with resultsType "posts" or "reels".
@@ -333,19 +347,7 @@ func (a *ApifyProvider) UserMedia(ctx context.Context, q UserMediaQuery) (MediaP
 	if q.Reels {
 		rt = "reels"
 	}
-	page, err := a.posts(ctx, profileURL(q.Username), rt, q.Cursor, q.Limit, "the account @"+q.Username)
-	if err != nil || !q.Reels {
-		return page, err
-	}
-	// Keep only what the actor marks as reels.
-	kept := page.Media[:0]
-	for _, m := range page.Media {
-		if m.Type == TypeReel {
-			kept = append(kept, m)
-		}
-	}
-	page.Media = kept
-	return page, nil
+	return a.posts(ctx, profileURL(q.Username), rt, q.Cursor, q.Limit, "the account @"+q.Username, q.Reels)
 }
 
 // Media implements Provider; a media ID is converted to its shortcode.
@@ -441,7 +443,7 @@ func (a *ApifyProvider) Comments(ctx context.Context, q CommentsQuery) (CommentP
 
 // HashtagMedia implements Provider with the hashtag's explore URL.
 func (a *ApifyProvider) HashtagMedia(ctx context.Context, q HashtagQuery) (MediaPage, error) {
-	page, err := a.posts(ctx, "https://www.instagram.com/explore/tags/"+url.PathEscape(q.Hashtag)+"/", "posts", q.Cursor, q.Limit, "the hashtag #"+q.Hashtag)
+	page, err := a.posts(ctx, "https://www.instagram.com/explore/tags/"+url.PathEscape(q.Hashtag)+"/", "posts", q.Cursor, q.Limit, "the hashtag #"+q.Hashtag, false)
 	if err == nil && q.Sort == "recent" {
 		page.Notes = append(page.Notes, "the Apify actor returns hashtag media in its own order; sort=recent is not applied")
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 
@@ -76,6 +77,8 @@ func NewGraphProvider(cfg GraphConfig) (*GraphProvider, error) {
 
 // Name implements Provider.
 func (g *GraphProvider) Name() string { return "instagram_graph" }
+
+var graphCursorRE = regexp.MustCompile(`^[A-Za-z0-9_=-]*$`)
 
 const graphMediaFields = "id,caption,comments_count,like_count,media_type,media_product_type,media_url,permalink,thumbnail_url,timestamp,username,children{id,media_type,media_url,thumbnail_url}"
 
@@ -250,6 +253,11 @@ const graphReelPages = 5
 // UserMedia implements Provider through business discovery's media edge.
 // Reels are selected by media_product_type, reading up to five pages.
 func (g *GraphProvider) UserMedia(ctx context.Context, q UserMediaQuery) (MediaPage, error) {
+	// The cursor goes into a field expansion, media.after(<cursor>): only
+	// the base64url characters of Graph cursors may pass.
+	if !graphCursorRE.MatchString(q.Cursor) {
+		return MediaPage{}, envelope.Invalid("cursor", "must be a next_cursor of this provider (letters, digits, - and _)")
+	}
 	var page MediaPage
 	cursor := q.Cursor
 	for range graphReelPages {

@@ -301,6 +301,10 @@ func (c *Client) ProfileInsights(ctx context.Context, req ProfileInsightsRequest
 		return ProfileInsights{}, envelope.AI{}, err
 	}
 	facts := ComputeProfileFacts(prof, list.Media)
+	if len(list.Media) == 0 {
+		// Nothing to interpret: no model call, no cost.
+		return emptyProfileInsights(prof, facts, list.Notes), envelope.AI{}, nil
+	}
 	type item struct {
 		ID       string    `json:"id"`
 		Type     MediaType `json:"type"`
@@ -383,6 +387,9 @@ func (c *Client) CommentInsights(ctx context.Context, req CommentInsightsRequest
 		return CommentInsights{}, envelope.AI{}, err
 	}
 	facts := ComputeCommentFacts(cl.Comments)
+	if len(cl.Comments) == 0 {
+		return emptyCommentInsights(media, facts), envelope.AI{}, nil
+	}
 	type item struct {
 		ID       string `json:"id"`
 		Text     string `json:"text"`
@@ -440,4 +447,23 @@ moderation_flags lists only flags the rules missed. Use only comment ids from "c
 	}
 	res.Limitations, res.Confidence = f.limitations(ans.Limitations, ans.Confidence, len(cl.Comments), "comments")
 	return res, ai, nil
+}
+
+// emptyProfileInsights is the answer for a profile without public media.
+func emptyProfileInsights(p Profile, f ProfileFacts, notes []string) ProfileInsights {
+	return ProfileInsights{
+		Profile: p, Facts: f, ContentThemes: []Theme{}, PostingPatterns: PostingPatterns{PostingFacts: f.Posting},
+		EngagementDrivers: []Finding{}, Strengths: []Finding{}, Opportunities: []Finding{}, Evidence: []Evidence{},
+		Limitations: append([]string{"no public media to analyse; the model was not asked"}, notes...),
+	}
+}
+
+// emptyCommentInsights is the answer for a post without comments.
+func emptyCommentInsights(m Media, f CommentFacts) CommentInsights {
+	return CommentInsights{
+		Media: m, Facts: f, AggregateSentiment: AggregateSentiment{SentimentSummary: f.Sentiment},
+		RecurringTopics: []Theme{}, Questions: []CommentQuote{}, Objections: []Finding{},
+		ModerationFlags: []ModerationFlag{}, Evidence: []Evidence{},
+		Limitations: []string{"no comments to analyse; the model was not asked"},
+	}
 }

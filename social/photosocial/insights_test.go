@@ -198,3 +198,34 @@ func TestComputeProfileFactsSmall(t *testing.T) {
 		t.Errorf("facts = %+v", f)
 	}
 }
+
+func TestInsightsWithoutItemsSkipTheModel(t *testing.T) {
+	srv := llmtest.NewOpenAI(t) // any call would fail the test
+	c := newClient(SampleProvider())
+	c.Model = srv.Model(t, "gpt-4o-mini")
+	res, ai, err := c.ProfileInsights(context.Background(), ProfileInsightsRequest{Username: "sample.private"})
+	if err != nil || ai != (envelope.AI{}) || res.Confidence != 0 || len(res.Limitations) != 2 || res.ContentThemes == nil {
+		t.Errorf("private profile: %+v, %+v, %v", res, ai, err)
+	}
+	l, _ := c.Posts(context.Background(), PostsRequest{Username: "sample.bakery", Limit: 1})
+	cres, ai, err := c.CommentInsights(context.Background(), CommentInsightsRequest{Shortcode: l.Media[0].Shortcode})
+	if err != nil || ai != (envelope.AI{}) || cres.Facts.CommentsAnalyzed != 0 || cres.ModerationFlags == nil {
+		t.Errorf("no comments: %+v, %v", cres, err)
+	}
+}
+
+func TestInsightsModelErrors(t *testing.T) {
+	c := newClient(SampleProvider())
+	srv := llmtest.NewOpenAI(t, llmtest.Reply{Status: 429, RetryAfter: "9"})
+	c.Model = srv.Model(t, "gpt-4o-mini")
+	_, _, err := c.ProfileInsights(context.Background(), ProfileInsightsRequest{Username: "sample.bakery"})
+	wantCode(t, err, envelope.CodeRateLimitExceeded)
+	// Two answers that break the contract: the call fails, usage is kept.
+	srv = llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"confidence":2}`, PromptTokens: 10}, llmtest.Reply{Content: `not json`, PromptTokens: 10})
+	c.Model = srv.Model(t, "gpt-4o-mini")
+	_, ai, err := c.ProfileInsights(context.Background(), ProfileInsightsRequest{Username: "sample.bakery"})
+	wantCode(t, err, envelope.CodeUpstreamError)
+	if ai.PromptTokens != 20 {
+		t.Errorf("usage of failed attempts = %+v", ai)
+	}
+}

@@ -517,3 +517,22 @@ func TestFileProviderRejectsBadRecords(t *testing.T) {
 		}
 	}
 }
+
+func TestGraphCursorCannotInjectFields(t *testing.T) {
+	g := graphServer(t, func(r *http.Request) (int, string) {
+		t.Errorf("no request expected, got %s", r.URL)
+		return 200, "media_page1.json"
+	})
+	_, err := newClient(g).Posts(context.Background(), PostsRequest{Username: "northwind.coffee", Cursor: "X){access_token}"})
+	if e := wantCode(t, err, envelope.CodeInvalidRequest); e.Details[0].Field != "cursor" {
+		t.Errorf("details %+v", e.Details)
+	}
+}
+
+func TestApifyReelsUnmarked(t *testing.T) {
+	a := apifyServer(t, func(apifyInput) (int, string) { return 200, "reels_unmarked.json" })
+	l, err := newClient(a).Reels(context.Background(), ReelsRequest{Username: "northwind.coffee"})
+	if err != nil || l.ResultCount != 1 || len(l.Notes) != 1 || !strings.Contains(l.Notes[0], "did not say whether 1 video") {
+		t.Errorf("reels: %+v, %v", l, err)
+	}
+}
