@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/quiverkit/quiver/internal/sentiment"
 )
@@ -300,31 +301,72 @@ type ModerationFlag struct {
 	Source string `json:"source"`
 }
 
-// ModerationRules is the documented rule list of comment moderation. A
-// comment is flagged under each rule one of its patterns matches
-// (case-insensitively, on word boundaries):
-//   - spam_link: a URL (http://, https://, www.) or a link shortener or
-//     messenger domain (bit.ly, tinyurl.com, t.me, wa.me, linktr.ee);
-//   - spam: promotion cues ("free followers", "check my profile", "dm me",
-//     "dm for", "link in my bio", "promo code", "earn $");
-//   - slur: a short list of identity slurs;
-//   - harassment: abuse aimed at a person ("kill yourself", "kys", "go
-//     die", "everyone hates you", "you are ugly", "clown", "loser",
-//     "idiot", "stupid", "shut up").
-//
-// The model may add flags under these rules for comments the patterns
-// miss; it cannot remove a rule flag.
-var ModerationRules = map[string]*regexp.Regexp{
-	"spam_link":  regexp.MustCompile(`(?i)(https?://|\bwww\.|\b(bit\.ly|tinyurl\.com|t\.me|wa\.me|linktr\.ee)/?)`),
-	"spam":       regexp.MustCompile(`(?i)\b(free followers|followers free|\d+k? followers free|check my (profile|page|bio)|dm me|dm for|link in my bio|promo code|earn \$)`),
-	"slur":       regexp.MustCompile(`(?i)\b(retard(ed)?|faggots?|tranny|trannies|n[i1]gg(er|a)s?|k[i1]kes?|sp[i1]cs?|ch[i1]nks?)\b`),
-	"harassment": regexp.MustCompile(`(?i)\b(kill yourself|kys|go die|everyone hates (you|your)|you(’|')?re ugly|you are ugly|ugly|clown|loser|idiot|stupid|shut up)\b`),
+// ModerationRule is one rule of comment moderation: a comment is flagged
+// under the rule when its lower-cased text contains one of the cues. Cues
+// that start or end with a letter or digit match on word boundaries only
+// ("ugly" flags "so ugly!" but not "uglyduckling").
+type ModerationRule struct {
+	// Name is spam_link, spam, slur or harassment.
+	Name string
+	// Cues are lower-case literals.
+	Cues []string
 }
 
-// moderationOrder is the order flags are reported in.
-var moderationOrder = []string{"spam_link", "spam", "slur", "harassment"}
+// ModerationRules is the documented rule list of comment moderation, in
+// the order flags are reported:
+//   - spam_link: a URL or a link shortener or messenger domain;
+//   - spam: promotion cues ("free followers", "check my profile", "dm me");
+//   - slur: a short list of identity slurs and their common spellings;
+//   - harassment: abuse aimed at a person ("kill yourself", "kys",
+//     "everyone hates you", "ugly", "clown", "loser", "idiot").
+//
+// The model may add flags under these rules for comments the cues miss; it
+// cannot remove a rule flag.
+var ModerationRules = []ModerationRule{
+	{"spam_link", []string{"http://", "https://", "www.", "bit.ly/", "tinyurl.com", "t.me/", "wa.me/", "linktr.ee", "goo.gl/", "cutt.ly/"}},
+	{"spam", []string{"free followers", "followers free", "check my profile", "check my page", "check my bio", "dm me", "dm for", "link in my bio", "promo code", "earn $", "earn money", "crypto giveaway"}},
+	{"slur", []string{"retard", "retarded", "faggot", "faggots", "fag", "tranny", "trannies", "nigger", "niggers", "nigga", "niggas", "n1gger", "kike", "kikes", "spic", "spics", "chink", "chinks"}},
+	{"harassment", []string{"kill yourself", "kys", "go die", "everyone hates you", "everyone hates your", "nobody likes you", "you're ugly", "you’re ugly", "you are ugly", "ugly", "clown", "loser", "idiot", "stupid", "shut up", "i will find you"}},
+}
 
-var questionStart = regexp.MustCompile(`(?i)^(who|whom|whose|what|when|where|why|how|which|is|are|am|was|were|do|does|did|can|could|will|would|should|shall|may|might|have|has)\b`)
+// match returns the first cue of r found in lower, or "".
+func (r ModerationRule) match(lower string) string {
+	for _, cue := range r.Cues {
+		for from := 0; from <= len(lower)-len(cue); {
+			i := strings.Index(lower[from:], cue)
+			if i < 0 {
+				break
+			}
+			i += from
+			if boundary(lower, i, cue) {
+				return cue
+			}
+			from = i + 1
+		}
+	}
+	return ""
+}
+
+// boundary reports whether cue at lower[i:] stands on word boundaries
+// where it starts or ends with a word character.
+func boundary(lower string, i int, cue string) bool {
+	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
+	first, _ := utf8.DecodeRuneInString(cue)
+	last, _ := utf8.DecodeLastRuneInString(cue)
+	if isWord(first) && i > 0 {
+		if r, _ := utf8.DecodeLastRuneInString(lower[:i]); isWord(r) {
+			return false
+		}
+	}
+	if end := i + len(cue); isWord(last) && end < len(lower) {
+		if r, _ := utf8.DecodeRuneInString(lower[end:]); isWord(r) {
+			return false
+		}
+	}
+	return true
+}
+
+var questionStart = regexp.MustCompile(`^(?i)(who|whom|whose|what|when|where|why|how|which|is|are|am|was|were|do|does|did|can|could|will|would|should|shall|may|might|have|has)\b`)
 
 var sentenceEnd = regexp.MustCompile(`[.!\n]+`)
 
@@ -384,10 +426,11 @@ func ComputeCommentFacts(cs []Comment) CommentFacts {
 		if isQuestion(c.Text) {
 			f.Questions = append(f.Questions, CommentQuote{c.ID, excerpt(c.Text, 280)})
 		}
-		for _, rule := range moderationOrder {
-			if m := ModerationRules[rule].FindString(c.Text); m != "" {
-				f.ModerationFlags = append(f.ModerationFlags, ModerationFlag{CommentID: c.ID, Rule: rule,
-					Excerpt: excerpt(c.Text, 120), Reason: "matched " + strings.ToLower(m), Source: "rules"})
+		lower := strings.ToLower(c.Text)
+		for _, rule := range ModerationRules {
+			if m := rule.match(lower); m != "" {
+				f.ModerationFlags = append(f.ModerationFlags, ModerationFlag{CommentID: c.ID, Rule: rule.Name,
+					Excerpt: excerpt(c.Text, 120), Reason: "matched " + m, Source: "rules"})
 			}
 		}
 		ws := words(c.Text)

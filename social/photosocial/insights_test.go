@@ -229,3 +229,43 @@ func TestInsightsModelErrors(t *testing.T) {
 		t.Errorf("usage of failed attempts = %+v", ai)
 	}
 }
+
+func TestModerationRules(t *testing.T) {
+	tests := map[string][]string{
+		"Follow for FREE FOLLOWERS: https://x.io": {"spam_link", "spam"},
+		"Visit www.example.com":                   {"spam_link"},
+		"You are such a CLOWN":                    {"harassment"},
+		"uglyduckling vibes, love it":             nil,
+		"the sauce was stupidly good":             nil,
+		"kys":                                     {"harassment"},
+		"what a retard":                           {"slur"},
+		"great fag-free zone... wait":             {"slur"},
+		"DM me for collabs":                       {"spam"},
+		"admire the spice":                        nil,
+	}
+	for text, want := range tests {
+		var got []string
+		for _, f := range ComputeCommentFacts([]Comment{{ID: "1", Text: text}}).ModerationFlags {
+			got = append(got, f.Rule)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q flagged %v, want %v", text, got, want)
+		}
+	}
+}
+
+func TestQuestionsBySyntax(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Do you ship to Oakland":        true,
+		"@anna how long do they keep":   true,
+		"Great. Are the eclairs vegan":  true,
+		"When is the winner announced?": true,
+		"Love it":                       false,
+		"Island vibes, doing great":     false,
+		"this is the best":              false,
+	} {
+		if got := isQuestion(text); got != want {
+			t.Errorf("isQuestion(%q) = %v", text, got)
+		}
+	}
+}
