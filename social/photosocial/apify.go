@@ -70,13 +70,9 @@ func NewApifyProvider(cfg ApifyConfig) (*ApifyProvider, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultApifyTimeout
 	}
-	base := strings.TrimRight(cfg.BaseURL, "/")
-	if base == "" {
-		base = DefaultApifyBaseURL
-	}
 	return &ApifyProvider{cfg: cfg, up: &upstream.Client{
-		Name: "Apify", BaseURL: base,
-		Header: http.Header{"Authorization": {"Bearer " + cfg.Token}},
+		Name: "Apify", BaseURL: baseURL(cfg.BaseURL, DefaultApifyBaseURL),
+		Header: bearer(cfg.Token),
 		// The run-sync call waits for the actor; allow a margin over its
 		// own timeout so that Apify's 408 arrives before ours.
 		HTTP: cfg.HTTPClient, Timeout: cfg.Timeout + 10*time.Second, MaxBytes: maxBytes(cfg.MaxResponseBytes),

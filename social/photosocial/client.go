@@ -231,17 +231,10 @@ func (c *Client) Comments(ctx context.Context, req CommentsRequest) (CommentList
 	if err != nil {
 		return CommentList{}, err
 	}
-	cs := page.Comments
-	if len(cs) > q.Limit {
-		cs = cs[:q.Limit]
-	}
-	if cs == nil {
-		cs = []Comment{}
-	}
+	cs := clip(page.Comments, q.Limit)
 	return CommentList{
-		Comments: cs, ResultCount: len(cs),
-		PageInfo: PageInfo{HasNextPage: page.Next != "", NextCursor: page.Next},
-		Source:   p.Name(), FetchedAt: c.stamp(),
+		Comments: cs, ResultCount: len(cs), PageInfo: pageInfo(page.Next),
+		Source: p.Name(), FetchedAt: c.stamp(),
 	}, nil
 }
 
@@ -319,17 +312,10 @@ func (c *Client) Search(ctx context.Context, req SearchRequest) (SearchResults, 
 	if err != nil {
 		return SearchResults{}, err
 	}
-	rs := page.Results
-	if len(rs) > q.Limit {
-		rs = rs[:q.Limit]
-	}
-	if rs == nil {
-		rs = []SearchResult{}
-	}
+	rs := clip(page.Results, q.Limit)
 	return SearchResults{
-		Query: q.Query, Type: q.Type, Results: rs, ResultCount: len(rs),
-		PageInfo: PageInfo{HasNextPage: page.Next != "", NextCursor: page.Next},
-		Source:   p.Name(), FetchedAt: c.stamp(),
+		Query: q.Query, Type: q.Type, Results: rs, ResultCount: len(rs), PageInfo: pageInfo(page.Next),
+		Source: p.Name(), FetchedAt: c.stamp(),
 	}, nil
 }
 
@@ -339,10 +325,7 @@ func (c *Client) stamp() string {
 }
 
 func (c *Client) mediaList(p Provider, page MediaPage, limit int) MediaList {
-	ms := page.Media
-	if len(ms) > limit {
-		ms = ms[:limit]
-	}
+	ms := clip(page.Media, limit)
 	out := make([]Media, len(ms))
 	for i, m := range ms {
 		out[i] = c.finishMedia(p, m)
@@ -352,10 +335,25 @@ func (c *Client) mediaList(p Provider, page MediaPage, limit int) MediaList {
 		notes = []string{}
 	}
 	return MediaList{
-		Media: out, ResultCount: len(out), Notes: notes,
-		PageInfo: PageInfo{HasNextPage: page.Next != "", NextCursor: page.Next},
-		Source:   p.Name(), FetchedAt: c.stamp(),
+		Media: out, ResultCount: len(out), Notes: notes, PageInfo: pageInfo(page.Next),
+		Source: p.Name(), FetchedAt: c.stamp(),
 	}
+}
+
+// clip returns at most limit items, and an empty list rather than nil.
+func clip[T any](xs []T, limit int) []T {
+	if len(xs) > limit {
+		xs = xs[:limit]
+	}
+	if xs == nil {
+		xs = []T{}
+	}
+	return xs
+}
+
+// pageInfo is the page_info of a page whose next cursor is next.
+func pageInfo(next string) PageInfo {
+	return PageInfo{HasNextPage: next != "", NextCursor: next}
 }
 
 // finishMedia fills what every provider leaves to the Client: the source,

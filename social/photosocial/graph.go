@@ -64,13 +64,9 @@ func NewGraphProvider(cfg GraphConfig) (*GraphProvider, error) {
 	if cfg.AccessToken == "" || cfg.UserID == "" {
 		return nil, errors.New("photosocial: the Graph provider needs an access token and the app user's IG user ID")
 	}
-	base := strings.TrimRight(cfg.BaseURL, "/")
-	if base == "" {
-		base = DefaultGraphBaseURL
-	}
 	return &GraphProvider{cfg: cfg, up: &upstream.Client{
-		Name: "Instagram Graph API", BaseURL: base,
-		Header: http.Header{"Authorization": {"Bearer " + cfg.AccessToken}},
+		Name: "Instagram Graph API", BaseURL: baseURL(cfg.BaseURL, DefaultGraphBaseURL),
+		Header: bearer(cfg.AccessToken),
 		HTTP:   cfg.HTTPClient, Timeout: cfg.Timeout, MaxBytes: maxBytes(cfg.MaxResponseBytes),
 	}}, nil
 }
@@ -397,7 +393,10 @@ func (g *GraphProvider) HashtagMedia(ctx context.Context, q HashtagQuery) (Media
 	if err := g.get(ctx, id+"/"+edge, params, &resp, "media of #"+q.Hashtag); err != nil {
 		return MediaPage{}, err
 	}
-	page := MediaPage{Next: resp.Paging.next(), Notes: []string{"the Instagram Graph API does not name the owners of hashtag media"}}
+	page := MediaPage{Next: resp.Paging.next(), Notes: []string{
+		"the Instagram Graph API does not name the owners of hashtag media",
+		"the Instagram Graph API does not say which hashtag videos are reels: they are reported as video",
+	}}
 	for _, m := range resp.Data {
 		page.Media = append(page.Media, m.normalize(""))
 	}

@@ -255,7 +255,7 @@ func TestGraphHashtagAndSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l.ResultCount != 2 || l.PageInfo.NextCursor != "QVFIUmhhc2h0YWdfbmV4dA" || l.Media[1].Type != TypeVideo || len(l.Notes) != 1 {
+	if l.ResultCount != 2 || l.PageInfo.NextCursor != "QVFIUmhhc2h0YWdfbmV4dA" || l.Media[1].Type != TypeVideo || len(l.Notes) != 2 {
 		t.Errorf("hashtag: %+v", l)
 	}
 	s, err := c.Search(context.Background(), SearchRequest{Query: "#coffee", Type: "hashtag"})
