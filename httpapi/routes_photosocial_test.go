@@ -211,3 +211,57 @@ func TestPhotosocialOpenAPI(t *testing.T) {
 		}
 	}
 }
+
+// TestPhotosocialGraphRoutes replays Graph API fixtures: business
+// discovery with pagination, a hidden video file, unknown accounts, rate
+// limits in the error body, and the operations the Graph API cannot serve.
+func TestPhotosocialGraphRoutes(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fields := r.URL.Query().Get("fields")
+		name, status := "profile.json", 200
+		switch {
+		case strings.Contains(fields, "username(somebody.private)"):
+			name, status = "error_user_not_found.json", 400
+		case strings.Contains(fields, "username(busy.account)"):
+			name, status = "error_rate_limit.json", 400
+		case strings.Contains(fields, "media.after("):
+			name = "media_page2.json"
+		case strings.Contains(fields, "media.limit("):
+			name = "media_page1.json"
+		}
+		b, err := os.ReadFile("../social/photosocial/testdata/graph/" + name)
+		if err != nil {
+			t.Error(err)
+		}
+		w.WriteHeader(status)
+		w.Write(b)
+	}))
+	defer srv.Close()
+	g, err := photosocial.NewGraphProvider(photosocial.GraphConfig{AccessToken: "apify-secret", UserID: "17841405309211844", BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: g})
+	for _, tt := range []struct {
+		target string
+		status int
+		check  string
+	}{
+		{"/v1/photosocial/profile?username=northwind.coffee", 200, `"source":"instagram_graph"`},
+		{"/v1/photosocial/posts?username=northwind.coffee&limit=3", 200, `"video_url":"","children":[]`},
+		{"/v1/photosocial/posts?username=northwind.coffee&limit=3&cursor=QVFIUkNhbmV4dF9wYWdlX2N1cnNvcg", 200, `"type":"carousel"`},
+		{"/v1/photosocial/profile?username=somebody.private", 404, `business and creator accounts`},
+		{"/v1/photosocial/profile?username=busy.account", 429, `RATE_LIMIT_EXCEEDED`},
+		{"/v1/photosocial/comments?shortcode=C-9V5IU6efX", 503, `other accounts' media`},
+		{"/v1/photosocial/media?shortcode=C-9V5IU6efX", 503, `media_id`},
+	} {
+		res, env := call(t, h, http.MethodGet, tt.target, "")
+		text := string(env.Data)
+		if env.Error != nil {
+			text = env.Error.Code + " " + env.Error.Message
+		}
+		if res.StatusCode != tt.status || !strings.Contains(text, tt.check) {
+			t.Errorf("%s: %d %s; want %d with %s", tt.target, res.StatusCode, text, tt.status, tt.check)
+		}
+	}
+}
