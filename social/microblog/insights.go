@@ -1,0 +1,344 @@
+package microblog
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// SearchInsights is a page of search results with the search-insight
+// fields computed over it.
+type SearchInsights struct {
+	// Tweets, PageInfo, ResultCount, DataSource and AsOf are the list
+	// payload of the search.
+	Tweets      []Tweet  `json:"tweets"`
+	PageInfo    PageInfo `json:"page_info"`
+	ResultCount int      `json:"result_count"`
+	DataSource  string   `json:"data_source"`
+	AsOf        string   `json:"as_of"`
+	// TotalEngagement ... TopTweets are as in TweetsAnalysis.
+	TotalEngagement   int64            `json:"total_engagement"`
+	AverageEngagement float64          `json:"average_engagement"`
+	Sentiment         SentimentSummary `json:"sentiment"`
+	TopHashtags       []Count          `json:"top_hashtags"`
+	TopMentions       []Count          `json:"top_mentions"`
+	TopAuthors        []AccountStat    `json:"top_authors"`
+	CommonTerms       []Count          `json:"common_terms"`
+	TopTweets         []ScoredTweet    `json:"top_tweets"`
+}
+
+// SearchInsights searches and analyses the page found.
+func (c *Client) SearchInsights(ctx context.Context, req SearchRequest) (SearchInsights, error) {
+	l, err := c.Search(ctx, req)
+	if err != nil {
+		return SearchInsights{}, err
+	}
+	a := AnalyzeTweets(l.Tweets)
+	return SearchInsights{
+		Tweets: l.Tweets, PageInfo: l.PageInfo, ResultCount: l.ResultCount, DataSource: l.DataSource, AsOf: l.AsOf,
+		TotalEngagement: a.TotalEngagement, AverageEngagement: a.AverageEngagement, Sentiment: a.Sentiment,
+		TopHashtags: a.TopHashtags, TopMentions: a.TopMentions, TopAuthors: a.TopAuthors,
+		CommonTerms: a.CommonTerms, TopTweets: a.TopTweets,
+	}, nil
+}
+
+// BrandMentionsRequest asks for the mentions of a brand.
+type BrandMentionsRequest struct {
+	// Brand is the brand name or handle (at most 100 characters).
+	Brand string `json:"brand"`
+	// Keywords, comma-separated: a mention must contain at least one.
+	Keywords []string `json:"keywords,omitempty"`
+	// ExcludeKeywords, comma-separated: a mention must contain none.
+	ExcludeKeywords []string `json:"exclude_keywords,omitempty"`
+	// Type is "latest" (default) or "top".
+	Type string `json:"type,omitempty"`
+	// Limit is the number of mentions to analyse, 1..20; default 20.
+	Limit *int `json:"limit,omitempty"`
+	// Cursor is page_info.next_cursor of the previous page.
+	Cursor string `json:"cursor,omitempty"`
+}
+
+// BrandMentions is a page of brand mentions with the brand-mention fields.
+type BrandMentions struct {
+	// Brand is the brand searched for.
+	Brand string `json:"brand"`
+	// Query is the search query sent to the provider.
+	Query string `json:"query"`
+	// Tweets, PageInfo, ResultCount, DataSource and AsOf are the list
+	// payload of the mentions kept after filtering.
+	Tweets      []Tweet  `json:"tweets"`
+	PageInfo    PageInfo `json:"page_info"`
+	ResultCount int      `json:"result_count"`
+	DataSource  string   `json:"data_source"`
+	AsOf        string   `json:"as_of"`
+	// MentionCount ... NotableMentions are as in BrandAnalysis.
+	MentionCount    int              `json:"mention_count"`
+	Sentiment       SentimentSummary `json:"sentiment"`
+	TopComplaints   []ScoredTweet    `json:"top_complaints"`
+	TopPraise       []ScoredTweet    `json:"top_praise"`
+	TopAccounts     []AccountStat    `json:"top_accounts"`
+	TopHashtags     []Count          `json:"top_hashtags"`
+	NotableMentions []ScoredTweet    `json:"notable_mentions"`
+}
+
+// BrandQuery builds the search query of a brand: the brand or its handle
+// ("(acme OR @acme)", "(\"acme cloud\" OR @acmecloud)"), at least one
+// keyword when given ("(a OR b)"), none of the excluded ones ("-c").
+// Terms with spaces are quoted.
+func BrandQuery(brand string, keywords, exclude []string) string {
+	quote := func(s string) string {
+		s = strings.ReplaceAll(strings.TrimSpace(s), `"`, "")
+		if strings.ContainsAny(s, " \t") {
+			return `"` + s + `"`
+		}
+		return s
+	}
+	parts := []string{quote(brand)}
+	if h := brandHandle(brand); h != "" {
+		parts[0] = "(" + parts[0] + " OR @" + h + ")"
+	}
+	if len(keywords) > 0 {
+		ks := make([]string, len(keywords))
+		for i, k := range keywords {
+			ks[i] = quote(k)
+		}
+		if len(ks) == 1 {
+			parts = append(parts, ks[0])
+		} else {
+			parts = append(parts, "("+strings.Join(ks, " OR ")+")")
+		}
+	}
+	for _, e := range exclude {
+		parts = append(parts, "-"+quote(e))
+	}
+	return strings.Join(parts, " ")
+}
+
+// brandHandle is the handle a brand would have: its letters and digits,
+// when that makes a valid username; "" otherwise.
+func brandHandle(brand string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimLeft(brand, "@#")) {
+		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_') {
+			b.WriteRune(r)
+		}
+	}
+	if h := b.String(); usernameRE.MatchString(h) {
+		return h
+	}
+	return ""
+}
+
+// BrandMentions searches the brand's mentions, keeps those that pass the
+// keyword filters (the provider's search may be looser), and analyses them.
+func (c *Client) BrandMentions(ctx context.Context, req BrandMentionsRequest) (BrandMentions, error) {
+	var v validator
+	brand := v.text("brand", req.Brand, maxBrandLen)
+	for _, f := range []struct {
+		name  string
+		terms []string
+	}{{"keywords", req.Keywords}, {"exclude_keywords", req.ExcludeKeywords}} {
+		if len(f.terms) > maxKeywords {
+			v.add(f.name, "must list at most "+itoa(maxKeywords)+" terms")
+		}
+		for _, t := range f.terms {
+			if len([]rune(t)) > maxBrandLen {
+				v.add(f.name, "terms must be at most "+itoa(maxBrandLen)+" characters")
+				break
+			}
+		}
+	}
+	typ := v.oneOf("type", req.Type, SearchLatest, SearchLatest, SearchTop)
+	limit := v.limit("limit", req.Limit, DefaultLimit, MaxLimit)
+	cursor := v.cursor(req.Cursor)
+	if err := v.Err(); err != nil {
+		return BrandMentions{}, err
+	}
+	p, err := c.provider()
+	if err != nil {
+		return BrandMentions{}, err
+	}
+	query := BrandQuery(brand, req.Keywords, req.ExcludeKeywords)
+	page, err := p.Search(ctx, SearchQuery{Query: query, Type: typ, Limit: limit, Cursor: cursor})
+	if err != nil {
+		return BrandMentions{}, err
+	}
+	raw := len(page.Tweets)
+	page.Tweets = FilterMentions(page.Tweets, brand, req.Keywords, req.ExcludeKeywords)
+	l := c.list(p, page, limit)
+	if raw > 0 && page.HasNext && page.NextCursor != "" {
+		l.PageInfo = PageInfo{HasNextPage: true, NextCursor: page.NextCursor}
+	}
+	a := AnalyzeBrand(l.Tweets)
+	return BrandMentions{
+		Brand: brand, Query: query,
+		Tweets: l.Tweets, PageInfo: l.PageInfo, ResultCount: l.ResultCount, DataSource: l.DataSource, AsOf: l.AsOf,
+		MentionCount: a.MentionCount, Sentiment: a.Sentiment, TopComplaints: a.TopComplaints, TopPraise: a.TopPraise,
+		TopAccounts: a.TopAccounts, TopHashtags: a.TopHashtags, NotableMentions: a.NotableMentions,
+	}, nil
+}
+
+// ProfileInsightsRequest asks for a profile's insights.
+type ProfileInsightsRequest struct {
+	// Username is the handle, with or without a leading "@".
+	Username string `json:"username"`
+	// TweetLimit is the number of recent tweets analysed, 1..100;
+	// default 20.
+	TweetLimit *int `json:"tweet_limit,omitempty"`
+	// IncludeReplies includes the user's replies; default false.
+	IncludeReplies bool `json:"include_replies,omitempty"`
+}
+
+// ProfileInsights is a profile, its recent tweets and the profile-insight
+// fields.
+type ProfileInsights struct {
+	// Profile is the user's profile.
+	Profile Profile `json:"profile"`
+	// RecentTweets are the tweets analysed, newest first.
+	RecentTweets []Tweet `json:"recent_tweets"`
+	// AverageLikes ... Sentiment are as in ProfileAnalysis.
+	AverageLikes         float64          `json:"average_likes"`
+	AverageReplies       float64          `json:"average_replies"`
+	AverageRetweets      float64          `json:"average_retweets"`
+	AverageEngagement    float64          `json:"average_engagement"`
+	EngagementScore      *float64         `json:"engagement_score"`
+	BestPerformingTweets []ScoredTweet    `json:"best_performing_tweets"`
+	CommonTopics         []Count          `json:"common_topics"`
+	TopHashtags          []Count          `json:"top_hashtags"`
+	PostingStyle         PostingStyle     `json:"posting_style"`
+	Sentiment            SentimentSummary `json:"sentiment"`
+	// DataSource names the provider.
+	DataSource string `json:"data_source"`
+	// AsOf is when the data was fetched (RFC 3339, UTC).
+	AsOf string `json:"as_of"`
+}
+
+// ProfileInsights fetches a profile and up to tweet_limit recent tweets
+// (over several provider pages when needed) and analyses them.
+func (c *Client) ProfileInsights(ctx context.Context, req ProfileInsightsRequest) (ProfileInsights, error) {
+	var v validator
+	username := v.username("username", req.Username)
+	limit := v.limit("tweet_limit", req.TweetLimit, DefaultTweetLimit, MaxTweetLimit)
+	if err := v.Err(); err != nil {
+		return ProfileInsights{}, err
+	}
+	prof, err := c.Profile(ctx, ProfileRequest{Username: username})
+	if err != nil {
+		return ProfileInsights{}, err
+	}
+	p := c.Provider
+	tweets, err := collect(limit, func(cursor string) (Page, error) {
+		page, err := p.UserTweets(ctx, UserTweetsQuery{Username: username, IncludeReplies: req.IncludeReplies, Limit: min(limit, MaxLimit), Cursor: cursor})
+		if err == nil && !req.IncludeReplies {
+			page.Tweets = dropReplies(page.Tweets)
+		}
+		return page, err
+	})
+	if err != nil {
+		return ProfileInsights{}, err
+	}
+	now := c.now()
+	for i := range tweets {
+		finish(&tweets[i], p.Name(), now)
+	}
+	a := AnalyzeProfile(prof.FollowersCount, tweets)
+	return ProfileInsights{
+		Profile: prof, RecentTweets: nonNil(tweets),
+		AverageLikes: a.AverageLikes, AverageReplies: a.AverageReplies, AverageRetweets: a.AverageRetweets,
+		AverageEngagement: a.AverageEngagement, EngagementScore: a.EngagementScore,
+		BestPerformingTweets: a.BestPerformingTweets, CommonTopics: a.CommonTopics, TopHashtags: a.TopHashtags,
+		PostingStyle: a.PostingStyle, Sentiment: a.Sentiment,
+		DataSource: p.Name(), AsOf: now.Format(time.RFC3339),
+	}, nil
+}
+
+// ConversationInsightsRequest asks for a conversation's insights.
+type ConversationInsightsRequest struct {
+	// TweetID is the original tweet's numeric ID.
+	TweetID string `json:"tweet_id"`
+	// Sort is the order replies are sampled in: "relevance" (default),
+	// "latest" or "likes".
+	Sort string `json:"sort,omitempty"`
+	// ReplyLimit is the number of replies sampled, 1..100; default 40.
+	ReplyLimit *int `json:"reply_limit,omitempty"`
+}
+
+// ConversationInsights is a tweet, a sample of its replies and the
+// conversation-insight fields.
+type ConversationInsights struct {
+	// OriginalTweet is the tweet replied to.
+	OriginalTweet Tweet `json:"original_tweet"`
+	// Replies are the sampled replies, in the order asked for.
+	Replies []Tweet `json:"replies"`
+	// SampledReplyCount is len(Replies).
+	SampledReplyCount int `json:"sampled_reply_count"`
+	// Sentiment ... ControversyScore are as in ConversationAnalysis.
+	Sentiment        SentimentSummary `json:"sentiment"`
+	TopQuestions     []ScoredTweet    `json:"top_questions"`
+	TopObjections    []ScoredTweet    `json:"top_objections"`
+	NotableReplies   []ScoredTweet    `json:"notable_replies"`
+	ControversyScore float64          `json:"controversy_score"`
+	// DataSource names the provider.
+	DataSource string `json:"data_source"`
+	// AsOf is when the data was fetched (RFC 3339, UTC).
+	AsOf string `json:"as_of"`
+}
+
+// ConversationInsights fetches a tweet and up to reply_limit replies and
+// analyses the conversation.
+func (c *Client) ConversationInsights(ctx context.Context, req ConversationInsightsRequest) (ConversationInsights, error) {
+	var v validator
+	id := v.tweetID(req.TweetID)
+	sort := v.oneOf("sort", req.Sort, SortRelevance, SortRelevance, SortLatest, SortLikes)
+	limit := v.limit("reply_limit", req.ReplyLimit, DefaultReplyLimit, MaxReplyLimit)
+	if err := v.Err(); err != nil {
+		return ConversationInsights{}, err
+	}
+	orig, err := c.Tweet(ctx, TweetRequest{TweetID: id})
+	if err != nil {
+		return ConversationInsights{}, err
+	}
+	p := c.Provider
+	replies, err := collect(limit, func(cursor string) (Page, error) {
+		page, err := p.Replies(ctx, RepliesQuery{TweetID: id, Sort: sort, Limit: min(limit, MaxLimit), Cursor: cursor})
+		page.Tweets = withoutID(page.Tweets, id)
+		return page, err
+	})
+	if err != nil {
+		return ConversationInsights{}, err
+	}
+	sortReplies(replies, sort)
+	now := c.now()
+	for i := range replies {
+		finish(&replies[i], p.Name(), now)
+	}
+	a := AnalyzeConversation(orig, replies)
+	return ConversationInsights{
+		OriginalTweet: orig, Replies: nonNil(replies), SampledReplyCount: len(replies),
+		Sentiment: a.Sentiment, TopQuestions: a.TopQuestions, TopObjections: a.TopObjections,
+		NotableReplies: a.NotableReplies, ControversyScore: a.ControversyScore,
+		DataSource: p.Name(), AsOf: now.Format(time.RFC3339),
+	}, nil
+}
+
+// sortReplies orders replies for "latest" (newest first) and "likes" (most
+// liked first); "relevance" keeps the provider's order. The sort is
+// stable, so equal keys keep the provider's order.
+func sortReplies(ts []Tweet, sort string) {
+	switch sort {
+	case SortLatest:
+		slices.SortStableFunc(ts, func(a, b Tweet) int { return b.Time.Compare(a.Time) })
+	case SortLikes:
+		slices.SortStableFunc(ts, func(a, b Tweet) int { return cmp.Compare(b.Metrics.LikeCount, a.Metrics.LikeCount) })
+	}
+}
+
+func nonNil(ts []Tweet) []Tweet {
+	if ts == nil {
+		return []Tweet{}
+	}
+	return ts
+}
