@@ -140,10 +140,10 @@ func TestNormalizedTweet(t *testing.T) {
 			got := l.Tweets[0]
 			want := microblog.Tweet{
 				ID: "1899000000000000003", URL: "https://x.com/ana_dev/status/1899000000000000003",
-				Text:      "The deadlock was two goroutines taking locks in opposite order. Classic. #golang",
-				CreatedAt: "Mon Mar 09 11:45:00 +0000 2026",
-				Author:    microblog.Author{ID: "1479201", Username: "ana_dev", DisplayName: "Ana Torres", Verified: true, Followers: 5400},
-				Metrics:   microblog.Metrics{RetweetCount: 30, ReplyCount: 12, LikeCount: 150, QuoteCount: 0, ViewCount: 17000},
+				Text:       "The deadlock was two goroutines taking locks in opposite order. Classic. #golang",
+				CreatedAt:  "Mon Mar 09 11:45:00 +0000 2026",
+				Author:     microblog.Author{ID: "1479201", Username: "ana_dev", DisplayName: "Ana Torres", Verified: true, Followers: 5400},
+				Metrics:    microblog.Metrics{RetweetCount: 30, ReplyCount: 12, LikeCount: 150, QuoteCount: 0, ViewCount: 17000},
 				DataSource: name, AsOf: "2026-03-10T12:00:00Z",
 			}
 			got.Time, got.ConversationID, got.InReplyToID, got.InReplyToUserID, got.HasMedia = time.Time{}, "", "", "", false
@@ -320,7 +320,10 @@ func TestValidation(t *testing.T) {
 			_, err := c.Search(ctx, microblog.SearchRequest{Query: "x", Limit: ptr(0)})
 			return err
 		}, "limit"},
-		{"type", func() error { _, err := c.Search(ctx, microblog.SearchRequest{Query: "x", Type: "popular"}); return err }, "type"},
+		{"type", func() error {
+			_, err := c.Search(ctx, microblog.SearchRequest{Query: "x", Type: "popular"})
+			return err
+		}, "type"},
 		{"query", func() error { _, err := c.Search(ctx, microblog.SearchRequest{Query: "  "}); return err }, "query"},
 		{"sort", func() error {
 			_, err := c.Replies(ctx, microblog.RepliesRequest{TweetID: "1", Sort: "oldest"})
