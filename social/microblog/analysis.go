@@ -3,7 +3,6 @@ package microblog
 import (
 	"cmp"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -138,19 +137,10 @@ func scoreAll(tweets []Tweet) []sentiment.Scores {
 	return out
 }
 
-var (
-	mentionRE = regexp.MustCompile(`(?:^|[^\p{L}\p{N}_])@([A-Za-z0-9_]{1,15})`)
-	hashtagRE = regexp.MustCompile(`(?:^|[^\p{L}\p{N}_&/])#([\p{L}\p{N}_]*\p{L}[\p{L}\p{N}_]*)`)
-)
-
 // sentimentText prepares a tweet for scoring: URLs and mentions are
 // removed (a handle such as @happy is not an opinion) and hashtags are
 // read as words (#fail is).
-func sentimentText(text string) string {
-	text = linkRE.ReplaceAllString(text, " ")
-	text = mentionRE.ReplaceAllString(text, " ")
-	return strings.ReplaceAll(text, "#", "")
-}
+func sentimentText(text string) string { return strip(text, true) }
 
 func summarize(tweets []Tweet, scores []sentiment.Scores) SentimentSummary {
 	s := SentimentSummary{PerTweet: make([]TweetSentiment, len(tweets))}
@@ -174,31 +164,11 @@ func summarize(tweets []Tweet, scores []sentiment.Scores) SentimentSummary {
 	return s
 }
 
-// hashtags returns the tweet's hashtags as "#tag", lower case.
-func hashtags(text string) []string {
-	var out []string
-	for _, m := range hashtagRE.FindAllStringSubmatch(text, -1) {
-		out = append(out, "#"+strings.ToLower(m[1]))
-	}
-	return out
-}
-
-// mentions returns the tweet's mentions as "@user", lower case.
-func mentions(text string) []string {
-	var out []string
-	for _, m := range mentionRE.FindAllStringSubmatch(text, -1) {
-		out = append(out, "@"+strings.ToLower(m[1]))
-	}
-	return out
-}
-
 // terms returns the words of the text that carry a topic: lower case, at
 // least three letters, without URLs, mentions, hashtags, numbers and
 // English stop words.
 func terms(text string) []string {
-	text = linkRE.ReplaceAllString(text, " ")
-	text = mentionRE.ReplaceAllString(text, " ")
-	text = hashtagRE.ReplaceAllString(text, " ")
+	text = strip(text, false)
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’'

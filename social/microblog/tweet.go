@@ -2,7 +2,6 @@ package microblog
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -199,8 +198,3 @@ func finish(t *Tweet, source string, asOf time.Time) {
 		t.ConversationID = t.ID
 	}
 }
-
-var linkRE = regexp.MustCompile(`https?://\S+`)
-
-// hasLink reports whether the text contains a URL.
-func hasLink(text string) bool { return linkRE.MatchString(text) }
