@@ -168,8 +168,8 @@ func (c *Client) BrandMentions(ctx context.Context, req BrandMentionsRequest) (B
 	}
 	raw := len(page.Tweets)
 	page.Tweets = FilterMentions(page.Tweets, brand, req.Keywords, req.ExcludeKeywords)
-	l := c.list(p, page, limit)
-	if raw > 0 && page.HasNext && page.NextCursor != "" {
+	l := c.list(p, page, limit, cursor)
+	if raw > 0 && page.HasNext && page.NextCursor != "" && page.NextCursor != cursor {
 		l.PageInfo = PageInfo{HasNextPage: true, NextCursor: page.NextCursor}
 	}
 	a := AnalyzeBrand(l.Tweets)
@@ -230,12 +230,9 @@ func (c *Client) ProfileInsights(ctx context.Context, req ProfileInsightsRequest
 		return ProfileInsights{}, err
 	}
 	p := c.Provider
-	tweets, err := collect(limit, func(cursor string) (Page, error) {
-		page, err := p.UserTweets(ctx, UserTweetsQuery{Username: username, IncludeReplies: req.IncludeReplies, Limit: min(limit, MaxLimit), Cursor: cursor})
-		if err == nil && !req.IncludeReplies {
-			page.Tweets = dropReplies(page.Tweets)
-		}
-		return page, err
+	keep := func(t Tweet) bool { return req.IncludeReplies || !t.IsReply() }
+	tweets, err := collect(limit, keep, func(cursor string) (Page, error) {
+		return p.UserTweets(ctx, UserTweetsQuery{Username: username, IncludeReplies: req.IncludeReplies, Limit: min(limit, MaxLimit), Cursor: cursor})
 	})
 	if err != nil {
 		return ProfileInsights{}, err
@@ -302,10 +299,8 @@ func (c *Client) ConversationInsights(ctx context.Context, req ConversationInsig
 		return ConversationInsights{}, err
 	}
 	p := c.Provider
-	replies, err := collect(limit, func(cursor string) (Page, error) {
-		page, err := p.Replies(ctx, RepliesQuery{TweetID: id, Sort: sort, Limit: min(limit, MaxLimit), Cursor: cursor})
-		page.Tweets = withoutID(page.Tweets, id)
-		return page, err
+	replies, err := collect(limit, func(t Tweet) bool { return t.ID != id }, func(cursor string) (Page, error) {
+		return p.Replies(ctx, RepliesQuery{TweetID: id, Sort: sort, Limit: min(limit, MaxLimit), Cursor: cursor})
 	})
 	if err != nil {
 		return ConversationInsights{}, err

@@ -352,3 +352,31 @@ func TestValidation(t *testing.T) {
 		}
 	}
 }
+
+func TestRepeatedCursorEndsPagination(t *testing.T) {
+	p := providers(t)["twitterapi.io"]
+	body := `{"tweets":[{"id":"5","text":"loop","createdAt":"Mon Mar 09 11:45:00 +0000 2026","author":{"id":"1","userName":"a"}}],"has_next_page":true,"next_cursor":"SAME"}`
+	p.srv.Respond("/twitter/tweet/advanced_search", http.StatusOK, nil, body)
+	l, err := p.c.Search(context.Background(), microblog.SearchRequest{Query: "loop", Cursor: "SAME"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.PageInfo.HasNextPage || l.ResultCount != 1 {
+		t.Errorf("page_info %+v with %d tweets, want the end", l.PageInfo, l.ResultCount)
+	}
+}
+
+func TestProfileInsightsAcrossPages(t *testing.T) {
+	p := providers(t)["twitterapi.io"]
+	pi, err := p.c.ProfileInsights(context.Background(), microblog.ProfileInsightsRequest{Username: "ana_dev", TweetLimit: ptr(100)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three fixture pages (the third empty), the one reply dropped.
+	if len(pi.RecentTweets) != 4 || pi.Profile.FollowersCount != 5400 {
+		t.Errorf("%d recent tweets, profile %+v", len(pi.RecentTweets), pi.Profile)
+	}
+	if n := len(p.srv.Requests()); n != 4 {
+		t.Errorf("%d provider requests, want 4 (user info + 3 pages)", n)
+	}
+}

@@ -152,7 +152,7 @@ func (c *Client) UserTweets(ctx context.Context, req UserTweetsRequest) (TweetLi
 	if !q.IncludeReplies {
 		page.Tweets = dropReplies(page.Tweets)
 	}
-	return c.list(p, page, q.Limit), nil
+	return c.list(p, page, q.Limit, q.Cursor), nil
 }
 
 // Search returns a page of tweets matching the query.
@@ -169,7 +169,7 @@ func (c *Client) Search(ctx context.Context, req SearchRequest) (TweetList, erro
 	if err != nil {
 		return TweetList{}, err
 	}
-	return c.list(p, page, q.Limit), nil
+	return c.list(p, page, q.Limit, q.Cursor), nil
 }
 
 func validateSearch(req SearchRequest) (SearchQuery, error) {
@@ -224,14 +224,15 @@ func (c *Client) Replies(ctx context.Context, req RepliesRequest) (TweetList, er
 	}
 	page.Tweets = withoutID(page.Tweets, q.TweetID)
 	sortReplies(page.Tweets, q.Sort)
-	return c.list(p, page, q.Limit), nil
+	return c.list(p, page, q.Limit, q.Cursor), nil
 }
 
 // list turns a provider page into the list payload: at most limit tweets,
 // each finished, and the cursor passed through. A provider's
 // has_next_page is trusted only with a cursor and a non-empty page, so that
-// "true with nothing left" ends the pagination.
-func (c *Client) list(p Provider, page Page, limit int) TweetList {
+// "true with nothing left" ends the pagination, and never when it repeats
+// the cursor of the request.
+func (c *Client) list(p Provider, page Page, limit int, cursor string) TweetList {
 	now := c.now()
 	tweets := page.Tweets
 	if len(tweets) > limit {
@@ -243,15 +244,16 @@ func (c *Client) list(p Provider, page Page, limit int) TweetList {
 		out[i] = t
 	}
 	info := PageInfo{}
-	if page.HasNext && page.NextCursor != "" && len(page.Tweets) > 0 {
+	if page.HasNext && page.NextCursor != "" && page.NextCursor != cursor && len(page.Tweets) > 0 {
 		info = PageInfo{HasNextPage: true, NextCursor: page.NextCursor}
 	}
 	return TweetList{Tweets: out, PageInfo: info, ResultCount: len(out), DataSource: p.Name(), AsOf: now.Format(time.RFC3339)}
 }
 
-// collect fetches pages until it has limit tweets, the provider has no
-// more, a page comes back empty, or maxFetchPages pages were read.
-func collect(limit int, fetch func(cursor string) (Page, error)) ([]Tweet, error) {
+// collect fetches pages until it has limit tweets that keep accepts (nil
+// keeps all), the provider has no more, a page brings nothing new, the
+// cursor repeats, or maxFetchPages pages were read.
+func collect(limit int, keep func(Tweet) bool, fetch func(cursor string) (Page, error)) ([]Tweet, error) {
 	var all []Tweet
 	seen := map[string]bool{}
 	cursor := ""
@@ -264,8 +266,10 @@ func collect(limit int, fetch func(cursor string) (Page, error)) ([]Tweet, error
 		for _, t := range page.Tweets {
 			if !seen[t.ID] {
 				seen[t.ID] = true
-				all = append(all, t)
 				added++
+				if keep == nil || keep(t) {
+					all = append(all, t)
+				}
 			}
 		}
 		if len(all) >= limit || added == 0 || !page.HasNext || page.NextCursor == "" || page.NextCursor == cursor {

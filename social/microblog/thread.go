@@ -88,7 +88,7 @@ func (c *Client) Thread(ctx context.Context, req ThreadRequest) (Thread, error) 
 			return Thread{}, err
 		}
 	}
-	conv, err := collect(maxThreadTweets, func(cursor string) (Page, error) {
+	conv, err := collect(maxThreadTweets, nil, func(cursor string) (Page, error) {
 		return p.Conversation(ctx, PageQuery{TweetID: root.ID, Limit: MaxLimit, Cursor: cursor})
 	})
 	if err != nil {
