@@ -9,25 +9,11 @@ import (
 	"unicode"
 )
 
-// SearchInsights is a page of search results with the search-insight
-// fields computed over it.
+// SearchInsights is a page of search results (the list payload) with the
+// search-insight fields computed over it, side by side in one JSON object.
 type SearchInsights struct {
-	// Tweets, PageInfo, ResultCount, DataSource and AsOf are the list
-	// payload of the search.
-	Tweets      []Tweet  `json:"tweets"`
-	PageInfo    PageInfo `json:"page_info"`
-	ResultCount int      `json:"result_count"`
-	DataSource  string   `json:"data_source"`
-	AsOf        string   `json:"as_of"`
-	// TotalEngagement ... TopTweets are as in TweetsAnalysis.
-	TotalEngagement   int64            `json:"total_engagement"`
-	AverageEngagement float64          `json:"average_engagement"`
-	Sentiment         SentimentSummary `json:"sentiment"`
-	TopHashtags       []Count          `json:"top_hashtags"`
-	TopMentions       []Count          `json:"top_mentions"`
-	TopAuthors        []AccountStat    `json:"top_authors"`
-	CommonTerms       []Count          `json:"common_terms"`
-	TopTweets         []ScoredTweet    `json:"top_tweets"`
+	TweetList
+	TweetsAnalysis
 }
 
 // SearchInsights searches and analyses the page found.
@@ -36,13 +22,7 @@ func (c *Client) SearchInsights(ctx context.Context, req SearchRequest) (SearchI
 	if err != nil {
 		return SearchInsights{}, err
 	}
-	a := AnalyzeTweets(l.Tweets)
-	return SearchInsights{
-		Tweets: l.Tweets, PageInfo: l.PageInfo, ResultCount: l.ResultCount, DataSource: l.DataSource, AsOf: l.AsOf,
-		TotalEngagement: a.TotalEngagement, AverageEngagement: a.AverageEngagement, Sentiment: a.Sentiment,
-		TopHashtags: a.TopHashtags, TopMentions: a.TopMentions, TopAuthors: a.TopAuthors,
-		CommonTerms: a.CommonTerms, TopTweets: a.TopTweets,
-	}, nil
+	return SearchInsights{TweetList: l, TweetsAnalysis: AnalyzeTweets(l.Tweets)}, nil
 }
 
 // BrandMentionsRequest asks for the mentions of a brand.
@@ -61,27 +41,15 @@ type BrandMentionsRequest struct {
 	Cursor string `json:"cursor,omitempty"`
 }
 
-// BrandMentions is a page of brand mentions with the brand-mention fields.
+// BrandMentions is a page of brand mentions (the list payload of the
+// mentions kept after filtering) with the brand-mention fields.
 type BrandMentions struct {
 	// Brand is the brand searched for.
 	Brand string `json:"brand"`
 	// Query is the search query sent to the provider.
 	Query string `json:"query"`
-	// Tweets, PageInfo, ResultCount, DataSource and AsOf are the list
-	// payload of the mentions kept after filtering.
-	Tweets      []Tweet  `json:"tweets"`
-	PageInfo    PageInfo `json:"page_info"`
-	ResultCount int      `json:"result_count"`
-	DataSource  string   `json:"data_source"`
-	AsOf        string   `json:"as_of"`
-	// MentionCount ... NotableMentions are as in BrandAnalysis.
-	MentionCount    int              `json:"mention_count"`
-	Sentiment       SentimentSummary `json:"sentiment"`
-	TopComplaints   []ScoredTweet    `json:"top_complaints"`
-	TopPraise       []ScoredTweet    `json:"top_praise"`
-	TopAccounts     []AccountStat    `json:"top_accounts"`
-	TopHashtags     []Count          `json:"top_hashtags"`
-	NotableMentions []ScoredTweet    `json:"notable_mentions"`
+	TweetList
+	BrandAnalysis
 }
 
 // BrandQuery builds the search query of a brand: the brand or its handle
@@ -172,13 +140,7 @@ func (c *Client) BrandMentions(ctx context.Context, req BrandMentionsRequest) (B
 	if raw > 0 && page.HasNext && page.NextCursor != "" && page.NextCursor != cursor {
 		l.PageInfo = PageInfo{HasNextPage: true, NextCursor: page.NextCursor}
 	}
-	a := AnalyzeBrand(l.Tweets)
-	return BrandMentions{
-		Brand: brand, Query: query,
-		Tweets: l.Tweets, PageInfo: l.PageInfo, ResultCount: l.ResultCount, DataSource: l.DataSource, AsOf: l.AsOf,
-		MentionCount: a.MentionCount, Sentiment: a.Sentiment, TopComplaints: a.TopComplaints, TopPraise: a.TopPraise,
-		TopAccounts: a.TopAccounts, TopHashtags: a.TopHashtags, NotableMentions: a.NotableMentions,
-	}, nil
+	return BrandMentions{Brand: brand, Query: query, TweetList: l, BrandAnalysis: AnalyzeBrand(l.Tweets)}, nil
 }
 
 // ProfileInsightsRequest asks for a profile's insights.
@@ -199,17 +161,7 @@ type ProfileInsights struct {
 	Profile Profile `json:"profile"`
 	// RecentTweets are the tweets analysed, newest first.
 	RecentTweets []Tweet `json:"recent_tweets"`
-	// AverageLikes ... Sentiment are as in ProfileAnalysis.
-	AverageLikes         float64          `json:"average_likes"`
-	AverageReplies       float64          `json:"average_replies"`
-	AverageRetweets      float64          `json:"average_retweets"`
-	AverageEngagement    float64          `json:"average_engagement"`
-	EngagementScore      *float64         `json:"engagement_score"`
-	BestPerformingTweets []ScoredTweet    `json:"best_performing_tweets"`
-	CommonTopics         []Count          `json:"common_topics"`
-	TopHashtags          []Count          `json:"top_hashtags"`
-	PostingStyle         PostingStyle     `json:"posting_style"`
-	Sentiment            SentimentSummary `json:"sentiment"`
+	ProfileAnalysis
 	// DataSource names the provider.
 	DataSource string `json:"data_source"`
 	// AsOf is when the data was fetched (RFC 3339, UTC).
@@ -241,13 +193,8 @@ func (c *Client) ProfileInsights(ctx context.Context, req ProfileInsightsRequest
 	for i := range tweets {
 		finish(&tweets[i], p.Name(), now)
 	}
-	a := AnalyzeProfile(prof.FollowersCount, tweets)
 	return ProfileInsights{
-		Profile: prof, RecentTweets: nonNil(tweets),
-		AverageLikes: a.AverageLikes, AverageReplies: a.AverageReplies, AverageRetweets: a.AverageRetweets,
-		AverageEngagement: a.AverageEngagement, EngagementScore: a.EngagementScore,
-		BestPerformingTweets: a.BestPerformingTweets, CommonTopics: a.CommonTopics, TopHashtags: a.TopHashtags,
-		PostingStyle: a.PostingStyle, Sentiment: a.Sentiment,
+		Profile: prof, RecentTweets: nonNil(tweets), ProfileAnalysis: AnalyzeProfile(prof.FollowersCount, tweets),
 		DataSource: p.Name(), AsOf: now.Format(time.RFC3339),
 	}, nil
 }
@@ -272,12 +219,7 @@ type ConversationInsights struct {
 	Replies []Tweet `json:"replies"`
 	// SampledReplyCount is len(Replies).
 	SampledReplyCount int `json:"sampled_reply_count"`
-	// Sentiment ... ControversyScore are as in ConversationAnalysis.
-	Sentiment        SentimentSummary `json:"sentiment"`
-	TopQuestions     []ScoredTweet    `json:"top_questions"`
-	TopObjections    []ScoredTweet    `json:"top_objections"`
-	NotableReplies   []ScoredTweet    `json:"notable_replies"`
-	ControversyScore float64          `json:"controversy_score"`
+	ConversationAnalysis
 	// DataSource names the provider.
 	DataSource string `json:"data_source"`
 	// AsOf is when the data was fetched (RFC 3339, UTC).
@@ -310,12 +252,10 @@ func (c *Client) ConversationInsights(ctx context.Context, req ConversationInsig
 	for i := range replies {
 		finish(&replies[i], p.Name(), now)
 	}
-	a := AnalyzeConversation(orig, replies)
 	return ConversationInsights{
 		OriginalTweet: orig, Replies: nonNil(replies), SampledReplyCount: len(replies),
-		Sentiment: a.Sentiment, TopQuestions: a.TopQuestions, TopObjections: a.TopObjections,
-		NotableReplies: a.NotableReplies, ControversyScore: a.ControversyScore,
-		DataSource: p.Name(), AsOf: now.Format(time.RFC3339),
+		ConversationAnalysis: AnalyzeConversation(orig, replies),
+		DataSource:           p.Name(), AsOf: now.Format(time.RFC3339),
 	}, nil
 }
 

@@ -138,38 +138,19 @@ func (c *Client) UserTweets(ctx context.Context, req UserTweetsRequest) (TweetLi
 		Limit:          v.limit("limit", req.Limit, DefaultLimit, MaxLimit),
 		Cursor:         v.cursor(req.Cursor),
 	}
-	if err := v.Err(); err != nil {
-		return TweetList{}, err
-	}
-	p, err := c.provider()
-	if err != nil {
-		return TweetList{}, err
-	}
-	page, err := p.UserTweets(ctx, q)
-	if err != nil {
-		return TweetList{}, err
-	}
-	if !q.IncludeReplies {
-		page.Tweets = dropReplies(page.Tweets)
-	}
-	return c.list(p, page, q.Limit, q.Cursor), nil
+	return c.fetchList(v.Err(), q.Limit, q.Cursor, func(p Provider) (Page, error) {
+		page, err := p.UserTweets(ctx, q)
+		if !q.IncludeReplies {
+			page.Tweets = dropReplies(page.Tweets)
+		}
+		return page, err
+	})
 }
 
 // Search returns a page of tweets matching the query.
 func (c *Client) Search(ctx context.Context, req SearchRequest) (TweetList, error) {
 	q, err := validateSearch(req)
-	if err != nil {
-		return TweetList{}, err
-	}
-	p, err := c.provider()
-	if err != nil {
-		return TweetList{}, err
-	}
-	page, err := p.Search(ctx, q)
-	if err != nil {
-		return TweetList{}, err
-	}
-	return c.list(p, page, q.Limit, q.Cursor), nil
+	return c.fetchList(err, q.Limit, q.Cursor, func(p Provider) (Page, error) { return p.Search(ctx, q) })
 }
 
 func validateSearch(req SearchRequest) (SearchQuery, error) {
@@ -211,20 +192,29 @@ func (c *Client) Replies(ctx context.Context, req RepliesRequest) (TweetList, er
 		Limit:   v.limit("limit", req.Limit, DefaultLimit, MaxLimit),
 		Cursor:  v.cursor(req.Cursor),
 	}
-	if err := v.Err(); err != nil {
-		return TweetList{}, err
+	return c.fetchList(v.Err(), q.Limit, q.Cursor, func(p Provider) (Page, error) {
+		page, err := p.Replies(ctx, q)
+		page.Tweets = withoutID(page.Tweets, q.TweetID)
+		sortReplies(page.Tweets, q.Sort)
+		return page, err
+	})
+}
+
+// fetchList runs one provider list call for a request whose validation
+// gave verr, and shapes the page into the list payload.
+func (c *Client) fetchList(verr error, limit int, cursor string, fetch func(Provider) (Page, error)) (TweetList, error) {
+	if verr != nil {
+		return TweetList{}, verr
 	}
 	p, err := c.provider()
 	if err != nil {
 		return TweetList{}, err
 	}
-	page, err := p.Replies(ctx, q)
+	page, err := fetch(p)
 	if err != nil {
 		return TweetList{}, err
 	}
-	page.Tweets = withoutID(page.Tweets, q.TweetID)
-	sortReplies(page.Tweets, q.Sort)
-	return c.list(p, page, q.Limit, q.Cursor), nil
+	return c.list(p, page, limit, cursor), nil
 }
 
 // list turns a provider page into the list payload: at most limit tweets,
