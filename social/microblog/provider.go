@@ -2,6 +2,10 @@ package microblog
 
 import (
 	"context"
+	"net/http"
+	"time"
+
+	"github.com/quiverkit/quiver/internal/upstream"
 )
 
 // Provider is a source of microblog data. The adapters in this package
@@ -93,3 +97,19 @@ const (
 	SortLatest    = "latest"
 	SortLikes     = "likes"
 )
+
+// HTTPOptions configure the requests of the HTTP providers. The zero value
+// uses the defaults.
+type HTTPOptions struct {
+	// HTTP sends the requests; default: a shared client.
+	HTTP *http.Client
+	// Timeout bounds each request; default upstream.DefaultTimeout (15s).
+	Timeout time.Duration
+	// MaxBytes bounds each response; default upstream.DefaultMaxBytes
+	// (4 MiB).
+	MaxBytes int64
+}
+
+func (o HTTPOptions) client(name, baseURL string, header http.Header) upstream.Client {
+	return upstream.Client{Name: name, BaseURL: baseURL, Header: header, HTTP: o.HTTP, Timeout: o.Timeout, MaxBytes: o.MaxBytes}
+}

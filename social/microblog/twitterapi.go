@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/upstream"
@@ -31,12 +30,8 @@ type TwitterAPIIO struct {
 	Key upstream.Secret
 	// BaseURL overrides TwitterAPIIOBaseURL (tests).
 	BaseURL string
-	// HTTP sends the requests; default: a shared client.
-	HTTP *http.Client
-	// Timeout bounds each request; default upstream.DefaultTimeout (15s).
-	Timeout time.Duration
-	// MaxBytes bounds each response; default upstream.DefaultMaxBytes.
-	MaxBytes int64
+	// HTTPOptions tune the requests.
+	HTTPOptions
 }
 
 // NewTwitterAPIIO returns the twitterapi.io provider with the given key.
@@ -46,11 +41,7 @@ func NewTwitterAPIIO(key string) *TwitterAPIIO { return &TwitterAPIIO{Key: upstr
 func (p *TwitterAPIIO) Name() string { return "twitterapi.io" }
 
 func (p *TwitterAPIIO) get(ctx context.Context, path string, q url.Values, v any) error {
-	c := upstream.Client{
-		Name: p.Name(), BaseURL: cmp.Or(p.BaseURL, TwitterAPIIOBaseURL),
-		Header: http.Header{"X-Api-Key": {string(p.Key)}},
-		HTTP:   p.HTTP, Timeout: p.Timeout, MaxBytes: p.MaxBytes,
-	}
+	c := p.client(p.Name(), cmp.Or(p.BaseURL, TwitterAPIIOBaseURL), http.Header{"X-Api-Key": {string(p.Key)}})
 	return c.Get(ctx, path, q, v)
 }
 

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/upstream"
@@ -31,12 +30,8 @@ type XAPI struct {
 	Token upstream.Secret
 	// BaseURL overrides XAPIBaseURL (tests).
 	BaseURL string
-	// HTTP sends the requests; default: a shared client.
-	HTTP *http.Client
-	// Timeout bounds each request; default upstream.DefaultTimeout (15s).
-	Timeout time.Duration
-	// MaxBytes bounds each response; default upstream.DefaultMaxBytes.
-	MaxBytes int64
+	// HTTPOptions tune the requests.
+	HTTPOptions
 }
 
 // NewXAPI returns the X API v2 provider with the given bearer token.
@@ -115,11 +110,7 @@ type xList struct {
 }
 
 func (p *XAPI) get(ctx context.Context, path string, q url.Values, v any) error {
-	c := upstream.Client{
-		Name: p.Name(), BaseURL: cmp.Or(p.BaseURL, XAPIBaseURL),
-		Header: http.Header{"Authorization": {"Bearer " + string(p.Token)}},
-		HTTP:   p.HTTP, Timeout: p.Timeout, MaxBytes: p.MaxBytes,
-	}
+	c := p.client(p.Name(), cmp.Or(p.BaseURL, XAPIBaseURL), http.Header{"Authorization": {"Bearer " + string(p.Token)}})
 	return c.Get(ctx, path, q, v)
 }
 
