@@ -316,9 +316,9 @@ func TestThreadRendering(t *testing.T) {
 	}
 }
 
-// BenchmarkAnalyzeTweets measures the analyses over a page of 20 tweets;
-// tweets/s is reported as a metric.
-func BenchmarkAnalyzeTweets(b *testing.B) {
+// BenchmarkAnalyze measures each analysis, and all four in a row, over a
+// page of 20 tweets; tweets/s is reported as a metric.
+func BenchmarkAnalyze(b *testing.B) {
 	var tweets []microblog.Tweet
 	texts := []string{
 		"Loving the new #golang release, generics feel great https://go.dev/blog @gopher",
@@ -332,12 +332,27 @@ func BenchmarkAnalyzeTweets(b *testing.B) {
 		x.Time = time.Date(2026, 3, 1+i%9, i%24, 0, 0, 0, time.UTC)
 		tweets = append(tweets, x)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		microblog.AnalyzeTweets(tweets)
-		microblog.AnalyzeBrand(tweets)
-		microblog.AnalyzeProfile(1000, tweets)
-		microblog.AnalyzeConversation(tweets[0], tweets[1:])
+	for _, bm := range []struct {
+		name string
+		fn   func()
+	}{
+		{"search", func() { microblog.AnalyzeTweets(tweets) }},
+		{"brand", func() { microblog.AnalyzeBrand(tweets) }},
+		{"profile", func() { microblog.AnalyzeProfile(1000, tweets) }},
+		{"conversation", func() { microblog.AnalyzeConversation(tweets[0], tweets) }},
+		{"all", func() {
+			microblog.AnalyzeTweets(tweets)
+			microblog.AnalyzeBrand(tweets)
+			microblog.AnalyzeProfile(1000, tweets)
+			microblog.AnalyzeConversation(tweets[0], tweets)
+		}},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				bm.fn()
+			}
+			b.ReportMetric(float64(b.N*len(tweets))/b.Elapsed().Seconds(), "tweets/s")
+		})
 	}
-	b.ReportMetric(float64(b.N*len(tweets))/b.Elapsed().Seconds(), "tweets/s")
 }
