@@ -117,3 +117,21 @@ func TestReadFileErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestThreadWithDeletedRoot(t *testing.T) {
+	// The root (1) is gone from the export; 2 and 3 continue it.
+	export := `{"id":"2","text":"second","created_at":"2026-01-01T10:01:00Z","author":{"id":"7","username":"ana"},"conversation_id":"1","in_reply_to_id":"1","in_reply_to_user_id":"7"}
+{"id":"3","text":"third","created_at":"2026-01-01T10:02:00Z","author":{"id":"7","username":"ana"},"conversation_id":"1","in_reply_to_id":"2","in_reply_to_user_id":"7"}
+{"id":"4","text":"fourth","created_at":"2026-01-01T10:03:00Z","author":{"id":"7","username":"ana"},"conversation_id":"1","in_reply_to_id":"3","in_reply_to_user_id":"7"}`
+	p, err := microblog.ReadFile("t", strings.NewReader(export))
+	if err != nil {
+		t.Fatal(err)
+	}
+	th, err := microblog.New(p).Thread(context.Background(), microblog.ThreadRequest{TweetID: "3", Format: "text"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if th.Text != "1/3 second\n\n2/3 third\n\n3/3 fourth" {
+		t.Errorf("text = %q", th.Text)
+	}
+}

@@ -380,3 +380,17 @@ func TestProfileInsightsAcrossPages(t *testing.T) {
 		t.Errorf("%d provider requests, want 4 (user info + 3 pages)", n)
 	}
 }
+
+func TestThreadFromMiddleTweet(t *testing.T) {
+	for name, p := range providers(t) {
+		t.Run(name, func(t *testing.T) {
+			th, err := p.c.Thread(context.Background(), microblog.ThreadRequest{TweetID: microblogtest.MiddleID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if th.ThreadLength != 4 || th.Tweets[0].ID != microblogtest.RootID {
+				t.Errorf("thread of %d from %s, want 4 from the root", th.ThreadLength, th.Tweets[0].ID)
+			}
+		})
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/quiverkit/quiver/envelope"
 )
 
 // Thread formats.
@@ -56,8 +58,10 @@ type Thread struct {
 
 // Thread returns the author's thread that a tweet belongs to: the root of
 // its conversation followed by the author's chain of replies to
-// themselves, in order (see ThreadChain). Pages are cut from the thread;
-// the cursor is an offset into it.
+// themselves, in order (see ThreadChain). When the root is gone (deleted),
+// the thread starts at the earliest tweet of the author reachable from the
+// given tweet through its parents. Pages are cut from the thread; the
+// cursor is an offset into it.
 func (c *Client) Thread(ctx context.Context, req ThreadRequest) (Thread, error) {
 	var v validator
 	id := v.tweetID(req.TweetID)
@@ -82,9 +86,15 @@ func (c *Client) Thread(ctx context.Context, req ThreadRequest) (Thread, error) 
 	if err != nil {
 		return Thread{}, err
 	}
-	root := tw
+	root, rootMissing := tw, false
 	if tw.ConversationID != "" && tw.ConversationID != tw.ID {
-		if root, err = p.Tweet(ctx, tw.ConversationID); err != nil {
+		r, err := p.Tweet(ctx, tw.ConversationID)
+		switch {
+		case err == nil:
+			root = r
+		case envelope.From(err).Code == envelope.CodeNotFound:
+			rootMissing = true // deleted: start from the author's earliest tweet found
+		default:
 			return Thread{}, err
 		}
 	}
@@ -93,6 +103,9 @@ func (c *Client) Thread(ctx context.Context, req ThreadRequest) (Thread, error) 
 	})
 	if err != nil {
 		return Thread{}, err
+	}
+	if rootMissing {
+		root = walkBack(tw, conv)
 	}
 	chain := ThreadChain(root, append(conv, tw))
 
@@ -190,6 +203,23 @@ func ThreadChain(root Tweet, conversation []Tweet) []Tweet {
 		chain = append(chain, cur)
 	}
 	return chain
+}
+
+// walkBack follows t's parents through conv while they are by t's author
+// and returns the earliest one reached.
+func walkBack(t Tweet, conv []Tweet) Tweet {
+	byID := make(map[string]Tweet, len(conv))
+	for _, c := range conv {
+		byID[c.ID] = c
+	}
+	for range maxThreadTweets {
+		parent, ok := byID[t.InReplyToID]
+		if !ok || parent.Author.ID != t.Author.ID || parent.Author.Username != t.Author.Username {
+			break
+		}
+		t = parent
+	}
+	return t
 }
 
 // idKey orders numeric IDs numerically (shorter first) when times tie.

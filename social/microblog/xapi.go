@@ -274,8 +274,18 @@ func (p *XAPI) Replies(ctx context.Context, q RepliesQuery) (Page, error) {
 	return page, tweetErr(err, q.TweetID)
 }
 
-// Conversation implements Provider.
+// Conversation implements Provider. q.TweetID is normally the
+// conversation's root; when the search finds nothing for it, the tweet is
+// looked up and its own conversation_id searched instead.
 func (p *XAPI) Conversation(ctx context.Context, q PageQuery) (Page, error) {
 	page, err := p.search(ctx, "conversation_id:"+q.TweetID, "recency", 100, q.Cursor)
+	if err != nil || len(page.Tweets) > 0 || q.Cursor != "" {
+		return page, tweetErr(err, q.TweetID)
+	}
+	t, err := p.Tweet(ctx, q.TweetID)
+	if err != nil || t.ConversationID == "" || t.ConversationID == q.TweetID {
+		return page, err
+	}
+	page, err = p.search(ctx, "conversation_id:"+t.ConversationID, "recency", 100, "")
 	return page, tweetErr(err, q.TweetID)
 }

@@ -28,6 +28,7 @@ const (
 	Username    = "ana_dev"             // the user with a profile and a timeline
 	UserID      = "1479201"             // Username's ID
 	RootID      = "1896000000000000001" // a tweet with replies and a thread
+	MiddleID    = "1896000000000000003" // the third tweet of RootID's thread
 	MissingID   = "1000000000000000001" // a tweet that does not exist
 	MissingUser = "nobody_here"         // a user that does not exist
 )
@@ -150,8 +151,11 @@ func TwitterAPI(t testing.TB, key string) *Server {
 			}
 			return "twitterapi/advanced_search_p1.json", 200
 		case "/twitter/tweets":
-			if q.Get("tweet_ids") == RootID {
+			switch q.Get("tweet_ids") {
+			case RootID:
 				return "twitterapi/tweets.json", 200
+			case MiddleID:
+				return "twitterapi/tweets_middle.json", 200
 			}
 			return "twitterapi/tweets_empty.json", 200
 		case "/twitter/tweet/replies/v2":
@@ -195,8 +199,11 @@ func XAPI(t testing.TB, token string) *Server {
 			}
 			return "xapi/search_recent.json", 200
 		case p == "/tweets":
-			if q.Get("ids") == RootID {
+			switch q.Get("ids") {
+			case RootID:
 				return "xapi/tweets.json", 200
+			case MiddleID:
+				return "xapi/tweets_middle.json", 200
 			}
 			return "xapi/tweets_missing.json", 200
 		}
