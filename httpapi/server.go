@@ -36,6 +36,7 @@ import (
 	"strings"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/social/microblog"
 )
 
 // Defaults of [Config].
@@ -93,6 +94,11 @@ type Config struct {
 	// content:
 
 	// microblog:
+
+	// Microblog is the microblog data provider: microblog.NewTwitterAPIIO,
+	// microblog.NewXAPI or microblog.OpenFile. When nil, the /v1/microblog
+	// routes answer 503 saying how to configure one.
+	Microblog microblog.Provider
 
 	// photosocial:
 }
