@@ -36,6 +36,7 @@ import (
 	"strings"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
 )
 
@@ -97,6 +98,11 @@ type Config struct {
 	// content:
 
 	// microblog:
+
+	// Microblog is the microblog data provider: microblog.NewTwitterAPIIO,
+	// microblog.NewXAPI or microblog.OpenFile. When nil, the /v1/microblog
+	// routes answer 503 saying how to configure one.
+	Microblog microblog.Provider
 
 	// photosocial:
 
