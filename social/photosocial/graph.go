@@ -225,6 +225,11 @@ type graphDiscovery struct {
 
 func (g *GraphProvider) discover(ctx context.Context, username, fields string) (graphDiscovery, error) {
 	var d graphDiscovery
+	// The username goes into a field expansion: only valid names pass,
+	// also when the provider is called without a Client.
+	if !usernameRE.MatchString(username) {
+		return d, envelope.Invalid("username", "must be 1 to 30 lower-case letters, digits, periods or underscores")
+	}
 	params := url.Values{"fields": {fmt.Sprintf("business_discovery.username(%s){%s}", username, fields)}}
 	err := g.get(ctx, g.cfg.UserID, params, &d, "the account @"+username)
 	return d, err

@@ -536,3 +536,12 @@ func TestApifyReelsUnmarked(t *testing.T) {
 		t.Errorf("reels: %+v, %v", l, err)
 	}
 }
+
+func TestGraphProviderChecksUsernameItself(t *testing.T) {
+	g := graphServer(t, func(r *http.Request) (int, string) {
+		t.Errorf("no request expected, got %s", r.URL)
+		return 200, "profile.json"
+	})
+	_, err := g.Profile(context.Background(), "x){followers_count}")
+	wantCode(t, err, envelope.CodeInvalidRequest)
+}
