@@ -83,6 +83,8 @@
 // A comment ([Comment]): {"id","text","created_at","owner":{"id",
 // "username","is_verified"},"like_count","reply_count","parent_id"};
 // parent_id is "" for top-level comments, and replies follow their parent.
+// limit counts replies too. The Graph API pages by top-level comment, so
+// replies that do not fit in the limit of a page are not returned.
 //
 // A search result ([SearchResult]) is {"type":"profile","profile":{"id",
 // "username","full_name","is_verified","followers_count",

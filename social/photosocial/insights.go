@@ -362,15 +362,14 @@ Use only post ids from "posts". confidence is from 0 to 1. At most 6 items per l
 // flags), and asks the model to interpret them.
 func (c *Client) CommentInsights(ctx context.Context, req CommentInsightsRequest) (CommentInsights, envelope.AI, error) {
 	var v envelope.ValidationError
+	var ref MediaRef
 	if strings.TrimSpace(req.Shortcode) == "" {
 		v.Add("shortcode", "is required")
+	} else {
+		ref = checkMediaRef(&v, req.Shortcode, "")
 	}
-	ref := checkMediaRef(&v, req.Shortcode, "")
 	limit := checkBound(&v, "comment_limit", req.CommentLimit, DefaultCommentLimit, MaxCommentLimit)
 	focus := checkGoal(&v, "analysis_focus", req.AnalysisFocus)
-	if len(v.Issues) > 1 && v.Issues[0].Field == "shortcode" && v.Issues[1].Field == "shortcode" {
-		v.Issues = slices.Delete(v.Issues, 1, 2)
-	}
 	if err := v.Err(); err != nil {
 		return CommentInsights{}, envelope.AI{}, err
 	}
