@@ -9,6 +9,7 @@ require (
 	github.com/tmc/langchaingo v0.1.14
 	golang.org/x/net v0.62.0
 	golang.org/x/sync v0.24.0
+	golang.org/x/text v0.43.0
 	golang.org/x/time v0.16.0
 )
 
