@@ -3,6 +3,7 @@ module github.com/quiverkit/quiver
 go 1.26.0
 
 require (
+	github.com/emersion/go-smtp v0.25.1
 	github.com/google/go-cmp v0.7.0
 	github.com/miekg/dns v1.1.73
 	github.com/oklog/ulid/v2 v2.1.2
@@ -15,6 +16,7 @@ require (
 
 require (
 	github.com/dlclark/regexp2 v1.10.0 // indirect
+	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/pkoukk/tiktoken-go v0.1.6 // indirect
 	golang.org/x/sys v0.49.0 // indirect

@@ -130,7 +130,7 @@ var idnaProfile = idna.New(
 	idna.ValidateLabels(true),
 	idna.CheckJoiners(true),
 	idna.CheckHyphens(false),
-	idna.StrictDomainName(false),
+	idna.StrictDomainName(true),
 	idna.VerifyDNSLength(false),
 	idna.Transitional(false),
 )
@@ -418,6 +418,10 @@ func parseDomain(d string, a *Address) Reason {
 	if strings.Contains(asciiDomain, "xn--") {
 		u, err := idnaProfile.ToUnicode(asciiDomain)
 		if err != nil {
+			return ReasonDomainIDNA
+		}
+		// A-labels must be the canonical encoding of their U-labels.
+		if back, err := idnaProfile.ToASCII(u); err != nil || back != asciiDomain {
 			return ReasonDomainIDNA
 		}
 		a.Domain = norm.NFC.String(u)
