@@ -393,8 +393,9 @@ func parseDomain(d string, a *Address) Reason {
 	if len(asciiDomain) > 253 {
 		return ReasonDomainTooLong
 	}
-	labels := strings.Split(asciiDomain, ".")
-	for _, l := range labels {
+	var tld string
+	for rest := asciiDomain; ; {
+		l, more, found := strings.Cut(rest, ".")
 		switch {
 		case l == "":
 			return ReasonDomainInvalidLabel
@@ -405,11 +406,15 @@ func parseDomain(d string, a *Address) Reason {
 		case len(l) >= 4 && l[2:4] == "--" && l[:2] != "xn":
 			return ReasonDomainHyphen
 		}
+		if !found {
+			tld = l
+			break
+		}
+		rest = more
 	}
-	if len(labels) < 2 {
+	if tld == asciiDomain {
 		return ReasonDomainNoDot
 	}
-	tld := labels[len(labels)-1]
 	if strings.Trim(tld, "0123456789") == "" {
 		return ReasonDomainNumericTLD
 	}
