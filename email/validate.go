@@ -274,3 +274,15 @@ func mxFailure(err error) MX {
 	}
 	return m
 }
+
+// Resolver is the caching DNS resolver the checks use (the one Quiver
+// shares between its packages). Build one with [NewResolver] and share it.
+type Resolver = dnsx.Resolver
+
+// ResolverConfig configures [NewResolver]. The zero value asks the servers
+// of /etc/resolv.conf; set Servers to choose others ("host:port").
+type ResolverConfig = dnsx.Config
+
+// NewResolver returns a resolver with a TTL-honouring cache and in-flight
+// de-duplication, for [Verifier.Resolver] and [Options.Resolver].
+func NewResolver(cfg ResolverConfig) (*Resolver, error) { return dnsx.New(cfg) }
