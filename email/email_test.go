@@ -411,3 +411,53 @@ func BenchmarkValidateBulk(b *testing.B) {
 		b.ReportMetric(float64(srv.Queries()), "queries")
 	}
 }
+
+func TestValidateSlowServerTimesOut(t *testing.T) {
+	srv := dnstest.NewServer(t, fixtureZone, dnstest.WithDelay(500*time.Millisecond))
+	r, err := dnsx.New(dnsx.Config{Servers: []string{srv.Addr}, Timeout: 100 * time.Millisecond, Attempts: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res := (&Verifier{Resolver: r}).Validate(context.Background(), "a@mx.test", Checks{})
+	if res.MX == nil || res.MX.Status != MXTimeout || !res.IsValid || res.HasMXRecords {
+		t.Errorf("got %+v, MX %+v", res, res.MX)
+	}
+	if d := time.Since(start); d > 400*time.Millisecond {
+		t.Errorf("took %v; two attempts of 100ms should bound it", d)
+	}
+}
+
+func FuzzValidateCSV(f *testing.F) {
+	f.Add("email\na@b.co\n")
+	f.Add("\xef\xbb\xbfName,EMAIL\r\n\"x, y\",a@b.co\r\n")
+	f.Add("email\n\"a\n")
+	v := &Verifier{}
+	f.Fuzz(func(t *testing.T, file string) {
+		res, err := v.ValidateCSV(context.Background(), strings.NewReader(file))
+		if err != nil {
+			var ve *envelope.ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("error %v is not a validation error", err)
+			}
+			return
+		}
+		if res.Rows < 1 || res.Rows > MaxCSVRows || len(res.Results) != res.Rows || res.Summary.Total != res.Rows {
+			t.Fatalf("rows %d, %d results, summary %+v", res.Rows, len(res.Results), res.Summary)
+		}
+	})
+}
+
+func BenchmarkDecodeLists(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		mustLines(gunzip(disposableGz))
+	}
+}
+
+func BenchmarkIsDisposable(b *testing.B) {
+	l := DefaultLists()
+	for b.Loop() {
+		l.IsDisposable("inbox.sub.example.com")
+	}
+}

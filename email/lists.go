@@ -1,7 +1,6 @@
 package email
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	_ "embed"
@@ -63,17 +62,29 @@ func mustLines(r io.Reader, err error) []string {
 	return l
 }
 
-// maxListEntries bounds a list read at run time.
-const maxListEntries = 5_000_000
+// Bounds of a list read at run time.
+const (
+	maxListEntries = 5_000_000
+	maxListBytes   = 256 << 20
+)
 
 // readList reads one entry a line; blank lines and # comments are skipped.
 // With domains, each entry must be a valid domain and is stored in ASCII
-// form.
+// form. The entries share the memory of one string.
 func readList(r io.Reader, domains bool) ([]string, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxListBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxListBytes {
+		return nil, fmt.Errorf("larger than %d bytes", maxListBytes)
+	}
 	var out []string
-	sc := bufio.NewScanner(r)
-	for n := 1; sc.Scan(); n++ {
-		line, _, _ := strings.Cut(sc.Text(), "#")
+	rest := string(data)
+	for n := 1; rest != ""; n++ {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		line, _, _ = strings.Cut(line, "#")
 		line = strings.ToLower(strings.TrimSpace(line))
 		if line == "" {
 			continue
@@ -89,9 +100,6 @@ func readList(r io.Reader, domains bool) ([]string, error) {
 			return nil, fmt.Errorf("more than %d entries", maxListEntries)
 		}
 		out = append(out, line)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil
