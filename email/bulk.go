@@ -14,7 +14,7 @@ const MaxBatch = 500
 // BulkRequest is the body of POST /v1/email/bulk/validate.
 type BulkRequest struct {
 	// Emails are the addresses to validate, 1 to 500.
-	Emails []string `json:"emails"`
+	Emails []string `json:"emails" openapi:"required"`
 	// CheckMX looks up the MX records of each distinct domain. Default true.
 	CheckMX *bool `json:"check_mx,omitempty"`
 	// CheckDisposable checks the disposable list. Default true.
@@ -178,7 +178,7 @@ func forEach(n, limit int, fn func(i int)) {
 // ListRequest is the body of the disposable and role-account checks.
 type ListRequest struct {
 	// Emails are the addresses to classify, 1 to 500.
-	Emails []string `json:"emails"`
+	Emails []string `json:"emails" openapi:"required"`
 }
 
 // DisposableItem classifies one address.
@@ -289,7 +289,7 @@ func (v *Verifier) CheckRoleAccounts(_ context.Context, req ListRequest) (RoleRe
 // ValidateRequest is the body of the single-validation routes.
 type ValidateRequest struct {
 	// Email is the address to validate.
-	Email string `json:"email"`
+	Email string `json:"email" openapi:"required"`
 	// CheckSMTP probes the mailbox over SMTP: slower and not always
 	// reliable. Default false.
 	CheckSMTP bool `json:"check_smtp,omitempty"`

@@ -25,7 +25,7 @@ type DMARCTag = mailauth.DMARCTag
 // DomainHealthRequest is the body of POST /v1/email/domain/health.
 type DomainHealthRequest struct {
 	// Domains are the domains to check, 1 to 500.
-	Domains []string `json:"domains"`
+	Domains []string `json:"domains" openapi:"required"`
 }
 
 // Verdicts of a domain-health check.
