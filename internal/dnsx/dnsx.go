@@ -476,22 +476,19 @@ func (r *Resolver) LookupCNAME(ctx context.Context, name string) (string, error)
 
 // LookupA returns the IPv4 addresses of host.
 func (r *Resolver) LookupA(ctx context.Context, host string) ([]netip.Addr, error) {
-	rrs, err := records[*dns.A](ctx, r, host, dns.TypeA)
-	out := make([]netip.Addr, 0, len(rrs))
-	for _, rr := range rrs {
-		if a, ok := netip.AddrFromSlice(rr.A.To4()); ok {
-			out = append(out, a)
-		}
-	}
-	return out, err
+	return addrs(ctx, r, host, dns.TypeA, func(rr *dns.A) net.IP { return rr.A.To4() })
 }
 
 // LookupAAAA returns the IPv6 addresses of host.
 func (r *Resolver) LookupAAAA(ctx context.Context, host string) ([]netip.Addr, error) {
-	rrs, err := records[*dns.AAAA](ctx, r, host, dns.TypeAAAA)
+	return addrs(ctx, r, host, dns.TypeAAAA, func(rr *dns.AAAA) net.IP { return rr.AAAA.To16() })
+}
+
+func addrs[T dns.RR](ctx context.Context, r *Resolver, host string, qtype uint16, ip func(T) net.IP) ([]netip.Addr, error) {
+	rrs, err := records[T](ctx, r, host, qtype)
 	out := make([]netip.Addr, 0, len(rrs))
 	for _, rr := range rrs {
-		if a, ok := netip.AddrFromSlice(rr.AAAA.To16()); ok {
+		if a, ok := netip.AddrFromSlice(ip(rr)); ok {
 			out = append(out, a)
 		}
 	}
