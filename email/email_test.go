@@ -461,3 +461,25 @@ func BenchmarkIsDisposable(b *testing.B) {
 		l.IsDisposable("inbox.sub.example.com")
 	}
 }
+
+func TestValidateBulkBoundsConcurrency(t *testing.T) {
+	var zone strings.Builder
+	zone.WriteString("$ORIGIN bench.\n@ SOA ns h 1 3600 600 86400 60\n")
+	emails := make([]string, 40)
+	for d := range emails {
+		fmt.Fprintf(&zone, "d%d MX 10 mx.d%d.bench.\n", d, d)
+		emails[d] = fmt.Sprintf("u@d%d.bench", d)
+	}
+	srv := dnstest.NewServer(t, zone.String(), dnstest.WithDelay(20*time.Millisecond))
+	r, _ := dnsx.New(dnsx.Config{Servers: []string{srv.Addr}, Timeout: time.Second})
+	v := &Verifier{Resolver: r, Concurrency: 4}
+	start := time.Now()
+	res, _ := v.ValidateBulk(context.Background(), BulkRequest{Emails: emails})
+	// 40 domains, 4 at a time, 20 ms each: at least 10 rounds.
+	if d := time.Since(start); d < 190*time.Millisecond {
+		t.Errorf("took %v; 4 lookups at a time cannot finish 40 in under 200ms", d)
+	}
+	if res.Summary.DomainsWithMX != 40 || srv.Queries() != 40 {
+		t.Errorf("summary %+v, %d queries", res.Summary, srv.Queries())
+	}
+}

@@ -27,7 +27,7 @@ type Verifier struct {
 }
 
 // DefaultConcurrency is the default of [Verifier.Concurrency].
-const DefaultConcurrency = 32
+const DefaultConcurrency = 64
 
 func (v *Verifier) lists() *Lists {
 	if v.Lists != nil {
