@@ -168,6 +168,9 @@ func TestSMTPProbeUndecided(t *testing.T) {
 		opts       SMTPOptions
 		reason     string
 	}{
+		{"banner 554", "a@mx.test", SMTPOptions{Port: banner(t, "554 5.7.1 go away\r\n")}, SMTPBlocked},
+		{"banner 421", "a@mx.test", SMTPOptions{Port: banner(t, "421 4.3.2 busy, try later\r\n")}, SMTPGreylisted},
+		{"not SMTP", "a@mx.test", SMTPOptions{Port: banner(t, "HTTP/1.1 400 Bad Request\r\n\r\n")}, SMTPProtocolError},
 		{"port unreachable", "a@mx.test", SMTPOptions{Port: closed}, SMTPPortUnreachable},
 		{"timeout", "a@mx.test", SMTPOptions{Port: silent.Addr().(*net.TCPAddr).Port, ConnectTimeout: 100 * time.Millisecond}, SMTPTimeout},
 		{"no mail server", "a@nullmx.test", SMTPOptions{Port: closed}, ""},
@@ -208,4 +211,26 @@ func TestSMTPProbeUsesDialer(t *testing.T) {
 	if res.SMTP == nil || res.SMTP.Status != SMTPCatchAll || len(dialed) != 1 {
 		t.Errorf("got %+v, dialed %q", res.SMTP, dialed)
 	}
+}
+
+// banner serves a listener that writes greeting to each connection and
+// closes it.
+func banner(t *testing.T, greeting string) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte(greeting))
+			c.Close()
+		}
+	}()
+	return ln.Addr().(*net.TCPAddr).Port
 }
