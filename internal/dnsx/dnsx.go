@@ -271,7 +271,11 @@ func (r *Resolver) Lookup(ctx context.Context, name string, qtype uint16) (*Answ
 		return nil, &LookupError{Name: fqdn, Type: qtype, Err: fmt.Errorf("%w: %w", ErrTimeout, ctx.Err())}
 	case v := <-ch:
 		res := v.Val.(result)
-		return res.ans, res.err
+		if res.ans == nil {
+			return nil, res.err
+		}
+		a := *res.ans // each caller gets its own Answer; RRs stay shared
+		return &a, res.err
 	}
 }
 
@@ -309,6 +313,13 @@ func (r *Resolver) resolve(ctx context.Context, fqdn string, qtype uint16) resul
 				return fail(fmt.Errorf("%w: %w", ErrTimeout, ctx.Err()))
 			}
 			reply, err := r.exchange(ctx, m, server)
+			if err == nil && reply.Rcode == dns.RcodeFormatError && reply.IsEdns0() == nil {
+				// A server that does not speak EDNS0 (RFC 6891 section
+				// 7): ask again without the OPT record.
+				plain := m.Copy()
+				plain.Extra = nil
+				reply, err = r.exchange(ctx, plain, server)
+			}
 			if err != nil {
 				last = err
 				continue
