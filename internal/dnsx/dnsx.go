@@ -201,10 +201,12 @@ type LookupError struct {
 	Err  error
 }
 
+// Error names the question and the failure.
 func (e *LookupError) Error() string {
 	return "dnsx: lookup " + e.Name + " " + dns.TypeToString[e.Type] + ": " + e.Err.Error()
 }
 
+// Unwrap returns the sentinel (or network) error.
 func (e *LookupError) Unwrap() error { return e.Err }
 
 // Stats are counters of a resolver since it was created.
