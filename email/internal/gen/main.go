@@ -298,7 +298,10 @@ var roleName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 func normalize(list, s string) (string, bool) {
 	s = strings.ToLower(strings.TrimSpace(s))
 	if list == "roles" {
-		return s, roleName.MatchString(s) && len(s) <= 64
+		if !roleName.MatchString(s) || len(s) > 64 {
+			return "", false
+		}
+		return s, true
 	}
 	s = strings.TrimSuffix(strings.TrimPrefix(s, "*."), ".")
 	a, err := domainProfile.ToASCII(s)
