@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"net"
+	"net/netip"
 	"net/smtp"
 	"net/textproto"
 	"strconv"
@@ -48,6 +49,11 @@ type SMTPOptions struct {
 	// MaxHosts is how many MX hosts are tried when connecting fails.
 	// Default DefaultSMTPHosts.
 	MaxHosts int
+	// AllowPrivateAddresses lets the probe connect to loopback, private,
+	// link-local and other non-public addresses. By default an MX that
+	// resolves to one is not contacted (reason forbidden_address), so
+	// that a domain cannot aim the probe at the server's own network.
+	AllowPrivateAddresses bool
 }
 
 // SMTP probe statuses.
@@ -67,6 +73,7 @@ const (
 	SMTPNoMailServer    = "no_mail_server"   // no MX host to connect to
 	SMTPProtocolError   = "protocol_error"   // the server spoke something else
 	SMTPNoCatchAllCheck = "catch_all_unchecked"
+	SMTPForbidden       = "forbidden_address" // the MX resolves to a non-public address
 )
 
 // SMTPResult is the outcome of the SMTP probe.
@@ -74,8 +81,8 @@ type SMTPResult struct {
 	// Status is verified, rejected, catch_all or unknown.
 	Status string `json:"status"`
 	// Reason says why the status is unknown: greylisted, blocked,
-	// port_unreachable, timeout, no_mail_server, protocol_error or
-	// catch_all_unchecked. Empty otherwise.
+	// port_unreachable, timeout, no_mail_server, protocol_error,
+	// catch_all_unchecked or forbidden_address. Empty otherwise.
 	Reason string `json:"reason,omitempty"`
 	// Host is the MX host that was probed.
 	Host string `json:"host,omitempty"`
@@ -149,8 +156,12 @@ func (v *Verifier) probeHost(ctx context.Context, o SMTPOptions, host string, a 
 		res.Reason, res.Message = SMTPNoMailServer, err.Error()
 		return res
 	}
+	if !o.AllowPrivateAddresses && !public(ip) {
+		res.Reason, res.Message = SMTPForbidden, "the MX host resolves to the non-public address "+ip.String()
+		return res
+	}
 	dctx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
-	conn, err := o.DialContext(dctx, "tcp", net.JoinHostPort(ip, strconv.Itoa(o.Port)))
+	conn, err := o.DialContext(dctx, "tcp", net.JoinHostPort(ip.String(), strconv.Itoa(o.Port)))
 	cancel()
 	if err != nil {
 		res.Reason, res.Message = failReason(err, SMTPPortUnreachable), err.Error()
@@ -255,17 +266,49 @@ func failReason(err error, otherwise string) string {
 
 // hostAddr resolves an MX host through the resolver (never the system's),
 // preferring IPv4. A literal is returned as is.
-func (v *Verifier) hostAddr(ctx context.Context, host string) (string, error) {
+func (v *Verifier) hostAddr(ctx context.Context, host string) (netip.Addr, error) {
 	h := strings.Trim(strings.TrimPrefix(strings.TrimPrefix(host, "[IPv6:"), "["), "]")
-	if ip := net.ParseIP(h); ip != nil {
-		return ip.String(), nil
+	if ip, err := netip.ParseAddr(h); err == nil {
+		return ip.Unmap(), nil
 	}
 	if v.Resolver == nil {
-		return "", errors.New("no resolver configured to find the MX host's address")
+		return netip.Addr{}, errors.New("no resolver configured to find the MX host's address")
 	}
 	ips, err := v.Resolver.LookupIP(ctx, host)
 	if err != nil {
-		return "", err
+		return netip.Addr{}, err
 	}
-	return ips[0].String(), nil
+	return ips[0].Unmap(), nil
+}
+
+// nonPublic are the special-purpose ranges (RFC 6890 and successors) that
+// net/netip's predicates do not cover.
+var nonPublic = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),
+	netip.MustParsePrefix("100.64.0.0/10"),
+	netip.MustParsePrefix("192.0.0.0/24"),
+	netip.MustParsePrefix("192.0.2.0/24"),
+	netip.MustParsePrefix("198.18.0.0/15"),
+	netip.MustParsePrefix("198.51.100.0/24"),
+	netip.MustParsePrefix("203.0.113.0/24"),
+	netip.MustParsePrefix("240.0.0.0/4"),
+	netip.MustParsePrefix("64:ff9b:1::/48"),
+	netip.MustParsePrefix("100::/64"),
+	netip.MustParsePrefix("2001::/23"),
+	netip.MustParsePrefix("2001:db8::/32"),
+	netip.MustParsePrefix("fc00::/7"),
+}
+
+// public reports whether ip is a global unicast address outside the
+// private and special-purpose ranges.
+func public(ip netip.Addr) bool {
+	if !ip.IsGlobalUnicast() || ip.IsPrivate() {
+		return false
+	}
+	for _, p := range nonPublic {
+		if p.Contains(ip) {
+			return false
+		}
+	}
+	return true
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -105,7 +106,7 @@ func TestSMTPProbe(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			o := tt.opts
-			o.Port, o.HeloName, o.MailFrom = smtpServer(t, tt.box), "probe.quiver.test", "verify@quiver.test"
+			o.Port, o.HeloName, o.MailFrom, o.AllowPrivateAddresses = smtpServer(t, tt.box), "probe.quiver.test", "verify@quiver.test", true
 			v := &Verifier{Resolver: r, SMTP: o}
 			res := v.Validate(context.Background(), tt.addr, Checks{SMTP: true})
 			p := res.SMTP
@@ -136,7 +137,7 @@ func TestSMTPProbe(t *testing.T) {
 func TestSMTPProbeConversation(t *testing.T) {
 	_, r := fixture(t)
 	box := &mailbox{known: map[string]bool{"alice@mx.test": true}}
-	v := &Verifier{Resolver: r, SMTP: SMTPOptions{Port: smtpServer(t, box)}}
+	v := &Verifier{Resolver: r, SMTP: SMTPOptions{Port: smtpServer(t, box), AllowPrivateAddresses: true}}
 	v.Validate(context.Background(), "alice@mx.test", Checks{SMTP: true})
 	box.mu.Lock()
 	defer box.mu.Unlock()
@@ -177,6 +178,7 @@ func TestSMTPProbeUndecided(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			tt.opts.AllowPrivateAddresses = true
 			v := &Verifier{Resolver: r, SMTP: tt.opts}
 			start := time.Now()
 			res := v.Validate(context.Background(), tt.addr, Checks{SMTP: true})
@@ -200,7 +202,7 @@ func TestSMTPProbeUsesDialer(t *testing.T) {
 	_, r := fixture(t)
 	port := smtpServer(t, &mailbox{catchAll: true})
 	var dialed []string
-	v := &Verifier{Resolver: r, SMTP: SMTPOptions{Port: 2525, DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+	v := &Verifier{Resolver: r, SMTP: SMTPOptions{Port: 2525, AllowPrivateAddresses: true, DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 		dialed = append(dialed, addr)
 		if addr != "127.0.0.1:2525" {
 			return nil, errors.New("unexpected address")
@@ -233,4 +235,28 @@ func banner(t *testing.T, greeting string) int {
 		}
 	}()
 	return ln.Addr().(*net.TCPAddr).Port
+}
+
+func TestSMTPProbeRefusesPrivateAddresses(t *testing.T) {
+	_, r := fixture(t)
+	box := &mailbox{catchAll: true}
+	v := &Verifier{Resolver: r, SMTP: SMTPOptions{Port: smtpServer(t, box)}}
+	res := v.Validate(context.Background(), "a@mx.test", Checks{SMTP: true})
+	if res.SMTP == nil || res.SMTP.Reason != SMTPForbidden || res.SMTPVerified {
+		t.Errorf("got %+v", res.SMTP)
+	}
+	box.mu.Lock()
+	defer box.mu.Unlock()
+	if len(box.helo) != 0 {
+		t.Error("the probe connected to a loopback MX")
+	}
+	for ip, want := range map[string]bool{
+		"8.8.8.8": true, "2606:4700::1111": true, "127.0.0.1": false, "10.1.2.3": false, "192.168.0.1": false,
+		"169.254.169.254": false, "100.64.0.1": false, "0.0.0.0": false, "::1": false, "fe80::1": false, "fd00::1": false,
+		"192.0.2.1": false, "2001:db8::1": false, "224.0.0.1": false,
+	} {
+		if got := public(netip.MustParseAddr(ip)); got != want {
+			t.Errorf("public(%s) = %v, want %v", ip, got, want)
+		}
+	}
 }
