@@ -45,7 +45,9 @@
 //     only when the address is valid.
 //   - The SMTP probe never changes is_valid: a mailbox that does not exist
 //     is smtp.status "rejected"; smtp_verified is true only on a 250 for
-//     the address at a domain that rejected a random recipient.
+//     the address at a domain that rejected a random recipient. An MX at
+//     a non-public address is not contacted unless
+//     SMTPOptions.AllowPrivateAddresses is set.
 //   - Bulk duplicates compare normalized addresses (local part case kept,
 //     as RFC 5321 requires); domains_with_mx counts distinct domains.
 //   - The CSV file is the first file part of the multipart body whatever
