@@ -9,13 +9,13 @@ import (
 func ExampleParseSPF() {
 	terms, err := mailauth.ParseSPF("v=spf1 ip4:192.0.2.0/24 include:_spf.example.com ~all")
 	for _, t := range terms {
-		fmt.Printf("%s %s%s %s\n", t.Type, t.Qualifier, t.Name, t.Value)
+		fmt.Printf("%s %s%s:%s\n", t.Type, t.Qualifier, t.Name, t.Value)
 	}
 	fmt.Println(err)
 	// Output:
-	// mechanism +ip4 192.0.2.0/24
-	// mechanism +include _spf.example.com
-	// mechanism ~all
+	// mechanism +ip4:192.0.2.0/24
+	// mechanism +include:_spf.example.com
+	// mechanism ~all:
 	// <nil>
 }
 
