@@ -74,6 +74,7 @@ const (
 	SMTPProtocolError   = "protocol_error"   // the server spoke something else
 	SMTPNoCatchAllCheck = "catch_all_unchecked"
 	SMTPForbidden       = "forbidden_address" // the MX resolves to a non-public address
+	SMTPNoResolver      = "no_resolver"       // no DNS resolver is configured to find the MX
 )
 
 // SMTPResult is the outcome of the SMTP probe.
@@ -82,7 +83,8 @@ type SMTPResult struct {
 	Status string `json:"status"`
 	// Reason says why the status is unknown: greylisted, blocked,
 	// port_unreachable, timeout, no_mail_server, protocol_error,
-	// catch_all_unchecked or forbidden_address. Empty otherwise.
+	// catch_all_unchecked, forbidden_address or no_resolver. Empty
+	// otherwise.
 	Reason string `json:"reason,omitempty"`
 	// Host is the MX host that was probed.
 	Host string `json:"host,omitempty"`
@@ -131,6 +133,8 @@ func (v *Verifier) probe(ctx context.Context, a Address, mx *MX) SMTPResult {
 	switch mx.Status {
 	case MXFound, MXImplicit, MXLiteral:
 		hosts = mx.Hosts
+	case MXSkipped:
+		return SMTPResult{Status: SMTPUnknown, Reason: SMTPNoResolver}
 	default:
 		return SMTPResult{Status: SMTPUnknown, Reason: SMTPNoMailServer}
 	}

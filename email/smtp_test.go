@@ -260,3 +260,10 @@ func TestSMTPProbeRefusesPrivateAddresses(t *testing.T) {
 		}
 	}
 }
+
+func TestSMTPProbeWithoutResolver(t *testing.T) {
+	res := (&Verifier{}).Validate(context.Background(), "a@example.com", Checks{SMTP: true})
+	if res.SMTP == nil || res.SMTP.Status != SMTPUnknown || res.SMTP.Reason != SMTPNoResolver {
+		t.Errorf("got %+v", res.SMTP)
+	}
+}
