@@ -51,38 +51,20 @@ func apifyReplay(t *testing.T) photosocial.Provider {
 	return p
 }
 
-type envelopeBody struct {
-	Success bool            `json:"success"`
-	Data    json.RawMessage `json:"data"`
-	Error   *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-	Meta map[string]any `json:"meta"`
-}
-
-func call(t *testing.T, h http.Handler, method, target, body string) (*http.Response, envelopeBody) {
+// callJSON sends body, when given, as JSON, and checks that the
+// provider's token never reaches the client.
+func callJSON(t *testing.T, h http.Handler, method, target, body string) (*http.Response, envelopeBody) {
 	t.Helper()
 	var rd io.Reader
+	ct := ""
 	if body != "" {
-		rd = strings.NewReader(body)
+		rd, ct = strings.NewReader(body), "application/json"
 	}
-	req := httptest.NewRequest(method, target, rd)
-	req.Header.Set("X-Gateway-Key", "k")
-	req.Header.Set("X-Gateway-Host", "test")
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
+	resp, env := send(t, h, method, target, ct, rd)
+	if b, _ := json.Marshal(env); strings.Contains(string(b), "apify-secret") {
+		t.Fatalf("%s %s: the provider token leaked: %s", method, target, b)
 	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	var env envelopeBody
-	if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil {
-		t.Fatalf("%s %s: body %q: %v", method, target, rec.Body.String(), err)
-	}
-	if strings.Contains(rec.Body.String(), "apify-secret") {
-		t.Fatalf("%s %s: the provider token leaked: %s", method, target, rec.Body.String())
-	}
-	return rec.Result(), env
+	return resp, env
 }
 
 func TestPhotosocialDataRoutes(t *testing.T) {
@@ -110,7 +92,7 @@ func TestPhotosocialDataRoutes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.target, func(t *testing.T) {
-			res, env := call(t, h, http.MethodGet, tt.target, "")
+			res, env := callJSON(t, h, http.MethodGet, tt.target, "")
 			if res.StatusCode != tt.status || env.Success != (tt.status == 200) {
 				t.Fatalf("status %d success %v, want %d: %+v", res.StatusCode, env.Success, tt.status, env.Error)
 			}
@@ -133,12 +115,12 @@ func TestPhotosocialDataRoutes(t *testing.T) {
 
 func TestPhotosocialNotConfigured(t *testing.T) {
 	h := httpapi.New(httpapi.Config{Keys: []string{"k"}})
-	res, env := call(t, h, http.MethodGet, "/v1/photosocial/profile?username=x", "")
+	res, env := callJSON(t, h, http.MethodGet, "/v1/photosocial/profile?username=x", "")
 	if res.StatusCode != 503 || !strings.Contains(env.Error.Message, "QUIVER_PHOTOSOCIAL_PROVIDER") {
 		t.Errorf("status %d, error %+v", res.StatusCode, env.Error)
 	}
 	h = httpapi.New(httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: photosocial.SampleProvider()})
-	res, env = call(t, h, http.MethodPost, "/v1/photosocial/ai/profile-insights", `{"username":"sample.bakery"}`)
+	res, env = callJSON(t, h, http.MethodPost, "/v1/photosocial/ai/profile-insights", `{"username":"sample.bakery"}`)
 	if res.StatusCode != 503 || !strings.Contains(env.Error.Message, "language model") {
 		t.Errorf("no model: status %d, error %+v", res.StatusCode, env.Error)
 	}
@@ -160,21 +142,21 @@ func TestPhotosocialAIRoutes(t *testing.T) {
 		llmtest.Reply{Content: `{"sentiment_summary":"warm","recurring_topics":[],"objections":[],"moderation_flags":[],"evidence":[],"confidence":0.5,"limitations":[]}`, PromptTokens: 500, CompletionTokens: 30},
 	)
 	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: prov, LLM: srv.Model(t, "gpt-4o-mini"), LLMSettings: httpapi.LLMSettings{Model: "gpt-4o-mini"}})
-	res, env := call(t, h, http.MethodPost, "/v1/photosocial/ai/profile-insights", `{"username":"@sample.bakery","media_limit":12,"analysis_goal":"grow"}`)
+	res, env := callJSON(t, h, http.MethodPost, "/v1/photosocial/ai/profile-insights", `{"username":"@sample.bakery","media_limit":12,"analysis_goal":"grow"}`)
 	if res.StatusCode != 200 || env.Meta["model"] != "gpt-4o-mini" || env.Meta["prompt_tokens"] != float64(800) || env.Meta["request_id"] == nil {
 		t.Fatalf("profile insights: %d %+v %+v", res.StatusCode, env.Meta, env.Error)
 	}
 	if d := string(env.Data); !strings.Contains(d, `"confidence":0.6`) || !strings.Contains(d, "ghost") || !strings.Contains(d, `"content_themes"`) {
 		t.Errorf("profile insights data: %s", d)
 	}
-	res, env = call(t, h, http.MethodPost, "/v1/photosocial/ai/comment-insights", `{"shortcode":"`+car.Shortcode+`","comment_limit":20}`)
+	res, env = callJSON(t, h, http.MethodPost, "/v1/photosocial/ai/comment-insights", `{"shortcode":"`+car.Shortcode+`","comment_limit":20}`)
 	if res.StatusCode != 200 || env.Meta["completion_tokens"] != float64(30) {
 		t.Fatalf("comment insights: %d %+v %+v", res.StatusCode, env.Meta, env.Error)
 	}
 	if d := string(env.Data); !strings.Contains(d, `"moderation_flags":[{`) || !strings.Contains(d, `"questions":[{`) {
 		t.Errorf("comment insights data: %s", d)
 	}
-	res, env = call(t, h, http.MethodPost, "/v1/photosocial/ai/comment-insights", `{"shortcode":"x","extra":1}`)
+	res, env = callJSON(t, h, http.MethodPost, "/v1/photosocial/ai/comment-insights", `{"shortcode":"x","extra":1}`)
 	if res.StatusCode != 400 || env.Error.Code != "INVALID_REQUEST" {
 		t.Errorf("unknown field: %d %+v", res.StatusCode, env.Error)
 	}
@@ -255,7 +237,7 @@ func TestPhotosocialGraphRoutes(t *testing.T) {
 		{"/v1/photosocial/comments?shortcode=C-9V5IU6efX", 503, `other accounts' media`},
 		{"/v1/photosocial/media?shortcode=C-9V5IU6efX", 503, `media_id`},
 	} {
-		res, env := call(t, h, http.MethodGet, tt.target, "")
+		res, env := callJSON(t, h, http.MethodGet, tt.target, "")
 		text := string(env.Data)
 		if env.Error != nil {
 			text = env.Error.Code + " " + env.Error.Message

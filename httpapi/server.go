@@ -35,7 +35,9 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/dnsx"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
 )
@@ -90,6 +92,17 @@ type Config struct {
 	LLMSettings LLMSettings
 
 	// email:
+
+	// Resolver answers every DNS question of the email routes (MX, SPF,
+	// DMARC) and of the webcheck DNS routes. When nil, the email routes
+	// check syntax, disposable and role lists only, and report no MX.
+	Resolver *dnsx.Resolver
+	// EmailLists are the disposable, free-provider and role lists. Default:
+	// email.DefaultLists(), the lists embedded at build time.
+	EmailLists *email.Lists
+	// EmailSMTP configures the SMTP probe of single validations (EHLO
+	// name, MAIL FROM, port, dialer, timeouts).
+	EmailSMTP email.SMTPOptions
 
 	// webcheck:
 
