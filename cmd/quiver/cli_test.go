@@ -37,13 +37,13 @@ func TestCLI(t *testing.T) {
 	}
 
 	tests := []struct {
-		name       string
-		stdin      string
-		args       []string
-		code       int
-		stdout     string // exact, when set
-		contains   []string
-		stderrHas  string
+		name        string
+		stdin       string
+		args        []string
+		code        int
+		stdout      string // exact, when set
+		contains    []string
+		stderrHas   string
 		emptyStdout bool
 	}{
 		{name: "encode piped is compact JSON", args: []string{"dev", "base64", "encode", "hello, world"},
