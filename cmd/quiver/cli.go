@@ -89,6 +89,8 @@ func runCommand(ctx context.Context, args []string, env *cmdEnv) int {
 	if args[0] == "help" || isHelpFlag(args[0]) {
 		if len(args) == 1 {
 			printCommands(env.stdout, "", allCommands())
+			fmt.Fprint(env.stdout, "\nServer flags:\n")
+			run(ctx, []string{"-help"}, env.getenv, env.stdout)
 			return 0
 		}
 		args = append(args[1:], "--help")
