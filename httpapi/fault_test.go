@@ -78,16 +78,21 @@ func TestClientDisconnectCancelsOperation(t *testing.T) {
 	case <-time.After(2 * time.Second):
 		t.Fatal("the operation was still running 2s after the client left")
 	}
-	// The request is over for the middleware too: nothing in flight.
+	// The request is over for the middleware too: nothing in flight, and
+	// the client's leaving is counted as 499, not as a server error. The
+	// collectors are gathered one by one, so poll until a scrape shows
+	// both.
+	want := `quiver_http_requests_total{route="POST /v1/dev/slow",status="499"} 1`
 	deadline := time.Now().Add(2 * time.Second)
 	for {
 		rec := httptest.NewRecorder()
 		m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
-		if strings.Contains(rec.Body.String(), "quiver_http_requests_in_flight 0") {
+		text := rec.Body.String()
+		if strings.Contains(text, "quiver_http_requests_in_flight 0") && strings.Contains(text, want) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the request is still counted in flight")
+			t.Fatalf("after 2s, metrics lack %s or still count the request in flight:\n%s", want, text)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

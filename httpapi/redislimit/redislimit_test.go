@@ -171,3 +171,27 @@ func TestRedisDownFailsOpen(t *testing.T) {
 		t.Errorf("status %d, want 200 (fail open)", rec.Code)
 	}
 }
+
+// BenchmarkAllow compares a limit check in Redis (one round trip to a
+// loopback redis-server) with the in-process limiter.
+func BenchmarkAllow(b *testing.B) {
+	srv := redistest.Start(b)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: true})
+	defer rdb.Close()
+	ctx := context.Background()
+	for _, bc := range []struct {
+		name string
+		l    httpapi.Limiter
+	}{
+		{"redis", redislimit.New(rdb, redislimit.Config{RatePerSecond: 1e9, Burst: 1e6})},
+		{"memory", httpapi.NewMemoryLimiter(1e9, 1e6)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := bc.l.Allow(ctx, "key"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
