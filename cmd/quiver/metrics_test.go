@@ -76,10 +76,3 @@ func TestMetricsOnSeparateListener(t *testing.T) {
 		t.Fatal(err)
 	}
 }
-
-func TestMetricsAddrWithoutMetrics(t *testing.T) {
-	err := run(t.Context(), []string{"-metrics-addr", "127.0.0.1:0"}, func(string) string { return "" }, io.Discard)
-	if exitCode(err) != 2 {
-		t.Errorf("run = %v, want a usage error", err)
-	}
-}

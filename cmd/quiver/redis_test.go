@@ -52,10 +52,3 @@ func TestRedisURLSharesTheLimit(t *testing.T) {
 		}
 	}
 }
-
-func TestRedisURLInvalid(t *testing.T) {
-	err := run(t.Context(), []string{"-redis-url", "http://nope"}, func(string) string { return "" }, io.Discard)
-	if exitCode(err) != 2 {
-		t.Errorf("run = %v, want a usage error", err)
-	}
-}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"regexp"
 	"sync"
 	"testing"
@@ -75,5 +76,19 @@ func (s *server) stop(t *testing.T, within time.Duration) error {
 	case <-time.After(within):
 		t.Fatalf("quiver did not stop within %v:\n%s", within, s.out)
 		return nil
+	}
+}
+
+// Bad operational settings are usage errors (exit status 2), found
+// before anything listens.
+func TestOperationsUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"-metrics-addr", "127.0.0.1:0"}, // without -metrics
+		{"-redis-url", "http://nope"},    // not a Redis URL
+	} {
+		err := run(t.Context(), args, func(string) string { return "" }, io.Discard)
+		if exitCode(err) != 2 {
+			t.Errorf("run %q = %v, want a usage error", args, err)
+		}
 	}
 }
