@@ -23,19 +23,31 @@ func (s *server) withMetrics(next http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		done := m.RequestStarted()
-		defer done()
+		m.RequestStarted()
 		sw := &statusWriter{ResponseWriter: w}
+		returned := false
+		defer func() {
+			// Deferred, so that a handler aborted by http.ErrAbortHandler
+			// is recorded too.
+			m.RequestDone(info(r.Context()).pattern, metricsStatus(r, sw.status, returned), time.Since(start))
+		}()
 		next.ServeHTTP(sw, r)
-		status := sw.status
-		switch {
-		case status == 0:
-			status = http.StatusOK // nothing written: net/http sends 200
-		case status >= 500 && errors.Is(r.Context().Err(), context.Canceled):
-			// The client went away and the operation failed for it: count
-			// it as nginx's 499 "client closed request", not as our error.
-			status = statusClientClosed
-		}
-		m.ObserveRequest(info(r.Context()).pattern, status, time.Since(start))
+		returned = true
 	})
+}
+
+// metricsStatus is the status label of a request that wrote status, the
+// handler having returned or panicked.
+func metricsStatus(r *http.Request, status int, returned bool) int {
+	switch {
+	case status == 0 && !returned:
+		status = http.StatusInternalServerError // aborted before writing
+	case status == 0:
+		status = http.StatusOK // nothing written: net/http sends 200
+	case status >= 500 && errors.Is(r.Context().Err(), context.Canceled):
+		// The client went away and the operation failed for it: count
+		// it as nginx's 499 "client closed request", not as our error.
+		status = statusClientClosed
+	}
+	return status
 }

@@ -57,7 +57,7 @@ func BenchmarkMetricsOverhead(b *testing.B) {
 	for _, bc := range []struct {
 		name string
 		m    *metrics.Metrics
-	}{{"off", nil}, {"on", metrics.New()}} {
+	}{{"metrics=off", nil}, {"metrics=on", metrics.New()}} {
 		b.Run(bc.name, func(b *testing.B) {
 			h := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Metrics: bc.m})
 			body := `{"value":"hello, world"}`

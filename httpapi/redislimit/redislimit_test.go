@@ -183,8 +183,8 @@ func BenchmarkAllow(b *testing.B) {
 		name string
 		l    httpapi.Limiter
 	}{
-		{"redis", redislimit.New(rdb, redislimit.Config{RatePerSecond: 1e9, Burst: 1e6})},
-		{"memory", httpapi.NewMemoryLimiter(1e9, 1e6)},
+		{"limiter=redis", redislimit.New(rdb, redislimit.Config{RatePerSecond: 1e9, Burst: 1e6})},
+		{"limiter=memory", httpapi.NewMemoryLimiter(1e9, 1e6)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {

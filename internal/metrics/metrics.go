@@ -8,7 +8,7 @@
 // off:
 //
 //	var m *metrics.Metrics // nil: metrics disabled
-//	m.ObserveRequest("POST /v1/dev/data/base64/encode", 200, time.Millisecond) // no-op
+//	m.RateLimited() // no-op
 //
 // # What is collected
 //
@@ -148,27 +148,43 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
 
-// RequestStarted counts a request in flight; call the returned function
-// when it ends.
-func (m *Metrics) RequestStarted() (done func()) {
-	if m == nil {
-		return func() {}
-	}
-	m.inFlight.Inc()
-	return m.inFlight.Dec
-}
-
-// ObserveRequest records one served request: its route pattern ("" for
-// none), the status written, and how long it took.
-func (m *Metrics) ObserveRequest(route string, status int, d time.Duration) {
+// RequestStarted counts a request in flight, until RequestDone.
+func (m *Metrics) RequestStarted() {
 	if m == nil {
 		return
 	}
+	m.inFlight.Inc()
+}
+
+// RequestDone records the end of a request counted by RequestStarted:
+// its route pattern ("" for none), the status written, and how long it
+// took.
+func (m *Metrics) RequestDone(route string, status int, d time.Duration) {
+	if m == nil {
+		return
+	}
+	m.inFlight.Dec()
 	if route == "" {
 		route = "unmatched"
 	}
-	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
+	m.requests.WithLabelValues(route, statusLabel(status)).Inc()
 	m.duration.WithLabelValues(route).Observe(d.Seconds())
+}
+
+// statusLabels holds the labels of the valid HTTP statuses, so that
+// labelling a request allocates nothing.
+var statusLabels = func() (l [600]string) {
+	for i := 100; i < len(l); i++ {
+		l[i] = strconv.Itoa(i)
+	}
+	return l
+}()
+
+func statusLabel(status int) string {
+	if status >= 100 && status < len(statusLabels) {
+		return statusLabels[status]
+	}
+	return strconv.Itoa(status)
 }
 
 // RateLimited records a request refused by the rate limit.

@@ -17,8 +17,8 @@ import (
 
 func TestNilMetricsIsANoOp(t *testing.T) {
 	var m *metrics.Metrics
-	m.RequestStarted()()
-	m.ObserveRequest("r", 200, time.Second)
+	m.RequestStarted()
+	m.RequestDone("r", 200, time.Second)
 	m.RateLimited()
 	m.LimiterFailed()
 	m.ObserveUpstream("p", metrics.OutcomeOK, time.Second)
@@ -53,10 +53,12 @@ func scrape(t *testing.T, m *metrics.Metrics) string {
 
 func TestExposition(t *testing.T) {
 	m := metrics.New()
-	done := m.RequestStarted()
-	m.ObserveRequest("POST /v1/dev/data/base64/encode", 200, 3*time.Millisecond)
-	m.ObserveRequest("POST /v1/dev/data/base64/encode", 200, 4*time.Millisecond)
-	m.ObserveRequest("", 404, time.Millisecond)
+	for range 4 {
+		m.RequestStarted()
+	}
+	m.RequestDone("POST /v1/dev/data/base64/encode", 200, 3*time.Millisecond)
+	m.RequestDone("POST /v1/dev/data/base64/encode", 200, 4*time.Millisecond)
+	m.RequestDone("", 404, time.Millisecond)
 	m.RateLimited()
 	m.LimiterFailed()
 	m.ObserveAI(&envelope.AI{Model: "gpt-4o-mini", PromptTokens: 120, CompletionTokens: 30, CostUSD: 0.002})
@@ -68,7 +70,6 @@ func TestExposition(t *testing.T) {
 	}
 
 	text := scrape(t, m)
-	done()
 	for _, want := range []string{
 		`quiver_http_requests_total{route="POST /v1/dev/data/base64/encode",status="200"} 2`,
 		`quiver_http_requests_total{route="unmatched",status="404"} 1`,
@@ -162,7 +163,8 @@ func TestOutcomeCanceled(t *testing.T) {
 
 func TestLint(t *testing.T) {
 	m := metrics.New()
-	m.ObserveRequest("GET /healthz", 200, time.Millisecond)
+	m.RequestStarted()
+	m.RequestDone("GET /healthz", 200, time.Millisecond)
 	problems, err := testutil.GatherAndLint(m.Registry())
 	if err != nil {
 		t.Fatal(err)
