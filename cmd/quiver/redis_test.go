@@ -1,14 +1,21 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/llms/openai"
 	"go.uber.org/goleak"
 
+	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/redistest"
 )
 
@@ -50,5 +57,44 @@ func TestRedisURLSharesTheLimit(t *testing.T) {
 		if err := s.stop(t, 5*time.Second); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// With -llm-cache-ttl, the configured model answers identical requests
+// from Redis.
+func TestLLMCacheWraps(t *testing.T) {
+	rs := redistest.Start(t)
+	var calls atomic.Int64
+	provider := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := calls.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"c","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"answer %d"},"finish_reason":"stop"}]}`, n)
+	}))
+	defer provider.Close()
+	llm, err := openai.New(openai.WithToken("t"), openai.WithBaseURL(provider.URL), openai.WithModel("m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	rc := &redisConfig{url: "redis://" + rs.Addr, timeout: time.Second, prefix: "test:", llmTTL: time.Minute}
+	cfg := &httpapi.Config{LLM: llm, RatePerSecond: -1}
+	if err := rc.start(t.Context(), cfg, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	defer rc.close()
+	for range 3 {
+		got, err := llms.GenerateFromSinglePrompt(t.Context(), cfg.LLM, "same question")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != "answer 1" {
+			t.Errorf("answer = %q, want the first one, cached", got)
+		}
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("provider called %d times, want 1", n)
+	}
+	if cfg.Limiter != nil {
+		t.Error("a Redis limiter was set though the rate limit is disabled")
 	}
 }

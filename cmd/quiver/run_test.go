@@ -85,6 +85,7 @@ func TestOperationsUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"-metrics-addr", "127.0.0.1:0"}, // without -metrics
 		{"-redis-url", "http://nope"},    // not a Redis URL
+		{"-llm-cache-ttl", "1h"},         // without -redis-url
 	} {
 		err := run(t.Context(), args, func(string) string { return "" }, io.Discard)
 		if exitCode(err) != 2 {
