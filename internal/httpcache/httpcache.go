@@ -37,6 +37,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/quiverkit/quiver/internal/rediskv"
 )
 
 // Defaults of Config.
@@ -66,7 +68,7 @@ type Config struct {
 
 // Cache stores upstream answers in Redis. It is safe for concurrent use.
 type Cache struct {
-	rdb redis.UniversalClient
+	kv  rediskv.Store
 	cfg Config
 }
 
@@ -84,7 +86,7 @@ func New(rdb redis.UniversalClient, cfg Config) (*Cache, error) {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	return &Cache{rdb: rdb, cfg: cfg}, nil
+	return &Cache{kv: rediskv.Store{Client: rdb, Timeout: cfg.Timeout, OnError: cfg.OnError}, cfg: cfg}, nil
 }
 
 // entry is a stored answer.
@@ -183,18 +185,13 @@ func (c *Cache) key(provider string, r *http.Request, body []byte) string {
 }
 
 func (c *Cache) get(ctx context.Context, key string) (entry, bool) {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	b, err := c.rdb.Get(ctx, key).Bytes()
-	if err != nil {
-		if !errors.Is(err, redis.Nil) {
-			c.fail(err)
-		}
+	b, ok := c.kv.Get(ctx, key)
+	if !ok {
 		return entry{}, false
 	}
 	var e entry
 	if err := json.Unmarshal(b, &e); err != nil {
-		c.fail(errors.New("httpcache: unreadable entry " + key))
+		c.kv.Fail(errors.New("httpcache: unreadable entry " + key))
 		return entry{}, false
 	}
 	return e, true
@@ -203,20 +200,10 @@ func (c *Cache) get(ctx context.Context, key string) (entry, bool) {
 func (c *Cache) put(ctx context.Context, key string, e entry) {
 	b, err := json.Marshal(e)
 	if err != nil {
-		c.fail(err)
+		c.kv.Fail(err)
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.Timeout)
-	defer cancel()
-	if err := c.rdb.Set(ctx, key, b, c.cfg.TTL).Err(); err != nil {
-		c.fail(err)
-	}
-}
-
-func (c *Cache) fail(err error) {
-	if c.cfg.OnError != nil {
-		c.cfg.OnError(err)
-	}
+	c.kv.Set(ctx, key, b, c.cfg.TTL)
 }
 
 // response builds the answer to r from a stored entry.

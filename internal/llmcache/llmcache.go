@@ -25,6 +25,8 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/cache"
+
+	"github.com/quiverkit/quiver/internal/rediskv"
 )
 
 // DefaultTimeout bounds each Redis call when Config.Timeout is zero.
@@ -49,7 +51,7 @@ type Config struct {
 // Redis is a cache.Backend storing answers in Redis. It is safe for
 // concurrent use.
 type Redis struct {
-	rdb redis.UniversalClient
+	kv  rediskv.Store
 	cfg Config
 }
 
@@ -66,7 +68,7 @@ func NewRedis(rdb redis.UniversalClient, cfg Config) (*Redis, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
-	return &Redis{rdb: rdb, cfg: cfg}, nil
+	return &Redis{kv: rediskv.Store{Client: rdb, Timeout: cfg.Timeout, OnError: cfg.OnError}, cfg: cfg}, nil
 }
 
 // Wrap returns model answering from backend when it can.
@@ -91,18 +93,13 @@ type storedChoice struct {
 
 // Get implements cache.Backend: the stored answer, or nil.
 func (r *Redis) Get(ctx context.Context, key string) *llms.ContentResponse {
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
-	defer cancel()
-	b, err := r.rdb.Get(ctx, r.key(key)).Bytes()
-	if err != nil {
-		if !errors.Is(err, redis.Nil) {
-			r.fail(err)
-		}
+	b, ok := r.kv.Get(ctx, r.key(key))
+	if !ok {
 		return nil
 	}
 	var s stored
 	if err := json.Unmarshal(b, &s); err != nil || len(s.Choices) == 0 {
-		r.fail(errors.New("llmcache: unreadable entry " + key))
+		r.kv.Fail(errors.New("llmcache: unreadable entry " + key))
 		return nil
 	}
 	res := &llms.ContentResponse{Choices: make([]*llms.ContentChoice, len(s.Choices))}
@@ -140,19 +137,9 @@ func (r *Redis) Put(ctx context.Context, key string, res *llms.ContentResponse) 
 	}
 	b, err := json.Marshal(s)
 	if err != nil {
-		r.fail(err)
+		r.kv.Fail(err)
 		return
 	}
 	// The answer is stored even when the caller has gone: it was paid for.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.Timeout)
-	defer cancel()
-	if err := r.rdb.Set(ctx, r.key(key), b, r.cfg.TTL).Err(); err != nil {
-		r.fail(err)
-	}
-}
-
-func (r *Redis) fail(err error) {
-	if r.cfg.OnError != nil {
-		r.cfg.OnError(err)
-	}
+	r.kv.Set(ctx, r.key(key), b, r.cfg.TTL)
 }
