@@ -67,6 +67,23 @@ start_server ${SERVER_ARGS:-}
 bench base64-encode /v1/dev/data/base64/encode '{"value":"hello, world"}'
 bench base64-decode /v1/dev/data/base64/decode '{"value":"aGVsbG8sIHdvcmxk"}'
 
+# The same route with the rate limit shared through Redis (a limit too
+# high to refuse anything): the cost of one Redis round trip per request.
+if command -v redis-server >/dev/null && [ -z "${SERVER_ARGS:-}" ]; then
+	port=$((20000 + RANDOM % 40000))
+	redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" >"$work/redis.log" 2>&1 &
+	redis_pid=$!
+	trap 'kill "$redis_pid" 2>/dev/null || true; cleanup' EXIT
+	sleep 0.3
+	kill "$server_pid"
+	wait "$server_pid" 2>/dev/null || true
+	start_server -rate-limit 1000000 -burst 1000000 -redis-url "redis://127.0.0.1:$port"
+	bench base64-encode+redis /v1/dev/data/base64/encode '{"value":"hello, world"}'
+	if failed=$(grep -c 'rate limiter failed' "$work/server.log"); then
+		echo "  (the Redis limiter failed $failed times: those requests were not limited)"
+	fi
+fi
+
 # --- DNS-backed route: to be added once the email package is merged ------
 # It needs a loopback DNS server answering a fixture zone, so that the
 # figures measure quiver and its DNS cache rather than the network:
