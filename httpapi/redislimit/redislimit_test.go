@@ -131,7 +131,7 @@ func TestRedisHangsFailsOpen(t *testing.T) {
 		if rec.Code != http.StatusOK {
 			t.Errorf("request %d with Redis hung: status %d, want 200 (fail open)", i, rec.Code)
 		}
-		if took > timeout+400*time.Millisecond {
+		if took > timeout+time.Second { // far below go-redis's own 3s read timeout
 			t.Errorf("request %d with Redis hung took %v, want about %v", i, took, timeout)
 		}
 		if rec.Header().Get("X-RateLimit-Limit") != "" {
