@@ -1,0 +1,333 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/quiverkit/quiver/internal/dnstest"
+)
+
+// cliCase is one run of the real binary and what it must print.
+type cliCase struct {
+	name      string
+	stdin     string
+	args      []string
+	code      int
+	contains  []string // in stdout
+	stderrHas string
+	lines     int // when set, the number of stdout lines (1: compact JSON); -1: none
+}
+
+func runCLICases(t *testing.T, env []string, cases []cliCase) {
+	t.Helper()
+	bin := quiverBinary(t)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, code := runBinary(t, bin, env, tc.stdin, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit status %d, want %d\nstdout: %s\nstderr: %s", code, tc.code, stdout, stderr)
+			}
+			for _, want := range tc.contains {
+				if !strings.Contains(stdout, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, stdout)
+				}
+			}
+			if !strings.Contains(stderr, tc.stderrHas) {
+				t.Errorf("stderr lacks %q:\n%s", tc.stderrHas, stderr)
+			}
+			if tc.lines > 0 && strings.Count(stdout, "\n") != tc.lines {
+				t.Errorf("stdout has %d lines, want %d:\n%s", strings.Count(stdout, "\n"), tc.lines, stdout)
+			}
+			if (tc.code == 2 || tc.lines < 0) && stdout != "" {
+				t.Errorf("stdout not empty on a usage error:\n%s", stdout)
+			}
+			if tc.code != 2 && len(tc.contains) == 0 && tc.lines == 0 {
+				t.Error("the case asserts nothing of stdout")
+			}
+		})
+	}
+}
+
+const cliZone = `
+$ORIGIN test.
+$TTL 300
+@              SOA ns hostmaster 1 3600 600 86400 60
+mx             MX 10 mail.mx.test.
+mail.mx        A 192.0.2.10
+mx             TXT "v=spf1 mx -all"
+_dmarc.mx      TXT "v=DMARC1; p=reject; rua=mailto:d@mx.test"
+nullmx         MX 0 .
+`
+
+func TestCLIEmail(t *testing.T) {
+	dns := dnstest.NewServer(t, cliZone)
+	env := []string{"QUIVER_DNS_SERVERS=" + dns.Addr, "QUIVER_DNS_TIMEOUT=1s"}
+	dir := t.TempDir()
+	list := filepath.Join(dir, "list.csv")
+	if err := os.WriteFile(list, []byte("name,email\nAna,ana@mx.test\nBob,bob@nullmx.test\nInfo,info@mx.test\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(dir, "results.csv")
+	runCLICases(t, env, []cliCase{
+		{name: "validate valid is compact JSON, exit 0", args: []string{"email", "validate", "ana@MX.test"},
+			contains: []string{`"is_valid":true`, `"email":"ana@mx.test"`, `"status":"mx"`, `"hosts":["mail.mx.test"]`}, lines: 1},
+		{name: "validate one invalid exits 1", args: []string{"email", "validate", "ana@mx.test", "bob@nullmx.test"}, code: 1,
+			contains: []string{`[{"input"`, `"reason":"null_mx"`}, lines: 1},
+		{name: "validate table", args: []string{"email", "validate", "-o", "table", "ana@mx.test", "not-an-address"}, code: 1,
+			contains: []string{"IS_VALID  EMAIL", "true      ana@mx.test", "false     -", "missing_at"}, lines: 3},
+		{name: "validate reads stdin", stdin: "ana@mx.test\n\ninfo@mx.test\n", args: []string{"email", "validate", "-no-mx"},
+			contains: []string{`"email":"ana@mx.test"`, `"is_role_account":true`, `"mx":null`}},
+		{name: "validate nothing is bad usage", args: []string{"email", "validate"}, code: 2, stderrHas: "no address"},
+		{name: "bad service flag is bad usage", args: []string{"email", "validate", "-dns-timeout", "soon", "a@mx.test"}, code: 2,
+			stderrHas: "invalid value"},
+		{name: "domain-health ready", args: []string{"email", "domain-health", "mx.test"},
+			contains: []string{`"verdict":"ready"`}, lines: 1},
+		{name: "domain-health not ready exits 1, table of the domains", args: []string{"email", "domain-health", "-o", "table", "mx.test", "nullmx.test"}, code: 1,
+			contains: []string{"DOMAIN", "mx.test ", "ready", "not_ready"}},
+		{name: "domain-health without a domain is INVALID_REQUEST", args: []string{"email", "domain-health"}, code: 2,
+			stderrHas: "domains: is required"},
+		{name: "disposable found exits 1", args: []string{"email", "disposable", "x@mailinator.com", "ana@mx.test"}, code: 1,
+			contains: []string{`"matched":1`}},
+		{name: "disposable none exits 0, table", args: []string{"email", "disposable", "ana@mx.test", "-o", "table"},
+			contains: []string{"INPUT", "IS_DISPOSABLE", "ana@mx.test"}, lines: 2},
+		{name: "role found exits 1", args: []string{"email", "role", "info@mx.test"}, code: 1,
+			contains: []string{`"role":"info"`}},
+		{name: "role none exits 0", args: []string{"email", "role", "ana@mx.test"},
+			contains: []string{`"is_role_account":false`}},
+		{name: "verify-list to a file prints the counts", args: []string{"email", "verify-list", list, "-o", results},
+			contains: []string{`"rows":3`, `"valid":2`, `"invalid":1`, `"role_accounts":1`, `"interrupted":false`}, lines: 1},
+		{name: "verify-list to stdout", args: []string{"email", "verify-list", list},
+			contains: []string{"name,email,is_valid,reason", "Bob,bob@nullmx.test,false,null_mx"}, lines: 4,
+			stderrHas: "3 rows: 2 valid, 1 invalid"},
+		{name: "verify-list from stdin", stdin: "email\nx@mx.test\n", args: []string{"email", "verify-list", "-no-mx", "-"},
+			contains: []string{"email,is_valid", "x@mx.test,true,,x@mx.test"}, lines: 2},
+		{name: "verify-list unknown column", args: []string{"email", "verify-list", "-column", "mail", list}, code: 2,
+			stderrHas: `no column is headed "mail"`},
+		{name: "verify-list missing file", args: []string{"email", "verify-list", filepath.Join(dir, "none.csv")}, code: 1,
+			stderrHas: "no such file", lines: -1},
+		{name: "verify-list without a file", args: []string{"email", "verify-list"}, code: 2, stderrHas: "want one FILE.csv"},
+	})
+	b, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "name,email,is_valid,reason,normalized_email,is_disposable,is_role_account,is_free_provider,has_mx_records,mx_status,did_you_mean\n" +
+		"Ana,ana@mx.test,true,,ana@mx.test,false,false,false,true,mx,\n" +
+		"Bob,bob@nullmx.test,false,null_mx,,false,false,false,false,null_mx,\n" +
+		"Info,info@mx.test,true,,info@mx.test,false,true,false,true,mx,\n"; string(b) != want {
+		t.Errorf("results.csv:\n%s\nwant:\n%s", b, want)
+	}
+}
+
+// TestCLIVerifyList100k streams 100,000 rows over 1,000 domains through
+// the real binary against a loopback DNS server, and checks every row
+// comes back in order with its result.
+func TestCLIVerifyList100k(t *testing.T) {
+	const rows, domains = 100_000, 1000
+	var zone strings.Builder
+	zone.WriteString("$ORIGIN test.\n$TTL 300\n@ SOA ns hostmaster 1 3600 600 86400 60\n")
+	for d := range domains {
+		if d%10 != 9 { // every tenth domain does not exist
+			fmt.Fprintf(&zone, "d%d MX 10 mail.d%d.test.\n", d, d)
+		}
+	}
+	dns := dnstest.NewServer(t, zone.String())
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "list.csv"), filepath.Join(dir, "results.csv")
+	var b bytes.Buffer
+	b.WriteString("id,email\n")
+	for i := range rows {
+		fmt.Fprintf(&b, "%d,user%d@d%d.test\n", i, i, i%domains)
+	}
+	if err := os.WriteFile(in, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	bin := quiverBinary(t)
+	start := time.Now()
+	stdout, stderr, code := runBinary(t, bin, []string{"QUIVER_DNS_SERVERS=" + dns.Addr}, "",
+		"email", "verify-list", in, "-o", out)
+	elapsed := time.Since(start)
+	if code != 0 {
+		t.Fatalf("exit status %d: %s", code, stderr)
+	}
+	var sum verifyListSummary
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatalf("summary %q: %v", stdout, err)
+	}
+	if sum.Rows != rows || sum.Invalid != rows/10 || sum.Valid != rows-rows/10 || sum.Interrupted {
+		t.Errorf("summary = %+v", sum)
+	}
+	t.Logf("%d rows in %v (binary start to exit): %.0f rows/s; the binary reports %.0f rows/s; %d DNS queries",
+		rows, elapsed.Round(time.Millisecond), rows/elapsed.Seconds(), sum.RowsPerSecond, dns.Queries())
+	if q := dns.Queries(); q > 2*domains {
+		t.Errorf("%d DNS queries for %d domains: the cache is not shared", q, domains)
+	}
+
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(bufio.NewReader(f))
+	if _, err := r.Read(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		rec, err := r.Read()
+		if err != nil {
+			if i != rows {
+				t.Fatalf("%d rows read, want %d (%v)", i, rows, err)
+			}
+			break
+		}
+		wantValid, wantStatus := "true", "mx"
+		if i%domains%10 == 9 {
+			wantValid, wantStatus = "false", "nxdomain"
+		}
+		if rec[0] != fmt.Sprint(i) || rec[2] != wantValid || rec[9] != wantStatus {
+			t.Fatalf("row %d = %q, want id %d, is_valid %s, mx_status %s", i+1, rec, i, wantValid, wantStatus)
+		}
+	}
+}
+
+// TestCLIVerifyListInterrupt: Ctrl-C (SIGINT) writes the rows done, in
+// order, and the binary stops cleanly at once.
+func TestCLIVerifyListInterrupt(t *testing.T) {
+	const rows = 50_000
+	dns := dnstest.NewServer(t, "$ORIGIN test.\n@ 300 SOA ns hostmaster 1 3600 600 86400 60\n", dnstest.WithDelay(5*time.Millisecond))
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "list.csv"), filepath.Join(dir, "results.csv")
+	var b bytes.Buffer
+	b.WriteString("email\n")
+	for i := range rows { // every row its own domain: 5ms each, 64 at a time
+		fmt.Fprintf(&b, "u@d%d.test\n", i)
+	}
+	if err := os.WriteFile(in, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(quiverBinary(t), "email", "verify-list", in, "-o", out)
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "QUIVER_DNS_SERVERS=" + dns.Addr}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Interrupt once the first rows are on disk (written every 1,024 rows).
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if fi, err := os.Stat(out); err == nil && fi.Size() > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no row written in 20s")
+		}
+	}
+	sent := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	if d := time.Since(sent); d > 3*time.Second {
+		t.Errorf("took %v to stop after SIGINT", d)
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("exit: %v, want status 1\nstderr: %s", err, stderr.String())
+	}
+	var sum verifyListSummary
+	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
+		t.Fatalf("summary %q: %v", stdout.String(), err)
+	}
+	if !sum.Interrupted || sum.Rows == 0 || sum.Rows >= rows {
+		t.Fatalf("summary = %+v, want an interrupted run with some rows", sum)
+	}
+	if !strings.Contains(stderr.String(), fmt.Sprintf("interrupted: the first %d rows are written", sum.Rows)) {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != sum.Rows+1 {
+		t.Fatalf("%d records in the file, want %d rows and the header", len(recs), sum.Rows)
+	}
+	for i, rec := range recs[1:] {
+		if rec[0] != fmt.Sprintf("u@d%d.test", i) || rec[1] != "false" || rec[8] != "nxdomain" {
+			t.Fatalf("row %d = %q", i+1, rec)
+		}
+	}
+	t.Logf("SIGINT after %d of %d rows; stopped in %v", sum.Rows, rows, time.Since(sent).Round(time.Millisecond))
+}
+
+func TestCLIMicroblog(t *testing.T) {
+	env := []string{"QUIVER_MICROBLOG_PROVIDER=file", "QUIVER_MICROBLOG_FILE=../../examples/microblog/data/sample.jsonl"}
+	runCLICases(t, env, []cliCase{
+		{name: "profile", args: []string{"microblog", "profile", "ana_dev"},
+			contains: []string{`"username":"ana_dev"`}, lines: 1},
+		{name: "profile table", args: []string{"microblog", "profile", "-o", "table", "ana_dev"},
+			contains: []string{"FIELD", "username", "ana_dev"}},
+		{name: "user-tweets with a flag", args: []string{"microblog", "user-tweets", "ana_dev", "-limit", "2"},
+			contains: []string{`"tweets":[`}},
+		{name: "unknown user fails", args: []string{"microblog", "profile", "nobody_here"}, code: 1,
+			stderrHas: "NOT_FOUND", lines: -1},
+		{name: "bad limit is INVALID_REQUEST", args: []string{"microblog", "user-tweets", "ana_dev", "-limit", "500"}, code: 2,
+			stderrHas: "limit"},
+		{name: "flag type is checked", args: []string{"microblog", "user-tweets", "ana_dev", "-limit", "many"}, code: 2,
+			stderrHas: "want an integer"},
+		{name: "request from stdin", stdin: `{"username":"ana_dev"}`, args: []string{"microblog", "profile", "-request", "-"},
+			contains: []string{`"username":"ana_dev"`}},
+		{name: "request with an unknown field", stdin: `{"user":"ana_dev"}`, args: []string{"microblog", "profile", "-request", "-"}, code: 2,
+			stderrHas: `unknown field "user"`},
+	})
+	// Without a provider the operation cannot be done: exit 1.
+	runCLICases(t, nil, []cliCase{
+		{name: "no provider", args: []string{"microblog", "search", "golang"}, code: 1, stderrHas: "QUIVER_MICROBLOG_PROVIDER",
+			lines: -1},
+	})
+}
+
+func TestCLIPhotosocial(t *testing.T) {
+	env := []string{"QUIVER_PHOTOSOCIAL_PROVIDER=file", "QUIVER_PHOTOSOCIAL_SAMPLE=true"}
+	runCLICases(t, env, []cliCase{
+		{name: "profile", args: []string{"photosocial", "profile", "sample.bakery"},
+			contains: []string{`"username":"sample.bakery"`}, lines: 1},
+		{name: "posts table", args: []string{"photosocial", "posts", "sample.bakery", "-limit", "2", "-o", "table"},
+			contains: []string{"ID  ", "SHORTCODE", "OWNER.USERNAME", "sample.bakery"}, lines: 3},
+		{name: "place search is INVALID_REQUEST", args: []string{"photosocial", "search", "bakery", "-type", "place"}, code: 2,
+			stderrHas: "does not support place search"},
+		{name: "insights without a model fail", args: []string{"photosocial", "insights", "comments", "C-9VcYrWAAR"}, code: 1,
+			stderrHas: "QUIVER_LLM", lines: -1},
+	})
+	runCLICases(t, []string{"QUIVER_PHOTOSOCIAL_PROVIDER=graph"}, []cliCase{
+		{name: "provider misconfigured is bad usage", args: []string{"photosocial", "profile", "x"}, code: 2,
+			stderrHas: "QUIVER_PHOTOSOCIAL_GRAPH_TOKEN"},
+	})
+}
+
+func TestCLIContent(t *testing.T) {
+	runCLICases(t, nil, []cliCase{
+		{name: "too short is INVALID_REQUEST", args: []string{"content", "summarize", "hello"}, code: 2,
+			stderrHas: "text: must be at least"},
+		{name: "summarize from stdin, without a model: extractive", stdin: "A long enough text to be summarized by the model, surely.",
+			args: []string{"content", "summarize"}, contains: []string{`"summary":"A long enough text`}, lines: 1,
+			stderrHas: "model quiver-extractive"},
+		{name: "table", args: []string{"content", "summarize", "-o", "table", "A long enough text to be summarized by the model, surely."},
+			contains: []string{"FIELD", "summary "}},
+		{name: "without a model the operation fails", args: []string{"content", "headlines", "remote", "work"}, code: 1,
+			stderrHas: "SERVICE_UNAVAILABLE", lines: -1},
+	})
+}
