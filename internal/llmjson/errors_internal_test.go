@@ -1,9 +1,13 @@
 package llmjson
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/quiverkit/quiver/envelope"
 )
 
 func TestParseRetryAfter(t *testing.T) {
@@ -24,6 +28,28 @@ func TestParseRetryAfter(t *testing.T) {
 	for _, tt := range tests {
 		if got := parseRetryAfter(tt.in, now); got != tt.want {
 			t.Errorf("parseRetryAfter(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestClassifyFromErrorText(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		err  string
+		want envelope.Code
+	}{
+		{"API returned unexpected status code: 429: slow down", envelope.CodeRateLimitExceeded},
+		{"anthropic: failed to create message: API returned unexpected status code: 529: Overloaded", envelope.CodeUpstreamError},
+		{"googleapi: Error 429: Resource has been exhausted", envelope.CodeRateLimitExceeded},
+		{"rpc error: code = ResourceExhausted desc = quota", envelope.CodeRateLimitExceeded},
+		{"googleapi: Error 504: deadline", envelope.CodeUpstreamTimeout},
+		{"request timeout: API call exceeded deadline", envelope.CodeUpstreamTimeout},
+		{"connection refused", envelope.CodeUpstreamError},
+	}
+	for _, tt := range tests {
+		got := envelope.From(classify(ctx, ctx, &recorder{}, errors.New(tt.err)))
+		if got.Code != tt.want {
+			t.Errorf("classify(%q) = %s, want %s", tt.err, got.Code, tt.want)
 		}
 	}
 }
