@@ -119,7 +119,7 @@ func TestExtractiveMetaTags(t *testing.T) {
 	}{
 		{"beekeeping", "", "Urban Beekeeping: A Practical Guide for City Rooftops", []string{"honey", "hive", "bees"}},
 		{"solar_pump", "", "The SunFlow 300 solar water pump brings reliable irrigation", []string{"pump", "solar", "water"}},
-		{"library", "public library", "When the town council of Millbrook voted last spring", []string{"public library", "library", "council"}},
+		{"library", "public library", "When the town council of Millbrook voted last spring", []string{"public library", "council", "town"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

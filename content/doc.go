@@ -68,7 +68,8 @@
 //
 // A Generator made with a nil model answers Summarize and MetaTags with a
 // deterministic extractive engine, reported as model "quiver-extractive"
-// with zero tokens and cost: TextRank sentence ranking for the summary,
+// with zero tokens and cost: TextRank sentence ranking (with a prior for
+// early sentences) for the summary,
 // TextRank keyword extraction over word co-occurrence, and a title and
 // description cut at word boundaries. The other six operations fail with
 // SERVICE_UNAVAILABLE, saying how to configure a provider.

@@ -14,11 +14,13 @@ import (
 //   - Sentences are ranked with TextRank: a graph whose nodes are the
 //     sentences and whose edges weigh the content words two sentences
 //     share, normalized by their lengths, scored with PageRank (damping
-//     0.85). The summary is the best-ranked sentences that fit max_words,
-//     in document order.
+//     0.85) whose random jump favours early sentences (weight 1/sqrt(i+1)).
+//     The summary is the best-ranked sentences that fit max_words, in
+//     document order; headings are never part of it.
 //   - Keywords are ranked with TextRank over the co-occurrence graph of
-//     content words (window of 3); adjacent top words are joined into
-//     phrases of up to 3 words.
+//     content words (window of 3); adjacent top words within a clause are
+//     joined into phrases of up to 3 words, which count only when they
+//     recur.
 //   - Titles and descriptions are cut at word boundaries.
 
 const (
@@ -209,11 +211,18 @@ func analyze(text string) []sentence {
 }
 
 // pagerank scores the nodes of a weighted undirected graph given as an
-// adjacency matrix of edge weights.
-func pagerank(w [][]float64) []float64 {
+// adjacency matrix of edge weights. The random jump lands on node i with
+// probability prior[i] (prior sums to 1; nil means uniform).
+func pagerank(w [][]float64, prior []float64) []float64 {
 	n := len(w)
 	if n == 0 {
 		return nil
+	}
+	if prior == nil {
+		prior = make([]float64, n)
+		for i := range prior {
+			prior[i] = 1 / float64(n)
+		}
 	}
 	out := make([]float64, n)
 	for i := range w {
@@ -241,7 +250,7 @@ func pagerank(w [][]float64) []float64 {
 					sum += w[j][i] / out[j] * score[j]
 				}
 			}
-			next[i] = (1-damping)/float64(n) + damping*(sum+dangling/float64(n))
+			next[i] = (1-damping)*prior[i] + damping*(sum+dangling*prior[i])
 			delta += math.Abs(next[i] - score[i])
 		}
 		score, next = next, score
@@ -285,13 +294,29 @@ func rankSentences(ss []sentence) []int {
 			w[i][j], w[j][i] = sim, sim
 		}
 	}
-	score := pagerank(w)
+	score := pagerank(w, positionPrior(n))
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return score[order[a]] > score[order[b]] })
 	return order
+}
+
+// positionPrior favours early sentences in the random jump of the
+// sentence graph, as lead sentences tend to state what a text is about:
+// the weight of sentence i falls as 1/sqrt(i+1).
+func positionPrior(n int) []float64 {
+	p := make([]float64, n)
+	sum := 0.0
+	for i := range p {
+		p[i] = 1 / math.Sqrt(float64(i+1))
+		sum += p[i]
+	}
+	for i := range p {
+		p[i] /= sum
+	}
+	return p
 }
 
 // pickSentences chooses the best-ranked sentences whose words fit in
@@ -656,15 +681,24 @@ func extractiveMetaTags(req MetaTagsRequest) MetaTags {
 		desc = cutRunes(req.PageContent, maxDescriptionRunes, true)
 	}
 
-	kws := extractKeywords(req.PageContent, 10)
+	kws := extractKeywords(req.PageContent, 8)
 	if t := req.TargetKeyword; t != "" {
+		// The target leads; keywords made only of its words go.
+		inTarget := map[string]bool{}
+		for _, w := range tokenize(t) {
+			inTarget[stem(w)] = true
+		}
 		rest := []string{t}
 		for _, k := range kws {
-			if !strings.EqualFold(k, t) {
+			covered := true
+			for _, w := range strings.Fields(k) {
+				covered = covered && inTarget[stem(w)]
+			}
+			if !covered {
 				rest = append(rest, k)
 			}
 		}
-		kws = rest[:min(len(rest), 10)]
+		kws = rest[:min(len(rest), 8)]
 	}
 	return MetaTags{Title: title, Description: desc, Keywords: nonNil(kws)}
 }

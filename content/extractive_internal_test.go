@@ -76,7 +76,7 @@ func TestTrimStopwords(t *testing.T) {
 
 func TestPagerankSumsToOne(t *testing.T) {
 	w := [][]float64{{0, 1, 1, 0}, {1, 0, 1, 0}, {1, 1, 0, 0}, {0, 0, 0, 0}}
-	s := pagerank(w)
+	s := pagerank(w, nil)
 	sum := 0.0
 	for _, x := range s {
 		sum += x
