@@ -108,6 +108,8 @@ func classify(parent, attempt context.Context, rec *recorder, err error) error {
 	case status != 0:
 		return envelope.Wrap(envelope.CodeUpstreamError, err,
 			fmt.Sprintf("the language model provider failed (HTTP %d)", status))
+	case unreachable(err):
+		return envelope.Wrap(envelope.CodeUpstreamError, err, "the language model provider could not be reached")
 	default:
 		return envelope.Wrap(envelope.CodeUpstreamError, err, "the language model provider failed")
 	}
@@ -123,6 +125,16 @@ func isTimeout(err error) bool {
 	}
 	// The OpenAI client replaces timeouts with this text.
 	return strings.Contains(err.Error(), "request timeout")
+}
+
+// unreachable reports a failure to connect to the provider.
+func unreachable(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	// The OpenAI client replaces network errors with this text.
+	return strings.Contains(err.Error(), "failed to reach API server")
 }
 
 // parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP

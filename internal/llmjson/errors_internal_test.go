@@ -2,8 +2,10 @@ package llmjson
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,4 +54,26 @@ func TestClassifyFromErrorText(t *testing.T) {
 			t.Errorf("classify(%q) = %s, want %s", tt.err, got.Code, tt.want)
 		}
 	}
+}
+
+// FuzzDecode feeds arbitrary model answers to the strict decoder: it must
+// never panic, and what it accepts must be one JSON object of the shape.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"colors":["a","b","c"]}`, "```json\n{\"colors\":[]}\n```", "```\n```", "``````", "```json```",
+		`{"colors":["a"]} {"colors":[]}`, `{"colors":"x"}`, `null`, ``, `{"extra":1}`, "\ufeff{}",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, answer string) {
+		var v struct {
+			Colors []string `json:"colors"`
+		}
+		if problems := decode(answer, &v); problems == nil {
+			body := strings.TrimSpace(string(stripFence([]byte(strings.TrimSpace(answer)))))
+			if !json.Valid([]byte(body)) {
+				t.Fatalf("accepted invalid JSON %q", answer)
+			}
+		}
+	})
 }

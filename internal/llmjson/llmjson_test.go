@@ -213,6 +213,18 @@ func TestAskCallerDeadline(t *testing.T) {
 	}
 }
 
+func TestAskProviderUnreachable(t *testing.T) {
+	for _, p := range protocols {
+		s := llmtest.New(t, p)
+		c := client(t, s)
+		s.Close() // nothing listens any more
+		_, _, err := ask(t, c)
+		if e := envelope.From(err); e.Code != envelope.CodeUpstreamError || !strings.Contains(e.Message, "could not be reached") {
+			t.Errorf("%s: err = %v, want UPSTREAM_ERROR saying the provider could not be reached", p, err)
+		}
+	}
+}
+
 func TestAskWithoutModel(t *testing.T) {
 	_, _, err := llmjson.Ask(context.Background(), &llmjson.Client{}, llmjson.Request{}, wantThree)
 	if e := envelope.From(err); e.Code != envelope.CodeServiceUnavailable {
