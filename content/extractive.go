@@ -210,57 +210,6 @@ func analyze(text string) []sentence {
 	return out
 }
 
-// pagerank scores the nodes of a weighted undirected graph given as an
-// adjacency matrix of edge weights. The random jump lands on node i with
-// probability prior[i] (prior sums to 1; nil means uniform).
-func pagerank(w [][]float64, prior []float64) []float64 {
-	n := len(w)
-	if n == 0 {
-		return nil
-	}
-	if prior == nil {
-		prior = make([]float64, n)
-		for i := range prior {
-			prior[i] = 1 / float64(n)
-		}
-	}
-	out := make([]float64, n)
-	for i := range w {
-		for _, x := range w[i] {
-			out[i] += x
-		}
-	}
-	score := make([]float64, n)
-	next := make([]float64, n)
-	for i := range score {
-		score[i] = 1 / float64(n)
-	}
-	for round := 0; round < maxRankRounds; round++ {
-		var dangling float64
-		for j := range score {
-			if out[j] == 0 {
-				dangling += score[j]
-			}
-		}
-		delta := 0.0
-		for i := range next {
-			sum := 0.0
-			for j := range w {
-				if w[j][i] > 0 {
-					sum += w[j][i] / out[j] * score[j]
-				}
-			}
-			next[i] = (1-damping)*prior[i] + damping*(sum+dangling*prior[i])
-			delta += math.Abs(next[i] - score[i])
-		}
-		score, next = next, score
-		if delta < rankEpsilon {
-			break
-		}
-	}
-	return score
-}
-
 // rankSentences returns the sentence indexes, best first, ties broken by
 // position.
 func rankSentences(ss []sentence) []int {
@@ -272,9 +221,9 @@ func rankSentences(ss []sentence) []int {
 			sets[i][t] = true
 		}
 	}
-	w := make([][]float64, n)
-	for i := range w {
-		w[i] = make([]float64, n)
+	edges := make([]map[int]float64, n)
+	for i := range edges {
+		edges[i] = map[int]float64{}
 	}
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
@@ -291,10 +240,10 @@ func rankSentences(ss []sentence) []int {
 				continue
 			}
 			sim := float64(common) / (math.Log(float64(len(sets[i]))) + math.Log(float64(len(sets[j]))))
-			w[i][j], w[j][i] = sim, sim
+			edges[i][j], edges[j][i] = sim, sim
 		}
 	}
-	score := pagerank(w, positionPrior(n))
+	score := pagerank(edges, positionPrior(n))
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
@@ -492,7 +441,7 @@ func extractKeywords(text string, n int) []string {
 			}
 		}
 	}
-	score := sparseRank(edges)
+	score := pagerank(edges, nil)
 
 	// Top third of the words (at least 2*n) are keyword material.
 	ids := make([]int, len(stems))
@@ -587,9 +536,22 @@ func extractKeywords(text string, n int) []string {
 	return out
 }
 
-// sparseRank is pagerank over a sparse weighted graph.
-func sparseRank(edges []map[int]float64) []float64 {
+// pagerank scores the nodes of a weighted undirected graph, given as the
+// weights of each node's edges, by PageRank with damping 0.85. The random
+// jump lands on node i with probability prior[i] (prior sums to 1; nil
+// means uniform). Iteration stops when the scores move less than 1e-6 in
+// total, or after 100 rounds.
+func pagerank(edges []map[int]float64, prior []float64) []float64 {
 	n := len(edges)
+	if n == 0 {
+		return nil
+	}
+	if prior == nil {
+		prior = make([]float64, n)
+		for i := range prior {
+			prior[i] = 1 / float64(n)
+		}
+	}
 	out := make([]float64, n)
 	for i, e := range edges {
 		for _, w := range e {
@@ -598,9 +560,7 @@ func sparseRank(edges []map[int]float64) []float64 {
 	}
 	score := make([]float64, n)
 	next := make([]float64, n)
-	for i := range score {
-		score[i] = 1 / float64(n)
-	}
+	copy(score, prior)
 	for round := 0; round < maxRankRounds; round++ {
 		dangling := 0.0
 		for j := range score {
@@ -608,9 +568,7 @@ func sparseRank(edges []map[int]float64) []float64 {
 				dangling += score[j]
 			}
 		}
-		for i := range next {
-			next[i] = 0
-		}
+		clear(next)
 		for j, e := range edges {
 			if out[j] == 0 {
 				continue
@@ -621,7 +579,7 @@ func sparseRank(edges []map[int]float64) []float64 {
 		}
 		delta := 0.0
 		for i := range next {
-			next[i] = (1-damping)/float64(n) + damping*(next[i]+dangling/float64(n))
+			next[i] = (1-damping)*prior[i] + damping*(next[i]+dangling*prior[i])
 			delta += math.Abs(next[i] - score[i])
 		}
 		score, next = next, score
