@@ -108,9 +108,9 @@ func render(op string, data any) (llmjson.Request, error) {
 	return llmjson.Request{System: strings.TrimSpace(sys.String()), Prompt: strings.TrimSpace(user.String())}, nil
 }
 
-// ask renders op's prompt for req and asks the model, checking the answer
-// with check.
-func ask[T any](ctx context.Context, g *Generator, op string, req any, check func(*T) []string) (T, envelope.AI, error) {
+// ask renders op's prompt for req and asks the model for an answer of at
+// most about answerTokens tokens, checking the answer with check.
+func ask[T any](ctx context.Context, g *Generator, op string, req any, answerTokens int, check func(*T) []string) (T, envelope.AI, error) {
 	var zero T
 	if g.llm == nil {
 		return zero, envelope.AI{}, errNoModel(op)
@@ -119,7 +119,17 @@ func ask[T any](ctx context.Context, g *Generator, op string, req any, check fun
 	if err != nil {
 		return zero, envelope.AI{}, err
 	}
+	r.MaxTokens = maxTokens(answerTokens)
 	return llmjson.Ask(ctx, g.llm, r, check)
+}
+
+// maxTokens bounds the answer of the model at twice the expected size
+// (JSON syntax, and reasoning models that count their thinking), at least
+// 1024 and at most 8192 tokens, so that no answer runs away with the
+// cost, and none that is right is cut short. Anthropic's API requires a
+// bound; its client's default (2048) would cut ten long captions.
+func maxTokens(expected int) int {
+	return min(max(2*expected, 1024), 8192)
 }
 
 func errNoModel(op string) error {
@@ -139,7 +149,7 @@ func (g *Generator) Summarize(ctx context.Context, req SummarizeRequest) (Summar
 		}
 		return extractiveSummary(req), envelope.AI{Model: ExtractiveModel}, nil
 	}
-	res, ai, err := ask(ctx, g, "summarize", req, func(s *Summary) []string { return checkSummary(req, s) })
+	res, ai, err := ask(ctx, g, "summarize", req, 300+2*(*req.MaxWords), func(s *Summary) []string { return checkSummary(req, s) })
 	if err == nil {
 		res.Format = req.Format
 	}
@@ -151,7 +161,7 @@ func (g *Generator) Rewrite(ctx context.Context, req RewriteRequest) (Rewrite, e
 	if err := req.normalize(); err != nil {
 		return Rewrite{}, envelope.AI{}, err
 	}
-	return ask(ctx, g, "rewrite", req, checkRewrite)
+	return ask(ctx, g, "rewrite", req, 300+2*len(strings.Fields(req.Text)), checkRewrite)
 }
 
 // MetaTags writes the SEO title, description and keywords of a page.
@@ -167,7 +177,7 @@ func (g *Generator) MetaTags(ctx context.Context, req MetaTagsRequest) (MetaTags
 		}
 		return extractiveMetaTags(req), envelope.AI{Model: ExtractiveModel}, nil
 	}
-	return ask(ctx, g, "metatags", req, func(m *MetaTags) []string { return checkMetaTags(req, m) })
+	return ask(ctx, g, "metatags", req, 300, func(m *MetaTags) []string { return checkMetaTags(req, m) })
 }
 
 // BlogOutline outlines a blog post with the requested number of sections.
@@ -175,7 +185,7 @@ func (g *Generator) BlogOutline(ctx context.Context, req BlogOutlineRequest) (Bl
 	if err := req.normalize(); err != nil {
 		return BlogOutline{}, envelope.AI{}, err
 	}
-	return ask(ctx, g, "outline", req, func(o *BlogOutline) []string { return checkOutline(req, o) })
+	return ask(ctx, g, "outline", req, 200+120*(*req.Sections), func(o *BlogOutline) []string { return checkOutline(req, o) })
 }
 
 // ProductDescription writes a product description of the requested
@@ -184,7 +194,7 @@ func (g *Generator) ProductDescription(ctx context.Context, req ProductDescripti
 	if err := req.normalize(); err != nil {
 		return ProductDescription{}, envelope.AI{}, err
 	}
-	return ask(ctx, g, "product", req, func(p *ProductDescription) []string { return checkProduct(req, p) })
+	return ask(ctx, g, "product", req, 300+2*lengthWords[req.Length][1], func(p *ProductDescription) []string { return checkProduct(req, p) })
 }
 
 // SocialCaption writes caption variants for a social platform.
@@ -192,7 +202,7 @@ func (g *Generator) SocialCaption(ctx context.Context, req SocialCaptionRequest)
 	if err := req.normalize(); err != nil {
 		return SocialCaptions{}, envelope.AI{}, err
 	}
-	res, ai, err := ask(ctx, g, "caption", req, func(s *SocialCaptions) []string { return checkCaptions(req, s) })
+	res, ai, err := ask(ctx, g, "caption", req, 100+(*req.Variants)*(platforms[req.Platform].limit/3+60), func(s *SocialCaptions) []string { return checkCaptions(req, s) })
 	if err == nil {
 		res.Platform = req.Platform
 	}
@@ -205,7 +215,7 @@ func (g *Generator) Headlines(ctx context.Context, req HeadlinesRequest) (Headli
 	if err := req.normalize(); err != nil {
 		return Headlines{}, envelope.AI{}, err
 	}
-	return ask(ctx, g, "headlines", req, func(h *Headlines) []string { return checkHeadlines(req, h) })
+	return ask(ctx, g, "headlines", req, 100+50*(*req.Count), func(h *Headlines) []string { return checkHeadlines(req, h) })
 }
 
 // FAQ writes questions and answers drawn from a source text.
@@ -213,5 +223,5 @@ func (g *Generator) FAQ(ctx context.Context, req FAQRequest) (FAQ, envelope.AI, 
 	if err := req.normalize(); err != nil {
 		return FAQ{}, envelope.AI{}, err
 	}
-	return ask(ctx, g, "faq", req, func(f *FAQ) []string { return checkFAQ(req, f) })
+	return ask(ctx, g, "faq", req, 100+150*(*req.Count), func(f *FAQ) []string { return checkFAQ(req, f) })
 }

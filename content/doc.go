@@ -11,7 +11,8 @@
 //     [*envelope.ValidationError] naming the JSON field;
 //  2. renders its prompt from the templates in prompts.tmpl, the one place
 //     where the prompts live, and asks for JSON (in the provider's JSON
-//     mode where it has one);
+//     mode where it has one), with a max_tokens bound of twice the answer's
+//     expected size (1024 to 8192 tokens);
 //  3. decodes the answer strictly into the result type and checks it
 //     against the request (below). An answer that breaks a rule is sent
 //     back once with the violations listed; if the second answer breaks a
