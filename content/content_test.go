@@ -479,3 +479,28 @@ func TestPromptsCarryTheRequest(t *testing.T) {
 		t.Errorf("max_tokens = %d, want 1480", r.MaxTokens)
 	}
 }
+
+func TestGeneratorIsSafeForConcurrentUse(t *testing.T) {
+	const n = 8
+	good := `{"faqs":[{"question":"A?","answer":"a"},{"question":"B?","answer":"b"},{"question":"C?","answer":"c"}]}`
+	s := llmtest.NewOllama(t)
+	for range n {
+		s.Push(llmtest.Reply{Content: good, PromptTokens: 10, CompletionTokens: 5})
+	}
+	g := content.New(s.Model(t, "llama3.2"), content.WithModelName("llama3.2"))
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			_, ai, err := g.FAQ(context.Background(), content.FAQRequest{SourceText: readText(t, "library"), Count: content.Ptr(3)})
+			if err == nil && (ai.PromptTokens != 10 || ai.CompletionTokens != 5) {
+				err = errors.New("usage leaked between calls")
+			}
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -356,3 +356,23 @@ func ExamplePriceTable_Cost() {
 	fmt.Printf("%s %d+%d tokens: $%.6f\n", ai.Model, ai.PromptTokens, ai.CompletionTokens, ai.CostUSD)
 	// Output: gpt-4o-mini-2024-07-18 2000+500 tokens: $0.000600
 }
+
+func TestAskBoundsViolationsShown(t *testing.T) {
+	s := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"colors":[]}`}, llmtest.Reply{Content: `{"colors":[]}`})
+	many := func(*colors) []string {
+		v := make([]string, 50)
+		for i := range v {
+			v[i] = fmt.Sprintf("rule %d broken", i)
+		}
+		return v
+	}
+	_, _, err := llmjson.Ask(context.Background(), client(t, s), llmjson.Request{Prompt: "x"}, many)
+	var ce *llmjson.ContractError
+	if !errors.As(err, &ce) || len(ce.Violations) != 21 || ce.Violations[20] != "... and 30 more problems" {
+		t.Fatalf("err = %v", err)
+	}
+	retry := s.Requests()[1].Messages
+	if last := retry[len(retry)-1].Content; strings.Contains(last, "rule 20 broken") || !strings.Contains(last, "rule 19 broken") {
+		t.Errorf("retry prompt not bounded to 20 violations:\n%s", last)
+	}
+}
