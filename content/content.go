@@ -35,28 +35,37 @@ type Generator struct {
 	llm *llmjson.Client // nil without a model
 }
 
-// Option configures a [Generator].
-type Option func(*llmjson.Client)
+// Option configures a [Generator]. Options matter only with a model.
+type Option func(*options)
+
+// options are the settings of the calls to the model.
+type options struct {
+	name     string
+	prices   PriceTable
+	attempts int
+	timeout  time.Duration
+	noJSON   bool
+}
 
 // WithModelName names the model in the usage metadata and selects its
 // price, e.g. "gpt-4o-mini". Default "unknown".
-func WithModelName(name string) Option { return func(c *llmjson.Client) { c.ModelName = name } }
+func WithModelName(name string) Option { return func(o *options) { o.name = name } }
 
 // WithPrices replaces the price table ([DefaultPrices] by default).
-func WithPrices(p PriceTable) Option { return func(c *llmjson.Client) { c.Prices = p } }
+func WithPrices(p PriceTable) Option { return func(o *options) { o.prices = p } }
 
 // WithMaxAttempts sets how many times the model is asked before an answer
 // that breaks the contract fails the call. Default 2: one retry.
-func WithMaxAttempts(n int) Option { return func(c *llmjson.Client) { c.MaxAttempts = n } }
+func WithMaxAttempts(n int) Option { return func(o *options) { o.attempts = n } }
 
 // WithTimeout bounds each call to the model; a call that runs out of time
 // fails with UPSTREAM_TIMEOUT. Default: only the context bounds it.
-func WithTimeout(d time.Duration) Option { return func(c *llmjson.Client) { c.Timeout = d } }
+func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
 
 // WithoutJSONMode stops the generator from requesting the provider's JSON
 // mode, for OpenAI-compatible servers that reject it. The prompts still
 // ask for JSON and the answers are still checked strictly.
-func WithoutJSONMode() Option { return func(c *llmjson.Client) { c.NoJSONMode = true } }
+func WithoutJSONMode() Option { return func(o *options) { o.noJSON = true } }
 
 // New returns a generator backed by model. With a nil model, Summarize and
 // MetaTags use the deterministic extractive engine and the other
@@ -65,11 +74,18 @@ func New(model llms.Model, opts ...Option) *Generator {
 	if model == nil {
 		return &Generator{}
 	}
-	c := &llmjson.Client{Model: model}
-	for _, o := range opts {
-		o(c)
+	var o options
+	for _, opt := range opts {
+		opt(&o)
 	}
-	return &Generator{llm: c}
+	return &Generator{llm: &llmjson.Client{
+		Model:       model,
+		ModelName:   o.name,
+		Prices:      o.prices,
+		MaxAttempts: o.attempts,
+		Timeout:     o.timeout,
+		NoJSONMode:  o.noJSON,
+	}}
 }
 
 // HasModel reports whether a language model backs the generator.
