@@ -426,3 +426,22 @@ func deref[T any](p *T) any {
 	}
 	return *p
 }
+
+func TestContentLLMSettings(t *testing.T) {
+	s := llmtest.NewOpenAI(t, llmtest.Reply{Content: validAnswer("/v1/content/headlines", 2, ""), PromptTokens: 1_000_000})
+	prices := llmjson.PriceTable{"local-model": {Input: 3, Output: 0}}
+	h := contentHandler(t, s, "local-model", httpapi.LLMSettings{NoJSONMode: true, MaxAttempts: 1, Prices: prices})
+	rec, res := postContent(t, h, "/v1/content/headlines", `{"topic":"Solar irrigation","count":3}`)
+	if rec.Code != http.StatusBadGateway {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	if n := len(s.Requests()); n != 1 {
+		t.Errorf("%d calls with MaxAttempts 1", n)
+	}
+	if s.Requests()[0].JSONMode {
+		t.Error("JSON mode requested with NoJSONMode")
+	}
+	if res.Meta.CostUSD == nil || *res.Meta.CostUSD != 3 {
+		t.Errorf("cost = %v, want 3 from the configured price table", deref(res.Meta.CostUSD))
+	}
+}
