@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -99,7 +98,7 @@ func (c llmConfig) build(ctx context.Context) (llms.Model, httpapi.LLMSettings, 
 	}
 	// The transport records the provider's status codes and Retry-After
 	// for llmjson. Timeouts come from the per-call context.
-	hc := &http.Client{Transport: &llmjson.Transport{}}
+	hc := llmjson.HTTPClient()
 
 	var m llms.Model
 	switch provider {
