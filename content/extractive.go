@@ -405,7 +405,7 @@ func extractKeywords(text string, n int) []string {
 	var stems []string
 	seq := make([]int, len(toks)) // node of each token, -1 for stop words
 	for i, t := range toks {
-		if !isContentWord(t) {
+		if !isContentWord(t) || weakKeywords[t] {
 			seq[i] = -1
 			continue
 		}
@@ -606,14 +606,18 @@ func extractiveMetaTags(req MetaTagsRequest) MetaTags {
 		title = trimStopwords(cutRunes(title, maxTitleRunes, false))
 	}
 
-	// Description: the best sentences in document order that fit in 160
-	// characters; the best one cut at a word boundary when it alone is
-	// too long.
+	// Description: those of the three best sentences that fit in 160
+	// characters, in document order; the best one cut at a word boundary
+	// when it alone is too long. (Filling the space with lesser sentences
+	// reads as filler.)
 	var chosen []int
-	used := 0
+	used, considered := 0, 0
 	for _, i := range order {
 		if ss[i].heading || len(ss[i].terms) == 0 {
 			continue
+		}
+		if considered++; considered > 3 {
+			break
 		}
 		n := utf8.RuneCountInString(ss[i].text)
 		if len(chosen) > 0 {
@@ -682,6 +686,17 @@ func firstLine(s string) string {
 	}
 	return strings.TrimSpace(s)
 }
+
+// weakKeywords are common words that take part in sentence similarity but
+// make poor keywords on their own.
+var weakKeywords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`day days week weeks month months year years time times small large big
+	good great best first last way ways part parts lot lots kind thing things`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // stopwords are English function words that carry no topic.
 var stopwords = func() map[string]bool {
