@@ -2,6 +2,7 @@ package content
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -552,10 +553,22 @@ func pagerank(edges []map[int]float64, prior []float64) []float64 {
 			prior[i] = 1 / float64(n)
 		}
 	}
+	// Adjacency lists sorted by node, so that the sums run in one order
+	// and the scores are the same on every run.
+	type arc struct {
+		to int
+		w  float64
+	}
+	adj := make([][]arc, n)
 	out := make([]float64, n)
 	for i, e := range edges {
-		for _, w := range e {
-			out[i] += w
+		adj[i] = make([]arc, 0, len(e))
+		for j, w := range e {
+			adj[i] = append(adj[i], arc{j, w})
+		}
+		slices.SortFunc(adj[i], func(a, b arc) int { return a.to - b.to })
+		for _, a := range adj[i] {
+			out[i] += a.w
 		}
 	}
 	score := make([]float64, n)
@@ -569,12 +582,13 @@ func pagerank(edges []map[int]float64, prior []float64) []float64 {
 			}
 		}
 		clear(next)
-		for j, e := range edges {
+		for j, arcs := range adj {
 			if out[j] == 0 {
 				continue
 			}
-			for i, w := range e {
-				next[i] += w / out[j] * score[j]
+			share := score[j] / out[j]
+			for _, a := range arcs {
+				next[a.to] += a.w * share
 			}
 		}
 		delta := 0.0
