@@ -22,8 +22,9 @@ type Summary struct {
 	Format string `json:"format"`
 	// Summary is the prose summary; null in the bullets format.
 	Summary *string `json:"summary"`
-	// KeyPoints are the main points, most important first in the
-	// bullets format.
+	// KeyPoints are the main points; in the bullets format they are the
+	// summary. A model lists them most important first; the extractive
+	// engine keeps the order of the text.
 	KeyPoints []string `json:"key_points"`
 }
 
