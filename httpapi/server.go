@@ -38,6 +38,7 @@ import (
 	"strings"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/dnsx"
 )
 
 // Defaults of [Config].
@@ -85,6 +86,11 @@ type Config struct {
 	LLM llms.Model
 
 	// email:
+
+	// Resolver answers every DNS question of the email routes (MX, SPF,
+	// DMARC) and of the webcheck DNS routes. When nil, the email routes
+	// check syntax, disposable and role lists only, and report no MX.
+	Resolver *dnsx.Resolver
 
 	// webcheck:
 
