@@ -13,6 +13,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/quiverkit/quiver/internal/dnstest"
+	"github.com/quiverkit/quiver/internal/dnsx"
 )
 
 // noResolver fails every lookup: the hostile table must be refused
@@ -237,5 +240,68 @@ func TestDialerRefusesPrivate(t *testing.T) {
 	}
 	if _, err := d.DialContext(context.Background(), "udp", "8.8.8.8:53"); !errors.Is(err, ErrDestinationNotAllowed) {
 		t.Errorf("udp: err = %v; want refused", err)
+	}
+}
+
+func TestDNSAnswersChecked(t *testing.T) {
+	var hits atomic.Int32
+	srv := serveOn(t, "127.0.0.2:0", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if to := r.URL.Query().Get("to"); to != "" {
+			http.Redirect(w, r, to, http.StatusFound)
+			return
+		}
+		io.WriteString(w, "ok")
+	}))
+	port := strconv.Itoa(srv.Listener.Addr().(*net.TCPAddr).Port)
+	ns := dnstest.NewServer(t, `
+good.test.      60 IN A    127.0.0.2
+private.test.   60 IN A    10.0.0.1
+loop.test.      60 IN A    127.0.0.1
+meta.test.      60 IN CNAME metadata.test.
+metadata.test.  60 IN A    169.254.169.254
+mixed.test.     60 IN A    127.0.0.2
+mixed.test.     60 IN A    192.168.1.1
+mapped.test.    60 IN AAAA ::ffff:127.0.0.2
+ula.test.       60 IN AAAA fd00::1
+`)
+	res, err := dnsx.New(dnsx.Config{Servers: []string{ns.Addr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := New(WithResolver(res), AllowPrefixes(netip.MustParsePrefix("127.0.0.2/32")), WithTimeout(5*time.Second))
+
+	resp, err := c.Get(context.Background(), "http://good.test:"+port+"/")
+	if err != nil {
+		t.Fatalf("allowed host: %v", err)
+	}
+	resp.Body.Close()
+
+	for _, u := range []string{
+		"http://private.test:" + port + "/",
+		"http://loop.test:" + port + "/",
+		"http://meta.test/latest/meta-data/",
+		"http://mixed.test:" + port + "/",
+		"http://mapped.test:" + port + "/",
+		"http://ula.test/",
+		"http://good.test:" + port + "/?to=http://private.test:" + port + "/",
+		"http://good.test:" + port + "/?to=http://loop.test:" + port + "/",
+	} {
+		before := hits.Load()
+		resp, err := c.Get(context.Background(), u)
+		if err == nil {
+			resp.Body.Close()
+			t.Errorf("%s: fetched; want refused", u)
+			continue
+		}
+		if !errors.Is(err, ErrDestinationNotAllowed) {
+			t.Errorf("%s: err = %v; want ErrDestinationNotAllowed", u, err)
+		}
+		if strings.Contains(u, "?to=") {
+			before++ // the allowed first hop
+		}
+		if hits.Load() != before {
+			t.Errorf("%s: a refused host was reached", u)
+		}
 	}
 }
