@@ -38,6 +38,7 @@ import (
 	"strings"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/webcheck"
 	"github.com/quiverkit/quiver/internal/dnsx"
 )
 
@@ -93,6 +94,11 @@ type Config struct {
 	Resolver *dnsx.Resolver
 
 	// webcheck:
+
+	// WebCheck runs the web and domain checks. When nil, the handler
+	// builds one with the defaults of webcheck.Config on Resolver:
+	// loopback and private destinations refused, system roots.
+	WebCheck *webcheck.Checker
 
 	// devutil:
 
