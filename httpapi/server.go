@@ -38,8 +38,8 @@ import (
 	"strings"
 
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/webcheck"
 	"github.com/quiverkit/quiver/internal/dnsx"
+	"github.com/quiverkit/quiver/webcheck"
 )
 
 // Defaults of [Config].
