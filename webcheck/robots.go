@@ -18,6 +18,8 @@ const maxRobotsWarnings = 50
 // safe for concurrent use.
 type Robots struct {
 	groups   []robotsGroup
+	byAgent  map[string][]robotsRule // merged rules per product token
+	star     []robotsRule            // merged rules of the "*" groups
 	sitemaps []string
 	warnings []string
 	dropped  int // warnings beyond maxRobotsWarnings
@@ -115,7 +117,28 @@ func ParseRobots(data []byte) *Robots {
 		}
 		lastWasAgent = false
 	}
+	r.index()
 	return r
+}
+
+// index merges the rules of the groups naming each agent, so that
+// matching does not depend on the number of groups.
+func (r *Robots) index() {
+	r.byAgent = map[string][]robotsRule{}
+	for _, g := range r.groups {
+		seen := map[string]bool{}
+		for _, a := range g.agents {
+			if seen[a] {
+				continue
+			}
+			seen[a] = true
+			if a == "*" {
+				r.star = append(r.star, g.rules...)
+			} else {
+				r.byAgent[a] = append(r.byAgent[a], g.rules...)
+			}
+		}
+	}
 }
 
 // robotsKeys maps accepted spellings (Google's common typos included) to
@@ -218,29 +241,10 @@ func (r *Robots) Groups() []RobotsGroup {
 // rulesFor returns the merged rules of every group naming the agent's
 // product token, or of the "*" groups when none does.
 func (r *Robots) rulesFor(token string) []robotsRule {
-	var rules []robotsRule
-	found := false
-	for _, g := range r.groups {
-		for _, a := range g.agents {
-			if a == token && a != "*" {
-				rules = append(rules, g.rules...)
-				found = true
-				break
-			}
-		}
-	}
-	if found {
+	if rules, ok := r.byAgent[token]; ok && token != "*" {
 		return rules
 	}
-	for _, g := range r.groups {
-		for _, a := range g.agents {
-			if a == "*" {
-				rules = append(rules, g.rules...)
-				break
-			}
-		}
-	}
-	return rules
+	return r.star
 }
 
 // Allowed reports whether userAgent may fetch rawURL (an absolute URL or
@@ -311,27 +315,29 @@ func matchPattern(pattern, path string) bool {
 		}
 		return strings.HasPrefix(path, pattern)
 	}
-	// Split on '*': the first piece is a prefix, the rest are found
-	// greedily left to right, which is exact for prefix matching; an
-	// anchored pattern requires the last piece at the end.
-	pieces := strings.Split(pattern, "*")
-	if !strings.HasPrefix(path, pieces[0]) {
+	// The first piece (before the first '*') is a prefix; each later
+	// piece is found greedily left to right, which is exact for prefix
+	// matching. An anchored pattern needs its last piece at the end.
+	first, rest, _ := strings.Cut(pattern, "*")
+	if !strings.HasPrefix(path, first) {
 		return false
 	}
-	pos := len(pieces[0])
-	last := len(pieces) - 1
-	for i := 1; i <= last; i++ {
-		piece := pieces[i]
-		if i == last && anchored {
-			return len(path)-pos >= len(piece) && strings.HasSuffix(path, piece)
+	pos := len(first)
+	for {
+		piece, more, found := strings.Cut(rest, "*")
+		if !found {
+			if anchored {
+				return len(path)-pos >= len(piece) && strings.HasSuffix(path, piece)
+			}
+			return strings.Contains(path[pos:], piece)
 		}
 		j := strings.Index(path[pos:], piece)
 		if j < 0 {
 			return false
 		}
 		pos += j + len(piece)
+		rest = more
 	}
-	return true
 }
 
 // blocksAll reports whether the rules disallow the whole site.
