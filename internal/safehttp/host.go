@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -81,6 +82,9 @@ func ParseHost(host string) (Host, error) {
 			return Host{}, fmt.Errorf("%w: bad percent-encoding in %q", ErrInvalidHost, host)
 		}
 		host = u
+	}
+	if !utf8.ValidString(host) {
+		return Host{}, fmt.Errorf("%w: %q is not valid UTF-8", ErrInvalidHost, host)
 	}
 	ascii, err := idnaProfile.ToASCII(host)
 	if err != nil {
