@@ -84,16 +84,16 @@ func TestParseURLInvalid(t *testing.T) {
 func TestRemoveDotSegments(t *testing.T) {
 	// The examples of RFC 3986 section 5.4.
 	for in, want := range map[string]string{
-		"/a/b/c/./../../g": "/a/g",
+		"/a/b/c/./../../g":   "/a/g",
 		"mid/content=5/../6": "mid/6",
-		"/b/c/.":            "/b/c/",
-		"/b/c/..":           "/b/",
-		"/../g":             "/g",
-		"/./g":              "/g",
-		"/g.":               "/g.",
-		"/..g":              "/..g",
-		"/b/c/g/./h":        "/b/c/g/h",
-		"":                  "",
+		"/b/c/.":             "/b/c/",
+		"/b/c/..":            "/b/",
+		"/../g":              "/g",
+		"/./g":               "/g",
+		"/g.":                "/g.",
+		"/..g":               "/..g",
+		"/b/c/g/./h":         "/b/c/g/h",
+		"":                   "",
 	} {
 		if got := removeDotSegments(in); got != want {
 			t.Errorf("removeDotSegments(%q) = %q; want %q", in, got, want)
