@@ -302,7 +302,8 @@ func (c *Checker) describe(res *SSLResult, certs []*x509.Certificate) {
 }
 
 func isSelfSigned(c *x509.Certificate) bool {
-	return c.CheckSignatureFrom(c) == nil && string(c.RawIssuer) == string(c.RawSubject)
+	return string(c.RawIssuer) == string(c.RawSubject) &&
+		c.CheckSignature(c.SignatureAlgorithm, c.RawTBSCertificate, c.Signature) == nil
 }
 
 func keyInfo(c *x509.Certificate) (string, int) {
