@@ -135,6 +135,9 @@ func parseAbsolute(field, raw string) (*url.URL, string, error) {
 
 // parseHTTPURL parses raw as an absolute http or https URL.
 func parseHTTPURL(field, raw string) (*url.URL, error) {
+	if u, err := url.Parse(strings.TrimSpace(raw)); err == nil && u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https" {
+		return nil, envelope.Invalid(field, "must be an http or https URL")
+	}
 	u, _, err := parseAbsolute(field, raw)
 	if err != nil {
 		return nil, err
