@@ -77,7 +77,7 @@ func (c *Checker) AnalyzeDNS(ctx context.Context, req DNSRequest) (DNSResult, er
 	var (
 		mu       sync.Mutex
 		wg       sync.WaitGroup
-		failures []error
+		failures []error // of the six record lookups
 		nx       bool
 	)
 	run := func(kind string, fn func() error) {
@@ -92,7 +92,9 @@ func (c *Checker) AnalyzeDNS(ctx context.Context, req DNSRequest) (DNSResult, er
 			case errors.Is(err, dnsx.ErrNXDomain):
 				nx = true
 			default:
-				failures = append(failures, err)
+				if kind != "SPF" && kind != "DMARC" {
+					failures = append(failures, err)
+				}
 				res.Warnings = append(res.Warnings, kind+" lookup failed: "+err.Error())
 			}
 		}()
@@ -147,7 +149,7 @@ func (c *Checker) AnalyzeDNS(ctx context.Context, req DNSRequest) (DNSResult, er
 		return err
 	})
 	wg.Wait()
-	if len(failures) == 8 {
+	if len(failures) == 6 {
 		for _, f := range failures {
 			if errors.Is(f, dnsx.ErrTimeout) || errors.Is(f, context.DeadlineExceeded) {
 				return DNSResult{}, envelope.Wrap(envelope.CodeUpstreamTimeout, f, "DNS lookups of "+domain+" timed out")
