@@ -183,16 +183,3 @@ func toJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
-
-func TestWebcheckOpenAPI(t *testing.T) {
-	h := webcheckHandler(t, false, nil)
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/openapi.json", nil))
-	body := rec.Body.String()
-	for _, want := range []string{"/v1/utility/ssl/check", "/v1/dev/data/url/parse", "/v1/utility/cors/check", "/v1/utility/dns/analyze",
-		"/v1/utility/url/safety", "/v1/utility/robots/analyze", "/v1/utility/sitemap/validate", "days_remaining", "threat_types", "dns_lookups"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("openapi.json lacks %q", want)
-		}
-	}
-}
