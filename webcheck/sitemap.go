@@ -149,8 +149,19 @@ func (v *sitemapValidator) run(r io.Reader) {
 	var field *strings.Builder
 	entryName := ""
 	index := 0
+	// RawToken skips the namespace translation and copying of Token,
+	// which allocate for every element; the stack below does the
+	// well-formedness check Token would (end tags match their start, no
+	// element left open at the end).
+	var open []xml.Name
+	prefix := "" // the root's namespace prefix, "" for the default namespace
 	for {
-		tok, err := d.Token()
+		tok, err := d.RawToken()
+		if err == io.EOF && len(open) > 0 {
+			v.report.IsValidXML = false
+			v.warnAlways(fmt.Sprintf("the document ends early: <%s> is not closed", truncate(open[len(open)-1].Local, 40)))
+			return
+		}
 		if err == io.EOF {
 			if !rootSeen {
 				v.warn("the document is empty")
@@ -176,6 +187,16 @@ func (v *sitemapValidator) run(r io.Reader) {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
+			if depth == 0 && rootSeen {
+				v.report.IsValidXML = false
+				v.warnAlways("more than one root element")
+				return
+			}
+			open = append(open, t.Name)
+			if depth == 0 {
+				prefix = t.Name.Space
+				t.Name.Space = namespaceOf(prefix, t.Attr)
+			}
 			depth++
 			if depth > maxSitemapDepth {
 				v.report.IsValidXML = false
@@ -194,7 +215,7 @@ func (v *sitemapValidator) run(r io.Reader) {
 				if t.Name.Space != SitemapNamespace {
 					v.warn(fmt.Sprintf("the namespace is %q, want %q", truncate(t.Name.Space, 100), SitemapNamespace))
 				}
-			case depth == 2 && v.report.Kind != "":
+			case depth == 2 && v.report.Kind != "" && t.Name.Space == prefix:
 				want := "url"
 				if v.report.Kind == "sitemapindex" {
 					want = "sitemap"
@@ -205,7 +226,7 @@ func (v *sitemapValidator) run(r io.Reader) {
 				}
 				index++
 				e, entryName = &entry{}, name
-			case depth == 3 && e != nil && t.Name.Space == "" || depth == 3 && e != nil && t.Name.Space == SitemapNamespace:
+			case depth == 3 && e != nil && t.Name.Space == prefix:
 				switch name {
 				case "loc":
 					field, e.hasLoc = &e.loc, true
@@ -231,6 +252,12 @@ func (v *sitemapValidator) run(r io.Reader) {
 				field.Write(t)
 			}
 		case xml.EndElement:
+			if top := open[len(open)-1]; top != t.Name {
+				v.report.IsValidXML = false
+				v.warnAlways(fmt.Sprintf("XML syntax error on line %d: element <%s> closed by </%s>", lineOf(d), truncate(top.Local, 40), truncate(t.Name.Local, 40)))
+				return
+			}
+			open = open[:len(open)-1]
 			if depth == 3 {
 				field = nil
 			}
@@ -241,6 +268,23 @@ func (v *sitemapValidator) run(r io.Reader) {
 			depth--
 		}
 	}
+}
+
+// namespaceOf returns the namespace the root's attributes bind to
+// prefix ("" for the default namespace).
+func namespaceOf(prefix string, attrs []xml.Attr) string {
+	for _, a := range attrs {
+		if prefix == "" && a.Name.Space == "" && a.Name.Local == "xmlns" ||
+			prefix != "" && a.Name.Space == "xmlns" && a.Name.Local == prefix {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+func lineOf(d *xml.Decoder) int {
+	line, _ := d.InputPos()
+	return line
 }
 
 var changefreqs = map[string]bool{"always": true, "hourly": true, "daily": true, "weekly": true, "monthly": true, "yearly": true, "never": true}
@@ -299,7 +343,12 @@ func (v *sitemapValidator) checkLoc(i int, loc string) {
 var w3cLayouts = []string{"2006", "2006-01", "2006-01-02", "2006-01-02T15:04Z07:00", time.RFC3339, time.RFC3339Nano}
 
 func isW3CDatetime(s string) bool {
-	for _, l := range w3cLayouts {
+	layouts := w3cLayouts[3:]
+	switch len(s) {
+	case 4, 7, 10:
+		layouts = w3cLayouts[:3]
+	}
+	for _, l := range layouts {
 		if _, err := time.Parse(l, s); err == nil {
 			return true
 		}
