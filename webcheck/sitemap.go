@@ -252,6 +252,11 @@ func (v *sitemapValidator) run(r io.Reader) {
 				field.Write(t)
 			}
 		case xml.EndElement:
+			if len(open) == 0 {
+				v.report.IsValidXML = false
+				v.warnAlways(fmt.Sprintf("XML syntax error on line %d: unexpected end element </%s>", lineOf(d), truncate(t.Name.Local, 40)))
+				return
+			}
 			if top := open[len(open)-1]; top != t.Name {
 				v.report.IsValidXML = false
 				v.warnAlways(fmt.Sprintf("XML syntax error on line %d: element <%s> closed by </%s>", lineOf(d), truncate(top.Local, 40), truncate(t.Name.Local, 40)))
