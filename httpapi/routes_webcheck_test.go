@@ -17,7 +17,7 @@ import (
 	"github.com/quiverkit/quiver/webcheck"
 )
 
-type envelopeBody struct {
+type wcEnvelope struct {
 	Success bool            `json:"success"`
 	Data    json.RawMessage `json:"data"`
 	Error   *struct {
@@ -50,7 +50,7 @@ example.test. 60 IN TXT "v=spf1 -all"
 	return httpapi.New(httpapi.Config{Keys: []string{"k"}, Resolver: r, WebCheck: wc})
 }
 
-func post(t *testing.T, h http.Handler, path, body string) (int, envelopeBody) {
+func wcPost(t *testing.T, h http.Handler, path, body string) (int, wcEnvelope) {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
 	req.Header.Set("X-Gateway-Key", "k")
@@ -58,7 +58,7 @@ func post(t *testing.T, h http.Handler, path, body string) (int, envelopeBody) {
 	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
-	var env envelopeBody
+	var env wcEnvelope
 	if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil {
 		t.Fatalf("%s: body %q is not the envelope: %v", path, rec.Body.String(), err)
 	}
@@ -107,7 +107,7 @@ func TestWebcheckRoutes(t *testing.T) {
 			}
 		}},
 		{"/v1/utility/dns/analyze", `{"domain":"example.test"}`, func(t *testing.T, d map[string]any) {
-			if !strings.Contains(toJSON(d["mx_records"]), "10 mx.example.test") || d["dmarc"] != nil || d["spf"] == nil {
+			if !strings.Contains(wcJSON(d["mx_records"]), "10 mx.example.test") || d["dmarc"] != nil || d["spf"] == nil {
 				t.Errorf("%v", d)
 			}
 		}},
@@ -117,19 +117,19 @@ func TestWebcheckRoutes(t *testing.T) {
 			}
 		}},
 		{"/v1/utility/robots/analyze", `{"url":"` + site.URL + `/page"}`, func(t *testing.T, d map[string]any) {
-			if d["exists"] != true || toJSON(d["disallow_rules"]) != `["/admin"]` || toJSON(d["user_agents"]) != `["*"]` {
+			if d["exists"] != true || wcJSON(d["disallow_rules"]) != `["/admin"]` || wcJSON(d["user_agents"]) != `["*"]` {
 				t.Errorf("%v", d)
 			}
 		}},
 		{"/v1/utility/sitemap/validate", `{"url":"` + site.URL + `/sitemap.xml"}`, func(t *testing.T, d map[string]any) {
-			if d["is_valid_xml"] != true || d["url_count"] != 1.0 || d["sitemap_count"] != 0.0 || toJSON(d["warnings"]) != `[]` {
+			if d["is_valid_xml"] != true || d["url_count"] != 1.0 || d["sitemap_count"] != 0.0 || wcJSON(d["warnings"]) != `[]` {
 				t.Errorf("%v", d)
 			}
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			code, env := post(t, h, tt.path, tt.body)
+			code, env := wcPost(t, h, tt.path, tt.body)
 			if code != http.StatusOK || !env.Success || env.Error != nil {
 				t.Fatalf("status %d, envelope %+v", code, env)
 			}
@@ -154,7 +154,7 @@ func TestWebcheckRoutesRefuseDestinations(t *testing.T) {
 		{"/v1/utility/robots/analyze", `{"url":"http://0x7f.1:` + port + `/"}`, "url"},
 		{"/v1/utility/sitemap/validate", `{"url":"http://[::ffff:127.0.0.1]:` + port + `/sitemap.xml"}`, "url"},
 	} {
-		code, env := post(t, h, tt.path, tt.body)
+		code, env := wcPost(t, h, tt.path, tt.body)
 		if code != http.StatusBadRequest || env.Error == nil || env.Error.Code != "INVALID_REQUEST" ||
 			!strings.Contains(env.Error.Message, "destination not allowed") || len(env.Error.Details) != 1 || env.Error.Details[0].Field != tt.field {
 			t.Errorf("%s: status %d, error %+v", tt.path, code, env.Error)
@@ -172,14 +172,14 @@ func TestWebcheckRoutesInvalid(t *testing.T) {
 		{"/v1/utility/cors/check", `{"url":"https://example.test","origin":"evil"}`, "origin"},
 		{"/v1/utility/url/safety", `{"url":"javascript:alert(1)"}`, "url"},
 	} {
-		code, env := post(t, h, tt.path, tt.body)
+		code, env := wcPost(t, h, tt.path, tt.body)
 		if code != http.StatusBadRequest || env.Error == nil || env.Error.Code != "INVALID_REQUEST" || len(env.Error.Details) == 0 || env.Error.Details[0].Field != tt.field {
 			t.Errorf("%s %s: status %d, error %+v", tt.path, tt.body, code, env.Error)
 		}
 	}
 }
 
-func toJSON(v any) string {
+func wcJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }

@@ -37,6 +37,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/dnsx"
 	"github.com/quiverkit/quiver/webcheck"
@@ -92,6 +93,12 @@ type Config struct {
 	// DMARC) and of the webcheck DNS routes. When nil, the email routes
 	// check syntax, disposable and role lists only, and report no MX.
 	Resolver *dnsx.Resolver
+	// EmailLists are the disposable, free-provider and role lists. Default:
+	// email.DefaultLists(), the lists embedded at build time.
+	EmailLists *email.Lists
+	// EmailSMTP configures the SMTP probe of single validations (EHLO
+	// name, MAIL FROM, port, dialer, timeouts).
+	EmailSMTP email.SMTPOptions
 
 	// webcheck:
 

@@ -32,6 +32,7 @@ type Server struct {
 	drop     map[string]bool
 	trunc    map[string]bool
 	refused  map[string]bool
+	noEDNS   bool
 
 	total atomic.Int64
 	mu    sync.Mutex
@@ -50,6 +51,10 @@ func WithServFail(names ...string) Option { return func(s *Server) { addNames(s.
 
 // WithRefused makes the server answer REFUSED for the names.
 func WithRefused(names ...string) Option { return func(s *Server) { addNames(s.refused, names) } }
+
+// WithoutEDNS makes the server answer FORMERR, without an OPT record, to
+// queries that carry one, as servers that predate EDNS0 do.
+func WithoutEDNS() Option { return func(s *Server) { s.noEDNS = true } }
 
 // WithDrop makes the server never answer queries for the names, so that
 // the client times out.
@@ -177,6 +182,11 @@ func (s *Server) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 	m.SetReply(req)
 	m.RecursionAvailable = true
 	if opt := req.IsEdns0(); opt != nil {
+		if s.noEDNS {
+			m.Rcode = dns.RcodeFormatError
+			w.WriteMsg(m)
+			return
+		}
 		m.SetEdns0(opt.UDPSize(), false)
 	}
 	_, isUDP := w.RemoteAddr().(*net.UDPAddr)

@@ -201,10 +201,12 @@ type LookupError struct {
 	Err  error
 }
 
+// Error names the question and the failure.
 func (e *LookupError) Error() string {
 	return "dnsx: lookup " + e.Name + " " + dns.TypeToString[e.Type] + ": " + e.Err.Error()
 }
 
+// Unwrap returns the sentinel (or network) error.
 func (e *LookupError) Unwrap() error { return e.Err }
 
 // Stats are counters of a resolver since it was created.
@@ -271,7 +273,11 @@ func (r *Resolver) Lookup(ctx context.Context, name string, qtype uint16) (*Answ
 		return nil, &LookupError{Name: fqdn, Type: qtype, Err: fmt.Errorf("%w: %w", ErrTimeout, ctx.Err())}
 	case v := <-ch:
 		res := v.Val.(result)
-		return res.ans, res.err
+		if res.ans == nil {
+			return nil, res.err
+		}
+		a := *res.ans // each caller gets its own Answer; RRs stay shared
+		return &a, res.err
 	}
 }
 
@@ -309,6 +315,13 @@ func (r *Resolver) resolve(ctx context.Context, fqdn string, qtype uint16) resul
 				return fail(fmt.Errorf("%w: %w", ErrTimeout, ctx.Err()))
 			}
 			reply, err := r.exchange(ctx, m, server)
+			if err == nil && reply.Rcode == dns.RcodeFormatError && reply.IsEdns0() == nil {
+				// A server that does not speak EDNS0 (RFC 6891 section
+				// 7): ask again without the OPT record.
+				plain := m.Copy()
+				plain.Extra = nil
+				reply, err = r.exchange(ctx, plain, server)
+			}
 			if err != nil {
 				last = err
 				continue
@@ -476,22 +489,19 @@ func (r *Resolver) LookupCNAME(ctx context.Context, name string) (string, error)
 
 // LookupA returns the IPv4 addresses of host.
 func (r *Resolver) LookupA(ctx context.Context, host string) ([]netip.Addr, error) {
-	rrs, err := records[*dns.A](ctx, r, host, dns.TypeA)
-	out := make([]netip.Addr, 0, len(rrs))
-	for _, rr := range rrs {
-		if a, ok := netip.AddrFromSlice(rr.A.To4()); ok {
-			out = append(out, a)
-		}
-	}
-	return out, err
+	return addrs(ctx, r, host, dns.TypeA, func(rr *dns.A) net.IP { return rr.A.To4() })
 }
 
 // LookupAAAA returns the IPv6 addresses of host.
 func (r *Resolver) LookupAAAA(ctx context.Context, host string) ([]netip.Addr, error) {
-	rrs, err := records[*dns.AAAA](ctx, r, host, dns.TypeAAAA)
+	return addrs(ctx, r, host, dns.TypeAAAA, func(rr *dns.AAAA) net.IP { return rr.AAAA.To16() })
+}
+
+func addrs[T dns.RR](ctx context.Context, r *Resolver, host string, qtype uint16, ip func(T) net.IP) ([]netip.Addr, error) {
+	rrs, err := records[T](ctx, r, host, qtype)
 	out := make([]netip.Addr, 0, len(rrs))
 	for _, rr := range rrs {
-		if a, ok := netip.AddrFromSlice(rr.AAAA.To16()); ok {
+		if a, ok := netip.AddrFromSlice(ip(rr)); ok {
 			out = append(out, a)
 		}
 	}

@@ -331,3 +331,26 @@ func BenchmarkLookupCached(b *testing.B) {
 		r.LookupMX(ctx, "example.test")
 	}
 }
+
+func TestRetriesWithoutEDNS(t *testing.T) {
+	srv := dnstest.NewServer(t, zone, dnstest.WithoutEDNS())
+	r := newResolver(t, srv, Config{})
+	mx, err := r.LookupMX(context.Background(), "example.test")
+	if err != nil || len(mx) != 2 {
+		t.Fatalf("LookupMX = %v, %v", mx, err)
+	}
+	if got := srv.Queries(); got != 2 {
+		t.Errorf("%d queries; want 2 (with EDNS0, then without)", got)
+	}
+}
+
+func TestAnswersAreNotShared(t *testing.T) {
+	srv := dnstest.NewServer(t, zone)
+	r := newResolver(t, srv, Config{})
+	a, _ := r.Lookup(context.Background(), "example.test", dns.TypeMX)
+	a.Name = "changed."
+	b, _ := r.Lookup(context.Background(), "example.test", dns.TypeMX)
+	if b.Name != "example.test." || !b.Cached {
+		t.Errorf("second answer %+v", b)
+	}
+}
