@@ -305,3 +305,50 @@ ula.test.       60 IN AAAA fd00::1
 		}
 	}
 }
+
+// rebinder answers an allowed address first and loopback afterwards, as a
+// DNS rebinding attacker would.
+type rebinder struct{ calls atomic.Int32 }
+
+func (r *rebinder) LookupIP(context.Context, string) ([]netip.Addr, error) {
+	if r.calls.Add(1) == 1 {
+		return []netip.Addr{netip.MustParseAddr("127.0.0.2")}, nil
+	}
+	return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
+}
+
+func TestDNSRebindingCannotPass(t *testing.T) {
+	var victimHits atomic.Int32
+	victim := serveOn(t, "127.0.0.1:0", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { victimHits.Add(1) }))
+	port := strconv.Itoa(victim.Listener.Addr().(*net.TCPAddr).Port)
+	// The allowed host listens on the same port on 127.0.0.2 when it can.
+	l, err := net.Listen("tcp", "127.0.0.2:"+port)
+	if err != nil {
+		t.Skipf("cannot listen on 127.0.0.2:%s: %v", port, err)
+	}
+	allowed := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "allowed") }))
+	allowed.Listener.Close()
+	allowed.Listener = l
+	allowed.Start()
+	defer allowed.Close()
+
+	r := &rebinder{}
+	c := New(WithResolver(r), AllowPrefixes(netip.MustParsePrefix("127.0.0.2/32")))
+	resp, err := c.Get(context.Background(), "http://rebind.test:"+port+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != "allowed" || victimHits.Load() != 0 {
+		t.Errorf("body %q, victim hits %d: the connection did not go to the checked address", b, victimHits.Load())
+	}
+	// A second connection resolves again, gets loopback, and is refused.
+	c.transport.CloseIdleConnections()
+	if _, err := c.Get(context.Background(), "http://rebind.test:"+port+"/"); !errors.Is(err, ErrDestinationNotAllowed) {
+		t.Errorf("after rebinding: err = %v; want refused", err)
+	}
+	if victimHits.Load() != 0 {
+		t.Error("the rebound name reached the victim")
+	}
+}
