@@ -7,7 +7,6 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
-	"net/http/httptest"
 	"net/textproto"
 	"strings"
 	"testing"
@@ -44,36 +43,10 @@ func emailHandler(t *testing.T, cfg httpapi.Config) http.Handler {
 	return httpapi.New(cfg)
 }
 
-type envelopeBody struct {
-	Success bool            `json:"success"`
-	Data    json.RawMessage `json:"data"`
-	Error   *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-		Details []struct {
-			Field string `json:"field"`
-			Issue string `json:"issue"`
-		} `json:"details"`
-	} `json:"error"`
-	Meta map[string]any `json:"meta"`
-}
-
 func call(t *testing.T, h http.Handler, path, contentType string, body io.Reader) (int, envelopeBody) {
 	t.Helper()
-	req := httptest.NewRequest(http.MethodPost, path, body)
-	req.Header.Set("X-Gateway-Key", "k")
-	req.Header.Set("X-Gateway-Host", "test")
-	req.Header.Set("Content-Type", contentType)
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	var env envelopeBody
-	if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil {
-		t.Fatalf("%s: body %q is not an envelope: %v", path, rec.Body.String(), err)
-	}
-	if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		t.Errorf("%s: Content-Type %q", path, ct)
-	}
-	return rec.Code, env
+	resp, env := send(t, h, http.MethodPost, path, contentType, body)
+	return resp.StatusCode, env
 }
 
 func postJSON(t *testing.T, h http.Handler, path, body string) (int, envelopeBody) {

@@ -17,19 +17,6 @@ import (
 	"github.com/quiverkit/quiver/webcheck"
 )
 
-type wcEnvelope struct {
-	Success bool            `json:"success"`
-	Data    json.RawMessage `json:"data"`
-	Error   *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-		Details []struct {
-			Field string `json:"field"`
-			Issue string `json:"issue"`
-		} `json:"details"`
-	} `json:"error"`
-}
-
 // webcheckHandler serves the routes with a Checker that may reach
 // loopback (allowLoopback) and resolves through a loopback DNS server.
 func webcheckHandler(t *testing.T, allowLoopback bool, roots *x509.CertPool) http.Handler {
@@ -50,19 +37,11 @@ example.test. 60 IN TXT "v=spf1 -all"
 	return httpapi.New(httpapi.Config{Keys: []string{"k"}, Resolver: r, WebCheck: wc})
 }
 
-func wcPost(t *testing.T, h http.Handler, path, body string) (int, wcEnvelope) {
+// wcPost posts a JSON body and returns the status and the envelope.
+func wcPost(t *testing.T, h http.Handler, path, body string) (int, envelopeBody) {
 	t.Helper()
-	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
-	req.Header.Set("X-Gateway-Key", "k")
-	req.Header.Set("X-Gateway-Host", "test")
-	req.Header.Set("Content-Type", "application/json")
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	var env wcEnvelope
-	if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil {
-		t.Fatalf("%s: body %q is not the envelope: %v", path, rec.Body.String(), err)
-	}
-	return rec.Code, env
+	resp, env := send(t, h, http.MethodPost, path, "application/json", strings.NewReader(body))
+	return resp.StatusCode, env
 }
 
 func TestWebcheckRoutes(t *testing.T) {

@@ -30,8 +30,6 @@
 package httpapi
 
 import (
-	"io"
-
 	"github.com/tmc/langchaingo/llms"
 	"log/slog"
 	"net/http"
@@ -40,6 +38,8 @@ import (
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/dnsx"
+	"github.com/quiverkit/quiver/social/microblog"
+	"github.com/quiverkit/quiver/social/photosocial"
 	"github.com/quiverkit/quiver/webcheck"
 )
 
@@ -78,6 +78,8 @@ type Config struct {
 	// Logger receives access logs and internal errors. Default: discard.
 	Logger *slog.Logger
 
+	// operations:
+
 	// The services' dependencies follow, one block per package. A nil
 	// dependency makes the routes that need it answer 503 or fall back as
 	// their package documents.
@@ -86,6 +88,9 @@ type Config struct {
 	// generation, regex generation and photo-sharing insights. When nil,
 	// those operations use their deterministic fallback or answer 503.
 	LLM llms.Model
+	// LLMSettings tune how every LLM-backed route asks LLM: the model's
+	// name and price, the per-call timeout, retries and JSON mode.
+	LLMSettings LLMSettings
 
 	// email:
 
@@ -113,7 +118,17 @@ type Config struct {
 
 	// microblog:
 
+	// Microblog is the microblog data provider: microblog.NewTwitterAPIIO,
+	// microblog.NewXAPI or microblog.OpenFile. When nil, the /v1/microblog
+	// routes answer 503 saying how to configure one.
+	Microblog microblog.Provider
+
 	// photosocial:
+
+	// PhotosocialProvider serves the photo-sharing data routes (a
+	// photosocial.GraphProvider, ApifyProvider or FileProvider). When nil
+	// they answer 503 saying how to configure one.
+	PhotosocialProvider photosocial.Provider
 }
 
 // server holds the handler's state. Its methods are the route operations
@@ -129,9 +144,15 @@ type server struct {
 
 // New returns the Quiver HTTP handler configured by cfg.
 func New(cfg Config) http.Handler {
+	s := newServer(cfg)
+	return s.handler(s.routes())
+}
+
+// newServer applies the defaults of cfg.
+func newServer(cfg Config) *server {
 	s := &server{cfg: cfg, log: cfg.Logger}
 	if s.log == nil {
-		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+		s.log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.MaxBodyBytes <= 0 {
 		s.cfg.MaxBodyBytes = DefaultMaxBodyBytes
@@ -158,7 +179,7 @@ func New(cfg Config) http.Handler {
 		}
 		s.limiter = NewMemoryLimiter(rps, burst)
 	}
-	return s.handler(s.routes())
+	return s
 }
 
 // handler builds the mux from the route table and wraps it in the
