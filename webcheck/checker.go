@@ -107,7 +107,7 @@ func fetchError(field string, err error) error {
 			Details: []envelope.FieldIssue{{Field: field, Issue: "destination not allowed (private, loopback or special-purpose address)"}},
 			Err:     err,
 		}
-	case safehttp.IsTimeout(err), errors.Is(err, context.DeadlineExceeded):
+	case safehttp.IsTimeout(err), errors.Is(err, context.DeadlineExceeded), errors.Is(err, dnsx.ErrTimeout):
 		return envelope.Wrap(envelope.CodeUpstreamTimeout, err, "the site did not answer in time")
 	default:
 		return envelope.Wrap(envelope.CodeUpstreamError, err, "the site could not be fetched: "+err.Error())

@@ -253,6 +253,9 @@ func (r *Robots) rulesFor(token string) []robotsRule {
 // any sequence and a final "$" anchors the end. /robots.txt is always
 // allowed.
 func (r *Robots) Allowed(userAgent, rawURL string) bool {
+	if r == nil {
+		return true
+	}
 	path := robotsPath(rawURL)
 	if path == "/robots.txt" {
 		return true

@@ -31,7 +31,6 @@ import (
 	"net"
 	"net/netip"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -179,7 +178,7 @@ func (d *Dialer) Resolve(ctx context.Context, host string) ([]netip.Addr, error)
 	}
 	addrs, err := d.resolver.LookupIP(ctx, h.Name)
 	if err != nil {
-		return nil, &net.DNSError{Err: err.Error(), Name: h.Name, IsNotFound: isNotFound(err), IsTimeout: errors.Is(err, context.DeadlineExceeded)}
+		return nil, fmt.Errorf("lookup %s: %w", h.Name, err)
 	}
 	if len(addrs) == 0 {
 		return nil, &net.DNSError{Err: "no addresses", Name: h.Name, IsNotFound: true}
@@ -190,14 +189,6 @@ func (d *Dialer) Resolve(ctx context.Context, host string) ([]netip.Addr, error)
 		}
 	}
 	return addrs, nil
-}
-
-func isNotFound(err error) bool {
-	var de *net.DNSError
-	if errors.As(err, &de) {
-		return de.IsNotFound
-	}
-	return strings.Contains(strings.ToLower(err.Error()), "nxdomain") || strings.Contains(err.Error(), "no such host")
 }
 
 // DialContext connects to address ("host:port") over network ("tcp",
