@@ -2,11 +2,15 @@ package webcheck
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/quiverkit/quiver/envelope"
 )
 
 // corsServer answers with CORS headers when allow(origin) says so.
@@ -112,5 +116,26 @@ func TestCheckCORSInvalid(t *testing.T) {
 	} {
 		_, err := c.CheckCORS(context.Background(), tt.req)
 		assertInvalid(t, err, tt.want)
+	}
+}
+
+func TestCheckCORSUpstreamFailures(t *testing.T) {
+	dead := httptest.NewServer(nil)
+	deadURL := dead.URL
+	dead.Close()
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+	}))
+	defer slow.Close()
+	c := newTestChecker(t, "", func(c *Config) { c.Timeout = 200 * time.Millisecond })
+	for u, want := range map[string]envelope.Code{deadURL: envelope.CodeUpstreamError, slow.URL: envelope.CodeUpstreamTimeout} {
+		_, err := c.CheckCORS(context.Background(), CORSRequest{URL: u})
+		var ee *envelope.Error
+		if !errors.As(err, &ee) || ee.Code != want {
+			t.Errorf("%s: err = %v; want %s", u, err, want)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -162,6 +163,21 @@ func TestCheckSSL(t *testing.T) {
 				tt.check(t, r)
 			}
 		})
+	}
+}
+
+func TestCheckSSLTargetForms(t *testing.T) {
+	ca := newCA(t, "Quiver Test Root")
+	roots := x509.NewCertPool()
+	roots.AddCert(ca.cert)
+	port := tlsServer(t, ca.issue(t, leafSpec{names: []string{"site.test"}, notBefore: time.Now().Add(-time.Hour), notAfter: time.Now().Add(time.Hour)}))
+	c := newTestChecker(t, "site.test. 60 IN A 127.0.0.1\n", func(c *Config) { c.RootCAs = roots })
+	p := strconv.Itoa(port)
+	for _, d := range []string{"https://site.test:" + p + "/path", "site.test:" + p, "SITE.test.:" + p} {
+		r, err := c.CheckSSL(context.Background(), SSLRequest{Domain: d})
+		if err != nil || !r.IsValid {
+			t.Errorf("%s: %+v, %v", d, r, err)
+		}
 	}
 }
 

@@ -283,8 +283,3 @@ func removeDotSegments(in string) string {
 	}
 	return strings.Join(out, "")
 }
-
-// siteOf returns scheme://host[:port] of u.
-func siteOf(u *url.URL) string {
-	return u.Scheme + "://" + u.Host
-}
