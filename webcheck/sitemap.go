@@ -64,9 +64,10 @@ type SitemapOptions struct {
 
 // ValidateSitemapXML validates a sitemap or sitemap index read from r,
 // gzip-compressed or not (detected from the magic bytes). It streams: the
-// memory used does not grow with the number of entries beyond 8 bytes per
-// distinct loc for duplicate detection. Nesting deeper than 32 elements
-// and more than opts.MaxBytes of uncompressed data stop the parse.
+// only state that grows with the number of entries is a set of 64-bit
+// hashes of the locs seen, for duplicate detection (at most 1<<20).
+// Nesting deeper than 32 elements and more than opts.MaxBytes of
+// uncompressed data stop the parse.
 func ValidateSitemapXML(r io.Reader, opts SitemapOptions) SitemapReport {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBodyBytes
