@@ -136,3 +136,22 @@ func FuzzParseURL(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkParseURL(b *testing.B) {
+	ctx := context.Background()
+	req := URLParseRequest{URL: "HTTPS://User@Bücher.Example:443/a/./b/../c/%7euser?q=1&q=2&x=%e4#frag"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseURL(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCheckHomograph(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		checkHomograph("xn--80ak6aa92e.com")
+		checkHomograph("login.accounts.example.co.uk")
+	}
+}

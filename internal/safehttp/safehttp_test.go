@@ -353,3 +353,12 @@ func TestDNSRebindingCannotPass(t *testing.T) {
 		t.Error("the rebound name reached the victim")
 	}
 }
+
+func BenchmarkParseHost(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		ParseHost("www.example.com")
+		ParseHost("0x7f.1")
+		ParseHost("[2001:db8::1]")
+	}
+}
