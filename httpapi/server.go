@@ -38,6 +38,7 @@ import (
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/dnsx"
+	"github.com/quiverkit/quiver/internal/metrics"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
 	"github.com/quiverkit/quiver/webcheck"
@@ -79,6 +80,10 @@ type Config struct {
 	Logger *slog.Logger
 
 	// operations:
+
+	// Metrics, when set, receives the handler's request, rate-limit and
+	// LLM usage metrics; serve them with its Handler. Nil disables them.
+	Metrics *metrics.Metrics
 
 	// The services' dependencies follow, one block per package. A nil
 	// dependency makes the routes that need it answer 503 or fall back as
@@ -216,6 +221,7 @@ func (s *server) handler(routes []route) http.Handler {
 	})
 	return chain(mux,
 		s.withRequestID,
+		s.withMetrics,
 		s.withAccessLog,
 		s.withRecovery,
 		s.withGateway,

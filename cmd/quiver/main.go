@@ -1,8 +1,19 @@
-// Command quiver serves the Quiver API.
+// Command quiver serves the Quiver API, and runs its operations from the
+// command line.
 //
 //	go run ./cmd/quiver
 //
-// serves on 127.0.0.1:8080. Every flag has an environment twin, named in
+// serves on 127.0.0.1:8080;
+//
+//	quiver dev base64 encode 'hello, world'
+//
+// calls the operation directly, with no server, and prints its result:
+// pretty JSON on a terminal, compact JSON when piped, a table with
+// -o table. "quiver help" lists the commands; --help on any of them shows
+// its flags and an example. Exit status: 0 success, 1 the check failed,
+// 2 bad usage.
+//
+// When serving, every flag has an environment twin, named in
 // its usage (-addr and QUIVER_ADDR, ...); a flag given on the command line
 // wins over its twin. With no API key configured, quiver generates one,
 // prints it with a ready-to-paste curl command, and accepts it for the life
@@ -20,6 +31,14 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if args := os.Args[1:]; isCommand(args) { // quiver COMMAND ...: see cli.go
+		code := runCommand(ctx, args, &cmdEnv{
+			stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
+			stdoutTerminal: isTerminal(os.Stdout), stderrTerminal: isTerminal(os.Stderr),
+		})
+		stop()
+		os.Exit(code)
+	}
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "quiver:", err)
 		os.Exit(exitCode(err))

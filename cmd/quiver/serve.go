@@ -63,6 +63,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	f.Duration(&sc.idleTimeout, "idle-timeout", "QUIVER_IDLE_TIMEOUT", 120*time.Second, "how long an idle keep-alive connection stays open")
 	f.Duration(&sc.shutdownTimeout, "shutdown-timeout", "QUIVER_SHUTDOWN_TIMEOUT", 30*time.Second, "how long shutdown waits for requests in flight")
 	f.String(&sc.logFormat, "log-format", "QUIVER_LOG_FORMAT", "text", "log format: text or json")
+	ms := metricsFlags(f) // operations: metrics.go
+	rc := redisFlags(f)   // operations: redis.go
 	applies := make([]func(context.Context, *httpapi.Config) error, len(services))
 	for i, s := range services {
 		applies[i] = s(f)
@@ -108,12 +110,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		}
 	}
 
+	if err := rc.start(ctx, &cfg, logger); err != nil { // operations: redis.go
+		return err
+	}
+	defer rc.close()
+	if err := ms.start(&cfg, logger, stdout); err != nil { // operations: metrics.go
+		return err
+	}
+	defer ms.stop()
+
 	ln, err := net.Listen("tcp", sc.addr)
 	if err != nil {
 		return err
 	}
 	srv := &http.Server{
-		Handler:           httpapi.New(cfg),
+		Handler:           ms.handler(httpapi.New(cfg)), // operations: /metrics on this listener
 		ReadHeaderTimeout: sc.readHeaderTimeout,
 		ReadTimeout:       sc.readTimeout,
 		WriteTimeout:      sc.writeTimeout,
@@ -144,6 +155,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	sctx, cancel := context.WithTimeout(context.Background(), sc.shutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
+		srv.Close() // the requests still in flight lose their connections
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {

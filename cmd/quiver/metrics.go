@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/internal/metrics"
+)
+
+// metricsServer serves GET /metrics when -metrics is set: on the main
+// listener when -metrics-addr is empty, else on a listener of its own
+// (the usual choice: a private address that the scraper reaches and the
+// load balancer does not expose).
+type metricsServer struct {
+	enabled bool
+	addr    string
+
+	m   *metrics.Metrics
+	srv *http.Server // the separate listener, if any
+}
+
+// metricsFlags registers -metrics and -metrics-addr.
+func metricsFlags(f *flags) *metricsServer {
+	ms := &metricsServer{}
+	f.Bool(&ms.enabled, "metrics", "QUIVER_METRICS", false, "serve Prometheus metrics at GET /metrics")
+	f.String(&ms.addr, "metrics-addr", "QUIVER_METRICS_ADDR", "", "address of a separate listener for /metrics; empty serves it on -addr")
+	return ms
+}
+
+// start creates the metrics, hands them to the handler config and, when
+// -metrics-addr is set, starts their listener.
+func (ms *metricsServer) start(cfg *httpapi.Config, logger *slog.Logger, stdout io.Writer) error {
+	if !ms.enabled {
+		if ms.addr != "" {
+			return usageError{errors.New("-metrics-addr is set but -metrics is not")}
+		}
+		return nil
+	}
+	ms.m = metrics.New()
+	cfg.Metrics = ms.m
+	if ms.addr == "" {
+		return nil
+	}
+	ln, err := net.Listen("tcp", ms.addr)
+	if err != nil {
+		return fmt.Errorf("metrics listener: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", ms.m.Handler())
+	ms.srv = &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 5 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	fmt.Fprintf(stdout, "quiver metrics on http://%s/metrics\n", ln.Addr())
+	go func() {
+		if err := ms.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			logger.Error("metrics listener failed", "error", err)
+		}
+	}()
+	return nil
+}
+
+// handler adds GET /metrics in front of api when metrics are served on
+// the main listener.
+func (ms *metricsServer) handler(api http.Handler) http.Handler {
+	if ms.m == nil || ms.srv != nil {
+		return api
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", ms.m.Handler())
+	mux.Handle("/", api)
+	return mux
+}
+
+// stop closes the separate listener, if any, letting a scrape in flight
+// finish for a few seconds.
+func (ms *metricsServer) stop() {
+	if ms.srv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		ms.srv.Shutdown(ctx)
+	}
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/llms/openai"
+	"go.uber.org/goleak"
+
+	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/internal/redistest"
+)
+
+// Two quiver processes configured with one QUIVER_REDIS_URL enforce one
+// limit between them.
+func TestRedisURLSharesTheLimit(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) })
+	rs := redistest.Start(t)
+	env := map[string]string{"QUIVER_REDIS_URL": "redis://" + rs.Addr + "/0", "QUIVER_BURST": "3", "QUIVER_RATE_LIMIT": "0.01"}
+	a := startServer(t, nil, env)
+	b := startServer(t, nil, env)
+
+	client := &http.Client{Transport: &http.Transport{}, Timeout: 5 * time.Second}
+	defer client.CloseIdleConnections()
+	post := func(base string) int {
+		req, _ := http.NewRequest("POST", base+"/v1/dev/data/base64/encode", strings.NewReader(`{"value":"x"}`))
+		req.Header.Set("X-Gateway-Key", "k")
+		req.Header.Set("X-Gateway-Host", "test")
+		req.Header.Set("Content-Type", "application/json")
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res.StatusCode
+	}
+	var got []int
+	for _, s := range []*server{a, b, a, b, a} {
+		got = append(got, post(s.base))
+	}
+	want := []int{200, 200, 200, 429, 429}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("statuses across the two instances = %v, want %v", got, want)
+		}
+	}
+	for _, s := range []*server{a, b} {
+		if err := s.stop(t, 5*time.Second); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// With -llm-cache-ttl, the configured model answers identical requests
+// from Redis.
+func TestLLMCacheWraps(t *testing.T) {
+	rs := redistest.Start(t)
+	var calls atomic.Int64
+	provider := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := calls.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"c","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"answer %d"},"finish_reason":"stop"}]}`, n)
+	}))
+	defer provider.Close()
+	llm, err := openai.New(openai.WithToken("t"), openai.WithBaseURL(provider.URL), openai.WithModel("m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	rc := &redisConfig{url: "redis://" + rs.Addr, timeout: time.Second, prefix: "test:", llmTTL: time.Minute}
+	cfg := &httpapi.Config{LLM: llm, RatePerSecond: -1}
+	if err := rc.start(t.Context(), cfg, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	defer rc.close()
+	for range 3 {
+		got, err := llms.GenerateFromSinglePrompt(t.Context(), cfg.LLM, "same question")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != "answer 1" {
+			t.Errorf("answer = %q, want the first one, cached", got)
+		}
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("provider called %d times, want 1", n)
+	}
+	if cfg.Limiter != nil {
+		t.Error("a Redis limiter was set though the rate limit is disabled")
+	}
+}

@@ -1,0 +1,69 @@
+package metrics_test
+
+import (
+	"bufio"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+
+	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/internal/metrics"
+)
+
+// Metrics fed by the HTTP handler, scraped from Handler.
+func Example() {
+	m := metrics.New()
+	api := httpapi.New(httpapi.Config{Keys: []string{"k"}, Metrics: m})
+
+	req := httptest.NewRequest("POST", "/v1/dev/data/base64/encode", strings.NewReader(`{"value":"hi"}`))
+	req.Header.Set("X-Gateway-Key", "k")
+	req.Header.Set("X-Gateway-Host", "example")
+	req.Header.Set("Content-Type", "application/json")
+	api.ServeHTTP(httptest.NewRecorder(), req)
+
+	printMetric(m, "quiver_http_requests_total")
+	// Output:
+	// quiver_http_requests_total{route="POST /v1/dev/data/base64/encode",status="200"} 1
+}
+
+// Upstream calls are counted by wrapping the provider's transport.
+func ExampleMetrics_Transport() {
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusTooManyRequests)
+	}))
+	defer upstream.Close()
+
+	m := metrics.New()
+	client := &http.Client{Transport: m.Transport("acme", upstream.Client().Transport)}
+	if res, err := client.Get(upstream.URL); err == nil {
+		res.Body.Close()
+	}
+
+	printMetric(m, "quiver_upstream_requests_total")
+	// Output:
+	// quiver_upstream_requests_total{outcome="rate_limited",provider="acme"} 1
+}
+
+// A nil *Metrics turns every call into a no-op: code feeding metrics needs
+// no "enabled?" test.
+func Example_disabled() {
+	var m *metrics.Metrics
+	m.RateLimited()
+	m.ObserveUpstream("acme", metrics.OutcomeOK, 0)
+	fmt.Println(m.Registry() == nil)
+	// Output:
+	// true
+}
+
+// printMetric prints the lines of one metric family that m serves.
+func printMetric(m *metrics.Metrics, name string) {
+	scrape := httptest.NewRecorder()
+	m.Handler().ServeHTTP(scrape, httptest.NewRequest("GET", "/metrics", nil))
+	sc := bufio.NewScanner(scrape.Body)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), name+"{") || strings.HasPrefix(sc.Text(), name+" ") {
+			fmt.Println(sc.Text())
+		}
+	}
+}

@@ -1,0 +1,177 @@
+package metrics_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/metrics"
+)
+
+func TestNilMetricsIsANoOp(t *testing.T) {
+	var m *metrics.Metrics
+	m.RequestStarted()
+	m.RequestDone("r", 200, time.Second)
+	m.RateLimited()
+	m.LimiterFailed()
+	m.ObserveUpstream("p", metrics.OutcomeOK, time.Second)
+	m.ObserveAI(&envelope.AI{Model: "m", PromptTokens: 1})
+	if err := m.WatchDNSCache(func() (uint64, uint64) { return 1, 2 }); err != nil {
+		t.Errorf("WatchDNSCache on nil: %v", err)
+	}
+	if m.Registry() != nil {
+		t.Error("Registry of nil Metrics is not nil")
+	}
+	rt := http.DefaultTransport
+	if got := m.Transport("p", rt); got != rt {
+		t.Error("Transport on nil Metrics wrapped its transport")
+	}
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	if rec.Code != http.StatusNotFound {
+		t.Errorf("nil Handler status = %d, want 404", rec.Code)
+	}
+}
+
+// scrape returns the exposition text the handler serves.
+func scrape(t *testing.T, m *metrics.Metrics) string {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET /metrics: status %d", rec.Code)
+	}
+	return rec.Body.String()
+}
+
+func TestExposition(t *testing.T) {
+	m := metrics.New()
+	for range 4 {
+		m.RequestStarted()
+	}
+	m.RequestDone("POST /v1/dev/data/base64/encode", 200, 3*time.Millisecond)
+	m.RequestDone("POST /v1/dev/data/base64/encode", 200, 4*time.Millisecond)
+	m.RequestDone("", 404, time.Millisecond)
+	m.RateLimited()
+	m.LimiterFailed()
+	m.ObserveAI(&envelope.AI{Model: "gpt-4o-mini", PromptTokens: 120, CompletionTokens: 30, CostUSD: 0.002})
+	m.ObserveAI(&envelope.AI{Model: "gpt-4o-mini", PromptTokens: 80, CompletionTokens: 20, CostUSD: 0.001})
+	m.ObserveAI(nil)
+	var hits, misses uint64 = 7, 3
+	if err := m.WatchDNSCache(func() (uint64, uint64) { return hits, misses }); err != nil {
+		t.Fatal(err)
+	}
+
+	text := scrape(t, m)
+	for _, want := range []string{
+		`quiver_http_requests_total{route="POST /v1/dev/data/base64/encode",status="200"} 2`,
+		`quiver_http_requests_total{route="unmatched",status="404"} 1`,
+		`quiver_http_request_duration_seconds_count{route="POST /v1/dev/data/base64/encode"} 2`,
+		`quiver_http_request_duration_seconds_bucket{route="POST /v1/dev/data/base64/encode",le="0.005"} 2`,
+		`quiver_http_requests_in_flight 1`,
+		`quiver_rate_limit_rejections_total 1`,
+		`quiver_rate_limiter_errors_total 1`,
+		`quiver_llm_tokens_total{kind="prompt",model="gpt-4o-mini"} 200`,
+		`quiver_llm_tokens_total{kind="completion",model="gpt-4o-mini"} 50`,
+		`quiver_llm_cost_usd_total{model="gpt-4o-mini"} 0.003`,
+		`quiver_dns_cache_hits_total 7`,
+		`quiver_dns_cache_misses_total 3`,
+		`go_goroutines `,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("exposition lacks %q", want)
+		}
+	}
+
+	// The DNS counts are read at every scrape.
+	hits = 9
+	if text := scrape(t, m); !strings.Contains(text, "quiver_dns_cache_hits_total 9") {
+		t.Error("DNS cache hits not re-read at scrape")
+	}
+	if err := m.WatchDNSCache(func() (uint64, uint64) { return 0, 0 }); err == nil {
+		t.Error("second WatchDNSCache did not fail")
+	}
+}
+
+// Two Metrics never share state: nothing is registered globally.
+func TestIndependentRegistries(t *testing.T) {
+	a, b := metrics.New(), metrics.New()
+	a.RateLimited()
+	if text := scrape(t, b); strings.Contains(text, "quiver_rate_limit_rejections_total 1") {
+		t.Error("a counter of one Metrics shows in another")
+	}
+}
+
+func TestTransport(t *testing.T) {
+	statuses := map[string]int{"/ok": 200, "/missing": 404, "/limited": 429, "/broken": 502}
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hang" {
+			<-r.Context().Done()
+			return
+		}
+		w.WriteHeader(statuses[r.URL.Path])
+	}))
+	defer upstream.Close()
+
+	m := metrics.New()
+	client := &http.Client{Transport: m.Transport("acme", upstream.Client().Transport)}
+	get := func(path string, timeout time.Duration) {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, "GET", upstream.URL+path, nil)
+		res, err := client.Do(req)
+		if err == nil {
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+		}
+	}
+	for _, p := range []string{"/ok", "/ok", "/missing", "/limited", "/broken"} {
+		get(p, 5*time.Second)
+	}
+	get("/hang", 50*time.Millisecond)
+
+	text := scrape(t, m)
+	for _, want := range []string{
+		`quiver_upstream_requests_total{outcome="ok",provider="acme"} 2`,
+		`quiver_upstream_requests_total{outcome="client_error",provider="acme"} 1`,
+		`quiver_upstream_requests_total{outcome="rate_limited",provider="acme"} 1`,
+		`quiver_upstream_requests_total{outcome="server_error",provider="acme"} 1`,
+		`quiver_upstream_requests_total{outcome="timeout",provider="acme"} 1`,
+		`quiver_upstream_request_duration_seconds_count{provider="acme"} 6`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("exposition lacks %q", want)
+		}
+	}
+}
+
+func TestOutcomeCanceled(t *testing.T) {
+	if got := metrics.Outcome(nil, context.Canceled); got != metrics.OutcomeCanceled {
+		t.Errorf("Outcome(canceled) = %q", got)
+	}
+	if got := metrics.Outcome(nil, io.ErrUnexpectedEOF); got != metrics.OutcomeError {
+		t.Errorf("Outcome(EOF) = %q", got)
+	}
+}
+
+func TestLint(t *testing.T) {
+	m := metrics.New()
+	m.RequestStarted()
+	m.RequestDone("GET /healthz", 200, time.Millisecond)
+	problems, err := testutil.GatherAndLint(m.Registry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		if strings.HasPrefix(p.Metric, "quiver_") {
+			t.Errorf("%s: %s", p.Metric, p.Text)
+		}
+	}
+}
