@@ -40,7 +40,7 @@ var riskRank = map[string]int{RiskNone: 0, RiskLow: 1, RiskMedium: 2, RiskHigh: 
 // CORSRequest is the request of [Checker.CheckCORS].
 type CORSRequest struct {
 	// URL is the http or https URL to check. Required.
-	URL string `json:"url"`
+	URL string `json:"url" openapi:"required"`
 	// Origin is the origin sent in the check requests. Default
 	// DefaultOrigin ("https://example.com").
 	Origin string `json:"origin"`

@@ -32,7 +32,7 @@ type DMARCTag = mailauth.DMARCTag
 // DNSRequest is the request of [Checker.AnalyzeDNS].
 type DNSRequest struct {
 	// Domain is the domain name to analyze. Required.
-	Domain string `json:"domain"`
+	Domain string `json:"domain" openapi:"required"`
 }
 
 // DNSResult is the result of [Checker.AnalyzeDNS].

@@ -17,7 +17,7 @@ const MaxRobotsRedirects = 5
 type RobotsRequest struct {
 	// URL is a site URL (its root's /robots.txt is fetched) or the URL of
 	// a robots.txt file. Required.
-	URL string `json:"url"`
+	URL string `json:"url" openapi:"required"`
 }
 
 // RobotsResult is the result of [Checker.AnalyzeRobots].

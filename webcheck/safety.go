@@ -51,7 +51,7 @@ var shorteners = map[string]bool{
 // URLSafetyRequest is the request of [Checker.CheckURLSafety].
 type URLSafetyRequest struct {
 	// URL is the http or https URL to analyze. Required.
-	URL string `json:"url"`
+	URL string `json:"url" openapi:"required"`
 }
 
 // SafetyFinding is one heuristic or threat-intelligence finding.

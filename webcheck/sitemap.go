@@ -365,7 +365,7 @@ func isW3CDatetime(s string) bool {
 // SitemapRequest is the request of [Checker.ValidateSitemap].
 type SitemapRequest struct {
 	// URL is the URL of a sitemap or sitemap index, plain or gzip. Required.
-	URL string `json:"url"`
+	URL string `json:"url" openapi:"required"`
 }
 
 // SitemapResult is the result of [Checker.ValidateSitemap].

@@ -24,7 +24,7 @@ import (
 type SSLRequest struct {
 	// Domain is the host name to connect to and verify (an https URL is
 	// accepted and its host used). Required.
-	Domain string `json:"domain"`
+	Domain string `json:"domain" openapi:"required"`
 	// Port is the TCP port; default 443.
 	Port *int `json:"port"`
 }

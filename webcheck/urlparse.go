@@ -17,7 +17,7 @@ const MaxURLLength = 8192
 // URLParseRequest is the request of [ParseURL].
 type URLParseRequest struct {
 	// URL is the absolute URL to parse. Required.
-	URL string `json:"url"`
+	URL string `json:"url" openapi:"required"`
 }
 
 // URLParseResult is the result of [ParseURL].
