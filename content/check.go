@@ -50,18 +50,27 @@ func (r *rules) count(field string, n, lo, hi int) {
 }
 
 // items checks that every string of a list is non-empty and, with
-// distinct, that none repeats another (case-insensitively).
-func (r *rules) items(field string, list []string, distinct bool, maxLen int) {
+// unique, that none repeats another (case-insensitively).
+func (r *rules) items(field string, list []string, unique bool, maxLen int) {
+	texts(r, list, func(i int) string { return fmt.Sprintf("%s[%d]", field, i) },
+		func(s *string) *string { return s }, unique, maxLen)
+}
+
+// texts checks one string of every element of list, reached through get
+// and named by name: trimmed in place, not empty, at most maxLen
+// characters when maxLen > 0, and with unique, distinct from the others
+// case-insensitively.
+func texts[T any](r *rules, list []T, name func(i int) string, get func(*T) *string, unique bool, maxLen int) {
 	seen := make(map[string]bool, len(list))
 	for i := range list {
-		f := fmt.Sprintf("%s[%d]", field, i)
-		r.nonEmpty(f, &list[i])
+		s := get(&list[i])
+		r.nonEmpty(name(i), s)
 		if maxLen > 0 {
-			r.maxRunes(f, list[i], maxLen)
+			r.maxRunes(name(i), *s, maxLen)
 		}
-		k := strings.ToLower(list[i])
-		if distinct && k != "" && seen[k] {
-			r.addf("%s repeats %q; items must be distinct", f, list[i])
+		k := strings.ToLower(*s)
+		if unique && k != "" && seen[k] {
+			r.addf("%s repeats %q; items must be distinct", name(i), *s)
 		}
 		seen[k] = true
 	}
@@ -159,18 +168,14 @@ func checkOutline(req BlogOutlineRequest, o *BlogOutline) []string {
 	r.nonEmpty("introduction_angle", &o.IntroductionAngle)
 	r.nonEmpty("conclusion_angle", &o.ConclusionAngle)
 	r.count("sections", len(o.Sections), *req.Sections, *req.Sections)
-	headings := make([]string, len(o.Sections))
 	for i := range o.Sections {
 		sec := &o.Sections[i]
 		f := fmt.Sprintf("sections[%d].talking_points", i)
 		r.count(f, len(sec.TalkingPoints), 2, 6)
 		r.items(f, sec.TalkingPoints, false, 0)
-		headings[i] = sec.Heading
 	}
-	r.items("sections.heading", headings, true, maxHeadlineRunes)
-	for i := range o.Sections {
-		o.Sections[i].Heading = headings[i]
-	}
+	texts(&r, o.Sections, func(i int) string { return fmt.Sprintf("sections[%d].heading", i) },
+		func(s *OutlineSection) *string { return &s.Heading }, true, maxHeadlineRunes)
 	r.keywords("seo_keywords", o.SEOKeywords, req.TargetKeyword)
 	return r
 }
@@ -196,11 +201,11 @@ func checkCaptions(req SocialCaptionRequest, s *SocialCaptions) []string {
 	withTags := *req.IncludeHashtags
 	limit := platforms[req.Platform].limit
 	r.count("variants", len(s.Variants), want, want)
-	captions := make([]string, len(s.Variants))
+	texts(&r, s.Variants, func(i int) string { return fmt.Sprintf("variants[%d].caption", i) },
+		func(v *CaptionVariant) *string { return &v.Caption }, true, 0)
 	for i := range s.Variants {
 		v := &s.Variants[i]
 		f := fmt.Sprintf("variants[%d]", i)
-		captions[i] = v.Caption
 		if v.Hashtags == nil {
 			v.Hashtags = []string{}
 		}
@@ -239,10 +244,6 @@ func checkCaptions(req SocialCaptionRequest, s *SocialCaptions) []string {
 			r.addf("%s has %d characters with its hashtags; %s allows at most %d", f, length, platforms[req.Platform].name, limit)
 		}
 	}
-	r.items("variants.caption", captions, true, 0)
-	for i := range s.Variants {
-		s.Variants[i].Caption = captions[i]
-	}
 	return r
 }
 
@@ -266,7 +267,8 @@ func checkHeadlines(req HeadlinesRequest, h *Headlines) []string {
 	var r rules
 	want := *req.Count
 	r.count("variants", len(h.Variants), want, want)
-	texts := make([]string, len(h.Variants))
+	texts(&r, h.Variants, func(i int) string { return fmt.Sprintf("variants[%d].headline", i) },
+		func(v *HeadlineVariant) *string { return &v.Headline }, true, maxHeadlineRunes)
 	for i := range h.Variants {
 		v := &h.Variants[i]
 		f := fmt.Sprintf("variants[%d]", i)
@@ -274,11 +276,6 @@ func checkHeadlines(req HeadlinesRequest, h *Headlines) []string {
 		if v.PredictedCTRScore < 0 || v.PredictedCTRScore > 1 {
 			r.addf("%s.predicted_ctr_score must be between 0 and 1, not %g", f, v.PredictedCTRScore)
 		}
-		texts[i] = v.Headline
-	}
-	r.items("variants.headline", texts, true, maxHeadlineRunes)
-	for i := range h.Variants {
-		h.Variants[i].Headline = texts[i]
 	}
 	return r
 }
@@ -287,16 +284,12 @@ func checkFAQ(req FAQRequest, f *FAQ) []string {
 	var r rules
 	want := *req.Count
 	r.count("faqs", len(f.FAQs), want, want)
-	questions := make([]string, len(f.FAQs))
+	texts(&r, f.FAQs, func(i int) string { return fmt.Sprintf("faqs[%d].question", i) },
+		func(q *FAQItem) *string { return &q.Question }, true, 0)
 	for i := range f.FAQs {
 		q := &f.FAQs[i]
 		r.nonEmpty(fmt.Sprintf("faqs[%d].answer", i), &q.Answer)
-		questions[i] = q.Question
-	}
-	r.items("faqs.question", questions, true, 0)
-	for i, q := range questions {
-		f.FAQs[i].Question = q
-		if q != "" && !strings.HasSuffix(q, "?") {
+		if q.Question != "" && !strings.HasSuffix(q.Question, "?") {
 			r.addf("faqs[%d].question must end with a question mark", i)
 		}
 	}

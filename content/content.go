@@ -35,28 +35,37 @@ type Generator struct {
 	llm *llmjson.Client // nil without a model
 }
 
-// Option configures a [Generator].
-type Option func(*llmjson.Client)
+// Option configures a [Generator]. Options matter only with a model.
+type Option func(*options)
+
+// options are the settings of the calls to the model.
+type options struct {
+	name     string
+	prices   PriceTable
+	attempts int
+	timeout  time.Duration
+	noJSON   bool
+}
 
 // WithModelName names the model in the usage metadata and selects its
 // price, e.g. "gpt-4o-mini". Default "unknown".
-func WithModelName(name string) Option { return func(c *llmjson.Client) { c.ModelName = name } }
+func WithModelName(name string) Option { return func(o *options) { o.name = name } }
 
 // WithPrices replaces the price table ([DefaultPrices] by default).
-func WithPrices(p PriceTable) Option { return func(c *llmjson.Client) { c.Prices = p } }
+func WithPrices(p PriceTable) Option { return func(o *options) { o.prices = p } }
 
 // WithMaxAttempts sets how many times the model is asked before an answer
 // that breaks the contract fails the call. Default 2: one retry.
-func WithMaxAttempts(n int) Option { return func(c *llmjson.Client) { c.MaxAttempts = n } }
+func WithMaxAttempts(n int) Option { return func(o *options) { o.attempts = n } }
 
 // WithTimeout bounds each call to the model; a call that runs out of time
 // fails with UPSTREAM_TIMEOUT. Default: only the context bounds it.
-func WithTimeout(d time.Duration) Option { return func(c *llmjson.Client) { c.Timeout = d } }
+func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
 
 // WithoutJSONMode stops the generator from requesting the provider's JSON
 // mode, for OpenAI-compatible servers that reject it. The prompts still
 // ask for JSON and the answers are still checked strictly.
-func WithoutJSONMode() Option { return func(c *llmjson.Client) { c.NoJSONMode = true } }
+func WithoutJSONMode() Option { return func(o *options) { o.noJSON = true } }
 
 // New returns a generator backed by model. With a nil model, Summarize and
 // MetaTags use the deterministic extractive engine and the other
@@ -65,11 +74,18 @@ func New(model llms.Model, opts ...Option) *Generator {
 	if model == nil {
 		return &Generator{}
 	}
-	c := &llmjson.Client{Model: model}
-	for _, o := range opts {
-		o(c)
+	var o options
+	for _, opt := range opts {
+		opt(&o)
 	}
-	return &Generator{llm: c}
+	return &Generator{llm: &llmjson.Client{
+		Model:       model,
+		ModelName:   o.name,
+		Prices:      o.prices,
+		MaxAttempts: o.attempts,
+		Timeout:     o.timeout,
+		NoJSONMode:  o.noJSON,
+	}}
 }
 
 // HasModel reports whether a language model backs the generator.
@@ -108,9 +124,9 @@ func render(op string, data any) (llmjson.Request, error) {
 	return llmjson.Request{System: strings.TrimSpace(sys.String()), Prompt: strings.TrimSpace(user.String())}, nil
 }
 
-// ask renders op's prompt for req and asks the model, checking the answer
-// with check.
-func ask[T any](ctx context.Context, g *Generator, op string, req any, check func(*T) []string) (T, envelope.AI, error) {
+// ask renders op's prompt for req and asks the model for an answer of at
+// most about answerTokens tokens, checking the answer with check.
+func ask[T any](ctx context.Context, g *Generator, op string, req any, answerTokens int, check func(*T) []string) (T, envelope.AI, error) {
 	var zero T
 	if g.llm == nil {
 		return zero, envelope.AI{}, errNoModel(op)
@@ -119,7 +135,17 @@ func ask[T any](ctx context.Context, g *Generator, op string, req any, check fun
 	if err != nil {
 		return zero, envelope.AI{}, err
 	}
+	r.MaxTokens = maxTokens(answerTokens)
 	return llmjson.Ask(ctx, g.llm, r, check)
+}
+
+// maxTokens bounds the answer of the model at twice the expected size
+// (JSON syntax, and reasoning models that count their thinking), at least
+// 1024 and at most 8192 tokens, so that no answer runs away with the
+// cost, and none that is right is cut short. Anthropic's API requires a
+// bound; its client's default (2048) would cut ten long captions.
+func maxTokens(expected int) int {
+	return min(max(2*expected, 1024), 8192)
 }
 
 func errNoModel(op string) error {
@@ -139,7 +165,7 @@ func (g *Generator) Summarize(ctx context.Context, req SummarizeRequest) (Summar
 		}
 		return extractiveSummary(req), envelope.AI{Model: ExtractiveModel}, nil
 	}
-	res, ai, err := ask(ctx, g, "summarize", req, func(s *Summary) []string { return checkSummary(req, s) })
+	res, ai, err := ask(ctx, g, "summarize", req, 300+2*(*req.MaxWords), func(s *Summary) []string { return checkSummary(req, s) })
 	if err == nil {
 		res.Format = req.Format
 	}
@@ -151,7 +177,7 @@ func (g *Generator) Rewrite(ctx context.Context, req RewriteRequest) (Rewrite, e
 	if err := req.normalize(); err != nil {
 		return Rewrite{}, envelope.AI{}, err
 	}
-	return ask(ctx, g, "rewrite", req, checkRewrite)
+	return ask(ctx, g, "rewrite", req, 300+2*len(strings.Fields(req.Text)), checkRewrite)
 }
 
 // MetaTags writes the SEO title, description and keywords of a page.
@@ -167,7 +193,7 @@ func (g *Generator) MetaTags(ctx context.Context, req MetaTagsRequest) (MetaTags
 		}
 		return extractiveMetaTags(req), envelope.AI{Model: ExtractiveModel}, nil
 	}
-	return ask(ctx, g, "metatags", req, func(m *MetaTags) []string { return checkMetaTags(req, m) })
+	return ask(ctx, g, "metatags", req, 300, func(m *MetaTags) []string { return checkMetaTags(req, m) })
 }
 
 // BlogOutline outlines a blog post with the requested number of sections.
@@ -175,7 +201,7 @@ func (g *Generator) BlogOutline(ctx context.Context, req BlogOutlineRequest) (Bl
 	if err := req.normalize(); err != nil {
 		return BlogOutline{}, envelope.AI{}, err
 	}
-	return ask(ctx, g, "outline", req, func(o *BlogOutline) []string { return checkOutline(req, o) })
+	return ask(ctx, g, "outline", req, 200+120*(*req.Sections), func(o *BlogOutline) []string { return checkOutline(req, o) })
 }
 
 // ProductDescription writes a product description of the requested
@@ -184,7 +210,7 @@ func (g *Generator) ProductDescription(ctx context.Context, req ProductDescripti
 	if err := req.normalize(); err != nil {
 		return ProductDescription{}, envelope.AI{}, err
 	}
-	return ask(ctx, g, "product", req, func(p *ProductDescription) []string { return checkProduct(req, p) })
+	return ask(ctx, g, "product", req, 300+2*lengthWords[req.Length][1], func(p *ProductDescription) []string { return checkProduct(req, p) })
 }
 
 // SocialCaption writes caption variants for a social platform.
@@ -192,7 +218,7 @@ func (g *Generator) SocialCaption(ctx context.Context, req SocialCaptionRequest)
 	if err := req.normalize(); err != nil {
 		return SocialCaptions{}, envelope.AI{}, err
 	}
-	res, ai, err := ask(ctx, g, "caption", req, func(s *SocialCaptions) []string { return checkCaptions(req, s) })
+	res, ai, err := ask(ctx, g, "caption", req, 100+(*req.Variants)*(platforms[req.Platform].limit/3+60), func(s *SocialCaptions) []string { return checkCaptions(req, s) })
 	if err == nil {
 		res.Platform = req.Platform
 	}
@@ -205,7 +231,7 @@ func (g *Generator) Headlines(ctx context.Context, req HeadlinesRequest) (Headli
 	if err := req.normalize(); err != nil {
 		return Headlines{}, envelope.AI{}, err
 	}
-	return ask(ctx, g, "headlines", req, func(h *Headlines) []string { return checkHeadlines(req, h) })
+	return ask(ctx, g, "headlines", req, 100+50*(*req.Count), func(h *Headlines) []string { return checkHeadlines(req, h) })
 }
 
 // FAQ writes questions and answers drawn from a source text.
@@ -213,5 +239,5 @@ func (g *Generator) FAQ(ctx context.Context, req FAQRequest) (FAQ, envelope.AI, 
 	if err := req.normalize(); err != nil {
 		return FAQ{}, envelope.AI{}, err
 	}
-	return ask(ctx, g, "faq", req, func(f *FAQ) []string { return checkFAQ(req, f) })
+	return ask(ctx, g, "faq", req, 100+150*(*req.Count), func(f *FAQ) []string { return checkFAQ(req, f) })
 }

@@ -11,7 +11,8 @@
 //     [*envelope.ValidationError] naming the JSON field;
 //  2. renders its prompt from the templates in prompts.tmpl, the one place
 //     where the prompts live, and asks for JSON (in the provider's JSON
-//     mode where it has one);
+//     mode where it has one), with a max_tokens bound of twice the answer's
+//     expected size (1024 to 8192 tokens);
 //  3. decodes the answer strictly into the result type and checks it
 //     against the request (below). An answer that breaks a rule is sent
 //     back once with the violations listed; if the second answer breaks a
@@ -68,7 +69,8 @@
 //
 // A Generator made with a nil model answers Summarize and MetaTags with a
 // deterministic extractive engine, reported as model "quiver-extractive"
-// with zero tokens and cost: TextRank sentence ranking for the summary,
+// with zero tokens and cost: TextRank sentence ranking (with a prior for
+// early sentences) for the summary,
 // TextRank keyword extraction over word co-occurrence, and a title and
 // description cut at word boundaries. The other six operations fail with
 // SERVICE_UNAVAILABLE, saying how to configure a provider.

@@ -2,6 +2,7 @@ package content
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -14,11 +15,13 @@ import (
 //   - Sentences are ranked with TextRank: a graph whose nodes are the
 //     sentences and whose edges weigh the content words two sentences
 //     share, normalized by their lengths, scored with PageRank (damping
-//     0.85). The summary is the best-ranked sentences that fit max_words,
-//     in document order.
+//     0.85) whose random jump favours early sentences (weight 1/sqrt(i+1)).
+//     The summary is the best-ranked sentences that fit max_words, in
+//     document order; headings are never part of it.
 //   - Keywords are ranked with TextRank over the co-occurrence graph of
-//     content words (window of 3); adjacent top words are joined into
-//     phrases of up to 3 words.
+//     content words (window of 3); adjacent top words within a clause are
+//     joined into phrases of up to 3 words, which count only when they
+//     recur.
 //   - Titles and descriptions are cut at word boundaries.
 
 const (
@@ -208,50 +211,6 @@ func analyze(text string) []sentence {
 	return out
 }
 
-// pagerank scores the nodes of a weighted undirected graph given as an
-// adjacency matrix of edge weights.
-func pagerank(w [][]float64) []float64 {
-	n := len(w)
-	if n == 0 {
-		return nil
-	}
-	out := make([]float64, n)
-	for i := range w {
-		for _, x := range w[i] {
-			out[i] += x
-		}
-	}
-	score := make([]float64, n)
-	next := make([]float64, n)
-	for i := range score {
-		score[i] = 1 / float64(n)
-	}
-	for round := 0; round < maxRankRounds; round++ {
-		var dangling float64
-		for j := range score {
-			if out[j] == 0 {
-				dangling += score[j]
-			}
-		}
-		delta := 0.0
-		for i := range next {
-			sum := 0.0
-			for j := range w {
-				if w[j][i] > 0 {
-					sum += w[j][i] / out[j] * score[j]
-				}
-			}
-			next[i] = (1-damping)/float64(n) + damping*(sum+dangling/float64(n))
-			delta += math.Abs(next[i] - score[i])
-		}
-		score, next = next, score
-		if delta < rankEpsilon {
-			break
-		}
-	}
-	return score
-}
-
 // rankSentences returns the sentence indexes, best first, ties broken by
 // position.
 func rankSentences(ss []sentence) []int {
@@ -263,9 +222,9 @@ func rankSentences(ss []sentence) []int {
 			sets[i][t] = true
 		}
 	}
-	w := make([][]float64, n)
-	for i := range w {
-		w[i] = make([]float64, n)
+	edges := make([]map[int]float64, n)
+	for i := range edges {
+		edges[i] = map[int]float64{}
 	}
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
@@ -282,16 +241,32 @@ func rankSentences(ss []sentence) []int {
 				continue
 			}
 			sim := float64(common) / (math.Log(float64(len(sets[i]))) + math.Log(float64(len(sets[j]))))
-			w[i][j], w[j][i] = sim, sim
+			edges[i][j], edges[j][i] = sim, sim
 		}
 	}
-	score := pagerank(w)
+	score := pagerank(edges, positionPrior(n))
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return score[order[a]] > score[order[b]] })
 	return order
+}
+
+// positionPrior favours early sentences in the random jump of the
+// sentence graph, as lead sentences tend to state what a text is about:
+// the weight of sentence i falls as 1/sqrt(i+1).
+func positionPrior(n int) []float64 {
+	p := make([]float64, n)
+	sum := 0.0
+	for i := range p {
+		p[i] = 1 / math.Sqrt(float64(i+1))
+		sum += p[i]
+	}
+	for i := range p {
+		p[i] /= sum
+	}
+	return p
 }
 
 // pickSentences chooses the best-ranked sentences whose words fit in
@@ -431,7 +406,7 @@ func extractKeywords(text string, n int) []string {
 	var stems []string
 	seq := make([]int, len(toks)) // node of each token, -1 for stop words
 	for i, t := range toks {
-		if !isContentWord(t) {
+		if !isContentWord(t) || weakKeywords[t] {
 			seq[i] = -1
 			continue
 		}
@@ -467,7 +442,7 @@ func extractKeywords(text string, n int) []string {
 			}
 		}
 	}
-	score := sparseRank(edges)
+	score := pagerank(edges, nil)
 
 	// Top third of the words (at least 2*n) are keyword material.
 	ids := make([]int, len(stems))
@@ -562,20 +537,43 @@ func extractKeywords(text string, n int) []string {
 	return out
 }
 
-// sparseRank is pagerank over a sparse weighted graph.
-func sparseRank(edges []map[int]float64) []float64 {
+// pagerank scores the nodes of a weighted undirected graph, given as the
+// weights of each node's edges, by PageRank with damping 0.85. The random
+// jump lands on node i with probability prior[i] (prior sums to 1; nil
+// means uniform). Iteration stops when the scores move less than 1e-6 in
+// total, or after 100 rounds.
+func pagerank(edges []map[int]float64, prior []float64) []float64 {
 	n := len(edges)
+	if n == 0 {
+		return nil
+	}
+	if prior == nil {
+		prior = make([]float64, n)
+		for i := range prior {
+			prior[i] = 1 / float64(n)
+		}
+	}
+	// Adjacency lists sorted by node, so that the sums run in one order
+	// and the scores are the same on every run.
+	type arc struct {
+		to int
+		w  float64
+	}
+	adj := make([][]arc, n)
 	out := make([]float64, n)
 	for i, e := range edges {
-		for _, w := range e {
-			out[i] += w
+		adj[i] = make([]arc, 0, len(e))
+		for j, w := range e {
+			adj[i] = append(adj[i], arc{j, w})
+		}
+		slices.SortFunc(adj[i], func(a, b arc) int { return a.to - b.to })
+		for _, a := range adj[i] {
+			out[i] += a.w
 		}
 	}
 	score := make([]float64, n)
 	next := make([]float64, n)
-	for i := range score {
-		score[i] = 1 / float64(n)
-	}
+	copy(score, prior)
 	for round := 0; round < maxRankRounds; round++ {
 		dangling := 0.0
 		for j := range score {
@@ -583,20 +581,19 @@ func sparseRank(edges []map[int]float64) []float64 {
 				dangling += score[j]
 			}
 		}
-		for i := range next {
-			next[i] = 0
-		}
-		for j, e := range edges {
+		clear(next)
+		for j, arcs := range adj {
 			if out[j] == 0 {
 				continue
 			}
-			for i, w := range e {
-				next[i] += w / out[j] * score[j]
+			share := score[j] / out[j]
+			for _, a := range arcs {
+				next[a.to] += a.w * share
 			}
 		}
 		delta := 0.0
 		for i := range next {
-			next[i] = (1-damping)/float64(n) + damping*(next[i]+dangling/float64(n))
+			next[i] = (1-damping)*prior[i] + damping*(next[i]+dangling*prior[i])
 			delta += math.Abs(next[i] - score[i])
 		}
 		score, next = next, score
@@ -623,14 +620,18 @@ func extractiveMetaTags(req MetaTagsRequest) MetaTags {
 		title = trimStopwords(cutRunes(title, maxTitleRunes, false))
 	}
 
-	// Description: the best sentences in document order that fit in 160
-	// characters; the best one cut at a word boundary when it alone is
-	// too long.
+	// Description: those of the three best sentences that fit in 160
+	// characters, in document order; the best one cut at a word boundary
+	// when it alone is too long. (Filling the space with lesser sentences
+	// reads as filler.)
 	var chosen []int
-	used := 0
+	used, considered := 0, 0
 	for _, i := range order {
 		if ss[i].heading || len(ss[i].terms) == 0 {
 			continue
+		}
+		if considered++; considered > 3 {
+			break
 		}
 		n := utf8.RuneCountInString(ss[i].text)
 		if len(chosen) > 0 {
@@ -656,15 +657,24 @@ func extractiveMetaTags(req MetaTagsRequest) MetaTags {
 		desc = cutRunes(req.PageContent, maxDescriptionRunes, true)
 	}
 
-	kws := extractKeywords(req.PageContent, 10)
+	kws := extractKeywords(req.PageContent, 8)
 	if t := req.TargetKeyword; t != "" {
+		// The target leads; keywords made only of its words go.
+		inTarget := map[string]bool{}
+		for _, w := range tokenize(t) {
+			inTarget[stem(w)] = true
+		}
 		rest := []string{t}
 		for _, k := range kws {
-			if !strings.EqualFold(k, t) {
+			covered := true
+			for _, w := range strings.Fields(k) {
+				covered = covered && inTarget[stem(w)]
+			}
+			if !covered {
 				rest = append(rest, k)
 			}
 		}
-		kws = rest[:min(len(rest), 10)]
+		kws = rest[:min(len(rest), 8)]
 	}
 	return MetaTags{Title: title, Description: desc, Keywords: nonNil(kws)}
 }
@@ -690,6 +700,17 @@ func firstLine(s string) string {
 	}
 	return strings.TrimSpace(s)
 }
+
+// weakKeywords are common words that take part in sentence similarity but
+// make poor keywords on their own.
+var weakKeywords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`day days week weeks month months year years time times small large big
+	good great best first last way ways part parts lot lots kind thing things`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // stopwords are English function words that carry no topic.
 var stopwords = func() map[string]bool {

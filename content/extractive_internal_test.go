@@ -75,8 +75,9 @@ func TestTrimStopwords(t *testing.T) {
 }
 
 func TestPagerankSumsToOne(t *testing.T) {
-	w := [][]float64{{0, 1, 1, 0}, {1, 0, 1, 0}, {1, 1, 0, 0}, {0, 0, 0, 0}}
-	s := pagerank(w)
+	// A triangle and an isolated node.
+	w := []map[int]float64{{1: 1, 2: 1}, {0: 1, 2: 1}, {0: 1, 1: 1}, {}}
+	s := pagerank(w, nil)
 	sum := 0.0
 	for _, x := range s {
 		sum += x

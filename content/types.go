@@ -8,7 +8,7 @@ package content
 // SummarizeRequest is the input of [Generator.Summarize].
 type SummarizeRequest struct {
 	// Text is the text to summarize; required, at least 20 characters.
-	Text string `json:"text"`
+	Text string `json:"text" openapi:"required"`
 	// MaxWords bounds the length of the summary: 20 to 1000, default 150.
 	MaxWords *int `json:"max_words,omitempty"`
 	// Format is "paragraph" (default: a prose summary plus key points) or
@@ -22,15 +22,16 @@ type Summary struct {
 	Format string `json:"format"`
 	// Summary is the prose summary; null in the bullets format.
 	Summary *string `json:"summary"`
-	// KeyPoints are the main points, most important first in the
-	// bullets format.
+	// KeyPoints are the main points; in the bullets format they are the
+	// summary. A model lists them most important first; the extractive
+	// engine keeps the order of the text.
 	KeyPoints []string `json:"key_points"`
 }
 
 // RewriteRequest is the input of [Generator.Rewrite].
 type RewriteRequest struct {
 	// Text is the text to rewrite; required, at least 10 characters.
-	Text string `json:"text"`
+	Text string `json:"text" openapi:"required"`
 	// Tone of the rewrite, free text such as "friendly"; default
 	// "professional".
 	Tone string `json:"tone,omitempty"`
@@ -53,7 +54,7 @@ type Rewrite struct {
 type MetaTagsRequest struct {
 	// PageContent is the text of the page; required, at least 20
 	// characters.
-	PageContent string `json:"page_content"`
+	PageContent string `json:"page_content" openapi:"required"`
 	// PageURL is the page's absolute http(s) URL; optional.
 	PageURL string `json:"page_url,omitempty"`
 	// TargetKeyword is the search phrase the page should rank for;
@@ -74,7 +75,7 @@ type MetaTags struct {
 // BlogOutlineRequest is the input of [Generator.BlogOutline].
 type BlogOutlineRequest struct {
 	// Topic of the post; required, at least 5 characters.
-	Topic string `json:"topic"`
+	Topic string `json:"topic" openapi:"required"`
 	// TargetKeyword is the search phrase the post should rank for;
 	// optional. When set, it is among the SEO keywords.
 	TargetKeyword string `json:"target_keyword,omitempty"`
@@ -111,10 +112,10 @@ type OutlineSection struct {
 // ProductDescriptionRequest is the input of [Generator.ProductDescription].
 type ProductDescriptionRequest struct {
 	// ProductName is required, at least 2 characters.
-	ProductName string `json:"product_name"`
+	ProductName string `json:"product_name" openapi:"required"`
 	// ProductDetails are the facts to describe; required, at least 20
 	// characters.
-	ProductDetails string `json:"product_details"`
+	ProductDetails string `json:"product_details" openapi:"required"`
 	// Audience the description addresses; optional.
 	Audience string `json:"audience,omitempty"`
 	// Tone of the description; default "persuasive".
@@ -143,7 +144,7 @@ type ProductDescription struct {
 // SocialCaptionRequest is the input of [Generator.SocialCaption].
 type SocialCaptionRequest struct {
 	// Content to write captions about; required, at least 10 characters.
-	Content string `json:"content"`
+	Content string `json:"content" openapi:"required"`
 	// Platform is one of linkedin (default), x, photosocial, facebook,
 	// threads, mastodon and bluesky; "twitter" means x.
 	Platform string `json:"platform,omitempty"`
@@ -178,7 +179,7 @@ type CaptionVariant struct {
 // HeadlinesRequest is the input of [Generator.Headlines].
 type HeadlinesRequest struct {
 	// Topic of the headlines; required, at least 5 characters.
-	Topic string `json:"topic"`
+	Topic string `json:"topic" openapi:"required"`
 	// Audience the headlines address; optional.
 	Audience string `json:"audience,omitempty"`
 	// Goal of the headlines; default "increase clicks".
@@ -209,7 +210,7 @@ type HeadlineVariant struct {
 type FAQRequest struct {
 	// SourceText to draw the questions and answers from; required, at
 	// least 30 characters.
-	SourceText string `json:"source_text"`
+	SourceText string `json:"source_text" openapi:"required"`
 	// Audience the FAQ addresses; optional.
 	Audience string `json:"audience,omitempty"`
 	// Count of questions: 3 to 15, default 6.

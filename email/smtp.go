@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/quiverkit/quiver/internal/safehttp"
 )
 
 // Defaults of [SMTPOptions].
@@ -160,9 +162,13 @@ func (v *Verifier) probeHost(ctx context.Context, o SMTPOptions, host string, a 
 		res.Reason, res.Message = SMTPNoMailServer, err.Error()
 		return res
 	}
-	if !o.AllowPrivateAddresses && !public(ip) {
-		res.Reason, res.Message = SMTPForbidden, "the MX host resolves to the non-public address "+ip.String()
-		return res
+	if !o.AllowPrivateAddresses {
+		// The same policy as every other outbound connection; the probe
+		// then dials the checked address itself, so DNS cannot rebind it.
+		if err := safehttp.NewDialer().CheckAddr(ip); err != nil {
+			res.Reason, res.Message = SMTPForbidden, "the MX host resolves to the non-public address "+ip.String()
+			return res
+		}
 	}
 	dctx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
 	conn, err := o.DialContext(dctx, "tcp", net.JoinHostPort(ip.String(), strconv.Itoa(o.Port)))
@@ -283,36 +289,4 @@ func (v *Verifier) hostAddr(ctx context.Context, host string) (netip.Addr, error
 		return netip.Addr{}, err
 	}
 	return ips[0].Unmap(), nil
-}
-
-// nonPublic are the special-purpose ranges (RFC 6890 and successors) that
-// net/netip's predicates do not cover.
-var nonPublic = []netip.Prefix{
-	netip.MustParsePrefix("0.0.0.0/8"),
-	netip.MustParsePrefix("100.64.0.0/10"),
-	netip.MustParsePrefix("192.0.0.0/24"),
-	netip.MustParsePrefix("192.0.2.0/24"),
-	netip.MustParsePrefix("198.18.0.0/15"),
-	netip.MustParsePrefix("198.51.100.0/24"),
-	netip.MustParsePrefix("203.0.113.0/24"),
-	netip.MustParsePrefix("240.0.0.0/4"),
-	netip.MustParsePrefix("64:ff9b:1::/48"),
-	netip.MustParsePrefix("100::/64"),
-	netip.MustParsePrefix("2001::/23"),
-	netip.MustParsePrefix("2001:db8::/32"),
-	netip.MustParsePrefix("fc00::/7"),
-}
-
-// public reports whether ip is a global unicast address outside the
-// private and special-purpose ranges.
-func public(ip netip.Addr) bool {
-	if !ip.IsGlobalUnicast() || ip.IsPrivate() {
-		return false
-	}
-	for _, p := range nonPublic {
-		if p.Contains(ip) {
-			return false
-		}
-	}
-	return true
 }

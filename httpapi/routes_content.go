@@ -4,24 +4,17 @@ import "github.com/quiverkit/quiver/content"
 
 // contentRoutes returns the routes served by package content.
 func (s *server) contentRoutes() []route {
-	var g *content.Generator
-	if s.cfg.LLM == nil {
-		g = content.New(nil)
-	} else {
-		st := s.cfg.LLMSettings
-		opts := []content.Option{
-			content.WithModelName(st.Model),
-			content.WithTimeout(st.Timeout),
-			content.WithMaxAttempts(st.MaxAttempts),
-		}
-		if st.Prices != nil {
-			opts = append(opts, content.WithPrices(st.Prices))
-		}
-		if st.NoJSONMode {
-			opts = append(opts, content.WithoutJSONMode())
-		}
-		g = content.New(s.cfg.LLM, opts...)
+	st := s.cfg.LLMSettings
+	opts := []content.Option{
+		content.WithModelName(st.Model),
+		content.WithPrices(st.Prices),
+		content.WithTimeout(st.Timeout),
+		content.WithMaxAttempts(st.MaxAttempts),
 	}
+	if st.NoJSONMode {
+		opts = append(opts, content.WithoutJSONMode())
+	}
+	g := content.New(s.cfg.LLM, opts...)
 	return []route{
 		postAI(groupContent, "/v1/content/summarize", "Summarize a text", g.Summarize),
 		postAI(groupContent, "/v1/content/rewrite", "Rewrite a text in another tone", g.Rewrite),

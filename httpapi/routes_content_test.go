@@ -61,9 +61,9 @@ func contentHandler(t *testing.T, s *llmtest.Server, model string, st httpapi.LL
 }
 
 // validAnswer builds an answer that passes the checks of the operation at
-// path for a request asking for n items (of the given product length, or
-// summary format).
-func validAnswer(path string, n int, length string) string {
+// path for a request asking for n items; variant selects a product
+// length, the bullets summary format or captions without hashtags.
+func validAnswer(path string, n int, variant string) string {
 	list := func(count int, item func(i int) string) string {
 		parts := make([]string, count)
 		for i := range parts {
@@ -74,7 +74,7 @@ func validAnswer(path string, n int, length string) string {
 	kw := `["alpha","beta","gamma"]`
 	switch path {
 	case "/v1/content/summarize":
-		if length == "bullets" {
+		if variant == "bullets" {
 			return `{"summary":null,"key_points":["One point.","Another point."]}`
 		}
 		return `{"summary":"A short faithful summary.","key_points":["One point.","Another point."]}`
@@ -86,9 +86,12 @@ func validAnswer(path string, n int, length string) string {
 		return `{"title":"T","introduction_angle":"I","conclusion_angle":"C","seo_keywords":` + kw + `,"sections":` +
 			list(n, func(i int) string { return fmt.Sprintf(`{"heading":"H%d","talking_points":["a","b"]}`, i) }) + `}`
 	case "/v1/content/product-description":
-		words := map[string]int{"short": 50, "medium": 100, "long": 200}[length]
+		words := map[string]int{"short": 50, "medium": 100, "long": 200}[variant]
 		return `{"title":"T","description":"` + strings.TrimSpace(strings.Repeat("word ", words)) + `","bullet_points":["a","b","c"],"seo_keywords":` + kw + `}`
 	case "/v1/content/social-caption":
+		if variant == "nohashtags" {
+			return `{"variants":` + list(n, func(i int) string { return fmt.Sprintf(`{"caption":"Caption %d","hashtags":[]}`, i) }) + `}`
+		}
 		return `{"variants":` + list(n, func(i int) string { return fmt.Sprintf(`{"caption":"Caption %d","hashtags":["Tag%d"]}`, i, i) }) + `}`
 	case "/v1/content/headlines":
 		return `{"variants":` + list(n, func(i int) string {
@@ -121,18 +124,20 @@ func TestContentBounds(t *testing.T) {
 	details := q(words(4)) // 19 characters
 
 	tests := []struct {
-		name   string
-		path   string
-		body   string
-		field  string // rejected: the field named; "" when accepted
-		n      int    // accepted: the item count the answer must have
-		length string // accepted product descriptions: the length
-		prompt string // accepted: a text the system prompt must contain
+		name    string
+		path    string
+		body    string
+		field   string // rejected: the field named; "" when accepted
+		n       int    // accepted: the item count the answer must have
+		variant string // accepted: the answer variant (product length, bullets, nohashtags)
+		prompt  string // accepted: a text the system prompt must contain
 	}{
 		// summarize
 		{"text missing", sum, `{}`, "text", 0, "", ""},
 		{"text null", sum, `{"text":null}`, "text", 0, "", ""},
 		{"text blank", sum, `{"text":"` + strings.Repeat(" ", 30) + `"}`, "text", 0, "", ""},
+		{"text too long", sum, `{"text":"` + strings.Repeat("a", 50001) + `"}`, "text", 0, "", ""},
+		{"text not a string", sum, `{"text":42}`, "text", 0, "", ""},
 		{"text 19 characters", sum, `{"text":"` + runes(19) + `"}`, "text", 0, "", ""},
 		{"text 20 characters (40 bytes)", sum, `{"text":"` + runes(20) + `"}`, "", 0, "", "at most 150 words"},
 		{"max_words default 150", sum, `{"text":"` + runes(20) + `","max_words":null}`, "", 0, "", "at most 150 words"},
@@ -173,6 +178,8 @@ func TestContentBounds(t *testing.T) {
 		{"topic 5, sections default 6", out, `{"topic":"` + runes(5) + `"}`, "", 6, "", "exactly 6 sections"},
 		{"outline tone default", out, `{"topic":"` + runes(5) + `"}`, "", 6, "", "in a professional tone"},
 		{"outline target_keyword and audience", out, `{"topic":"` + runes(5) + `","target_keyword":"alpha","audience":"beekeepers"}`, "", 6, "", `audience: beekeepers`},
+		{"outline tone", out, `{"topic":"` + runes(5) + `","tone":"casual"}`, "", 6, "", "in a casual tone"},
+		{"topic too long", out, `{"topic":"` + runes(301) + `"}`, "topic", 0, "", ""},
 		{"sections 2", out, `{"topic":"` + runes(5) + `","sections":2}`, "sections", 0, "", ""},
 		{"sections 3", out, `{"topic":"` + runes(5) + `","sections":3}`, "", 3, "", "exactly 3 sections"},
 		{"sections 12", out, `{"topic":"` + runes(5) + `","sections":12}`, "", 12, "", "exactly 12 sections"},
@@ -187,6 +194,8 @@ func TestContentBounds(t *testing.T) {
 		{"length short", prod, `{"product_name":"Pump","product_details":"` + runes(20) + `","length":"short"}`, "", 0, "short", "20 to 100 words"},
 		{"length long", prod, `{"product_name":"Pump","product_details":"` + runes(20) + `","length":"long"}`, "", 0, "long", "150 to 500 words"},
 		{"length unknown", prod, `{"product_name":"Pump","product_details":"` + runes(20) + `","length":"epic"}`, "length", 0, "", ""},
+		{"product audience", prod, `{"product_name":"Pump","product_details":"` + runes(20) + `","audience":"farmers"}`, "", 0, "medium", "for this audience: farmers"},
+		{"product target_keyword", prod, `{"product_name":"Pump","product_details":"` + runes(20) + `","target_keyword":"alpha"}`, "", 0, "medium", `target keyword "alpha"`},
 		{"product tone", prod, `{"product_name":"Pump","product_details":"` + runes(20) + `","tone":"calm"}`, "", 0, "medium", "in a calm tone"},
 
 		// social caption
@@ -197,6 +206,9 @@ func TestContentBounds(t *testing.T) {
 		{"platform photosocial", cap, `{"content":"` + runes(10) + `","platform":"photosocial"}`, "", 3, "", "the photo-sharing network"},
 		{"platform unknown", cap, `{"content":"` + runes(10) + `","platform":"myspace"}`, "platform", 0, "", ""},
 		{"call_to_action", cap, `{"content":"` + runes(10) + `","call_to_action":"Sign up today"}`, "", 3, "", "Sign up today"},
+		{"include_hashtags false", cap, `{"content":"` + runes(10) + `","include_hashtags":false}`, "", 3, "nohashtags", `"hashtags" is an empty list`},
+		{"include_hashtags null", cap, `{"content":"` + runes(10) + `","include_hashtags":null}`, "", 3, "", "1 to 10 distinct hashtags"},
+		{"tone", cap, `{"content":"` + runes(10) + `","tone":"witty"}`, "", 3, "", "in a witty tone"},
 		{"variants 0", cap, `{"content":"` + runes(10) + `","variants":0}`, "variants", 0, "", ""},
 		{"variants 1", cap, `{"content":"` + runes(10) + `","variants":1}`, "", 1, "", "exactly 1 item(s)"},
 		{"variants 10", cap, `{"content":"` + runes(10) + `","variants":10}`, "", 10, "", "exactly 10 item(s)"},
@@ -224,7 +236,7 @@ func TestContentBounds(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := llmtest.NewOpenAI(t)
 			if tt.field == "" {
-				s.Push(llmtest.Reply{Content: validAnswer(tt.path, tt.n, tt.length), PromptTokens: 5, CompletionTokens: 7})
+				s.Push(llmtest.Reply{Content: validAnswer(tt.path, tt.n, tt.variant), PromptTokens: 5, CompletionTokens: 7})
 			}
 			rec, res := postContent(t, contentHandler(t, s, "gpt-4o-mini", httpapi.LLMSettings{}), tt.path, tt.body)
 			if tt.field != "" {
@@ -364,7 +376,8 @@ func TestContentProviders(t *testing.T) {
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
 					s := llmtest.New(t, p, tt.replies...)
-					h := contentHandler(t, s, model, httpapi.LLMSettings{Timeout: 200 * time.Millisecond})
+					// A generous timeout: answered cases must not time out on a loaded machine.
+					h := contentHandler(t, s, model, httpapi.LLMSettings{Timeout: time.Second})
 					start := time.Now()
 					rec, res := postContent(t, h, path, body)
 					if rec.Code != tt.status {
@@ -413,4 +426,23 @@ func deref[T any](p *T) any {
 		return nil
 	}
 	return *p
+}
+
+func TestContentLLMSettings(t *testing.T) {
+	s := llmtest.NewOpenAI(t, llmtest.Reply{Content: validAnswer("/v1/content/headlines", 2, ""), PromptTokens: 1_000_000})
+	prices := llmjson.PriceTable{"local-model": {Input: 3, Output: 0}}
+	h := contentHandler(t, s, "local-model", httpapi.LLMSettings{NoJSONMode: true, MaxAttempts: 1, Prices: prices})
+	rec, res := postContent(t, h, "/v1/content/headlines", `{"topic":"Solar irrigation","count":3}`)
+	if rec.Code != http.StatusBadGateway {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	if n := len(s.Requests()); n != 1 {
+		t.Errorf("%d calls with MaxAttempts 1", n)
+	}
+	if s.Requests()[0].JSONMode {
+		t.Error("JSON mode requested with NoJSONMode")
+	}
+	if res.Meta.CostUSD == nil || *res.Meta.CostUSD != 3 {
+		t.Errorf("cost = %v, want 3 from the configured price table", deref(res.Meta.CostUSD))
+	}
 }

@@ -1,6 +1,40 @@
 package httpapi
 
+import (
+	"context"
+
+	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/webcheck"
+)
+
 // webcheckRoutes returns the routes served by package webcheck.
 func (s *server) webcheckRoutes() []route {
-	return nil
+	wc := s.cfg.WebCheck
+	if wc == nil {
+		var err error
+		if wc, err = webcheck.New(webcheck.Config{Resolver: s.cfg.Resolver}); err != nil {
+			s.log.Error("web checks unavailable", "err", err)
+		}
+	}
+	return []route{
+		post(groupUtility, "/v1/utility/ssl/check", "Check the TLS certificate of a domain", needs(wc, (*webcheck.Checker).CheckSSL)),
+		post(groupDev, "/v1/dev/data/url/parse", "Parse and normalize a URL", webcheck.ParseURL),
+		post(groupUtility, "/v1/utility/cors/check", "Check the CORS policy of a URL against attacker origins", needs(wc, (*webcheck.Checker).CheckCORS)),
+		post(groupUtility, "/v1/utility/dns/analyze", "Query the DNS records of a domain with SPF and DMARC", needs(wc, (*webcheck.Checker).AnalyzeDNS)),
+		post(groupUtility, "/v1/utility/url/safety", "Follow a URL's redirects and flag threats", needs(wc, (*webcheck.Checker).CheckURLSafety)),
+		post(groupUtility, "/v1/utility/robots/analyze", "Fetch and analyze a site's robots.txt", needs(wc, (*webcheck.Checker).AnalyzeRobots)),
+		post(groupUtility, "/v1/utility/sitemap/validate", "Fetch and validate a sitemap or sitemap index", needs(wc, (*webcheck.Checker).ValidateSitemap)),
+	}
+}
+
+// needs binds a Checker method, answering 503 when no Checker could be
+// built.
+func needs[Req, Res any](wc *webcheck.Checker, m func(*webcheck.Checker, context.Context, Req) (Res, error)) func(context.Context, Req) (Res, error) {
+	return func(ctx context.Context, req Req) (Res, error) {
+		if wc == nil {
+			var zero Res
+			return zero, envelope.Errorf(envelope.CodeServiceUnavailable, "web checks are not configured on this server")
+		}
+		return m(wc, ctx, req)
+	}
 }

@@ -41,6 +41,7 @@ import (
 	"github.com/quiverkit/quiver/internal/metrics"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
+	"github.com/quiverkit/quiver/webcheck"
 )
 
 // Defaults of [Config].
@@ -110,6 +111,11 @@ type Config struct {
 	EmailSMTP email.SMTPOptions
 
 	// webcheck:
+
+	// WebCheck runs the web and domain checks. When nil, the handler
+	// builds one with the defaults of webcheck.Config on Resolver:
+	// loopback and private destinations refused, system roots.
+	WebCheck *webcheck.Checker
 
 	// devutil:
 

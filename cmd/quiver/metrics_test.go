@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"go.uber.org/goleak"
 )
 
 func get(t *testing.T, url string, header ...string) (int, string) {
@@ -29,7 +27,7 @@ func get(t *testing.T, url string, header ...string) (int, string) {
 }
 
 func TestMetricsOffByDefault(t *testing.T) {
-	defer goleak.VerifyNone(t)
+	defer checkLeaks(t)
 	s := startServer(t, nil, nil)
 	if code, _ := get(t, s.base+"/metrics"); code != http.StatusNotFound {
 		t.Errorf("GET /metrics without -metrics: status %d, want 404", code)
@@ -40,7 +38,7 @@ func TestMetricsOffByDefault(t *testing.T) {
 }
 
 func TestMetricsOnMainListener(t *testing.T) {
-	defer goleak.VerifyNone(t)
+	defer checkLeaks(t)
 	s := startServer(t, nil, map[string]string{"QUIVER_METRICS": "true"})
 	get(t, s.base+"/healthz")
 	code, body := get(t, s.base+"/metrics")
@@ -58,7 +56,7 @@ func TestMetricsOnMainListener(t *testing.T) {
 var metricsRE = regexp.MustCompile(`quiver metrics on (http://\S+)`)
 
 func TestMetricsOnSeparateListener(t *testing.T) {
-	defer goleak.VerifyNone(t)
+	defer checkLeaks(t)
 	s := startServer(t, []string{"-metrics", "-metrics-addr", "127.0.0.1:0"}, nil)
 	m := metricsRE.FindStringSubmatch(s.out.String())
 	if m == nil {

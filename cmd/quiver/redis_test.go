@@ -13,7 +13,6 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/openai"
-	"go.uber.org/goleak"
 
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/redistest"
@@ -22,7 +21,7 @@ import (
 // Two quiver processes configured with one QUIVER_REDIS_URL enforce one
 // limit between them.
 func TestRedisURLSharesTheLimit(t *testing.T) {
-	t.Cleanup(func() { goleak.VerifyNone(t) })
+	t.Cleanup(func() { checkLeaks(t) })
 	rs := redistest.Start(t)
 	env := map[string]string{"QUIVER_REDIS_URL": "redis://" + rs.Addr + "/0", "QUIVER_BURST": "3", "QUIVER_RATE_LIMIT": "0.01"}
 	a := startServer(t, nil, env)

@@ -109,6 +109,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			return err
 		}
 	}
+	if c, ok := cfg.LLM.(io.Closer); ok { // the Google AI client holds a gRPC connection
+		defer c.Close()
+	}
 
 	if err := rc.start(ctx, &cfg, logger); err != nil { // operations: redis.go
 		return err

@@ -2,11 +2,177 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
 
+	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/llms/anthropic"
+	"github.com/tmc/langchaingo/llms/googleai"
+	"github.com/tmc/langchaingo/llms/ollama"
+	"github.com/tmc/langchaingo/llms/openai"
+	"google.golang.org/api/option"
 )
 
-// contentSetup registers the flags of package content.
+// llmConfig is the configuration of the language model shared by every
+// LLM-backed route (content generation, regex generation, photo-sharing
+// insights).
+type llmConfig struct {
+	provider string
+	model    string
+	key      string
+	baseURL  string
+	prices   []string
+	timeout  time.Duration
+	attempts int
+	jsonMode bool
+}
+
+// defaultModels are the models used when QUIVER_LLM_MODEL is empty.
+var defaultModels = map[string]string{
+	"openai":    "gpt-4o-mini",
+	"anthropic": "claude-3-5-haiku-latest",
+	"ollama":    "llama3.2",
+	"googleai":  "gemini-2.0-flash",
+}
+
+// contentSetup registers the language model flags, which package content
+// is the main user of, and builds Config.LLM from them.
 func contentSetup(f *flags) func(context.Context, *httpapi.Config) error {
-	return func(context.Context, *httpapi.Config) error { return nil }
+	var c llmConfig
+	f.String(&c.provider, "llm-provider", "QUIVER_LLM_PROVIDER", "", "language model provider: openai (and OpenAI-compatible servers), anthropic, ollama or googleai; none: summarize and meta-tags use the extractive engine, the other AI routes answer 503")
+	f.String(&c.model, "llm-model", "QUIVER_LLM_MODEL", "", "model name; default gpt-4o-mini, claude-3-5-haiku-latest, llama3.2 or gemini-2.0-flash by provider")
+	f.String(&c.key, "llm-api-key", "QUIVER_LLM_API_KEY", "", "provider API key; default the provider's own variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_API_KEY)")
+	f.String(&c.baseURL, "llm-base-url", "QUIVER_LLM_BASE_URL", "", "provider base URL, e.g. http://localhost:8000/v1 for vLLM, LM Studio or llama.cpp with provider openai, http://localhost:11434 for ollama")
+	f.Strings(&c.prices, "llm-prices", "QUIVER_LLM_PRICES", nil, "price overrides in USD per million tokens, comma-separated model=input/output, e.g. gpt-4o-mini=0.15/0.60")
+	f.Duration(&c.timeout, "llm-timeout", "QUIVER_LLM_TIMEOUT", 50*time.Second, "time limit of one call to the model; an answer that breaks its contract is asked again once")
+	f.Int(&c.attempts, "llm-max-attempts", "QUIVER_LLM_MAX_ATTEMPTS", llmjson.DefaultMaxAttempts, "how many times the model is asked before an answer that breaks its contract fails the call")
+	f.Bool(&c.jsonMode, "llm-json-mode", "QUIVER_LLM_JSON_MODE", true, "request the provider's JSON mode; turn off for OpenAI-compatible servers that reject response_format json_object")
+	return func(ctx context.Context, cfg *httpapi.Config) error {
+		model, settings, err := c.build(ctx)
+		if err != nil {
+			return fmt.Errorf("language model: %w", err)
+		}
+		cfg.LLM, cfg.LLMSettings = model, settings
+		return nil
+	}
+}
+
+// build returns the model the configuration describes (nil without a
+// provider) and its settings. It makes no network call: the clients
+// connect on their first request.
+func (c llmConfig) build(ctx context.Context) (llms.Model, httpapi.LLMSettings, error) {
+	var st httpapi.LLMSettings
+	if c.timeout < 0 || c.attempts < 1 {
+		return nil, st, fmt.Errorf("llm-timeout must not be negative and llm-max-attempts must be at least 1")
+	}
+	prices, err := parsePrices(c.prices)
+	if err != nil {
+		return nil, st, err
+	}
+	provider := strings.ToLower(strings.TrimSpace(c.provider))
+	if provider == "" {
+		if c.model != "" || c.baseURL != "" || c.key != "" {
+			return nil, st, fmt.Errorf("QUIVER_LLM_MODEL, QUIVER_LLM_API_KEY or QUIVER_LLM_BASE_URL is set but QUIVER_LLM_PROVIDER is not")
+		}
+		return nil, st, nil
+	}
+	def, ok := defaultModels[provider]
+	if !ok {
+		return nil, st, fmt.Errorf("QUIVER_LLM_PROVIDER=%q: must be openai, anthropic, ollama or googleai", c.provider)
+	}
+	name := c.model
+	if name == "" {
+		name = def
+	}
+	if c.baseURL != "" {
+		u, err := url.Parse(c.baseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, st, fmt.Errorf("QUIVER_LLM_BASE_URL=%q: must be an absolute http or https URL", c.baseURL)
+		}
+	}
+	// The transport records the provider's status codes and Retry-After
+	// for llmjson. Timeouts come from the per-call context.
+	hc := llmjson.HTTPClient()
+
+	var m llms.Model
+	switch provider {
+	case "openai":
+		opts := []openai.Option{openai.WithModel(name), openai.WithHTTPClient(hc)}
+		key := c.key
+		if c.baseURL != "" {
+			opts = append(opts, openai.WithBaseURL(c.baseURL))
+			if key == "" {
+				key = "unused" // local OpenAI-compatible servers need no key, the client wants one
+			}
+		}
+		if key != "" {
+			opts = append(opts, openai.WithToken(key))
+		}
+		m, err = openai.New(opts...)
+	case "anthropic":
+		opts := []anthropic.Option{anthropic.WithModel(name), anthropic.WithHTTPClient(hc)}
+		if c.key != "" {
+			opts = append(opts, anthropic.WithToken(c.key))
+		}
+		if c.baseURL != "" {
+			opts = append(opts, anthropic.WithBaseURL(c.baseURL))
+		}
+		m, err = anthropic.New(opts...)
+	case "ollama":
+		opts := []ollama.Option{ollama.WithModel(name), ollama.WithHTTPClient(hc)}
+		if c.baseURL != "" {
+			opts = append(opts, ollama.WithServerURL(c.baseURL))
+		}
+		m, err = ollama.New(opts...)
+	case "googleai":
+		// The Google client authenticates with the key itself, so it keeps
+		// its own HTTP client; status codes are read from its errors.
+		opts := []googleai.Option{googleai.WithDefaultModel(name)}
+		if c.key != "" {
+			opts = append(opts, googleai.WithAPIKey(c.key))
+		}
+		if c.baseURL != "" {
+			opts = append(opts, func(o *googleai.Options) {
+				o.ClientOptions = append(o.ClientOptions, option.WithEndpoint(c.baseURL))
+			})
+		}
+		m, err = googleai.New(ctx, opts...)
+	}
+	if err != nil {
+		return nil, st, fmt.Errorf("%s client: %w", provider, err)
+	}
+	st = httpapi.LLMSettings{
+		Model:       name,
+		Prices:      prices,
+		Timeout:     c.timeout,
+		MaxAttempts: c.attempts,
+		NoJSONMode:  !c.jsonMode,
+	}
+	return m, st, nil
+}
+
+// parsePrices reads "model=input/output" overrides on top of the built-in
+// price table.
+func parsePrices(entries []string) (content.PriceTable, error) {
+	prices := content.DefaultPrices()
+	for _, e := range entries {
+		name, pair, ok := strings.Cut(e, "=")
+		in, out, ok2 := strings.Cut(pair, "/")
+		if !ok || !ok2 || strings.TrimSpace(name) == "" {
+			return nil, fmt.Errorf("QUIVER_LLM_PRICES entry %q: want model=input/output", e)
+		}
+		pi, err1 := strconv.ParseFloat(strings.TrimSpace(in), 64)
+		po, err2 := strconv.ParseFloat(strings.TrimSpace(out), 64)
+		if err1 != nil || err2 != nil || pi < 0 || po < 0 {
+			return nil, fmt.Errorf("QUIVER_LLM_PRICES entry %q: prices must be non-negative numbers", e)
+		}
+		prices[strings.TrimSpace(name)] = content.Price{Input: pi, Output: po}
+	}
+	return prices, nil
 }

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"go.uber.org/goleak"
 )
 
 // slowRequest starts a base64 request whose body is only half sent, so
@@ -30,7 +28,7 @@ func slowRequest(t *testing.T, base string) (conn net.Conn, finish func()) {
 
 // A graceful shutdown lets a slow request in flight finish, then stops.
 func TestShutdownWaitsForSlowRequest(t *testing.T) {
-	defer goleak.VerifyNone(t)
+	defer checkLeaks(t)
 	s := startServer(t, nil, nil)
 	conn, finish := slowRequest(t, s.base)
 
@@ -63,7 +61,7 @@ func TestShutdownWaitsForSlowRequest(t *testing.T) {
 // A request still in flight when the shutdown timeout expires is cut off:
 // quiver stops within the timeout, reports it, and leaves nothing running.
 func TestShutdownTimeoutCutsSlowRequest(t *testing.T) {
-	defer goleak.VerifyNone(t)
+	defer checkLeaks(t)
 	const timeout = 300 * time.Millisecond
 	s := startServer(t, []string{"-shutdown-timeout", timeout.String()}, nil)
 	conn, _ := slowRequest(t, s.base)

@@ -69,8 +69,9 @@ func (r *recorder) get() (int, string) {
 }
 
 // statusInText finds the status code in the error texts of the OpenAI and
-// Anthropic clients: "API returned unexpected status code: 429: ...".
-var statusInText = regexp.MustCompile(`status code: (\d{3})`)
+// Anthropic clients ("API returned unexpected status code: 429: ...") and
+// of the Google client ("googleapi: Error 429: ...").
+var statusInText = regexp.MustCompile(`(?:status code:|googleapi: Error) (\d{3})`)
 
 // classify maps the error of one provider call to an *envelope.Error.
 // parent is the caller's context, attempt the context of the call.
@@ -87,8 +88,11 @@ func classify(parent, attempt context.Context, rec *recorder, err error) error {
 
 	status, retryAfter := rec.get()
 	if status == 0 {
-		if m := statusInText.FindStringSubmatch(err.Error()); m != nil {
+		msg := err.Error()
+		if m := statusInText.FindStringSubmatch(msg); m != nil {
 			status, _ = strconv.Atoi(m[1])
+		} else if strings.Contains(msg, "code = ResourceExhausted") { // gRPC
+			status = http.StatusTooManyRequests
 		}
 	}
 	switch {
@@ -104,6 +108,8 @@ func classify(parent, attempt context.Context, rec *recorder, err error) error {
 	case status != 0:
 		return envelope.Wrap(envelope.CodeUpstreamError, err,
 			fmt.Sprintf("the language model provider failed (HTTP %d)", status))
+	case unreachable(err):
+		return envelope.Wrap(envelope.CodeUpstreamError, err, "the language model provider could not be reached")
 	default:
 		return envelope.Wrap(envelope.CodeUpstreamError, err, "the language model provider failed")
 	}
@@ -119,6 +125,16 @@ func isTimeout(err error) bool {
 	}
 	// The OpenAI client replaces timeouts with this text.
 	return strings.Contains(err.Error(), "request timeout")
+}
+
+// unreachable reports a failure to connect to the provider.
+func unreachable(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	// The OpenAI client replaces network errors with this text.
+	return strings.Contains(err.Error(), "failed to reach API server")
 }
 
 // parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP

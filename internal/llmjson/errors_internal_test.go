@@ -1,9 +1,15 @@
 package llmjson
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/quiverkit/quiver/envelope"
 )
 
 func TestParseRetryAfter(t *testing.T) {
@@ -26,4 +32,48 @@ func TestParseRetryAfter(t *testing.T) {
 			t.Errorf("parseRetryAfter(%q) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
+}
+
+func TestClassifyFromErrorText(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		err  string
+		want envelope.Code
+	}{
+		{"API returned unexpected status code: 429: slow down", envelope.CodeRateLimitExceeded},
+		{"anthropic: failed to create message: API returned unexpected status code: 529: Overloaded", envelope.CodeUpstreamError},
+		{"googleapi: Error 429: Resource has been exhausted", envelope.CodeRateLimitExceeded},
+		{"rpc error: code = ResourceExhausted desc = quota", envelope.CodeRateLimitExceeded},
+		{"googleapi: Error 504: deadline", envelope.CodeUpstreamTimeout},
+		{"request timeout: API call exceeded deadline", envelope.CodeUpstreamTimeout},
+		{"connection refused", envelope.CodeUpstreamError},
+	}
+	for _, tt := range tests {
+		got := envelope.From(classify(ctx, ctx, &recorder{}, errors.New(tt.err)))
+		if got.Code != tt.want {
+			t.Errorf("classify(%q) = %s, want %s", tt.err, got.Code, tt.want)
+		}
+	}
+}
+
+// FuzzDecode feeds arbitrary model answers to the strict decoder: it must
+// never panic, and what it accepts must be one JSON object of the shape.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"colors":["a","b","c"]}`, "```json\n{\"colors\":[]}\n```", "```\n```", "``````", "```json```",
+		`{"colors":["a"]} {"colors":[]}`, `{"colors":"x"}`, `null`, ``, `{"extra":1}`, "\ufeff{}",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, answer string) {
+		var v struct {
+			Colors []string `json:"colors"`
+		}
+		if problems := decode(answer, &v); problems == nil {
+			body := strings.TrimSpace(string(stripFence([]byte(strings.TrimSpace(answer)))))
+			if !json.Valid([]byte(body)) {
+				t.Fatalf("accepted invalid JSON %q", answer)
+			}
+		}
+	})
 }

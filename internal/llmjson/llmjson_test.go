@@ -213,6 +213,18 @@ func TestAskCallerDeadline(t *testing.T) {
 	}
 }
 
+func TestAskProviderUnreachable(t *testing.T) {
+	for _, p := range protocols {
+		s := llmtest.New(t, p)
+		c := client(t, s)
+		s.Close() // nothing listens any more
+		_, _, err := ask(t, c)
+		if e := envelope.From(err); e.Code != envelope.CodeUpstreamError || !strings.Contains(e.Message, "could not be reached") {
+			t.Errorf("%s: err = %v, want UPSTREAM_ERROR saying the provider could not be reached", p, err)
+		}
+	}
+}
+
 func TestAskWithoutModel(t *testing.T) {
 	_, _, err := llmjson.Ask(context.Background(), &llmjson.Client{}, llmjson.Request{}, wantThree)
 	if e := envelope.From(err); e.Code != envelope.CodeServiceUnavailable {
@@ -343,4 +355,24 @@ func ExamplePriceTable_Cost() {
 	ai := prices.Cost("gpt-4o-mini-2024-07-18", 2000, 500)
 	fmt.Printf("%s %d+%d tokens: $%.6f\n", ai.Model, ai.PromptTokens, ai.CompletionTokens, ai.CostUSD)
 	// Output: gpt-4o-mini-2024-07-18 2000+500 tokens: $0.000600
+}
+
+func TestAskBoundsViolationsShown(t *testing.T) {
+	s := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"colors":[]}`}, llmtest.Reply{Content: `{"colors":[]}`})
+	many := func(*colors) []string {
+		v := make([]string, 50)
+		for i := range v {
+			v[i] = fmt.Sprintf("rule %d broken", i)
+		}
+		return v
+	}
+	_, _, err := llmjson.Ask(context.Background(), client(t, s), llmjson.Request{Prompt: "x"}, many)
+	var ce *llmjson.ContractError
+	if !errors.As(err, &ce) || len(ce.Violations) != 21 || ce.Violations[20] != "... and 30 more problems" {
+		t.Fatalf("err = %v", err)
+	}
+	retry := s.Requests()[1].Messages
+	if last := retry[len(retry)-1].Content; strings.Contains(last, "rule 20 broken") || !strings.Contains(last, "rule 19 broken") {
+		t.Errorf("retry prompt not bounded to 20 violations:\n%s", last)
+	}
 }

@@ -92,6 +92,7 @@ type Server struct {
 	URL      string
 	protocol Protocol
 	tb       testing.TB
+	hs       *httptest.Server
 
 	mu       sync.Mutex
 	script   []Reply
@@ -115,11 +116,15 @@ func New(tb testing.TB, p Protocol, replies ...Reply) *Server { return newServer
 func newServer(tb testing.TB, p Protocol, replies []Reply) *Server {
 	tb.Helper()
 	s := &Server{protocol: p, tb: tb, script: append([]Reply(nil), replies...)}
-	hs := httptest.NewServer(http.HandlerFunc(s.serve))
-	tb.Cleanup(hs.Close)
-	s.URL = hs.URL
+	s.hs = httptest.NewServer(http.HandlerFunc(s.serve))
+	tb.Cleanup(s.hs.Close)
+	s.URL = s.hs.URL
 	return s
 }
+
+// Close stops the server, so that clients find nothing listening. Tests
+// need not call it: the server stops when the test ends.
+func (s *Server) Close() { s.hs.Close() }
 
 // Protocol returns the protocol the server speaks.
 func (s *Server) Protocol() Protocol { return s.protocol }

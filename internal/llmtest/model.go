@@ -1,7 +1,6 @@
 package llmtest
 
 import (
-	"net/http"
 	"testing"
 
 	"github.com/quiverkit/quiver/internal/llmjson"
@@ -21,7 +20,7 @@ const TestKey = "llmtest-key"
 // consulted for anything the test would notice.
 func (s *Server) Model(tb testing.TB, name string) llms.Model {
 	tb.Helper()
-	hc := &http.Client{Transport: &llmjson.Transport{}}
+	hc := llmjson.HTTPClient()
 	var (
 		m   llms.Model
 		err error

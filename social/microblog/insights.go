@@ -28,7 +28,7 @@ func (c *Client) SearchInsights(ctx context.Context, req SearchRequest) (SearchI
 // BrandMentionsRequest asks for the mentions of a brand.
 type BrandMentionsRequest struct {
 	// Brand is the brand name or handle (at most 100 characters).
-	Brand string `json:"brand"`
+	Brand string `json:"brand" openapi:"required"`
 	// Keywords, comma-separated: a mention must contain at least one.
 	Keywords []string `json:"keywords,omitempty"`
 	// ExcludeKeywords, comma-separated: a mention must contain none.
@@ -146,7 +146,7 @@ func (c *Client) BrandMentions(ctx context.Context, req BrandMentionsRequest) (B
 // ProfileInsightsRequest asks for a profile's insights.
 type ProfileInsightsRequest struct {
 	// Username is the handle, with or without a leading "@".
-	Username string `json:"username"`
+	Username string `json:"username" openapi:"required"`
 	// TweetLimit is the number of recent tweets analysed, 1..100;
 	// default 20.
 	TweetLimit *int `json:"tweet_limit,omitempty"`
@@ -202,7 +202,7 @@ func (c *Client) ProfileInsights(ctx context.Context, req ProfileInsightsRequest
 // ConversationInsightsRequest asks for a conversation's insights.
 type ConversationInsightsRequest struct {
 	// TweetID is the original tweet's numeric ID.
-	TweetID string `json:"tweet_id"`
+	TweetID string `json:"tweet_id" openapi:"required"`
 	// Sort is the order replies are sampled in: "relevance" (default),
 	// "latest" or "likes".
 	Sort string `json:"sort,omitempty"`

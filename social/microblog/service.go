@@ -61,13 +61,13 @@ func (c *Client) provider() (Provider, error) {
 // ProfileRequest asks for a profile.
 type ProfileRequest struct {
 	// Username is the handle, with or without a leading "@".
-	Username string `json:"username"`
+	Username string `json:"username" openapi:"required"`
 }
 
 // UserTweetsRequest asks for a user's latest tweets.
 type UserTweetsRequest struct {
 	// Username is the handle, with or without a leading "@".
-	Username string `json:"username"`
+	Username string `json:"username" openapi:"required"`
 	// Limit is the number of tweets, 1..20; default 20.
 	Limit *int `json:"limit,omitempty"`
 	// Cursor is page_info.next_cursor of the previous page.
@@ -80,7 +80,7 @@ type UserTweetsRequest struct {
 type SearchRequest struct {
 	// Query is a keyword, hashtag or advanced search query (at most 512
 	// characters).
-	Query string `json:"query"`
+	Query string `json:"query" openapi:"required"`
 	// Type is "latest" (default) or "top".
 	Type string `json:"type,omitempty"`
 	// Limit is the number of tweets, 1..20; default 20.
@@ -92,13 +92,13 @@ type SearchRequest struct {
 // TweetRequest asks for one tweet.
 type TweetRequest struct {
 	// TweetID is the tweet's numeric ID.
-	TweetID string `json:"tweet_id"`
+	TweetID string `json:"tweet_id" openapi:"required"`
 }
 
 // RepliesRequest asks for the replies to a tweet.
 type RepliesRequest struct {
 	// TweetID is the tweet's numeric ID.
-	TweetID string `json:"tweet_id"`
+	TweetID string `json:"tweet_id" openapi:"required"`
 	// Sort is "relevance" (default), "latest" or "likes".
 	Sort string `json:"sort,omitempty"`
 	// Limit is the number of replies, 1..20; default 20.

@@ -23,7 +23,7 @@ const (
 type ThreadRequest struct {
 	// TweetID is any tweet of the thread; the thread starts at its
 	// conversation's root.
-	TweetID string `json:"tweet_id"`
+	TweetID string `json:"tweet_id" openapi:"required"`
 	// Format is "json" (default), "text" or "markdown". The tweets are
 	// always returned; text and markdown add the rendered thread.
 	Format string `json:"format,omitempty"`

@@ -1,0 +1,84 @@
+package llmtest_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quiverkit/quiver/internal/llmtest"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// TestRecordsRequests drives each server with its real langchaingo client
+// and checks what the server recorded and answered.
+func TestRecordsRequests(t *testing.T) {
+	for _, p := range []llmtest.Protocol{llmtest.OpenAI, llmtest.Anthropic, llmtest.Ollama} {
+		t.Run(string(p), func(t *testing.T) {
+			s := llmtest.New(t, p, llmtest.Reply{Content: "hello back", PromptTokens: 11, CompletionTokens: 3})
+			m := s.Model(t, "some-model")
+			resp, err := m.GenerateContent(context.Background(), []llms.MessageContent{
+				llms.TextParts(llms.ChatMessageTypeSystem, "be brief"),
+				llms.TextParts(llms.ChatMessageTypeHuman, "hello"),
+			}, llms.WithJSONMode(), llms.WithMaxTokens(64))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := resp.Choices[0].Content; got != "hello back" {
+				t.Errorf("content = %q", got)
+			}
+			reqs := s.Requests()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests", len(reqs))
+			}
+			r := reqs[0]
+			want := []llmtest.Message{{Role: "system", Content: "be brief"}, {Role: "user", Content: "hello"}}
+			if len(r.Messages) != 2 || r.Messages[0] != want[0] || r.Messages[1] != want[1] {
+				t.Errorf("messages = %+v, want %+v", r.Messages, want)
+			}
+			if r.Model != "some-model" || r.MaxTokens != 64 {
+				t.Errorf("model %q, max tokens %d", r.Model, r.MaxTokens)
+			}
+			if r.JSONMode != (p != llmtest.Anthropic) {
+				t.Errorf("JSON mode = %v", r.JSONMode)
+			}
+			if s.Pending() != 0 {
+				t.Errorf("pending = %d", s.Pending())
+			}
+		})
+	}
+}
+
+func TestErrorsAndDelays(t *testing.T) {
+	s := llmtest.NewOpenAI(t, llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "3", Message: "slow"})
+	resp, err := http.Post(s.BaseURL()+"/chat/completions", "application/json", strings.NewReader(`{"model":"m","messages":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "3" {
+		t.Errorf("status %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+
+	s.Push(llmtest.Reply{Content: "late", Delay: 10 * time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.BaseURL()+"/chat/completions", strings.NewReader(`{"model":"m"}`))
+	start := time.Now()
+	if _, err := http.DefaultClient.Do(req); err == nil {
+		t.Error("a delayed reply arrived before the client's deadline")
+	}
+	if time.Since(start) > 2*time.Second {
+		t.Error("the delay did not end with the client")
+	}
+
+	resp, err = http.Post(s.URL+"/v1/embeddings", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("unknown endpoint: status %d, want 404", resp.StatusCode)
+	}
+}

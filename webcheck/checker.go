@@ -1,0 +1,118 @@
+package webcheck
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"net/netip"
+	"time"
+
+	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/dnsx"
+	"github.com/quiverkit/quiver/internal/safehttp"
+)
+
+// Config configures a [Checker]. The zero value works: it fetches through
+// a safehttp client on the system resolver that refuses private and
+// loopback destinations, verifies certificates against the system roots,
+// and consults no threat-intelligence source.
+type Config struct {
+	// Resolver answers the DNS queries of [Checker.AnalyzeDNS] and
+	// resolves the hosts that are fetched. Default: a resolver on the
+	// servers of /etc/resolv.conf.
+	Resolver *dnsx.Resolver
+	// AllowLoopback lets fetches reach loopback addresses. Only tests and
+	// internal deployments should set it.
+	AllowLoopback bool
+	// AllowPrefixes lets fetches reach these otherwise refused prefixes.
+	AllowPrefixes []netip.Prefix
+	// RootCAs verifies certificates in [Checker.CheckSSL] and HTTPS
+	// fetches. Default: the system roots.
+	RootCAs *x509.CertPool
+	// Timeout bounds each fetch, redirects and body included. Default
+	// DefaultTimeout (15s).
+	Timeout time.Duration
+	// MaxBodyBytes bounds each response body, and the decompressed size of
+	// a sitemap. Default DefaultMaxBodyBytes (64 MiB).
+	MaxBodyBytes int64
+	// ThreatIntel is consulted by [Checker.CheckURLSafety] for every URL of
+	// the redirect chain. Default: none (heuristics only). See
+	// [SafeBrowsing].
+	ThreatIntel ThreatIntel
+	// UserAgent is sent with every fetch, and is the agent whose rules
+	// robots analysis reports. Default safehttp.DefaultUserAgent.
+	UserAgent string
+	// Now returns the current time (certificate validity). Default
+	// time.Now.
+	Now func() time.Time
+}
+
+// Defaults of [Config].
+const (
+	DefaultTimeout      = 15 * time.Second
+	DefaultMaxBodyBytes = 64 << 20
+)
+
+// Checker runs the web and domain checks. Build it with [New]; it is safe
+// for concurrent use.
+type Checker struct {
+	cfg    Config
+	client *safehttp.Client
+}
+
+// New returns a Checker configured by cfg.
+func New(cfg Config) (*Checker, error) {
+	if cfg.Resolver == nil {
+		r, err := dnsx.New(dnsx.Config{})
+		if err != nil {
+			return nil, err
+		}
+		cfg.Resolver = r
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = safehttp.DefaultUserAgent
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	opts := []safehttp.Option{
+		safehttp.WithResolver(cfg.Resolver),
+		safehttp.WithTimeout(cfg.Timeout),
+		safehttp.WithMaxBodyBytes(cfg.MaxBodyBytes),
+		safehttp.WithRootCAs(cfg.RootCAs),
+		safehttp.WithUserAgent(cfg.UserAgent),
+		safehttp.AllowPrefixes(cfg.AllowPrefixes...),
+	}
+	if cfg.AllowLoopback {
+		opts = append(opts, safehttp.AllowLoopback())
+	}
+	return &Checker{cfg: cfg, client: safehttp.New(opts...)}, nil
+}
+
+// fetchError classifies the error of a fetch the caller asked for: a
+// refused destination is the caller's mistake (INVALID_REQUEST), a
+// time-out is UPSTREAM_TIMEOUT, and anything else UPSTREAM_ERROR.
+func fetchError(field string, err error) error {
+	switch {
+	case errors.Is(err, safehttp.ErrDestinationNotAllowed):
+		return &envelope.Error{
+			Code:    envelope.CodeInvalidRequest,
+			Message: "destination not allowed: " + field + " must point to a public address",
+			Details: []envelope.FieldIssue{{Field: field, Issue: "destination not allowed (private, loopback or special-purpose address)"}},
+			Err:     err,
+		}
+	case safehttp.IsTimeout(err), errors.Is(err, context.DeadlineExceeded), errors.Is(err, dnsx.ErrTimeout):
+		return envelope.Wrap(envelope.CodeUpstreamTimeout, err, "the site did not answer in time")
+	default:
+		return envelope.Wrap(envelope.CodeUpstreamError, err, "the site could not be fetched: "+err.Error())
+	}
+}
+
+// isRefused reports whether err is a destination refusal.
+func isRefused(err error) bool { return errors.Is(err, safehttp.ErrDestinationNotAllowed) }

@@ -1,0 +1,141 @@
+package webcheck
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quiverkit/quiver/envelope"
+)
+
+// corsServer answers with CORS headers when allow(origin) says so.
+func corsServer(t *testing.T, allow func(origin string) bool, credentials bool) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		o := r.Header.Get("Origin")
+		if allow != nil && allow(o) {
+			w.Header().Set("Access-Control-Allow-Origin", o)
+			w.Header().Set("Vary", "Origin")
+			if credentials {
+				w.Header().Set("Access-Control-Allow-Credentials", "true")
+			}
+			w.Header().Set("Access-Control-Expose-Headers", "X-Total-Count, ETag")
+		}
+		if r.Method == http.MethodOptions {
+			w.Header().Set("Access-Control-Allow-Methods", "GET, POST")
+			w.Header().Set("Access-Control-Allow-Headers", "Content-Type")
+			w.Header().Set("Access-Control-Max-Age", "600")
+			w.WriteHeader(http.StatusNoContent)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func TestCheckCORS(t *testing.T) {
+	exact := func(o string) bool { return o == "https://example.com" }
+	tests := []struct {
+		name        string
+		allow       func(string) bool
+		credentials bool
+		wildcard    bool
+		risk        string
+		allows      bool
+		warning     string
+	}{
+		{"no CORS", nil, false, false, RiskNone, false, ""},
+		{"exact allowlist with credentials", exact, true, false, RiskNone, true, ""},
+		{"wildcard", nil, false, true, RiskLow, true, "any site can read"},
+		{"reflects any origin", func(string) bool { return true }, false, false, RiskHigh, true, "reflects any origin"},
+		{"reflects any origin with credentials", func(string) bool { return true }, true, false, RiskCritical, true, "with credentials any site"},
+		{"null with credentials", func(o string) bool { return exact(o) || o == "null" }, true, false, RiskCritical, true, "null origin"},
+		{"prefix check with credentials", func(o string) bool { return strings.HasPrefix(o, "https://example.com") }, true, false, RiskHigh, true, "only tests the prefix"},
+		{"suffix check", func(o string) bool { return strings.HasSuffix(o, "example.com") }, false, false, RiskMedium, true, "only tests the suffix"},
+		{"unescaped dot", regexp.MustCompile(`^https://www.example\.com$`).MatchString, false, false, RiskMedium, true, "not escaped"},
+		{"http downgrade with credentials", func(o string) bool { return o == "https://example.com" || o == "http://example.com" }, true, false, RiskMedium, true, "plain-http origin"},
+		{"special characters", regexp.MustCompile(`^https://example\.com[^.]*\.`).MatchString, false, false, RiskMedium, false, "special characters"},
+	}
+	c := newTestChecker(t, "")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u := corsServer(t, tt.allow, tt.credentials)
+			origin := "https://example.com"
+			if tt.name == "unescaped dot" {
+				origin = "https://www.example.com"
+			}
+			if tt.wildcard {
+				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					w.Header().Set("Access-Control-Allow-Origin", "*")
+				}))
+				t.Cleanup(srv.Close)
+				u = srv.URL
+			}
+			res, err := c.CheckCORS(context.Background(), CORSRequest{URL: u + "/api", Origin: origin})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.RiskLevel != tt.risk || res.AllowsOrigin != tt.allows {
+				t.Errorf("risk=%s allows=%v; want %s %v\nwarnings: %q\nprobes: %+v", res.RiskLevel, res.AllowsOrigin, tt.risk, tt.allows, res.Warnings, res.Probes)
+			}
+			if tt.warning != "" {
+				assertWarning(t, res.Warnings, tt.warning)
+			}
+			if res.StatusCode != 200 || len(res.Probes) < 9 {
+				t.Errorf("status=%d probes=%d", res.StatusCode, len(res.Probes))
+			}
+		})
+	}
+}
+
+func TestCheckCORSFields(t *testing.T) {
+	u := corsServer(t, func(o string) bool { return o == "https://example.com" }, true)
+	res, err := newTestChecker(t, "").CheckCORS(context.Background(), CORSRequest{URL: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.AllowsOrigin || !res.AllowsCredentials || strings.Join(res.AllowedMethods, ",") != "GET,POST" ||
+		strings.Join(res.ExposedHeaders, ",") != "X-Total-Count,ETag" || res.PreflightStatus != 204 || res.MaxAge != "600" {
+		t.Errorf("%+v", res)
+	}
+}
+
+func TestCheckCORSInvalid(t *testing.T) {
+	c := newTestChecker(t, "")
+	for _, tt := range []struct {
+		req  CORSRequest
+		want string
+	}{
+		{CORSRequest{}, "url: is required"},
+		{CORSRequest{URL: "https://example.test", Origin: "example.com"}, "origin: must be an origin"},
+		{CORSRequest{URL: "https://example.test", Origin: "https://example.com/path"}, "origin: must be an origin"},
+		{CORSRequest{URL: "file:///etc/passwd"}, "http or https"},
+	} {
+		_, err := c.CheckCORS(context.Background(), tt.req)
+		assertInvalid(t, err, tt.want)
+	}
+}
+
+func TestCheckCORSUpstreamFailures(t *testing.T) {
+	dead := httptest.NewServer(nil)
+	deadURL := dead.URL
+	dead.Close()
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+	}))
+	defer slow.Close()
+	c := newTestChecker(t, "", func(c *Config) { c.Timeout = 200 * time.Millisecond })
+	for u, want := range map[string]envelope.Code{deadURL: envelope.CodeUpstreamError, slow.URL: envelope.CodeUpstreamTimeout} {
+		_, err := c.CheckCORS(context.Background(), CORSRequest{URL: u})
+		var ee *envelope.Error
+		if !errors.As(err, &ee) || ee.Code != want {
+			t.Errorf("%s: err = %v; want %s", u, err, want)
+		}
+	}
+}

@@ -1,0 +1,120 @@
+package webcheck
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/dnstest"
+	"github.com/quiverkit/quiver/internal/dnsx"
+)
+
+const dnsZone = `
+$ORIGIN example.test.
+$TTL 300
+@        IN SOA ns1 hostmaster 1 7200 3600 1209600 300
+@        IN NS  ns1.example.test.
+@        IN NS  ns2.example.test.
+@        IN A   192.0.2.10
+@        IN A   192.0.2.11
+@        IN AAAA 2001:db8::10
+@        IN MX  20 mx2.example.test.
+@        IN MX  10 mx1.example.test.
+@        IN TXT "v=spf1 ip4:192.0.2.0/24 include:_spf.example.test -all"
+@        IN TXT "google-site-verification=abc"
+_spf     IN TXT "v=spf1 ip4:198.51.100.0/24 ~all"
+_dmarc   IN TXT "v=DMARC1; p=quarantine; pct=50; rua=mailto:dmarc@example.test"
+www      IN CNAME example.test.
+bare     IN A   192.0.2.20
+`
+
+func dnsChecker(t *testing.T, opts ...dnstest.Option) *Checker {
+	ns := dnstest.NewServer(t, dnsZone, opts...)
+	r, err := dnsx.New(dnsx.Config{Servers: []string{ns.Addr}, Timeout: 300 * time.Millisecond, Attempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(Config{Resolver: r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestAnalyzeDNS(t *testing.T) {
+	c := dnsChecker(t)
+	res, err := c.AnalyzeDNS(context.Background(), DNSRequest{Domain: "Example.TEST."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(name string, got, want []string) {
+		t.Helper()
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s = %q; want %q", name, got, want)
+		}
+	}
+	if res.Domain != "example.test" {
+		t.Errorf("domain = %q", res.Domain)
+	}
+	check("a_records", res.ARecords, []string{"192.0.2.10", "192.0.2.11"})
+	check("aaaa_records", res.AAAARecords, []string{"2001:db8::10"})
+	if !slices.Equal(res.MXRecords, []string{"10 mx1.example.test", "20 mx2.example.test"}) {
+		t.Errorf("mx_records = %q; want by preference", res.MXRecords)
+	}
+	check("txt_records", res.TXTRecords, []string{"v=spf1 ip4:192.0.2.0/24 include:_spf.example.test -all", "google-site-verification=abc"})
+	check("ns_records", res.NSRecords, []string{"ns1.example.test", "ns2.example.test"})
+	check("cname_records", res.CNAMERecords, nil)
+	if res.SPF == nil || res.SPF.All != "-all" || res.SPF.DNSLookups != 1 || len(res.SPF.Terms) != 3 {
+		t.Errorf("spf = %+v", res.SPF)
+	}
+	if res.DMARC == nil || res.DMARC.Policy != "quarantine" || res.DMARC.Percent != 50 || len(res.DMARC.Warnings) == 0 {
+		t.Errorf("dmarc = %+v", res.DMARC)
+	}
+	if len(res.Warnings) != 0 {
+		t.Errorf("warnings = %q", res.Warnings)
+	}
+
+	res, err = c.AnalyzeDNS(context.Background(), DNSRequest{Domain: "www.example.test"})
+	if err != nil || !slices.Equal(res.CNAMERecords, []string{"example.test"}) {
+		t.Errorf("www: cname=%q err=%v", res.CNAMERecords, err)
+	}
+
+	res, err = c.AnalyzeDNS(context.Background(), DNSRequest{Domain: "bare.example.test"})
+	if err != nil || res.SPF != nil || res.DMARC == nil || res.DMARC.Domain != "example.test" {
+		// DMARC falls back to the organizational domain (RFC 7489 6.6.3).
+		t.Errorf("bare: spf=%+v dmarc=%+v err=%v", res.SPF, res.DMARC, err)
+	}
+
+	res, err = c.AnalyzeDNS(context.Background(), DNSRequest{Domain: "missing.test"})
+	if err != nil || res.SPF != nil || res.DMARC != nil || len(res.ARecords) != 0 {
+		t.Errorf("nxdomain: %+v %v", res, err)
+	}
+	assertWarning(t, res.Warnings, "NXDOMAIN")
+}
+
+func TestAnalyzeDNSFailures(t *testing.T) {
+	c := dnsChecker(t, dnstest.WithDrop("slow.test"), dnstest.WithServFail("broken.test"))
+	_, err := c.AnalyzeDNS(context.Background(), DNSRequest{Domain: "slow.test"})
+	var ee *envelope.Error
+	if !errors.As(err, &ee) || ee.Code != envelope.CodeUpstreamTimeout {
+		t.Errorf("dropped queries: err = %v; want UPSTREAM_TIMEOUT", err)
+	}
+	_, err = c.AnalyzeDNS(context.Background(), DNSRequest{Domain: "broken.test"})
+	if !errors.As(err, &ee) || ee.Code != envelope.CodeUpstreamError {
+		t.Errorf("SERVFAIL: err = %v; want UPSTREAM_ERROR", err)
+	}
+	for _, tt := range []struct{ in, want string }{
+		{"", "domain: is required"},
+		{"192.0.2.1", "not an IP address"},
+		{"localhost-only", "at least two labels"},
+		{"exa mple.com", "not a valid domain name"},
+	} {
+		_, err := c.AnalyzeDNS(context.Background(), DNSRequest{Domain: tt.in})
+		assertInvalid(t, err, tt.want)
+	}
+}
