@@ -63,6 +63,7 @@ var commandTables = [][]command{
 	microblogCommands,
 	photosocialCommands,
 	contentCommands,
+	webCommands,
 }
 
 // cmdEnv is the process as a command sees it.

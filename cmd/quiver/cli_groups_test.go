@@ -6,6 +6,8 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -329,5 +331,33 @@ func TestCLIContent(t *testing.T) {
 			contains: []string{"FIELD", "summary "}},
 		{name: "without a model the operation fails", args: []string{"content", "headlines", "remote", "work"}, code: 1,
 			stderrHas: "SERVICE_UNAVAILABLE", lines: -1},
+	})
+}
+
+func TestCLIWeb(t *testing.T) {
+	dns := dnstest.NewServer(t, cliZone)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\nSitemap: http://"+r.Host+"/sitemap.xml\n")
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	defer site.Close()
+	tlsSite := httptest.NewTLSServer(http.NotFoundHandler()) // its certificate is not trusted
+	defer tlsSite.Close()
+	env := []string{"QUIVER_DNS_SERVERS=" + dns.Addr, "QUIVER_ALLOW_LOOPBACK=true"}
+	runCLICases(t, env, []cliCase{
+		{name: "dns", args: []string{"web", "dns", "mx.test"},
+			contains: []string{`"domain":"mx.test"`, "mail.mx.test", "v=spf1 mx -all"}, lines: 1},
+		{name: "dns table", args: []string{"web", "dns", "-o", "table", "mx.test"},
+			contains: []string{"FIELD", "mail.mx.test"}},
+		{name: "robots", args: []string{"web", "robots", site.URL},
+			contains: []string{`"exists":true`, "/private/"}, lines: 1},
+		{name: "ssl of an untrusted certificate exits 1", args: []string{"web", "ssl", strings.TrimPrefix(tlsSite.URL, "https://")}, code: 1,
+			contains: []string{`"is_valid":false`}},
+		{name: "parse-url", args: []string{"web", "parse-url", "HTTPS://Example.COM:443/a/../b"},
+			contains: []string{`"normalized_url":"https://example.com/b"`}},
+		{name: "parse-url of nothing is INVALID_REQUEST", args: []string{"web", "parse-url"}, code: 2, stderrHas: "url"},
 	})
 }
