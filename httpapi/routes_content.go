@@ -1,6 +1,35 @@
 package httpapi
 
+import "github.com/quiverkit/quiver/content"
+
 // contentRoutes returns the routes served by package content.
 func (s *server) contentRoutes() []route {
-	return nil
+	var g *content.Generator
+	if s.cfg.LLM == nil {
+		g = content.New(nil)
+	} else {
+		st := s.cfg.LLMSettings
+		opts := []content.Option{
+			content.WithModelName(st.Model),
+			content.WithTimeout(st.Timeout),
+			content.WithMaxAttempts(st.MaxAttempts),
+		}
+		if st.Prices != nil {
+			opts = append(opts, content.WithPrices(st.Prices))
+		}
+		if st.NoJSONMode {
+			opts = append(opts, content.WithoutJSONMode())
+		}
+		g = content.New(s.cfg.LLM, opts...)
+	}
+	return []route{
+		postAI(groupContent, "/v1/content/summarize", "Summarize a text", g.Summarize),
+		postAI(groupContent, "/v1/content/rewrite", "Rewrite a text in another tone", g.Rewrite),
+		postAI(groupContent, "/v1/content/meta-tags", "Write SEO meta tags for a page", g.MetaTags),
+		postAI(groupContent, "/v1/content/blog/outline", "Outline a blog post", g.BlogOutline),
+		postAI(groupContent, "/v1/content/product-description", "Write a product description", g.ProductDescription),
+		postAI(groupContent, "/v1/content/social-caption", "Write social media captions", g.SocialCaption),
+		postAI(groupContent, "/v1/content/headlines", "Write headline variants", g.Headlines),
+		postAI(groupContent, "/v1/content/faq", "Write a FAQ from a text", g.FAQ),
+	}
 }

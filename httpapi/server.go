@@ -83,6 +83,9 @@ type Config struct {
 	// generation, regex generation and photo-sharing insights. When nil,
 	// those operations use their deterministic fallback or answer 503.
 	LLM llms.Model
+	// LLMSettings tune how every LLM-backed route asks LLM: the model's
+	// name and price, the per-call timeout, retries and JSON mode.
+	LLMSettings LLMSettings
 
 	// email:
 

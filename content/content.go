@@ -1,0 +1,217 @@
+package content
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"fmt"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// ExtractiveModel is the model name reported by the deterministic
+// fallback of Summarize and MetaTags.
+const ExtractiveModel = "quiver-extractive"
+
+// Price is what a model costs, in US dollars per million tokens.
+type Price = llmjson.Price
+
+// PriceTable maps model names to prices; see [WithPrices].
+type PriceTable = llmjson.PriceTable
+
+// DefaultPrices returns a copy of the built-in price table (list prices of
+// common OpenAI, Anthropic and Google models published in 2025; local
+// models cost nothing).
+func DefaultPrices() PriceTable { return llmjson.DefaultPrices() }
+
+// Generator runs the eight content operations. It is safe for concurrent
+// use.
+type Generator struct {
+	llm *llmjson.Client // nil without a model
+}
+
+// Option configures a [Generator].
+type Option func(*llmjson.Client)
+
+// WithModelName names the model in the usage metadata and selects its
+// price, e.g. "gpt-4o-mini". Default "unknown".
+func WithModelName(name string) Option { return func(c *llmjson.Client) { c.ModelName = name } }
+
+// WithPrices replaces the price table ([DefaultPrices] by default).
+func WithPrices(p PriceTable) Option { return func(c *llmjson.Client) { c.Prices = p } }
+
+// WithMaxAttempts sets how many times the model is asked before an answer
+// that breaks the contract fails the call. Default 2: one retry.
+func WithMaxAttempts(n int) Option { return func(c *llmjson.Client) { c.MaxAttempts = n } }
+
+// WithTimeout bounds each call to the model; a call that runs out of time
+// fails with UPSTREAM_TIMEOUT. Default: only the context bounds it.
+func WithTimeout(d time.Duration) Option { return func(c *llmjson.Client) { c.Timeout = d } }
+
+// WithoutJSONMode stops the generator from requesting the provider's JSON
+// mode, for OpenAI-compatible servers that reject it. The prompts still
+// ask for JSON and the answers are still checked strictly.
+func WithoutJSONMode() Option { return func(c *llmjson.Client) { c.NoJSONMode = true } }
+
+// New returns a generator backed by model. With a nil model, Summarize and
+// MetaTags use the deterministic extractive engine and the other
+// operations fail with SERVICE_UNAVAILABLE.
+func New(model llms.Model, opts ...Option) *Generator {
+	if model == nil {
+		return &Generator{}
+	}
+	c := &llmjson.Client{Model: model}
+	for _, o := range opts {
+		o(c)
+	}
+	return &Generator{llm: c}
+}
+
+// HasModel reports whether a language model backs the generator.
+func (g *Generator) HasModel() bool { return g.llm != nil }
+
+//go:embed prompts.tmpl
+var promptText string
+
+var prompts = template.Must(template.New("prompts").Funcs(template.FuncMap{
+	"deref": func(p any) any {
+		switch v := p.(type) {
+		case *int:
+			return *v
+		case *bool:
+			return *v
+		}
+		return p
+	},
+	"wordRange": func(length string) string {
+		r := lengthWords[length]
+		return fmt.Sprintf("%d to %d", r[0], r[1])
+	},
+	"platformName":  func(p string) string { return platforms[p].name },
+	"platformLimit": func(p string) int { return platforms[p].limit },
+}).Parse(promptText))
+
+// render executes the system and user templates of op.
+func render(op string, data any) (llmjson.Request, error) {
+	var sys, user bytes.Buffer
+	if err := prompts.ExecuteTemplate(&sys, op+".system", data); err != nil {
+		return llmjson.Request{}, fmt.Errorf("content: render %s prompt: %w", op, err)
+	}
+	if err := prompts.ExecuteTemplate(&user, op+".user", data); err != nil {
+		return llmjson.Request{}, fmt.Errorf("content: render %s prompt: %w", op, err)
+	}
+	return llmjson.Request{System: strings.TrimSpace(sys.String()), Prompt: strings.TrimSpace(user.String())}, nil
+}
+
+// ask renders op's prompt for req and asks the model, checking the answer
+// with check.
+func ask[T any](ctx context.Context, g *Generator, op string, req any, check func(*T) []string) (T, envelope.AI, error) {
+	var zero T
+	if g.llm == nil {
+		return zero, envelope.AI{}, errNoModel(op)
+	}
+	r, err := render(op, req)
+	if err != nil {
+		return zero, envelope.AI{}, err
+	}
+	return llmjson.Ask(ctx, g.llm, r, check)
+}
+
+func errNoModel(op string) error {
+	return envelope.Errorf(envelope.CodeServiceUnavailable,
+		"%s needs a language model, and none is configured: set QUIVER_LLM_PROVIDER (openai, anthropic, ollama or googleai) and QUIVER_LLM_MODEL on the server, or pass an llms.Model to content.New", op)
+}
+
+// Summarize summarizes a text. Without a model it uses the extractive
+// engine (model "quiver-extractive", cost 0).
+func (g *Generator) Summarize(ctx context.Context, req SummarizeRequest) (Summary, envelope.AI, error) {
+	if err := req.normalize(); err != nil {
+		return Summary{}, envelope.AI{}, err
+	}
+	if g.llm == nil {
+		if err := ctx.Err(); err != nil {
+			return Summary{}, envelope.AI{}, err
+		}
+		return extractiveSummary(req), envelope.AI{Model: ExtractiveModel}, nil
+	}
+	res, ai, err := ask(ctx, g, "summarize", req, func(s *Summary) []string { return checkSummary(req, s) })
+	if err == nil {
+		res.Format = req.Format
+	}
+	return res, ai, err
+}
+
+// Rewrite rewrites a text in another tone or for another audience.
+func (g *Generator) Rewrite(ctx context.Context, req RewriteRequest) (Rewrite, envelope.AI, error) {
+	if err := req.normalize(); err != nil {
+		return Rewrite{}, envelope.AI{}, err
+	}
+	return ask(ctx, g, "rewrite", req, checkRewrite)
+}
+
+// MetaTags writes the SEO title, description and keywords of a page.
+// Without a model it uses the extractive engine (model
+// "quiver-extractive", cost 0).
+func (g *Generator) MetaTags(ctx context.Context, req MetaTagsRequest) (MetaTags, envelope.AI, error) {
+	if err := req.normalize(); err != nil {
+		return MetaTags{}, envelope.AI{}, err
+	}
+	if g.llm == nil {
+		if err := ctx.Err(); err != nil {
+			return MetaTags{}, envelope.AI{}, err
+		}
+		return extractiveMetaTags(req), envelope.AI{Model: ExtractiveModel}, nil
+	}
+	return ask(ctx, g, "metatags", req, func(m *MetaTags) []string { return checkMetaTags(req, m) })
+}
+
+// BlogOutline outlines a blog post with the requested number of sections.
+func (g *Generator) BlogOutline(ctx context.Context, req BlogOutlineRequest) (BlogOutline, envelope.AI, error) {
+	if err := req.normalize(); err != nil {
+		return BlogOutline{}, envelope.AI{}, err
+	}
+	return ask(ctx, g, "outline", req, func(o *BlogOutline) []string { return checkOutline(req, o) })
+}
+
+// ProductDescription writes a product description of the requested
+// length.
+func (g *Generator) ProductDescription(ctx context.Context, req ProductDescriptionRequest) (ProductDescription, envelope.AI, error) {
+	if err := req.normalize(); err != nil {
+		return ProductDescription{}, envelope.AI{}, err
+	}
+	return ask(ctx, g, "product", req, func(p *ProductDescription) []string { return checkProduct(req, p) })
+}
+
+// SocialCaption writes caption variants for a social platform.
+func (g *Generator) SocialCaption(ctx context.Context, req SocialCaptionRequest) (SocialCaptions, envelope.AI, error) {
+	if err := req.normalize(); err != nil {
+		return SocialCaptions{}, envelope.AI{}, err
+	}
+	res, ai, err := ask(ctx, g, "caption", req, func(s *SocialCaptions) []string { return checkCaptions(req, s) })
+	if err == nil {
+		res.Platform = req.Platform
+	}
+	return res, ai, err
+}
+
+// Headlines writes headline variants with a predicted click-through
+// score each.
+func (g *Generator) Headlines(ctx context.Context, req HeadlinesRequest) (Headlines, envelope.AI, error) {
+	if err := req.normalize(); err != nil {
+		return Headlines{}, envelope.AI{}, err
+	}
+	return ask(ctx, g, "headlines", req, func(h *Headlines) []string { return checkHeadlines(req, h) })
+}
+
+// FAQ writes questions and answers drawn from a source text.
+func (g *Generator) FAQ(ctx context.Context, req FAQRequest) (FAQ, envelope.AI, error) {
+	if err := req.normalize(); err != nil {
+		return FAQ{}, envelope.AI{}, err
+	}
+	return ask(ctx, g, "faq", req, func(f *FAQ) []string { return checkFAQ(req, f) })
+}

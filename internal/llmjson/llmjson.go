@@ -1,0 +1,244 @@
+package llmjson
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/quiverkit/quiver/envelope"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// DefaultMaxAttempts is the number of times [Ask] asks the model when
+// [Client.MaxAttempts] is zero: the first answer and one retry.
+const DefaultMaxAttempts = 2
+
+// maxViolationsShown bounds the violations repeated to the model and kept
+// in a [ContractError], so that a wildly wrong answer cannot blow up the
+// retry prompt.
+const maxViolationsShown = 20
+
+// Client is a language model with the settings [Ask] needs. The zero value
+// is not usable: set Model.
+type Client struct {
+	// Model answers the prompts. A nil Model makes Ask fail with
+	// SERVICE_UNAVAILABLE.
+	Model llms.Model
+	// ModelName names the model in the usage metadata and selects its
+	// price. Default: "unknown".
+	ModelName string
+	// Prices prices the usage per million tokens. Nil means
+	// [DefaultPrices]; an empty table prices everything at zero.
+	Prices PriceTable
+	// MaxAttempts is how many times the model is asked before Ask gives
+	// up on an answer that breaks the contract. Default DefaultMaxAttempts
+	// (2: one retry).
+	MaxAttempts int
+	// Timeout bounds each attempt; an attempt that runs out of time fails
+	// the call with UPSTREAM_TIMEOUT. Zero means only the caller's context
+	// bounds the call.
+	Timeout time.Duration
+	// NoJSONMode stops Ask from requesting the provider's JSON mode, for
+	// OpenAI-compatible servers that reject response_format json_object.
+	// The prompt still asks for JSON.
+	NoJSONMode bool
+}
+
+// Request is what Ask sends to the model.
+type Request struct {
+	// System states the task and the JSON shape of the answer.
+	System string
+	// Prompt carries the caller's input.
+	Prompt string
+	// MaxTokens bounds the length of each answer. Zero leaves the
+	// provider's default.
+	MaxTokens int
+	// Temperature, when set, overrides the provider's default.
+	Temperature *float64
+}
+
+// ContractError reports that the model's last answer could not be decoded
+// or broke the caller's rules. Ask returns it as the cause of an
+// UPSTREAM_ERROR.
+type ContractError struct {
+	// Attempts is the number of answers the model gave.
+	Attempts int
+	// Violations are the problems of the last answer.
+	Violations []string
+}
+
+// Error implements the error interface.
+func (e *ContractError) Error() string {
+	return fmt.Sprintf("llmjson: the model's answer broke the contract after %d attempt(s): %s",
+		e.Attempts, strings.Join(e.Violations, "; "))
+}
+
+// Ask asks c's model for one JSON value of type T, decodes it strictly,
+// checks it with validate (which may be nil) and retries with the
+// violations shown to the model; see the package documentation.
+//
+// The returned usage is the sum over every attempt, also when Ask fails
+// after the model answered. Errors are *envelope.Error values:
+// SERVICE_UNAVAILABLE without a model, RATE_LIMIT_EXCEEDED,
+// UPSTREAM_TIMEOUT or UPSTREAM_ERROR from the provider, and UPSTREAM_ERROR
+// wrapping a *ContractError when no answer met the contract.
+func Ask[T any](ctx context.Context, c *Client, req Request, validate func(*T) []string) (T, envelope.AI, error) {
+	var zero T
+	if c == nil || c.Model == nil {
+		return zero, envelope.AI{}, envelope.Errorf(envelope.CodeServiceUnavailable, "no language model is configured")
+	}
+	usage := envelope.AI{Model: c.modelName()}
+	prices := c.Prices
+	if prices == nil {
+		prices = DefaultPrices()
+	}
+	attempts := c.MaxAttempts
+	if attempts <= 0 {
+		attempts = DefaultMaxAttempts
+	}
+
+	msgs := make([]llms.MessageContent, 0, 2+2*(attempts-1))
+	if req.System != "" {
+		msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeSystem, req.System))
+	}
+	msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, req.Prompt))
+	opts := c.callOptions(req)
+
+	var violations []string
+	for attempt := 1; attempt <= attempts; attempt++ {
+		answer, u, err := c.generate(ctx, msgs, opts)
+		usage.Add(prices.Cost(usage.Model, u.PromptTokens, u.CompletionTokens))
+		if err != nil {
+			return zero, usage, err
+		}
+		var v T
+		violations = decode(answer, &v)
+		if violations == nil && validate != nil {
+			violations = validate(&v)
+		}
+		if len(violations) == 0 {
+			return v, usage, nil
+		}
+		if len(violations) > maxViolationsShown {
+			violations = append(violations[:maxViolationsShown:maxViolationsShown],
+				fmt.Sprintf("... and %d more problems", len(violations)-maxViolationsShown))
+		}
+		msgs = append(msgs,
+			llms.TextParts(llms.ChatMessageTypeAI, answer),
+			llms.TextParts(llms.ChatMessageTypeHuman, retryPrompt(violations)))
+	}
+	cause := &ContractError{Attempts: attempts, Violations: violations}
+	return zero, usage, envelope.Wrap(envelope.CodeUpstreamError, cause,
+		fmt.Sprintf("the language model's answer did not meet the contract after %d attempts", attempts))
+}
+
+func (c *Client) modelName() string {
+	if c.ModelName == "" {
+		return "unknown"
+	}
+	return c.ModelName
+}
+
+func (c *Client) callOptions(req Request) []llms.CallOption {
+	var opts []llms.CallOption
+	if !c.NoJSONMode {
+		opts = append(opts, llms.WithJSONMode())
+	}
+	if req.MaxTokens > 0 {
+		opts = append(opts, llms.WithMaxTokens(req.MaxTokens))
+	}
+	if req.Temperature != nil {
+		opts = append(opts, llms.WithTemperature(*req.Temperature))
+	}
+	return opts
+}
+
+// generate makes one call to the model and returns the text of its first
+// choice with the usage it reported, or a classified error.
+func (c *Client) generate(ctx context.Context, msgs []llms.MessageContent, opts []llms.CallOption) (string, Usage, error) {
+	actx, cancel := ctx, context.CancelFunc(func() {})
+	if c.Timeout > 0 {
+		actx, cancel = context.WithTimeout(ctx, c.Timeout)
+	}
+	defer cancel()
+	rec := &recorder{}
+	actx = context.WithValue(actx, recorderKey{}, rec)
+
+	resp, err := c.Model.GenerateContent(actx, msgs, opts...)
+	if err != nil {
+		return "", Usage{}, classify(ctx, actx, rec, err)
+	}
+	if resp == nil || len(resp.Choices) == 0 || resp.Choices[0] == nil {
+		return "", Usage{}, envelope.Errorf(envelope.CodeUpstreamError, "the language model returned no answer")
+	}
+	ch := resp.Choices[0]
+	return ch.Content, UsageOf(ch.GenerationInfo), nil
+}
+
+// retryPrompt is the message that shows the model what was wrong.
+func retryPrompt(violations []string) string {
+	var b strings.Builder
+	b.WriteString("Your previous answer was rejected because it broke these rules:\n")
+	for _, v := range violations {
+		b.WriteString("- ")
+		b.WriteString(v)
+		b.WriteByte('\n')
+	}
+	b.WriteString("Answer again with only the corrected JSON object, following every rule of the original instructions.")
+	return b.String()
+}
+
+// decode decodes answer strictly into v and returns the problems found,
+// or nil.
+func decode(answer string, v any) []string {
+	body := bytes.TrimSpace([]byte(answer))
+	body = stripFence(body)
+	if len(body) == 0 {
+		return []string{"the answer was empty; it must be a single JSON object"}
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return []string{"the answer is not valid JSON of the required shape: " + describe(err)}
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return []string{"the answer must be exactly one JSON object with nothing before or after it"}
+	}
+	return nil
+}
+
+// stripFence removes one Markdown code fence around the whole answer.
+func stripFence(b []byte) []byte {
+	if !bytes.HasPrefix(b, []byte("```")) || !bytes.HasSuffix(b, []byte("```")) || len(b) < 6 {
+		return b
+	}
+	inner := b[3 : len(b)-3]
+	nl := bytes.IndexByte(inner, '\n')
+	if nl < 0 {
+		return b
+	}
+	lang := bytes.TrimSpace(inner[:nl])
+	if len(lang) > 0 && !bytes.EqualFold(lang, []byte("json")) {
+		return b
+	}
+	return bytes.TrimSpace(inner[nl+1:])
+}
+
+// describe turns a decoding error into a sentence for the model.
+func describe(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return fmt.Sprintf("field %q must be a JSON %s, not %s", te.Field, te.Type.Kind(), te.Value)
+	}
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "json: ")
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		msg = "the JSON ends too early"
+	}
+	return msg
+}

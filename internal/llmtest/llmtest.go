@@ -1,0 +1,377 @@
+// Package llmtest runs loopback HTTP servers that speak the wire protocols
+// of language model providers, so that tests exercise the real langchaingo
+// clients end to end without leaving the machine.
+//
+// Each server answers one protocol:
+//
+//   - [NewOpenAI]: POST {URL}/v1/chat/completions, the OpenAI chat
+//     completions API (and every OpenAI-compatible server);
+//   - [NewAnthropic]: POST {URL}/v1/messages, the Anthropic messages API;
+//   - [NewOllama]: POST {URL}/api/chat, the Ollama chat API.
+//
+// A server is scripted: every call consumes the next [Reply] (content,
+// usage, HTTP status, Retry-After, delay). A call beyond the script fails
+// the test. Every request is recorded with the messages it carried, so
+// tests can assert what the model was shown. [Server.Model] builds the
+// real langchaingo client pointed at the server.
+package llmtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Protocol names a provider wire protocol.
+type Protocol string
+
+// The protocols a Server can speak.
+const (
+	OpenAI    Protocol = "openai"
+	Anthropic Protocol = "anthropic"
+	Ollama    Protocol = "ollama"
+)
+
+// Reply scripts the answer to one call.
+type Reply struct {
+	// Content is the text of the model's answer.
+	Content string
+	// PromptTokens and CompletionTokens are the usage the provider
+	// reports (prompt_tokens/completion_tokens, input_tokens/output_tokens
+	// or prompt_eval_count/eval_count, depending on the protocol).
+	PromptTokens     int
+	CompletionTokens int
+	// Status, when not 0 or 200, makes the call fail with this HTTP status
+	// and an error body in the provider's format.
+	Status int
+	// Message is the error message of a failing call. Default: the status
+	// text.
+	Message string
+	// RetryAfter, when set, is sent as the Retry-After header.
+	RetryAfter string
+	// Delay holds the answer back, or until the client gives up.
+	Delay time.Duration
+}
+
+// Message is one message of a recorded request.
+type Message struct {
+	Role    string
+	Content string
+}
+
+// Request is a recorded call.
+type Request struct {
+	// Path is the URL path the client called.
+	Path string
+	// Header holds the request headers (the API key among them).
+	Header http.Header
+	// Body is the raw JSON body.
+	Body []byte
+	// Model is the model the client asked for.
+	Model string
+	// Messages are the conversation, the system prompt first when there
+	// is one.
+	Messages []Message
+	// JSONMode reports whether the client asked for JSON output
+	// (response_format json_object, or Ollama's format "json").
+	JSONMode bool
+	// MaxTokens is the answer length limit the client sent, 0 when none.
+	MaxTokens int
+}
+
+// Server is a scripted loopback provider.
+type Server struct {
+	// URL is the root of the server, e.g. http://127.0.0.1:43121.
+	URL      string
+	protocol Protocol
+	tb       testing.TB
+
+	mu       sync.Mutex
+	script   []Reply
+	requests []Request
+}
+
+// NewOpenAI starts a server speaking the OpenAI chat completions API.
+func NewOpenAI(tb testing.TB, replies ...Reply) *Server { return newServer(tb, OpenAI, replies) }
+
+// NewAnthropic starts a server speaking the Anthropic messages API.
+func NewAnthropic(tb testing.TB, replies ...Reply) *Server {
+	return newServer(tb, Anthropic, replies)
+}
+
+// NewOllama starts a server speaking the Ollama chat API.
+func NewOllama(tb testing.TB, replies ...Reply) *Server { return newServer(tb, Ollama, replies) }
+
+// New starts a server speaking protocol p.
+func New(tb testing.TB, p Protocol, replies ...Reply) *Server { return newServer(tb, p, replies) }
+
+func newServer(tb testing.TB, p Protocol, replies []Reply) *Server {
+	tb.Helper()
+	s := &Server{protocol: p, tb: tb, script: append([]Reply(nil), replies...)}
+	hs := httptest.NewServer(http.HandlerFunc(s.serve))
+	tb.Cleanup(hs.Close)
+	s.URL = hs.URL
+	return s
+}
+
+// Protocol returns the protocol the server speaks.
+func (s *Server) Protocol() Protocol { return s.protocol }
+
+// BaseURL returns the base URL to configure the provider client with:
+// URL+"/v1" for OpenAI and Anthropic, URL for Ollama.
+func (s *Server) BaseURL() string {
+	if s.protocol == Ollama {
+		return s.URL
+	}
+	return s.URL + "/v1"
+}
+
+// Push appends replies to the script.
+func (s *Server) Push(replies ...Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.script = append(s.script, replies...)
+}
+
+// Requests returns the calls received so far, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Pending returns how many scripted replies are still unused.
+func (s *Server) Pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.script)
+}
+
+func (s *Server) path() string {
+	switch s.protocol {
+	case Anthropic:
+		return "/v1/messages"
+	case Ollama:
+		return "/api/chat"
+	default:
+		return "/v1/chat/completions"
+	}
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.URL.Path != s.path() {
+		http.Error(w, "llmtest: no such endpoint "+r.Method+" "+r.URL.Path, http.StatusNotFound)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	rec, err := s.parse(body)
+	if err != nil {
+		s.tb.Errorf("llmtest: %s request: %v", s.protocol, err)
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	rec.Path, rec.Header, rec.Body = r.URL.Path, r.Header.Clone(), body
+
+	s.mu.Lock()
+	s.requests = append(s.requests, rec)
+	var reply Reply
+	ok := len(s.script) > 0
+	if ok {
+		reply, s.script = s.script[0], s.script[1:]
+	}
+	s.mu.Unlock()
+	if !ok {
+		s.tb.Errorf("llmtest: unscripted call %d to the %s server", len(s.Requests()), s.protocol)
+		reply = Reply{Status: http.StatusInternalServerError, Message: "llmtest: no scripted reply"}
+	}
+
+	if reply.Delay > 0 {
+		t := time.NewTimer(reply.Delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			return
+		}
+	}
+	if reply.RetryAfter != "" {
+		w.Header().Set("Retry-After", reply.RetryAfter)
+	}
+	if reply.Status != 0 && reply.Status != http.StatusOK {
+		msg := reply.Message
+		if msg == "" {
+			msg = http.StatusText(reply.Status)
+		}
+		s.writeError(w, reply.Status, msg)
+		return
+	}
+	s.writeAnswer(w, rec.Model, reply)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	_ = json.NewEncoder(&buf).Encode(v)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+func (s *Server) writeError(w http.ResponseWriter, status int, msg string) {
+	switch s.protocol {
+	case Anthropic:
+		typ := "api_error"
+		switch status {
+		case http.StatusTooManyRequests:
+			typ = "rate_limit_error"
+		case http.StatusBadRequest:
+			typ = "invalid_request_error"
+		case http.StatusUnauthorized:
+			typ = "authentication_error"
+		case 529:
+			typ = "overloaded_error"
+		}
+		writeJSON(w, status, map[string]any{
+			"type": "error", "error": map[string]any{"type": typ, "message": msg},
+		})
+	case Ollama:
+		writeJSON(w, status, map[string]any{"error": msg})
+	default:
+		typ := "server_error"
+		if status == http.StatusTooManyRequests {
+			typ = "rate_limit_exceeded"
+		} else if status < 500 {
+			typ = "invalid_request_error"
+		}
+		writeJSON(w, status, map[string]any{
+			"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": nil},
+		})
+	}
+}
+
+func (s *Server) writeAnswer(w http.ResponseWriter, model string, r Reply) {
+	switch s.protocol {
+	case Anthropic:
+		writeJSON(w, http.StatusOK, map[string]any{
+			"id": "msg_llmtest", "type": "message", "role": "assistant", "model": model,
+			"content":     []map[string]any{{"type": "text", "text": r.Content}},
+			"stop_reason": "end_turn", "stop_sequence": nil,
+			"usage": map[string]any{"input_tokens": r.PromptTokens, "output_tokens": r.CompletionTokens},
+		})
+	case Ollama:
+		// One line of the NDJSON stream, marked done.
+		writeJSON(w, http.StatusOK, map[string]any{
+			"model": model, "created_at": time.Unix(0, 0).UTC().Format(time.RFC3339),
+			"message": map[string]any{"role": "assistant", "content": r.Content},
+			"done":    true, "done_reason": "stop",
+			"prompt_eval_count": r.PromptTokens, "eval_count": r.CompletionTokens,
+		})
+	default:
+		writeJSON(w, http.StatusOK, map[string]any{
+			"id": "chatcmpl-llmtest", "object": "chat.completion", "created": 0, "model": model,
+			"choices": []map[string]any{{
+				"index":         0,
+				"message":       map[string]any{"role": "assistant", "content": r.Content},
+				"finish_reason": "stop",
+			}},
+			"usage": map[string]any{
+				"prompt_tokens": r.PromptTokens, "completion_tokens": r.CompletionTokens,
+				"total_tokens": r.PromptTokens + r.CompletionTokens,
+			},
+		})
+	}
+}
+
+// wireRequest is the union of the request fields of the three protocols
+// that Request records.
+type wireRequest struct {
+	Model          string          `json:"model"`
+	System         json.RawMessage `json:"system"`
+	Messages       []wireMessage   `json:"messages"`
+	ResponseFormat *struct {
+		Type string `json:"type"`
+	} `json:"response_format"`
+	Format              json.RawMessage `json:"format"`
+	MaxTokens           int             `json:"max_tokens"`
+	MaxCompletionTokens int             `json:"max_completion_tokens"`
+	Options             struct {
+		NumPredict int `json:"num_predict"`
+	} `json:"options"`
+}
+
+type wireMessage struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+func (s *Server) parse(body []byte) (Request, error) {
+	var wr wireRequest
+	if err := json.Unmarshal(body, &wr); err != nil {
+		return Request{}, fmt.Errorf("decode body: %w", err)
+	}
+	rec := Request{Model: wr.Model}
+	if len(wr.System) > 0 {
+		sys, err := text(wr.System)
+		if err != nil {
+			return Request{}, fmt.Errorf("system: %w", err)
+		}
+		if sys != "" {
+			rec.Messages = append(rec.Messages, Message{Role: "system", Content: sys})
+		}
+	}
+	for i, m := range wr.Messages {
+		t, err := text(m.Content)
+		if err != nil {
+			return Request{}, fmt.Errorf("messages[%d]: %w", i, err)
+		}
+		rec.Messages = append(rec.Messages, Message{Role: m.Role, Content: t})
+	}
+	switch s.protocol {
+	case OpenAI:
+		rec.JSONMode = wr.ResponseFormat != nil && wr.ResponseFormat.Type == "json_object"
+		rec.MaxTokens = max(wr.MaxTokens, wr.MaxCompletionTokens)
+	case Anthropic:
+		rec.MaxTokens = wr.MaxTokens
+	case Ollama:
+		var f string
+		_ = json.Unmarshal(wr.Format, &f)
+		rec.JSONMode = f == "json"
+		rec.MaxTokens = wr.Options.NumPredict
+	}
+	return rec, nil
+}
+
+// text reads message content: a string, or an array of content blocks
+// whose text parts are concatenated.
+func text(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return s, nil
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(raw, &blocks); err != nil {
+		return "", fmt.Errorf("content is neither a string nor content blocks: %w", err)
+	}
+	var b bytes.Buffer
+	for _, bl := range blocks {
+		b.WriteString(bl.Text)
+	}
+	return b.String(), nil
+}
