@@ -4,8 +4,30 @@ import "github.com/quiverkit/quiver/devutil"
 
 // devutilRoutes returns the routes served by package devutil.
 func (s *server) devutilRoutes() []route {
+	opts := []devutil.Option{devutil.WithMatchTimeout(s.cfg.RegexMatchTimeout)}
+	if s.cfg.LLM != nil {
+		st := s.cfg.LLMSettings
+		opts = append(opts,
+			devutil.WithModelName(st.Model),
+			devutil.WithTimeout(st.Timeout),
+			devutil.WithMaxAttempts(st.MaxAttempts),
+		)
+		if st.Prices != nil {
+			opts = append(opts, devutil.WithPrices(st.Prices))
+		}
+		if st.NoJSONMode {
+			opts = append(opts, devutil.WithoutJSONMode())
+		}
+	}
+	regex := devutil.NewRegexGenerator(s.cfg.LLM, opts...)
 	return []route{
 		post(groupDev, "/v1/dev/data/base64/encode", "Encode UTF-8 text to Base64", devutil.EncodeBase64),
 		post(groupDev, "/v1/dev/data/base64/decode", "Decode Base64 to UTF-8 text", devutil.DecodeBase64),
+		post(groupDev, "/v1/dev/data/hash", "Hash text with one or more algorithms", devutil.Hash),
+		post(groupDev, "/v1/dev/data/json/format", "Validate, format and minify JSON", devutil.FormatJSON),
+		postAI(groupDev, "/v1/dev/regex/generate", "Generate a regular expression from a description", regex.Generate),
+		post(groupDev, "/v1/dev/regex/explain", "Explain a regular expression token by token", devutil.ExplainRegex),
+		post(groupDev, "/v1/dev/stacktrace", "Analyze a stack trace", devutil.AnalyzeStacktrace),
+		post(groupDev, "/v1/dev/readme", "Draft a README from repository metadata", devutil.GenerateReadme),
 	}
 }

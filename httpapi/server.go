@@ -36,6 +36,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/quiverkit/quiver/envelope"
 )
@@ -92,6 +93,11 @@ type Config struct {
 	// webcheck:
 
 	// devutil:
+
+	// RegexMatchTimeout bounds each test-case match when a generated
+	// regex is checked in a backtracking flavor. Default
+	// devutil.DefaultRegexMatchTimeout (100ms).
+	RegexMatchTimeout time.Duration
 
 	// content:
 
