@@ -3,6 +3,7 @@ package devutil
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -92,7 +93,7 @@ func ExplainRegex(_ context.Context, req RegexExplainRequest) (RegexExplainResul
 	}
 	// The tokenizer accepts a superset; regexp2 has the last word.
 	if _, err := regexp2.Compile(p.validation.String(), regexp2.OptionMaintainCaptureOrder()); err != nil {
-		return RegexExplainResult{}, patternInvalid(&PatternError{Offset: 0, Reason: regexp2Reason(err) + " (reported by the regex engine, which gives no position)"})
+		return RegexExplainResult{}, patternInvalid(engineError(req.Pattern, err))
 	}
 	res := RegexExplainResult{Breakdown: p.tokens, Warnings: p.warnings, GroupCount: p.groups}
 	if res.Warnings == nil {
@@ -109,6 +110,21 @@ func patternInvalid(pe *PatternError) error {
 		Details: []envelope.FieldIssue{{Field: "pattern", Issue: pe.Error()}},
 		Err:     pe,
 	}
+}
+
+// quotedFragment finds the fragment regexp2 quotes in its messages.
+var quotedFragment = regexp.MustCompile(`'([^']+)'`)
+
+// engineError turns an error only regexp2 found into a PatternError,
+// locating the fragment its message quotes when it can.
+func engineError(pattern string, err error) *PatternError {
+	reason := regexp2Reason(err)
+	if m := quotedFragment.FindStringSubmatch(reason); m != nil {
+		if i := strings.Index(pattern, m[1]); i >= 0 {
+			return &PatternError{Offset: utf8.RuneCountInString(pattern[:i]), Reason: reason}
+		}
+	}
+	return &PatternError{Offset: 0, Reason: reason + " (found by the regex engine, which does not give the position)"}
 }
 
 // regexp2Reason strips regexp2's prefix and the echoed pattern.
@@ -573,6 +589,7 @@ func (p *rxParser) parseGroup() (*rxInfo, *PatternError) {
 		}
 		p.validation.WriteString(validation)
 	}
+	firstToken := len(p.tokens)
 	p.depth++
 	vq, err := p.parseAlternation()
 	p.depth--
@@ -581,6 +598,17 @@ func (p *rxParser) parseGroup() (*rxInfo, *PatternError) {
 	}
 	if p.i >= len(p.src) {
 		return nil, p.errAt(start, "missing ')' to close this group")
+	}
+	if strings.HasPrefix(open, "(?(") {
+		bars := 0
+		for _, t := range p.tokens[firstToken:] {
+			if t.Token == "|" && t.Depth == p.depth+1 {
+				bars++
+			}
+		}
+		if bars > 1 {
+			return nil, p.errAt(start, "a conditional has at most two alternatives (then|else), this one has %d", bars+1)
+		}
 	}
 	closeAt := p.i
 	p.i++
@@ -684,6 +712,33 @@ func (p *rxParser) parseEscape() (meaning string, ref int, err *PatternError) {
 		p.backrefs = append(p.backrefs, rxBackref{off: start, num: n})
 		p.validation.WriteString(p.src[start:p.i])
 		return fmt.Sprintf("what capture group %d matched (backreference)", n), n, nil
+	case c == 'Q':
+		// PCRE quoting: everything up to \E (or the end) is literal.
+		body := p.src[p.i+2:]
+		end := strings.Index(body, `\E`)
+		p.i += 2 + len(body)
+		if end >= 0 {
+			body = body[:end]
+			p.i = start + 2 + end + 2
+		}
+		p.validation.WriteString(regexp2.Escape(body))
+		return "the literal text " + strconv.Quote(body) + " (quoted with \\Q...\\E)", 0, nil
+	case c == 'K':
+		p.i += 2
+		return "resets the start of the reported match here: what came before must match but is left out (PCRE \\K)", 0, nil
+	case c == 'R':
+		p.i += 2
+		p.validation.WriteString(`(?:\r\n|[\n\v\f\r\x85\u2028\u2029])`)
+		return "a line break: \\r\\n, or one of \\n \\v \\f \\r U+0085 U+2028 U+2029 (PCRE \\R)", 0, nil
+	case c == 'h' || c == 'H':
+		p.i += 2
+		class := `\t\x20\xA0\u1680\u180E\u2000-\u200A\u202F\u205F\u3000`
+		if c == 'H' {
+			p.validation.WriteString(`[^` + class + `]`)
+			return "any character except horizontal whitespace (PCRE \\H)", 0, nil
+		}
+		p.validation.WriteString(`[` + class + `]`)
+		return "a horizontal whitespace character: space, tab or a Unicode space (PCRE \\h)", 0, nil
 	case c == 'k':
 		rest := p.src[p.i+2:]
 		if rest == "" || strings.IndexByte("<'{", rest[0]) < 0 {
@@ -735,6 +790,9 @@ func (p *rxParser) parseCommonEscape() (string, *PatternError) {
 		}
 		if name == "" {
 			return "", p.errAt(start, "missing Unicode property name after \\%c", c)
+		}
+		if _, err := regexp2.Compile(`\p{` + strings.TrimPrefix(name, "^") + `}`); err != nil {
+			return "", p.errAt(start, "%s", regexp2Reason(err))
 		}
 		neg := ""
 		if c == 'P' || strings.HasPrefix(name, "^") {

@@ -68,6 +68,17 @@ func TestExplainRegexConstructs(t *testing.T) {
 		{"dot", `a.b`, `.`, "any character except a line break"},
 		{"comment", `a(?#note)b`, `(?#note)`, "a comment"},
 		{"extended mode", "(?x) a # note", "# note", "a comment"},
+		{"conditional", `(a)?(?(1)b|c)`, `(?(1)`, "a conditional"},
+		{"PCRE quoting", `\Qa.b*\E`, `\Qa.b*\E`, `the literal text "a.b*"`},
+		{"PCRE keep out", `a\Kb`, `\K`, "resets the start of the reported match"},
+		{"PCRE line break", `\R`, `\R`, "a line break"},
+		{"PCRE horizontal space", `\h+`, `\h`, "horizontal whitespace"},
+		{"control escape", `\cM`, `\cM`, "Ctrl-M"},
+		{"octal escape", `\012`, `\012`, "octal code 12 (U+000A)"},
+		{"code point escape", `\x{1F600}`, `\x{1F600}`, "U+1F600"},
+		{"class with escapes", `[\w.\-]`, `[\w.\-]`, "any one of: a word character (letter, digit or _), '.', the literal character '-'"},
+		{"lone bracket", `a]`, `]`, `the character ']'`},
+		{"literal brace", `a{b`, `a{b`, `the text "a{b"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.construct, func(t *testing.T) {
@@ -174,6 +185,9 @@ func TestExplainRegexInvalid(t *testing.T) {
 		{`[[:nope:]]`, 1, "unknown POSIX class"},
 		{`\p{`, 0, "unterminated Unicode property"},
 		{`\xZZ`, 0, "hex digits"},
+		{`x\p{Foo}`, 1, "unknown unicode category, script, or property 'Foo'"},
+		{`(?(1)a|b|c)`, 0, "at most two alternatives"},
+		{`[\h]`, 1, "unknown escape"},
 		{strings.Repeat("(", devutil.MaxPatternNesting+1), devutil.MaxPatternNesting, "nest deeper"},
 	}
 	for _, tt := range tests {
