@@ -1,11 +1,11 @@
 package devutil
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/quiverkit/quiver/envelope"
@@ -84,14 +84,14 @@ func FormatJSON(_ context.Context, req JSONFormatRequest) (JSONFormatResult, err
 	if err := v.Err(); err != nil {
 		return JSONFormatResult{}, err
 	}
-	return formatJSON([]byte(req.Text), indent, req.SortKeys), nil
+	return formatJSON(req.Text, indent, req.SortKeys), nil
 }
 
-func formatJSON(src []byte, indent int, sortKeys bool) JSONFormatResult {
+func formatJSON(src string, indent int, sortKeys bool) JSONFormatResult {
 	p := &jsonParser{src: src, sort: sortKeys}
 	if !sortKeys {
-		p.pretty = make([]byte, 0, len(src)+len(src)/4)
-		p.mini = make([]byte, 0, len(src))
+		p.pretty.Grow(len(src) + len(src)/2)
+		p.mini.Grow(len(src))
 		p.indent = indent
 	}
 	res := JSONFormatResult{Warnings: []string{}}
@@ -104,13 +104,16 @@ func formatJSON(src []byte, indent int, sortKeys bool) JSONFormatResult {
 	}
 	if sortKeys {
 		sortTree(p.root)
-		e := &jsonParser{indent: indent, pretty: make([]byte, 0, len(src)+len(src)/4), mini: make([]byte, 0, len(src))}
+		e := &jsonParser{indent: indent}
+		e.pretty.Grow(len(src) + len(src)/2)
+		e.mini.Grow(len(src))
 		e.emitTree(p.root)
-		p.pretty, p.mini = e.pretty, e.mini
+		e.warnings, e.dropped = p.warnings, p.dropped
+		p = e
 	}
 	res.IsValid = true
-	res.Formatted = string(p.pretty)
-	res.Minified = string(p.mini)
+	res.Formatted = p.pretty.String()
+	res.Minified = p.mini.String()
 	res.Type = kind
 	res.Warnings = append(res.Warnings, p.warnings...)
 	if p.dropped > 0 {
@@ -128,7 +131,7 @@ type jsonError struct {
 // jsonNode is a parsed value, built only when keys are sorted.
 type jsonNode struct {
 	kind    byte   // '{', '[' or 's' for scalars
-	raw     []byte // scalar text, or the member's key text (with quotes)
+	raw     string // scalar text, or the member's key text (with quotes)
 	key     string // unescaped key, for sorting
 	members []*jsonNode
 	value   *jsonNode // member value when the node is an object member
@@ -137,7 +140,7 @@ type jsonNode struct {
 // jsonParser is a recursive-descent parser that writes the formatted and
 // minified output as it goes, or builds a tree when keys are sorted.
 type jsonParser struct {
-	src      []byte
+	src      string
 	pos      int
 	depth    int
 	sort     bool
@@ -146,15 +149,15 @@ type jsonParser struct {
 	dropped  int
 
 	indent int
-	pretty []byte
-	mini   []byte
+	pretty strings.Builder // the outputs; strings.Builder hands them over without a copy
+	mini   strings.Builder
 	nl     []byte // "\n" followed by spaces, sliced for each depth
 
 	keys [][]keyPos // keys seen per open object, reused across objects
 }
 
 type keyPos struct {
-	key []byte // unescaped key
+	key string // unescaped key
 	off int
 }
 
@@ -163,7 +166,7 @@ func (p *jsonParser) fail(off int, format string, args ...any) *jsonError {
 }
 
 func (p *jsonParser) parseDocument() (string, *jsonError) {
-	if bytes.HasPrefix(p.src, []byte("\xef\xbb\xbf")) {
+	if strings.HasPrefix(p.src, "\xef\xbb\xbf") {
 		return "", p.fail(0, "expected a JSON value, found a byte order mark (RFC 8259 forbids it)")
 	}
 	p.skipSpace()
@@ -215,7 +218,7 @@ func (p *jsonParser) found() string {
 	if p.pos >= len(p.src) {
 		return "end of input"
 	}
-	r, _ := utf8.DecodeRune(p.src[p.pos:])
+	r, _ := utf8.DecodeRuneInString(p.src[p.pos:])
 	if r == utf8.RuneError {
 		return fmt.Sprintf("byte 0x%02x", p.src[p.pos])
 	}
@@ -231,7 +234,7 @@ func (p *jsonParser) newline(depth int) {
 	for len(p.nl) < n {
 		p.nl = append(p.nl, ' ')
 	}
-	p.pretty = append(p.pretty, p.nl[:n]...)
+	p.pretty.Write(p.nl[:n])
 }
 
 func (p *jsonParser) parseValue() (*jsonNode, *jsonError) {
@@ -271,8 +274,8 @@ func (p *jsonParser) parseValue() (*jsonNode, *jsonError) {
 	if p.sort {
 		return &jsonNode{kind: 's', raw: raw}, nil
 	}
-	p.pretty = append(p.pretty, raw...)
-	p.mini = append(p.mini, raw...)
+	p.pretty.WriteString(raw)
+	p.mini.WriteString(raw)
 	return nil, nil
 }
 
@@ -286,13 +289,13 @@ func (p *jsonParser) unexpectedValue() *jsonError {
 		hint = "; strings are quoted with \" in JSON, not '"
 	case rest[0] == '/' && len(rest) > 1 && (rest[1] == '/' || rest[1] == '*'):
 		hint = "; JSON has no comments"
-	case bytes.HasPrefix(rest, []byte("NaN")), bytes.HasPrefix(rest, []byte("Infinity")), bytes.HasPrefix(rest, []byte("+")):
+	case strings.HasPrefix(rest, "NaN"), strings.HasPrefix(rest, "Infinity"), strings.HasPrefix(rest, "+"):
 		hint = "; NaN, Infinity and a leading + are not JSON numbers"
 	case rest[0] == '.':
 		hint = "; a number needs a digit before its '.'"
 	case rest[0] == ']' || rest[0] == '}':
 		hint = "; trailing commas are not allowed"
-	case bytes.HasPrefix(rest, []byte("undefined")):
+	case strings.HasPrefix(rest, "undefined"):
 		hint = "; undefined is not a JSON value, use null"
 	}
 	return p.fail(p.pos, "expected a value (object, array, string, number, true, false or null), found %s%s", p.found(), hint)
@@ -315,8 +318,8 @@ func (p *jsonParser) parseObject() (*jsonNode, *jsonError) {
 	if p.sort {
 		node = &jsonNode{kind: '{'}
 	} else {
-		p.pretty = append(p.pretty, '{')
-		p.mini = append(p.mini, '{')
+		p.pretty.WriteByte('{')
+		p.mini.WriteByte('{')
 	}
 	level := p.depth - 1
 	for len(p.keys) <= level {
@@ -329,8 +332,8 @@ func (p *jsonParser) parseObject() (*jsonNode, *jsonError) {
 		p.pos++
 		p.depth--
 		if !p.sort {
-			p.pretty = append(p.pretty, '}')
-			p.mini = append(p.mini, '}')
+			p.pretty.WriteByte('}')
+			p.mini.WriteByte('}')
 		}
 		return node, nil
 	}
@@ -360,20 +363,20 @@ func (p *jsonParser) parseObject() (*jsonNode, *jsonError) {
 		if seen == nil && len(*seenKeys) >= 16 {
 			seen = make(map[string]int, 32)
 			for _, k := range *seenKeys {
-				if _, dup := seen[string(k.key)]; !dup {
-					seen[string(k.key)] = k.off
+				if _, dup := seen[k.key]; !dup {
+					seen[k.key] = k.off
 				}
 			}
 		}
 		if seen != nil {
-			if first, dup := seen[string(key)]; dup {
+			if first, dup := seen[key]; dup {
 				p.duplicate(key, first, keyStart)
 			} else {
-				seen[string(key)] = keyStart
+				seen[key] = keyStart
 			}
 		} else {
 			for _, k := range *seenKeys {
-				if bytes.Equal(k.key, key) {
+				if k.key == key {
 					p.duplicate(key, k.off, keyStart)
 					break
 				}
@@ -389,18 +392,18 @@ func (p *jsonParser) parseObject() (*jsonNode, *jsonError) {
 		p.skipSpace()
 		var member *jsonNode
 		if p.sort {
-			member = &jsonNode{kind: ':', raw: rawKey, key: string(key)}
+			member = &jsonNode{kind: ':', raw: rawKey, key: key}
 			node.members = append(node.members, member)
 		} else {
 			if n > 0 {
-				p.pretty = append(p.pretty, ',')
-				p.mini = append(p.mini, ',')
+				p.pretty.WriteByte(',')
+				p.mini.WriteByte(',')
 			}
 			p.newline(p.depth)
-			p.pretty = append(p.pretty, rawKey...)
-			p.pretty = append(p.pretty, ':', ' ')
-			p.mini = append(p.mini, rawKey...)
-			p.mini = append(p.mini, ':')
+			p.pretty.WriteString(rawKey)
+			p.pretty.WriteString(": ")
+			p.mini.WriteString(rawKey)
+			p.mini.WriteByte(':')
 		}
 		v, err := p.parseValue()
 		if err != nil {
@@ -421,8 +424,8 @@ func (p *jsonParser) parseObject() (*jsonNode, *jsonError) {
 				p.depth--
 				if !p.sort {
 					p.newline(p.depth)
-					p.pretty = append(p.pretty, '}')
-					p.mini = append(p.mini, '}')
+					p.pretty.WriteByte('}')
+					p.mini.WriteByte('}')
 				}
 				return node, nil
 			}
@@ -431,7 +434,7 @@ func (p *jsonParser) parseObject() (*jsonNode, *jsonError) {
 	}
 }
 
-func (p *jsonParser) duplicate(key []byte, first, again int) {
+func (p *jsonParser) duplicate(key string, first, again int) {
 	if len(p.warnings) >= maxJSONWarnings {
 		p.dropped++
 		return
@@ -439,7 +442,7 @@ func (p *jsonParser) duplicate(key []byte, first, again int) {
 	l1, c1 := lineColumn(p.src, first)
 	l2, c2 := lineColumn(p.src, again)
 	p.warnings = append(p.warnings, fmt.Sprintf("duplicate key %s at line %d, column %d (first at line %d, column %d); both are kept, most parsers keep only the last",
-		strconv.Quote(string(key)), l2, c2, l1, c1))
+		strconv.Quote(key), l2, c2, l1, c1))
 }
 
 func (p *jsonParser) parseArray() (*jsonNode, *jsonError) {
@@ -451,24 +454,24 @@ func (p *jsonParser) parseArray() (*jsonNode, *jsonError) {
 	if p.sort {
 		node = &jsonNode{kind: '['}
 	} else {
-		p.pretty = append(p.pretty, '[')
-		p.mini = append(p.mini, '[')
+		p.pretty.WriteByte('[')
+		p.mini.WriteByte('[')
 	}
 	p.skipSpace()
 	if p.pos < len(p.src) && p.src[p.pos] == ']' {
 		p.pos++
 		p.depth--
 		if !p.sort {
-			p.pretty = append(p.pretty, ']')
-			p.mini = append(p.mini, ']')
+			p.pretty.WriteByte(']')
+			p.mini.WriteByte(']')
 		}
 		return node, nil
 	}
 	for n := 0; ; n++ {
 		if !p.sort {
 			if n > 0 {
-				p.pretty = append(p.pretty, ',')
-				p.mini = append(p.mini, ',')
+				p.pretty.WriteByte(',')
+				p.mini.WriteByte(',')
 			}
 			p.newline(p.depth)
 		}
@@ -491,8 +494,8 @@ func (p *jsonParser) parseArray() (*jsonNode, *jsonError) {
 				p.depth--
 				if !p.sort {
 					p.newline(p.depth)
-					p.pretty = append(p.pretty, ']')
-					p.mini = append(p.mini, ']')
+					p.pretty.WriteByte(']')
+					p.mini.WriteByte(']')
 				}
 				return node, nil
 			}
@@ -502,7 +505,7 @@ func (p *jsonParser) parseArray() (*jsonNode, *jsonError) {
 }
 
 func (p *jsonParser) scanLiteral(lit string) *jsonError {
-	if bytes.HasPrefix(p.src[p.pos:], []byte(lit)) {
+	if strings.HasPrefix(p.src[p.pos:], lit) {
 		p.pos += len(lit)
 		return nil
 	}
@@ -607,7 +610,7 @@ func (p *jsonParser) scanString() *jsonError {
 		case c < 0x20:
 			return p.fail(i, "expected a character in the string, found the control character U+%04X; escape it (\\n, \\t, \\u%04x)", c, c)
 		default:
-			r, size := utf8.DecodeRune(src[i:])
+			r, size := utf8.DecodeRuneInString(src[i:])
 			if r == utf8.RuneError && size == 1 {
 				return p.fail(i, "expected UTF-8 text in the string, found the invalid byte 0x%02x", c)
 			}
@@ -622,22 +625,22 @@ func isHex(c byte) bool {
 
 // unquoteKey returns the unescaped bytes of a scanned string. Without
 // escapes it is a sub-slice of the input, with no copy.
-func unquoteKey(raw []byte) []byte {
+func unquoteKey(raw string) string {
 	inner := raw[1 : len(raw)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
+	if strings.IndexByte(inner, '\\') < 0 {
 		return inner
 	}
-	s, err := strconv.Unquote(string(raw))
+	s, err := strconv.Unquote(raw)
 	if err != nil {
 		// JSON escapes strconv does not know (\/ and lone surrogates):
 		// unescape by hand.
 		return unescapeJSON(inner)
 	}
-	return []byte(s)
+	return s
 }
 
 // unescapeJSON unescapes the inside of a valid JSON string.
-func unescapeJSON(in []byte) []byte {
+func unescapeJSON(in string) string {
 	out := make([]byte, 0, len(in))
 	for i := 0; i < len(in); i++ {
 		c := in[i]
@@ -673,16 +676,16 @@ func unescapeJSON(in []byte) []byte {
 			out = append(out, in[i])
 		}
 	}
-	return out
+	return string(out)
 }
 
 // lineColumn returns the 1-based line and column (in characters) of a
 // byte offset.
-func lineColumn(src []byte, off int) (line, col int) {
+func lineColumn(src string, off int) (line, col int) {
 	off = min(off, len(src))
-	line = 1 + bytes.Count(src[:off], []byte{'\n'})
-	lineStart := bytes.LastIndexByte(src[:off], '\n') + 1
-	return line, 1 + utf8.RuneCount(src[lineStart:off])
+	line = 1 + strings.Count(src[:off], "\n")
+	lineStart := strings.LastIndexByte(src[:off], '\n') + 1
+	return line, 1 + utf8.RuneCountInString(src[lineStart:off])
 }
 
 func sortTree(n *jsonNode) {
@@ -714,27 +717,27 @@ func sortTree(n *jsonNode) {
 func (p *jsonParser) emitTree(n *jsonNode) {
 	switch n.kind {
 	case 's':
-		p.pretty = append(p.pretty, n.raw...)
-		p.mini = append(p.mini, n.raw...)
+		p.pretty.WriteString(n.raw)
+		p.mini.WriteString(n.raw)
 	case '{', '[':
 		open, end := byte('{'), byte('}')
 		if n.kind == '[' {
 			open, end = '[', ']'
 		}
-		p.pretty = append(p.pretty, open)
-		p.mini = append(p.mini, open)
+		p.pretty.WriteByte(open)
+		p.mini.WriteByte(open)
 		p.depth++
 		for i, m := range n.members {
 			if i > 0 {
-				p.pretty = append(p.pretty, ',')
-				p.mini = append(p.mini, ',')
+				p.pretty.WriteByte(',')
+				p.mini.WriteByte(',')
 			}
 			p.newline(p.depth)
 			if n.kind == '{' {
-				p.pretty = append(p.pretty, m.raw...)
-				p.pretty = append(p.pretty, ':', ' ')
-				p.mini = append(p.mini, m.raw...)
-				p.mini = append(p.mini, ':')
+				p.pretty.WriteString(m.raw)
+				p.pretty.WriteString(": ")
+				p.mini.WriteString(m.raw)
+				p.mini.WriteByte(':')
 				m = m.value
 			}
 			p.emitTree(m)
@@ -743,7 +746,7 @@ func (p *jsonParser) emitTree(n *jsonNode) {
 		if len(n.members) > 0 {
 			p.newline(p.depth)
 		}
-		p.pretty = append(p.pretty, end)
-		p.mini = append(p.mini, end)
+		p.pretty.WriteByte(end)
+		p.mini.WriteByte(end)
 	}
 }
