@@ -73,8 +73,8 @@
 // boundaries, capturing, named (both (?<n>) and Python's (?P<n>)),
 // non-capturing and atomic groups, lookahead and lookbehind, numbered and
 // named backreferences, alternation, greedy, lazy and possessive
-// quantifiers, {n,m}, inline flags (scoped or not), comments and extended
-// mode. Each token carries its offset (in characters), its depth and the
+// quantifiers, {n,m}, inline flags (scoped or not), conditionals,
+// comments and extended mode, and PCRE's \Q...\E, \K, \R, \h and \H. Each token carries its offset (in characters), its depth and the
 // capture group it opens, closes or refers to; groups are numbered left to
 // right, as PCRE, Python and JavaScript do. Warnings name a quantified
 // capture group (it keeps only its last repetition) and nested quantifiers
@@ -112,8 +112,11 @@
 // site-packages, node_modules, /pkg/mod/ or vendor/ are skipped). Confidence
 // (0 to 1) says how sure the analysis is; input that is not a stack trace
 // gets ErrorType "unknown" and 0.1. The analysis reads at most
-// MaxStacktraceLines lines of 2000 bytes. No language model is used: the
-// fields are never guesses.
+// MaxStacktraceLines lines of 2000 bytes. [StacktraceAnalyzer] adds a
+// language model: when one is configured and the error was recognized, it
+// writes advice specific to the trace into AISuggestion. Every other field
+// is the deterministic analysis, never a guess; when the model fails the
+// analysis is still returned, with the reason in AINote.
 //
 // # README drafts
 //

@@ -80,84 +80,13 @@ type RegexTestCase struct {
 // built-in catalog of well-tested patterns, or with a language model. It
 // is safe for concurrent use.
 type RegexGenerator struct {
-	llm          *llmjson.Client // nil without a model
-	matchTimeout time.Duration
-}
-
-// Option configures a [RegexGenerator]'s use of its language model.
-type Option func(*RegexGenerator)
-
-// WithModelName names the model in the usage metadata and selects its
-// price, e.g. "gpt-4o-mini". Default "unknown".
-func WithModelName(name string) Option {
-	return func(g *RegexGenerator) {
-		if g.llm != nil {
-			g.llm.ModelName = name
-		}
-	}
-}
-
-// WithPrices replaces the price table (US dollars per million tokens by
-// model name); nil keeps the built-in table.
-func WithPrices(p llmjson.PriceTable) Option {
-	return func(g *RegexGenerator) {
-		if g.llm != nil {
-			g.llm.Prices = p
-		}
-	}
-}
-
-// WithMaxAttempts sets how many times the model is asked before a
-// pattern that fails its tests fails the call. Default 2: one retry with
-// the failures shown.
-func WithMaxAttempts(n int) Option {
-	return func(g *RegexGenerator) {
-		if g.llm != nil {
-			g.llm.MaxAttempts = n
-		}
-	}
-}
-
-// WithTimeout bounds each call to the model; a call that runs out of
-// time fails with UPSTREAM_TIMEOUT.
-func WithTimeout(d time.Duration) Option {
-	return func(g *RegexGenerator) {
-		if g.llm != nil {
-			g.llm.Timeout = d
-		}
-	}
-}
-
-// WithoutJSONMode stops requesting the provider's JSON mode.
-func WithoutJSONMode() Option {
-	return func(g *RegexGenerator) {
-		if g.llm != nil {
-			g.llm.NoJSONMode = true
-		}
-	}
-}
-
-// WithMatchTimeout bounds each test-case match in a backtracking flavor.
-// Default DefaultRegexMatchTimeout.
-func WithMatchTimeout(d time.Duration) Option {
-	return func(g *RegexGenerator) {
-		if d > 0 {
-			g.matchTimeout = d
-		}
-	}
+	settings
 }
 
 // NewRegexGenerator returns a generator backed by model. With a nil
 // model, only the built-in catalog answers.
 func NewRegexGenerator(model llms.Model, opts ...Option) *RegexGenerator {
-	g := &RegexGenerator{matchTimeout: DefaultRegexMatchTimeout}
-	if model != nil {
-		g.llm = &llmjson.Client{Model: model}
-	}
-	for _, o := range opts {
-		o(g)
-	}
-	return g
+	return &RegexGenerator{newSettings(model, opts)}
 }
 
 // Generate returns a pattern for req.Description in req.Flavor. Without

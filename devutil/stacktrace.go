@@ -80,6 +80,13 @@ type StacktraceResult struct {
 	// Truncated reports that the input was longer than the analysis
 	// reads (MaxStacktraceLines lines).
 	Truncated bool `json:"truncated,omitempty"`
+	// AISuggestion is advice specific to this trace, written by the
+	// language model when one is configured ([StacktraceAnalyzer]). It
+	// adds to FixSuggestion; no other field comes from the model.
+	AISuggestion string `json:"ai_suggestion,omitempty"`
+	// AINote says why AISuggestion is missing although a model is
+	// configured.
+	AINote string `json:"ai_note,omitempty"`
 }
 
 // StackFrame is one frame of a stack trace.

@@ -202,6 +202,18 @@ func TestDevStacktraceRoute(t *testing.T) {
 		{"bad language", "/v1/dev/stacktrace", `{"stacktrace":"x","language":"cobol"}`, 400, "INVALID_REQUEST", "language", nil},
 		{"huge", "/v1/dev/stacktrace", `{"stacktrace":` + jsonString(goTrace+strings.Repeat("\tmore\n", (bodyLimit-500)/8)) + `}`, 200, "", "", []string{`"truncated":true`, `"error_type":"runtime error: assignment to entry in nil map"`}},
 	})
+
+	// With a model, the suggestion is added and meta accounts for it.
+	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"suggestion":"Create the map in the constructor of Cache."}`, PromptTokens: 90, CompletionTokens: 12})
+	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: srv.Model(t, "gpt-4o-mini"), LLMSettings: httpapi.LLMSettings{Model: "gpt-4o-mini"}})
+	status, res := postDev(t, h, "/v1/dev/stacktrace", `{"stacktrace":`+jsonString(goTrace)+`}`)
+	if status != 200 || !bytes.Contains(res.Data, []byte(`"ai_suggestion":"Create the map in the constructor of Cache."`)) ||
+		!bytes.Contains(res.Data, []byte(`"error_type":"runtime error: assignment to entry in nil map"`)) {
+		t.Fatalf("status %d %s", status, res.Data)
+	}
+	if res.Meta["model"] != "gpt-4o-mini" || res.Meta["prompt_tokens"] != float64(90) {
+		t.Errorf("meta %+v", res.Meta)
+	}
 }
 
 func TestDevReadmeRoute(t *testing.T) {
