@@ -74,9 +74,10 @@
 // non-capturing and atomic groups, lookahead and lookbehind, numbered and
 // named backreferences, alternation, greedy, lazy and possessive
 // quantifiers, {n,m}, inline flags (scoped or not), conditionals,
-// comments and extended mode, and PCRE's \Q...\E, \K, \R, \h and \H. Each token carries its offset (in characters), its depth and the
-// capture group it opens, closes or refers to; groups are numbered left to
-// right, as PCRE, Python and JavaScript do. Warnings name a quantified
+// comments and extended mode, and PCRE's \Q...\E, \K, \R, \h and \H.
+// Each token carries its offset (in characters), its depth and the
+// capture group it opens, closes or refers to; groups are numbered left
+// to right, as PCRE, Python and JavaScript do. Warnings name a quantified
 // capture group (it keeps only its last repetition) and nested quantifiers
 // (catastrophic backtracking). The pattern is validated by our tokenizer,
 // which gives the position, and then by github.com/dlclark/regexp2/v2; an
