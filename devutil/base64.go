@@ -14,7 +14,7 @@ import (
 // Base64Request is the request of [EncodeBase64] and [DecodeBase64].
 type Base64Request struct {
 	// Value is the text to encode, or the Base64 text to decode. Required.
-	Value string `json:"value"`
+	Value string `json:"value" openapi:"required"`
 	// URLSafe selects the URL-safe alphabet (- and _ instead of + and /).
 	URLSafe bool `json:"urlsafe"`
 }

@@ -35,8 +35,10 @@ func decodeJSON(r *http.Request, v any) error {
 	if err := dec.Decode(v); err != nil {
 		return jsonError(body, err)
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return envelope.Invalid("", fmt.Sprintf("%s: unexpected data after the JSON value", position(body, dec.InputOffset())))
+	rest := body[dec.InputOffset():]
+	if trimmed := bytes.TrimLeft(rest, " \t\r\n"); len(trimmed) > 0 {
+		at := dec.InputOffset() + int64(len(rest)-len(trimmed))
+		return envelope.Invalid("", fmt.Sprintf("%s: unexpected data after the JSON value", position(body, at)))
 	}
 	return nil
 }
@@ -69,7 +71,8 @@ func jsonError(body []byte, err error) error {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		return envelope.Invalid("", fmt.Sprintf("malformed JSON at %s: %s", position(body, syn.Offset), strings.TrimPrefix(syn.Error(), "json: ")))
+		// Offset counts the bytes read, the offending one included.
+		return envelope.Invalid("", fmt.Sprintf("malformed JSON at %s: %s", position(body, syn.Offset-1), strings.TrimPrefix(syn.Error(), "json: ")))
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return envelope.Invalid("", "malformed JSON: unexpected end of input")
 	case errors.As(err, &typ):
@@ -92,8 +95,8 @@ func jsonError(body []byte, err error) error {
 	return envelope.Invalid("", "malformed JSON: "+strings.TrimPrefix(err.Error(), "json: "))
 }
 
-// position renders a byte offset of body as "line L, column C" (both from 1,
-// columns counted in bytes).
+// position renders the byte at offset of body as "line L, column C" (both
+// from 1, columns counted in bytes).
 func position(body []byte, offset int64) string {
 	offset = min(max(offset, 0), int64(len(body)))
 	before := body[:offset]

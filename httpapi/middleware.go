@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
+	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"strconv"
@@ -86,6 +87,9 @@ func (s *server) withAccessLog(next http.Handler) http.Handler {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
+		if !s.log.Enabled(r.Context(), slog.LevelInfo) {
+			return
+		}
 		ri := info(r.Context())
 		route := ri.pattern
 		if route == "" {

@@ -1,6 +1,347 @@
 package httpapi
 
-// openAPI renders the OpenAPI document of the routes.
+import (
+	"encoding/json"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/quiverkit/quiver/envelope"
+)
+
+// openAPI renders the OpenAPI 3.1 document of the routes. Schemas come
+// from the Go types of each route's request and result, by reflection over
+// their json tags, so the document cannot drift from the code: a named
+// struct becomes a component schema, a pointer or a nil-able slice may be
+// null, and a field tagged omitempty is optional.
 func (s *server) openAPI(routes []route) []byte {
-	return []byte(`{}`)
+	g := &schemaGen{components: map[string]any{}}
+	paths := map[string]map[string]any{}
+	for _, rt := range routes {
+		op := map[string]any{
+			"operationId": operationID(rt),
+			"summary":     rt.summary,
+			"tags":        []string{rt.group},
+			"responses":   g.responses(rt),
+		}
+		if rt.query != nil {
+			g.request = true
+			op["parameters"] = g.queryParameters(rt.query)
+			g.request = false
+		}
+		switch {
+		case rt.form:
+			op["requestBody"] = map[string]any{
+				"required": true,
+				"content": map[string]any{"multipart/form-data": map[string]any{
+					"schema": map[string]any{
+						"type":       "object",
+						"properties": map[string]any{"file": map[string]any{"type": "string", "contentMediaType": "text/csv"}},
+						"required":   []string{"file"},
+					},
+				}},
+			}
+		case rt.body != nil:
+			g.request = true
+			op["requestBody"] = map[string]any{
+				"required": true,
+				"content":  map[string]any{"application/json": map[string]any{"schema": g.schema(rt.body)}},
+			}
+			g.request = false
+		}
+		if paths[rt.path] == nil {
+			paths[rt.path] = map[string]any{}
+		}
+		paths[rt.path][strings.ToLower(rt.method)] = op
+	}
+	paths["/healthz"] = map[string]any{"get": map[string]any{
+		"operationId": "healthz",
+		"summary":     "Liveness check; needs no credentials",
+		"security":    []any{},
+		"responses":   map[string]any{"200": envelopeResponse("The service is up", map[string]any{"type": "object", "properties": map[string]any{"status": map[string]any{"type": "string", "const": "ok"}}})},
+	}}
+	var tags []map[string]string
+	for _, t := range []string{groupPhotosocial, groupMicroblog, groupEmail, groupUtility, groupDev, groupContent} {
+		tags = append(tags, map[string]string{"name": t})
+	}
+	g.components["Error"] = errorSchema()
+	g.components["Meta"] = metaSchema()
+	doc := map[string]any{
+		"openapi": "3.1.0",
+		"info": map[string]any{
+			"title":       "Quiver API",
+			"version":     "1.0.0",
+			"description": "Email verification, web and domain checks, developer utilities, content generation and social data. Every response is the envelope {success, data, error, meta}.",
+			"license":     map[string]any{"name": "MIT", "identifier": "MIT"},
+		},
+		"tags":     tags,
+		"paths":    paths,
+		"security": []any{map[string]any{"gatewayKey": []string{}, "gatewayHost": []string{}}},
+		"components": map[string]any{
+			"schemas": g.components,
+			"securitySchemes": map[string]any{
+				"gatewayKey":  map[string]any{"type": "apiKey", "in": "header", "name": "X-Gateway-Key"},
+				"gatewayHost": map[string]any{"type": "apiKey", "in": "header", "name": "X-Gateway-Host", "description": "host name of the addressed service"},
+			},
+		},
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		panic("httpapi: rendering the OpenAPI document: " + err.Error()) // only maps of plain values
+	}
+	return b
+}
+
+// operationID derives a stable camel-case ID from the method and path:
+// "POST /v1/dev/data/base64/encode" becomes "postDevDataBase64Encode".
+func operationID(rt route) string {
+	var b strings.Builder
+	b.WriteString(strings.ToLower(rt.method))
+	for _, seg := range strings.FieldsFunc(strings.TrimPrefix(rt.path, "/v1"), func(r rune) bool { return r == '/' || r == '-' || r == '_' }) {
+		b.WriteString(strings.ToUpper(seg[:1]) + seg[1:])
+	}
+	return b.String()
+}
+
+func (g *schemaGen) responses(rt route) map[string]any {
+	ok := envelopeResponse("Success", g.schema(rt.response))
+	if rt.ai {
+		ok["description"] = "Success; meta carries model, prompt_tokens, completion_tokens and cost_usd"
+	}
+	return map[string]any{
+		"200":     ok,
+		"default": envelopeResponse("Failure; error.code says why (see the README for the codes and statuses)", map[string]any{"type": "null"}),
+	}
+}
+
+func envelopeResponse(desc string, data any) map[string]any {
+	return map[string]any{
+		"description": desc,
+		"headers": map[string]any{
+			"X-Request-Id": map[string]any{"description": "the request ID, also in meta.request_id", "schema": map[string]any{"type": "string"}},
+		},
+		"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
+			"type":     "object",
+			"required": []string{"success", "data", "error", "meta"},
+			"properties": map[string]any{
+				"success": map[string]any{"type": "boolean"},
+				"data":    data,
+				"error":   map[string]any{"oneOf": []any{ref("Error"), map[string]any{"type": "null"}}},
+				"meta":    ref("Meta"),
+			},
+		}}},
+	}
+}
+
+func errorSchema() map[string]any {
+	codes := make([]string, len(envelope.Codes))
+	for i, c := range envelope.Codes {
+		codes[i] = string(c)
+	}
+	return map[string]any{
+		"type":     "object",
+		"required": []string{"code", "message"},
+		"properties": map[string]any{
+			"code":    map[string]any{"type": "string", "enum": codes},
+			"message": map[string]any{"type": "string"},
+			"details": map[string]any{"type": "array", "items": map[string]any{
+				"type":     "object",
+				"required": []string{"field", "issue"},
+				"properties": map[string]any{
+					"field": map[string]any{"type": "string"},
+					"issue": map[string]any{"type": "string"},
+				},
+			}},
+		},
+	}
+}
+
+func metaSchema() map[string]any {
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"request_id":        map[string]any{"type": "string", "pattern": "^req_[0-9A-HJKMNP-TV-Z]{26}$"},
+			"model":             map[string]any{"type": "string"},
+			"prompt_tokens":     map[string]any{"type": "integer"},
+			"completion_tokens": map[string]any{"type": "integer"},
+			"cost_usd":          map[string]any{"type": "number"},
+		},
+	}
+}
+
+func ref(name string) map[string]any {
+	return map[string]any{"$ref": "#/components/schemas/" + name}
+}
+
+// schemaGen turns Go types into JSON Schema, collecting named structs as
+// components.
+type schemaGen struct {
+	components map[string]any
+	// request is set while describing request bodies and parameters. Their
+	// fields are required only when tagged openapi:"required", because
+	// omitempty says nothing about what a caller must send.
+	request bool
+}
+
+var (
+	timeType     = reflect.TypeFor[time.Time]()
+	rawJSONType  = reflect.TypeFor[json.RawMessage]()
+	durationType = reflect.TypeFor[time.Duration]()
+	invalidName  = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+)
+
+// componentName names a struct type's schema: "devutil.Base64Result".
+// Generic instantiations keep their argument's short name.
+func componentName(t reflect.Type) string {
+	name := t.Name()
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		args := name[i+1 : len(name)-1]
+		var short []string
+		for a := range strings.SplitSeq(args, ",") {
+			short = append(short, a[strings.LastIndexByte(a, '/')+1:])
+		}
+		name = name[:i] + "_" + strings.Join(short, "_")
+	}
+	pkg := t.PkgPath()
+	pkg = pkg[strings.LastIndexByte(pkg, '/')+1:]
+	return invalidName.ReplaceAllString(pkg+"."+name, "_")
+}
+
+// schema returns the schema of t.
+func (g *schemaGen) schema(t reflect.Type) map[string]any {
+	if t == nil {
+		return map[string]any{}
+	}
+	switch {
+	case t == timeType:
+		return map[string]any{"type": "string", "format": "date-time"}
+	case t == rawJSONType:
+		return map[string]any{}
+	case t == durationType:
+		return map[string]any{"type": "integer", "description": "nanoseconds"}
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return nullable(g.schema(t.Elem()))
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}
+	case reflect.String:
+		return map[string]any{"type": "string"}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return map[string]any{"type": "integer"}
+	case reflect.Float32, reflect.Float64:
+		return map[string]any{"type": "number"}
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return map[string]any{"type": "string", "contentEncoding": "base64"}
+		}
+		return map[string]any{"type": "array", "items": g.schema(t.Elem())}
+	case reflect.Map:
+		return map[string]any{"type": "object", "additionalProperties": g.schema(t.Elem())}
+	case reflect.Struct:
+		if t.Name() == "" {
+			return g.structSchema(t)
+		}
+		name := componentName(t)
+		if _, ok := g.components[name]; !ok {
+			g.components[name] = map[string]any{} // placeholder: breaks recursion
+			g.components[name] = g.structSchema(t)
+		}
+		return ref(name)
+	}
+	return map[string]any{} // interfaces: any JSON value
+}
+
+func (g *schemaGen) structSchema(t reflect.Type) map[string]any {
+	props := map[string]any{}
+	var required []string
+	g.addFields(t, props, &required)
+	s := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		slices.Sort(required)
+		s["required"] = required
+	}
+	return s
+}
+
+// addFields adds t's serialized fields, flattening embedded structs as
+// encoding/json does.
+func (g *schemaGen) addFields(t reflect.Type, props map[string]any, required *[]string) {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		tag, hasTag := sf.Tag.Lookup("json")
+		if sf.Anonymous && !hasTag {
+			ft := sf.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				g.addFields(ft, props, required)
+				continue
+			}
+		}
+		name := jsonName(sf)
+		if name == "" {
+			continue
+		}
+		fs := g.schema(sf.Type)
+		if strings.Contains(tag, ",string") {
+			fs = map[string]any{"type": "string"}
+		}
+		props[name] = fs
+		if g.isRequired(sf, tag) {
+			*required = append(*required, name)
+		}
+	}
+}
+
+// isRequired reports whether a field must be present: in requests when
+// tagged openapi:"required", in results unless omitted when empty.
+func (g *schemaGen) isRequired(sf reflect.StructField, jsonTag string) bool {
+	if g.request {
+		return sf.Tag.Get("openapi") == "required"
+	}
+	return !strings.Contains(jsonTag, "omitempty") && !strings.Contains(jsonTag, "omitzero")
+}
+
+// nullable allows null besides what s allows.
+func nullable(s map[string]any) map[string]any {
+	if typ, ok := s["type"].(string); ok && len(s) <= 3 {
+		out := make(map[string]any, len(s))
+		for k, v := range s {
+			out[k] = v
+		}
+		out["type"] = []string{typ, "null"}
+		return out
+	}
+	return map[string]any{"oneOf": []any{s, map[string]any{"type": "null"}}}
+}
+
+// queryParameters describes the query parameters of a GET route.
+func (g *schemaGen) queryParameters(t reflect.Type) []any {
+	var params []any
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		name := jsonName(sf)
+		if name == "" {
+			continue
+		}
+		ft := sf.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		p := map[string]any{"name": name, "in": "query", "schema": g.schema(ft)}
+		if g.isRequired(sf, "") {
+			p["required"] = true
+		}
+		if ft.Kind() == reflect.Slice {
+			p["style"] = "form"
+			p["explode"] = false
+		}
+		params = append(params, p)
+	}
+	return params
 }

@@ -24,8 +24,12 @@ const (
 type operation func(r *http.Request) (data any, ai *envelope.AI, err error)
 
 // A route is one row of the route table. The table drives the mux, the
-// middleware that depends on the route (Content-Type, body decoding), and
-// the OpenAPI document, so the three never disagree.
+// decoding, and the OpenAPI document, so the three never disagree.
+//
+// The OpenAPI schemas come from the request and result types by
+// reflection over their json tags. A request field that callers must send
+// carries the tag openapi:"required"; result fields are required unless
+// tagged omitempty.
 type route struct {
 	method  string // "GET" or "POST"
 	path    string // "/v1/..."

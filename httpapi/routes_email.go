@@ -1,6 +1,77 @@
 package httpapi
 
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+
+	"github.com/quiverkit/quiver/email"
+	"github.com/quiverkit/quiver/envelope"
+)
+
 // emailRoutes returns the routes served by package email.
 func (s *server) emailRoutes() []route {
-	return nil
+	v := &email.Verifier{Resolver: s.cfg.Resolver, Lists: s.cfg.EmailLists, SMTP: s.cfg.EmailSMTP}
+	return []route{
+		post(groupEmail, "/v1/email/bulk/validate", "Validate 1 to 500 email addresses", v.ValidateBulk),
+		{
+			method: http.MethodPost, path: "/v1/email/bulk/validate-csv", group: groupEmail,
+			summary: "Validate the addresses of an uploaded CSV file (header row, at most 1,000 rows and 512 KB)",
+			form:    true, response: typeOf[email.CSVResult](),
+			op: func(r *http.Request) (any, *envelope.AI, error) {
+				file, err := csvUpload(r)
+				if err != nil {
+					return nil, nil, err
+				}
+				res, err := v.ValidateCSV(r.Context(), bytes.NewReader(file))
+				return res, nil, err
+			},
+		},
+		post(groupEmail, "/v1/email/domain/health", "Check the MX, SPF and DMARC readiness of 1 to 500 domains", v.DomainHealth),
+		post(groupEmail, "/v1/email/disposable/check", "Classify 1 to 500 addresses as disposable or not", v.CheckDisposable),
+		post(groupEmail, "/v1/email/role-account/check", "Classify 1 to 500 addresses as role accounts or not", v.CheckRoleAccounts),
+		post(groupDev, "/v1/dev/email/validate", "Validate and normalize one email address, optionally probing SMTP", v.ValidateEmail),
+		post(groupUtility, "/v1/utility/email/validate", "Validate and normalize one email address, optionally probing SMTP", v.ValidateEmail),
+	}
+}
+
+// csvUpload returns the first file part of a multipart/form-data body,
+// whatever its form name, read up to one byte past the CSV limit so that
+// package email can name the limit.
+func csvUpload(r *http.Request) ([]byte, error) {
+	if err := requireMediaType(r, "multipart/form-data"); err != nil {
+		return nil, err
+	}
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, envelope.Invalid("file", "the multipart body is malformed: "+err.Error())
+	}
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return nil, envelope.Invalid("file", "is required: send the CSV as a file part of the multipart/form-data body")
+		}
+		if err != nil {
+			return nil, multipartError(err)
+		}
+		if part.FileName() == "" {
+			continue // an ordinary form field
+		}
+		data, err := io.ReadAll(io.LimitReader(part, email.MaxCSVBytes+1))
+		if err != nil {
+			return nil, multipartError(err)
+		}
+		return data, nil
+	}
+}
+
+// multipartError classifies a failure to read the multipart body: over
+// the body limit is 413, anything else a malformed request.
+func multipartError(err error) error {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return bodyReadError(err)
+	}
+	return envelope.Invalid("file", "the multipart body is malformed: "+err.Error())
 }

@@ -1,6 +1,20 @@
 package httpapi
 
+import "github.com/quiverkit/quiver/social/microblog"
+
 // microblogRoutes returns the routes served by package microblog.
 func (s *server) microblogRoutes() []route {
-	return nil
+	mb := microblog.New(s.cfg.Microblog)
+	return []route{
+		get(groupMicroblog, "/v1/microblog/profile", "Profile of a user", mb.Profile),
+		get(groupMicroblog, "/v1/microblog/user-tweets", "Latest tweets of a user", mb.UserTweets),
+		get(groupMicroblog, "/v1/microblog/search", "Search tweets", mb.Search),
+		get(groupMicroblog, "/v1/microblog/search/insights", "Search tweets and analyse engagement, sentiment and topics", mb.SearchInsights),
+		get(groupMicroblog, "/v1/microblog/brand/mentions", "Mentions of a brand with complaints, praise and notable accounts", mb.BrandMentions),
+		get(groupMicroblog, "/v1/microblog/profile/insights", "Profile, recent tweets and posting insights", mb.ProfileInsights),
+		get(groupMicroblog, "/v1/microblog/tweet", "One tweet", mb.Tweet),
+		get(groupMicroblog, "/v1/microblog/replies", "Replies to a tweet", mb.Replies),
+		get(groupMicroblog, "/v1/microblog/tweet/conversation-insights", "A tweet, sampled replies and conversation insights", mb.ConversationInsights),
+		get(groupMicroblog, "/v1/microblog/thread", "The author's thread as tweets, text or Markdown", mb.Thread),
+	}
 }

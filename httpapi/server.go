@@ -30,15 +30,17 @@
 package httpapi
 
 import (
-	"io"
-
 	"github.com/tmc/langchaingo/llms"
 	"log/slog"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/dnsx"
+	"github.com/quiverkit/quiver/social/microblog"
+	"github.com/quiverkit/quiver/social/photosocial"
 )
 
 // Defaults of [Config].
@@ -76,6 +78,8 @@ type Config struct {
 	// Logger receives access logs and internal errors. Default: discard.
 	Logger *slog.Logger
 
+	// operations:
+
 	// The services' dependencies follow, one block per package. A nil
 	// dependency makes the routes that need it answer 503 or fall back as
 	// their package documents.
@@ -90,6 +94,17 @@ type Config struct {
 
 	// email:
 
+	// Resolver answers every DNS question of the email routes (MX, SPF,
+	// DMARC) and of the webcheck DNS routes. When nil, the email routes
+	// check syntax, disposable and role lists only, and report no MX.
+	Resolver *dnsx.Resolver
+	// EmailLists are the disposable, free-provider and role lists. Default:
+	// email.DefaultLists(), the lists embedded at build time.
+	EmailLists *email.Lists
+	// EmailSMTP configures the SMTP probe of single validations (EHLO
+	// name, MAIL FROM, port, dialer, timeouts).
+	EmailSMTP email.SMTPOptions
+
 	// webcheck:
 
 	// devutil:
@@ -103,7 +118,17 @@ type Config struct {
 
 	// microblog:
 
+	// Microblog is the microblog data provider: microblog.NewTwitterAPIIO,
+	// microblog.NewXAPI or microblog.OpenFile. When nil, the /v1/microblog
+	// routes answer 503 saying how to configure one.
+	Microblog microblog.Provider
+
 	// photosocial:
+
+	// PhotosocialProvider serves the photo-sharing data routes (a
+	// photosocial.GraphProvider, ApifyProvider or FileProvider). When nil
+	// they answer 503 saying how to configure one.
+	PhotosocialProvider photosocial.Provider
 }
 
 // server holds the handler's state. Its methods are the route operations
@@ -119,9 +144,15 @@ type server struct {
 
 // New returns the Quiver HTTP handler configured by cfg.
 func New(cfg Config) http.Handler {
+	s := newServer(cfg)
+	return s.handler(s.routes())
+}
+
+// newServer applies the defaults of cfg.
+func newServer(cfg Config) *server {
 	s := &server{cfg: cfg, log: cfg.Logger}
 	if s.log == nil {
-		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+		s.log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.MaxBodyBytes <= 0 {
 		s.cfg.MaxBodyBytes = DefaultMaxBodyBytes
@@ -148,7 +179,7 @@ func New(cfg Config) http.Handler {
 		}
 		s.limiter = NewMemoryLimiter(rps, burst)
 	}
-	return s.handler(s.routes())
+	return s
 }
 
 // handler builds the mux from the route table and wraps it in the

@@ -2,11 +2,56 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"time"
 
+	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/internal/dnsx"
 )
 
-// emailSetup registers the flags of package email.
+// emailSetup registers the flags of package email and of the shared DNS
+// resolver (used by the email and webcheck routes).
 func emailSetup(f *flags) func(context.Context, *httpapi.Config) error {
-	return func(context.Context, *httpapi.Config) error { return nil }
+	var (
+		servers    []string
+		timeout    time.Duration
+		disposable string
+		allow      []string
+		smtp       email.SMTPOptions
+	)
+	f.Strings(&servers, "dns-servers", "QUIVER_DNS_SERVERS", nil, "comma-separated recursive DNS servers (host or host:port); default: the nameservers of /etc/resolv.conf")
+	f.Duration(&timeout, "dns-timeout", "QUIVER_DNS_TIMEOUT", dnsx.DefaultTimeout, "timeout of one DNS query to one server")
+	f.String(&disposable, "email-disposable-list", "QUIVER_EMAIL_DISPOSABLE_LIST", "", "file of disposable domains (one a line) replacing the embedded list")
+	f.Strings(&allow, "email-allow-domains", "QUIVER_EMAIL_ALLOW_DOMAINS", nil, "comma-separated domains never reported disposable")
+	f.String(&smtp.HeloName, "smtp-helo", "QUIVER_SMTP_HELO", email.DefaultHeloName, "name sent with EHLO by the SMTP probe")
+	f.String(&smtp.MailFrom, "smtp-mail-from", "QUIVER_SMTP_MAIL_FROM", "", "MAIL FROM address of the SMTP probe; default the null reverse path")
+	f.Int(&smtp.Port, "smtp-port", "QUIVER_SMTP_PORT", email.DefaultSMTPPort, "port the SMTP probe connects to")
+	f.Duration(&smtp.StepTimeout, "smtp-timeout", "QUIVER_SMTP_TIMEOUT", email.DefaultStepTimeout, "timeout of the SMTP probe's connection and of each command")
+	return func(_ context.Context, cfg *httpapi.Config) error {
+		r, err := dnsx.New(dnsx.Config{Servers: servers, Timeout: timeout})
+		if err != nil {
+			return fmt.Errorf("dns resolver: %w", err)
+		}
+		cfg.Resolver = r
+		lists := email.DefaultLists()
+		if disposable != "" {
+			fh, err := os.Open(disposable)
+			if err != nil {
+				return fmt.Errorf("email disposable list: %w", err)
+			}
+			defer fh.Close()
+			if lists, err = lists.WithDisposable(fh); err != nil {
+				return err
+			}
+		}
+		if len(allow) > 0 {
+			lists = lists.WithAllowed(allow...)
+		}
+		cfg.EmailLists = lists
+		smtp.ConnectTimeout = smtp.StepTimeout
+		cfg.EmailSMTP = smtp
+		return nil
+	}
 }

@@ -2,11 +2,77 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/social/photosocial"
 )
 
-// photosocialSetup registers the flags of package photosocial.
+// photosocialSetup registers the flags of package photosocial. With no
+// provider chosen the photo-sharing routes answer 503 saying how to
+// choose one.
 func photosocialSetup(f *flags) func(context.Context, *httpapi.Config) error {
-	return func(context.Context, *httpapi.Config) error { return nil }
+	var (
+		provider, graphToken, graphUser, graphBase string
+		apifyToken, apifyActor, apifyBase          string
+		apifyTimeout, timeout                      time.Duration
+		files                                      []string
+		sample                                     bool
+	)
+	f.String(&provider, "photosocial-provider", "QUIVER_PHOTOSOCIAL_PROVIDER", "", "photo-sharing data provider: graph, apify or file; empty disables the routes (503)")
+	f.String(&graphToken, "photosocial-graph-token", "QUIVER_PHOTOSOCIAL_GRAPH_TOKEN", "", "Instagram Graph API access token of the app user (provider graph)")
+	f.String(&graphUser, "photosocial-graph-user-id", "QUIVER_PHOTOSOCIAL_GRAPH_USER_ID", "", "the app user's Instagram professional account ID (provider graph)")
+	f.String(&graphBase, "photosocial-graph-base-url", "QUIVER_PHOTOSOCIAL_GRAPH_BASE_URL", photosocial.DefaultGraphBaseURL, "Graph API root, versioned (provider graph; override for tests)")
+	f.String(&apifyToken, "photosocial-apify-token", "QUIVER_PHOTOSOCIAL_APIFY_TOKEN", "", "Apify API token (provider apify)")
+	f.String(&apifyActor, "photosocial-apify-actor", "QUIVER_PHOTOSOCIAL_APIFY_ACTOR", photosocial.DefaultApifyActor, "Apify actor to run (provider apify)")
+	f.String(&apifyBase, "photosocial-apify-base-url", "QUIVER_PHOTOSOCIAL_APIFY_BASE_URL", photosocial.DefaultApifyBaseURL, "Apify API root (provider apify; override for tests)")
+	f.Duration(&apifyTimeout, "photosocial-apify-timeout", "QUIVER_PHOTOSOCIAL_APIFY_TIMEOUT", photosocial.DefaultApifyTimeout, "how long one actor run may take, at most 300s (provider apify)")
+	f.Duration(&timeout, "photosocial-timeout", "QUIVER_PHOTOSOCIAL_TIMEOUT", 15*time.Second, "timeout of one Graph API request (provider graph)")
+	f.Strings(&files, "photosocial-file", "QUIVER_PHOTOSOCIAL_FILE", nil, "comma-separated JSON Lines exports to serve (provider file)")
+	f.Bool(&sample, "photosocial-sample", "QUIVER_PHOTOSOCIAL_SAMPLE", false, "serve the bundled SAMPLE dataset of fictional accounts (provider file, no -photosocial-file)")
+	return func(_ context.Context, cfg *httpapi.Config) error {
+		p, err := newPhotosocialProvider(provider, graphToken, graphUser, graphBase, apifyToken, apifyActor, apifyBase, apifyTimeout, timeout, files, sample)
+		if err != nil {
+			return usageError{err}
+		}
+		if p != nil {
+			cfg.PhotosocialProvider = p
+		}
+		return nil
+	}
+}
+
+func newPhotosocialProvider(kind, graphToken, graphUser, graphBase, apifyToken, apifyActor, apifyBase string,
+	apifyTimeout, timeout time.Duration, files []string, sample bool) (photosocial.Provider, error) {
+	switch kind {
+	case "":
+		return nil, nil
+	case "graph":
+		if graphToken == "" || graphUser == "" {
+			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=graph needs QUIVER_PHOTOSOCIAL_GRAPH_TOKEN and QUIVER_PHOTOSOCIAL_GRAPH_USER_ID")
+		}
+		return photosocial.NewGraphProvider(photosocial.GraphConfig{AccessToken: graphToken, UserID: graphUser, BaseURL: graphBase, Timeout: timeout})
+	case "apify":
+		if apifyToken == "" {
+			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=apify needs QUIVER_PHOTOSOCIAL_APIFY_TOKEN")
+		}
+		if apifyTimeout > 300*time.Second {
+			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_APIFY_TIMEOUT=%s: Apify's run-sync endpoints wait at most 300s", apifyTimeout)
+		}
+		return photosocial.NewApifyProvider(photosocial.ApifyConfig{Token: apifyToken, Actor: apifyActor, BaseURL: apifyBase, Timeout: apifyTimeout})
+	case "file":
+		switch {
+		case len(files) > 0:
+			p, err := photosocial.OpenFileProvider(files...)
+			if err != nil {
+				return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_FILE: %w", err)
+			}
+			return p, nil
+		case sample:
+			return photosocial.SampleProvider(), nil
+		}
+		return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=file needs QUIVER_PHOTOSOCIAL_FILE (or QUIVER_PHOTOSOCIAL_SAMPLE=true for the sample dataset)")
+	}
+	return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=%q: want graph, apify or file", kind)
 }

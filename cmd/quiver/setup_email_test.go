@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/quiverkit/quiver/httpapi"
+)
+
+func TestEmailSetup(t *testing.T) {
+	list := filepath.Join(t.TempDir(), "disposable.txt")
+	if err := os.WriteFile(list, []byte("throwaway.example\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"QUIVER_DNS_TIMEOUT": "750ms", "QUIVER_SMTP_HELO": "probe.example.org"}
+	f := &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: func(k string) string { return env[k] }}
+	f.SetOutput(io.Discard)
+	apply := emailSetup(f)
+	if err := f.Parse([]string{"-dns-servers", "127.0.0.1:5353,192.0.2.53", "-email-disposable-list", list, "-email-allow-domains", "ok.example", "-smtp-port", "2525"}); err != nil {
+		t.Fatal(err)
+	}
+	var cfg httpapi.Config
+	if err := apply(context.Background(), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.Resolver.Servers(); len(got) != 2 || got[0] != "127.0.0.1:5353" || got[1] != "192.0.2.53:53" {
+		t.Errorf("servers %v", got)
+	}
+	if !cfg.EmailLists.IsDisposable("throwaway.example") || cfg.EmailLists.IsDisposable("mailinator.com") {
+		t.Error("the disposable list file was not loaded in place of the embedded one")
+	}
+	if cfg.EmailSMTP.HeloName != "probe.example.org" || cfg.EmailSMTP.Port != 2525 || cfg.EmailSMTP.StepTimeout != 10*time.Second {
+		t.Errorf("SMTP options %+v", cfg.EmailSMTP)
+	}
+
+	f = &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: func(string) string { return "" }}
+	apply = emailSetup(f)
+	f.Parse([]string{"-email-disposable-list", filepath.Join(t.TempDir(), "missing.txt"), "-dns-servers", "127.0.0.1"})
+	if err := apply(context.Background(), &cfg); err == nil {
+		t.Error("a missing list file was accepted")
+	}
+}

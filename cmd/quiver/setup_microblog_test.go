@@ -1,0 +1,48 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quiverkit/quiver/social/microblog"
+)
+
+func TestMicroblogProvider(t *testing.T) {
+	const secret = "sk-secret-value"
+	tests := []struct {
+		kind, key, file string
+		name            string // provider name; "" for none
+		err             string
+	}{
+		{"", "", "", "", ""},
+		{"twitterapi", secret, "", "twitterapi.io", ""},
+		{"xapi", secret, "", "x-api-v2", ""},
+		{"file", "", "../../examples/microblog/data/sample.jsonl", "file:sample.jsonl", ""},
+		{"twitterapi", "", "", "", "QUIVER_MICROBLOG_API_KEY"},
+		{"xapi", "", "", "", "QUIVER_MICROBLOG_API_KEY"},
+		{"file", "", "", "", "QUIVER_MICROBLOG_FILE"},
+		{"file", "", "does-not-exist.jsonl", "", "does-not-exist"},
+		{"mastodon", secret, "", "", "must be twitterapi, xapi or file"},
+	}
+	for _, tt := range tests {
+		p, err := microblogProvider(tt.kind, tt.key, "", tt.file, 0, 0)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) || strings.Contains(err.Error(), secret) {
+				t.Errorf("%s: err = %v, want one mentioning %q without the key", tt.kind, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tt.kind, err)
+			continue
+		}
+		got := ""
+		if p != nil {
+			got = p.Name()
+		}
+		if got != tt.name {
+			t.Errorf("%s: provider %q, want %q", tt.kind, got, tt.name)
+		}
+	}
+	var _ microblog.Provider = (*microblog.File)(nil)
+}

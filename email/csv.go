@@ -1,0 +1,99 @@
+package email
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/quiverkit/quiver/envelope"
+)
+
+// Limits of a CSV upload.
+const (
+	MaxCSVBytes = 512 << 10 // 512 KB
+	MaxCSVRows  = 1000      // data rows, after the header
+)
+
+// CSVResult is the data of a CSV validation: the bulk result plus where
+// the addresses were read from.
+type CSVResult struct {
+	BulkResult
+	// Column is the header of the address column used: the column named
+	// email (case-insensitive), else the first.
+	Column string `json:"column"`
+	// Rows is the number of data rows read.
+	Rows int `json:"rows"`
+}
+
+// ValidateCSV validates the addresses of a CSV file: a header row, then
+// at most 1,000 data rows, at most 512 KB in all. A UTF-8 BOM, CRLF line
+// ends and quoted fields are accepted; blank lines are skipped. The
+// address column is the one headed "email" (any case), else the first.
+// Every check of [Verifier.ValidateBulk] runs. A file that breaks a limit
+// or is not CSV is a validation error on field "file" naming the limit or
+// the row (rows are numbered from 1 for the first data row).
+func (v *Verifier) ValidateCSV(ctx context.Context, file io.Reader) (CSVResult, error) {
+	data, err := io.ReadAll(io.LimitReader(file, MaxCSVBytes+1))
+	if err != nil {
+		return CSVResult{}, fmt.Errorf("email: reading the CSV file: %w", err)
+	}
+	if len(data) > MaxCSVBytes {
+		return CSVResult{}, envelope.Invalidf("file", "is larger than the limit of %d bytes (512 KB)", MaxCSVBytes)
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	r := csv.NewReader(bytes.NewReader(data))
+	r.FieldsPerRecord = -1
+	r.ReuseRecord = true
+	header, err := r.Read()
+	if errors.Is(err, io.EOF) {
+		return CSVResult{}, envelope.Invalid("file", "is empty: a header row is required")
+	}
+	if err != nil {
+		return CSVResult{}, csvError(err, "header row")
+	}
+	col := 0
+	for i, h := range header {
+		if strings.EqualFold(strings.TrimSpace(h), "email") {
+			col = i
+			break
+		}
+	}
+	out := CSVResult{Column: strings.TrimSpace(header[col])}
+	var emails []string
+	for row := 1; ; row++ {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return CSVResult{}, csvError(err, fmt.Sprintf("row %d", row))
+		}
+		if row > MaxCSVRows {
+			return CSVResult{}, envelope.Invalidf("file", "has more than the limit of %d data rows", MaxCSVRows)
+		}
+		addr := ""
+		if col < len(rec) {
+			addr = rec[col]
+		}
+		emails = append(emails, addr)
+	}
+	if len(emails) == 0 {
+		return CSVResult{}, envelope.Invalid("file", "has a header row but no data rows")
+	}
+	out.Rows = len(emails)
+	out.BulkResult = v.bulk(ctx, emails, Checks{})
+	return out, nil
+}
+
+// csvError names the place of a CSV syntax error.
+func csvError(err error, where string) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return envelope.Invalidf("file", "%s (line %d): %v", where, pe.StartLine, pe.Err)
+	}
+	return envelope.Invalidf("file", "%s: %v", where, err)
+}

@@ -1,0 +1,218 @@
+package email
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/mailauth"
+)
+
+// SPF is a domain's SPF policy as evaluated by the domain-health check.
+type SPF = mailauth.SPF
+
+// SPFTerm is one term of an SPF record.
+type SPFTerm = mailauth.SPFTerm
+
+// DMARC is a domain's DMARC policy.
+type DMARC = mailauth.DMARC
+
+// DMARCTag is one tag of a DMARC record.
+type DMARCTag = mailauth.DMARCTag
+
+// DomainHealthRequest is the body of POST /v1/email/domain/health.
+type DomainHealthRequest struct {
+	// Domains are the domains to check, 1 to 500.
+	Domains []string `json:"domains" openapi:"required"`
+}
+
+// Verdicts of a domain-health check.
+const (
+	VerdictReady          = "ready"           // no problem found
+	VerdictNeedsAttention = "needs_attention" // warnings only
+	VerdictNotReady       = "not_ready"       // at least one error
+	VerdictUnknown        = "unknown"         // DNS failed; nothing proven
+)
+
+// A Problem is one finding of the domain-health check.
+type Problem struct {
+	// Code identifies the problem: no_mx, null_mx, domain_not_found,
+	// dns_error, spf_missing, spf_invalid, spf_plus_all, spf_weak_all,
+	// spf_no_all, spf_too_many_lookups, spf_too_many_void_lookups,
+	// dmarc_missing, dmarc_invalid, dmarc_p_none, dmarc_pct, dmarc_no_rua.
+	Code string `json:"code"`
+	// Severity is "error" (mail is at risk) or "warning".
+	Severity string `json:"severity"`
+	// Message explains it.
+	Message string `json:"message"`
+}
+
+// DomainHealth is the MX, SPF and DMARC readiness of one domain.
+type DomainHealth struct {
+	// Domain is the domain as normalized (lowercase, A-labels).
+	Domain string `json:"domain"`
+	// MX is the MX check: status and hosts by preference.
+	MX MX `json:"mx"`
+	// SPF is the SPF policy; null when none is published.
+	SPF *SPF `json:"spf"`
+	// DMARC is the DMARC policy; null when none applies.
+	DMARC *DMARC `json:"dmarc"`
+	// Verdict is ready, needs_attention, not_ready or unknown.
+	Verdict string `json:"verdict"`
+	// Problems are every finding, errors first.
+	Problems []Problem `json:"problems"`
+}
+
+// DomainHealthResult is the data of the domain-health check.
+type DomainHealthResult struct {
+	// Results are in input order.
+	Results []DomainHealth `json:"results"`
+}
+
+// DomainHealth checks the MX, SPF and DMARC readiness of 1 to 500
+// domains, each distinct domain once, at most Concurrency at a time. A
+// domain that is not a valid name is a validation error naming its index.
+// Without a Resolver it answers 503.
+func (v *Verifier) DomainHealth(ctx context.Context, req DomainHealthRequest) (DomainHealthResult, error) {
+	if err := checkBatch("domains", len(req.Domains)); err != nil {
+		return DomainHealthResult{}, err
+	}
+	var verr envelope.ValidationError
+	names := make([]string, len(req.Domains))
+	for i, d := range req.Domains {
+		var a Address
+		d = strings.TrimSuffix(strings.TrimSpace(d), ".")
+		if d == "" {
+			verr.Add(fmt.Sprintf("domains[%d]", i), "is empty")
+			continue
+		}
+		if reason := parseDomain(d, &a); reason != "" {
+			verr.Add(fmt.Sprintf("domains[%d]", i), "is not a valid domain: "+reason.Message())
+			continue
+		}
+		names[i] = a.ASCIIDomain
+	}
+	if err := verr.Err(); err != nil {
+		return DomainHealthResult{}, err
+	}
+	if v.Resolver == nil {
+		return DomainHealthResult{}, envelope.Errorf(envelope.CodeServiceUnavailable, "no DNS resolver is configured")
+	}
+	distinct := map[string]int{}
+	var order []string
+	for _, n := range names {
+		if _, ok := distinct[n]; !ok {
+			distinct[n] = len(order)
+			order = append(order, n)
+		}
+	}
+	checked := make([]DomainHealth, len(order))
+	forEach(len(order), v.concurrency(), func(i int) { checked[i] = v.health(ctx, order[i]) })
+	out := DomainHealthResult{Results: make([]DomainHealth, len(names))}
+	for i, n := range names {
+		out.Results[i] = checked[distinct[n]]
+	}
+	return out, nil
+}
+
+// health checks one domain.
+func (v *Verifier) health(ctx context.Context, domain string) DomainHealth {
+	h := DomainHealth{Domain: domain, MX: v.domainMX(ctx, domain), Problems: []Problem{}}
+	var errs, warns []Problem
+	add := func(sev, code, msg string) {
+		p := Problem{Code: code, Severity: sev, Message: msg}
+		if sev == "error" {
+			errs = append(errs, p)
+		} else {
+			warns = append(warns, p)
+		}
+	}
+	dnsFailed := false
+	switch h.MX.Status {
+	case MXNXDomain:
+		add("error", "domain_not_found", "the domain does not exist (NXDOMAIN)")
+	case MXNull:
+		add("error", "null_mx", "the domain publishes a null MX: it accepts no mail")
+	case MXNone:
+		add("error", "no_mx", "the domain has no MX records and no address to fall back on")
+	case MXImplicit:
+		add("warning", "no_mx", "the domain has no MX records; mail goes to its A/AAAA address (implicit MX)")
+	case MXServFail, MXTimeout, MXError:
+		dnsFailed = true
+		add("error", "dns_error", "the MX lookup failed: "+h.MX.Error)
+	}
+	if h.MX.Status != MXNXDomain {
+		spf, err := mailauth.CheckSPF(ctx, v.Resolver, domain)
+		switch {
+		case errors.Is(err, mailauth.ErrNoRecord):
+			add("error", "spf_missing", "no SPF record: receivers cannot tell which hosts may send for the domain")
+		case err != nil:
+			dnsFailed = true
+			add("error", "dns_error", "the SPF lookup failed: "+err.Error())
+		default:
+			h.SPF = spf
+			spfProblems(spf, add)
+		}
+		dmarc, err := mailauth.CheckDMARC(ctx, v.Resolver, domain)
+		switch {
+		case errors.Is(err, mailauth.ErrNoRecord):
+			add("error", "dmarc_missing", "no DMARC record at _dmarc."+domain+": spoofed mail is not rejected and no reports are sent")
+		case err != nil:
+			dnsFailed = true
+			add("error", "dns_error", "the DMARC lookup failed: "+err.Error())
+		default:
+			h.DMARC = dmarc
+			dmarcProblems(dmarc, add)
+		}
+	}
+	h.Problems = append(append(h.Problems, errs...), warns...)
+	switch {
+	case dnsFailed:
+		h.Verdict = VerdictUnknown
+	case len(errs) > 0:
+		h.Verdict = VerdictNotReady
+	case len(warns) > 0:
+		h.Verdict = VerdictNeedsAttention
+	default:
+		h.Verdict = VerdictReady
+	}
+	return h
+}
+
+func spfProblems(s *SPF, add func(sev, code, msg string)) {
+	for _, e := range s.Errors {
+		code := "spf_invalid"
+		switch {
+		case strings.Contains(e, "void lookups exceed"):
+			code = "spf_too_many_void_lookups"
+		case strings.Contains(e, "DNS-querying terms exceed"):
+			code = "spf_too_many_lookups"
+		}
+		add("error", code, e)
+	}
+	switch s.All {
+	case "+all":
+		add("error", "spf_plus_all", "+all lets any host on the internet send mail for the domain")
+	case "?all":
+		add("warning", "spf_weak_all", "?all asserts nothing about unlisted hosts; use ~all or -all")
+	case "":
+		add("warning", "spf_no_all", "the SPF record ends without an all mechanism; unlisted hosts get a neutral result")
+	}
+}
+
+func dmarcProblems(d *DMARC, add func(sev, code, msg string)) {
+	for _, e := range d.Errors {
+		add("error", "dmarc_invalid", e)
+	}
+	if d.Policy == "none" {
+		add("warning", "dmarc_p_none", "p=none only monitors: spoofed mail is still delivered")
+	}
+	if d.Percent < 100 {
+		add("warning", "dmarc_pct", fmt.Sprintf("pct=%d applies the policy to part of the failing mail only", d.Percent))
+	}
+	if len(d.RUA) == 0 {
+		add("warning", "dmarc_no_rua", "no rua: the domain receives no aggregate reports")
+	}
+}

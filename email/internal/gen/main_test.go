@@ -1,0 +1,108 @@
+package main
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestNormalize(t *testing.T) {
+	tests := []struct {
+		list, in, want string
+		ok             bool
+	}{
+		{"disposable", " Mailinator.COM ", "mailinator.com", true},
+		{"disposable", "*.wild.example", "wild.example", true},
+		{"disposable", "trailing.example.", "trailing.example", true},
+		{"disposable", "bücher.example", "xn--bcher-kva.example", true},
+		{"disposable", "nodot", "", false},
+		{"disposable", "bad_name.example", "", false},
+		{"disposable", "", "", false},
+		{"roles", "Support", "support", true},
+		{"roles", "no-reply", "no-reply", true},
+		{"roles", "two words", "", false},
+		{"roles", "-lead", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := normalize(tt.list, tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("normalize(%s, %q) = %q, %v; want %q, %v", tt.list, tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestExtractors(t *testing.T) {
+	got, err := jsSetLiteral("", []byte(`'use strict';\nvar blacklist = new Set(["a.example","b.example"]);\nvar x = new Set(["no"]);`))
+	if err != nil || !cmp.Equal(got, []string{"a.example", "b.example"}) {
+		t.Errorf("jsSetLiteral = %q, %v", got, err)
+	}
+	if _, err := jsSetLiteral("", []byte("module.exports = []")); err == nil {
+		t.Error("jsSetLiteral without a Set accepted")
+	}
+	got, err = jsQuotedStrings("", []byte("const A = [\n  'admin',\n  'info',\n];\nmodule.exports = [...A];"))
+	if err != nil || !cmp.Equal(got, []string{"admin", "info"}) {
+		t.Errorf("jsQuotedStrings = %q, %v", got, err)
+	}
+	got, err = jsonArray("", []byte(`["x.example"]`))
+	if err != nil || !cmp.Equal(got, []string{"x.example"}) {
+		t.Errorf("jsonArray = %q, %v", got, err)
+	}
+}
+
+func TestUntarAndLicense(t *testing.T) {
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for name, body := range map[string]string{"package/package.json": `{"license":"MIT"}`, "package/Readme.md": "# Use\n\n# License\n\nMIT, see text\n\n# Other\n"} {
+		tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg})
+		tw.Write([]byte(body))
+	}
+	tw.Close()
+	gz.Close()
+	name := filepath.Join(t.TempDir(), "p.tgz")
+	os.WriteFile(name, buf.Bytes(), 0o644)
+	files, err := untar(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(files["package.json"]) != `{"license":"MIT"}` {
+		t.Errorf("files %v", files)
+	}
+	if lic := licenseText(files); lic != "\n\nMIT, see text\n" {
+		t.Errorf("license from the readme = %q", lic)
+	}
+}
+
+func TestWriteIsDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.txt.gz"), filepath.Join(dir, "b.txt.gz")
+	if err := write(a, []string{"x.example", "y.example"}); err != nil {
+		t.Fatal(err)
+	}
+	write(b, []string{"x.example", "y.example"})
+	ba, _ := os.ReadFile(a)
+	bb, _ := os.ReadFile(b)
+	if !bytes.Equal(ba, bb) {
+		t.Error("two writes of the same list differ")
+	}
+	r, _ := gzip.NewReader(bytes.NewReader(ba))
+	var out bytes.Buffer
+	out.ReadFrom(r)
+	if out.String() != "x.example\ny.example\n" {
+		t.Errorf("content %q", out.String())
+	}
+}
+
+func TestReadLines(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "l.txt")
+	os.WriteFile(name, []byte("# comment\nGmail.com  # trailing\n\n  yahoo.com\n"), 0o644)
+	got, err := readLines(name)
+	if err != nil || !cmp.Equal(got, []string{"gmail.com", "yahoo.com"}) {
+		t.Errorf("readLines = %q, %v", got, err)
+	}
+}

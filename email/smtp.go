@@ -1,0 +1,318 @@
+package email
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"net"
+	"net/netip"
+	"net/smtp"
+	"net/textproto"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults of [SMTPOptions].
+const (
+	DefaultSMTPPort       = 25
+	DefaultHeloName       = "localhost"
+	DefaultConnectTimeout = 10 * time.Second
+	DefaultStepTimeout    = 10 * time.Second
+	DefaultSMTPHosts      = 2
+)
+
+// SMTPOptions configure the SMTP mailbox probe. The zero value works.
+type SMTPOptions struct {
+	// HeloName is the name sent with EHLO. Default DefaultHeloName; set
+	// the host's real name, many servers check it.
+	HeloName string
+	// MailFrom is the reverse path of MAIL FROM. Default "" (the null
+	// reverse path <>).
+	MailFrom string
+	// Port is the SMTP port. Default DefaultSMTPPort (25).
+	Port int
+	// DialContext opens connections; use it to route through an
+	// SSRF-safe dialer or a proxy. Default: a net.Dialer. It is given an
+	// IP address: the MX host is resolved through the Verifier's Resolver.
+	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
+	// ConnectTimeout bounds the connection and the server's greeting.
+	// Default DefaultConnectTimeout.
+	ConnectTimeout time.Duration
+	// StepTimeout bounds each command (EHLO, MAIL, RCPT, RSET, QUIT).
+	// Default DefaultStepTimeout.
+	StepTimeout time.Duration
+	// SkipCatchAll switches off catch-all detection (a second RCPT TO a
+	// random address). Without it a 250 cannot be told from a catch-all,
+	// so smtp_verified stays false.
+	SkipCatchAll bool
+	// MaxHosts is how many MX hosts are tried when connecting fails.
+	// Default DefaultSMTPHosts.
+	MaxHosts int
+	// AllowPrivateAddresses lets the probe connect to loopback, private,
+	// link-local and other non-public addresses. By default an MX that
+	// resolves to one is not contacted (reason forbidden_address), so
+	// that a domain cannot aim the probe at the server's own network.
+	AllowPrivateAddresses bool
+}
+
+// SMTP probe statuses.
+const (
+	SMTPVerified = "verified"  // 250 for the address; the domain is not catch-all
+	SMTPRejected = "rejected"  // 5xx for the address: the mailbox does not exist
+	SMTPCatchAll = "catch_all" // the server accepts any recipient
+	SMTPUnknown  = "unknown"   // the probe could not decide; see Reason
+)
+
+// Why an SMTP probe could not decide.
+const (
+	SMTPGreylisted      = "greylisted"       // a 4xx reply: try again later
+	SMTPBlocked         = "blocked"          // the server refused us (5xx before RCPT)
+	SMTPPortUnreachable = "port_unreachable" // no connection to the SMTP port
+	SMTPTimeout         = "timeout"          // a step ran out of time
+	SMTPNoMailServer    = "no_mail_server"   // no MX host to connect to
+	SMTPProtocolError   = "protocol_error"   // the server spoke something else
+	SMTPNoCatchAllCheck = "catch_all_unchecked"
+	SMTPForbidden       = "forbidden_address" // the MX resolves to a non-public address
+	SMTPNoResolver      = "no_resolver"       // no DNS resolver is configured to find the MX
+)
+
+// SMTPResult is the outcome of the SMTP probe.
+type SMTPResult struct {
+	// Status is verified, rejected, catch_all or unknown.
+	Status string `json:"status"`
+	// Reason says why the status is unknown: greylisted, blocked,
+	// port_unreachable, timeout, no_mail_server, protocol_error,
+	// catch_all_unchecked, forbidden_address or no_resolver. Empty
+	// otherwise.
+	Reason string `json:"reason,omitempty"`
+	// Host is the MX host that was probed.
+	Host string `json:"host,omitempty"`
+	// Code is the server's reply code to the last command that decided
+	// the outcome (RCPT TO for the address, usually).
+	Code int `json:"code,omitempty"`
+	// Message is the server's reply text with that code.
+	Message string `json:"message,omitempty"`
+	// CatchAll reports whether a random recipient was accepted; null when
+	// not tested.
+	CatchAll *bool `json:"catch_all"`
+	// Verified is true only for status verified.
+	Verified bool `json:"-"`
+}
+
+func (o SMTPOptions) withDefaults() SMTPOptions {
+	if o.HeloName == "" {
+		o.HeloName = DefaultHeloName
+	}
+	if o.Port <= 0 {
+		o.Port = DefaultSMTPPort
+	}
+	if o.DialContext == nil {
+		o.DialContext = (&net.Dialer{}).DialContext
+	}
+	if o.ConnectTimeout <= 0 {
+		o.ConnectTimeout = DefaultConnectTimeout
+	}
+	if o.StepTimeout <= 0 {
+		o.StepTimeout = DefaultStepTimeout
+	}
+	if o.MaxHosts <= 0 {
+		o.MaxHosts = DefaultSMTPHosts
+	}
+	return o
+}
+
+// probe asks the domain's best MX hosts whether they accept a.
+func (v *Verifier) probe(ctx context.Context, a Address, mx *MX) SMTPResult {
+	o := v.SMTP.withDefaults()
+	var hosts []string
+	if mx == nil {
+		m := v.lookupMX(ctx, a)
+		mx = &m
+	}
+	switch mx.Status {
+	case MXFound, MXImplicit, MXLiteral:
+		hosts = mx.Hosts
+	case MXSkipped:
+		return SMTPResult{Status: SMTPUnknown, Reason: SMTPNoResolver}
+	default:
+		return SMTPResult{Status: SMTPUnknown, Reason: SMTPNoMailServer}
+	}
+	var res SMTPResult
+	for i, host := range hosts {
+		if i >= o.MaxHosts {
+			break
+		}
+		res = v.probeHost(ctx, o, host, a)
+		if res.Reason != SMTPPortUnreachable && res.Reason != SMTPTimeout {
+			return res
+		}
+	}
+	return res
+}
+
+// probeHost runs one SMTP conversation: EHLO, MAIL FROM, RCPT TO the
+// address, RCPT TO a random address (catch-all check), RSET, QUIT.
+func (v *Verifier) probeHost(ctx context.Context, o SMTPOptions, host string, a Address) SMTPResult {
+	res := SMTPResult{Status: SMTPUnknown, Host: host}
+	ip, err := v.hostAddr(ctx, host)
+	if err != nil {
+		res.Reason, res.Message = SMTPNoMailServer, err.Error()
+		return res
+	}
+	if !o.AllowPrivateAddresses && !public(ip) {
+		res.Reason, res.Message = SMTPForbidden, "the MX host resolves to the non-public address "+ip.String()
+		return res
+	}
+	dctx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
+	conn, err := o.DialContext(dctx, "tcp", net.JoinHostPort(ip.String(), strconv.Itoa(o.Port)))
+	cancel()
+	if err != nil {
+		res.Reason, res.Message = failReason(err, SMTPPortUnreachable), err.Error()
+		return res
+	}
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+
+	step := func(d time.Duration) { conn.SetDeadline(time.Now().Add(d)) }
+	step(o.ConnectTimeout)
+	c, err := smtp.NewClient(conn, host)
+	if err != nil {
+		return decide(res, err, SMTPBlocked)
+	}
+	step(o.StepTimeout)
+	if err := c.Hello(o.HeloName); err != nil {
+		return decide(res, err, SMTPBlocked)
+	}
+	step(o.StepTimeout)
+	if err := c.Mail(o.MailFrom); err != nil {
+		return decide(res, err, SMTPBlocked)
+	}
+	step(o.StepTimeout)
+	err = c.Rcpt(a.Local + "@" + a.ASCIIDomain)
+	var te *textproto.Error
+	switch {
+	case err == nil:
+		res.Code, res.Message = 250, ""
+	case errors.As(err, &te) && te.Code >= 500 && strings.HasPrefix(te.Msg, "5.7."):
+		// A policy refusal (RFC 3463 class 7) says nothing of the mailbox.
+		res.Reason, res.Code, res.Message = SMTPBlocked, te.Code, te.Msg
+		return quit(c, o, step, res)
+	case errors.As(err, &te) && te.Code >= 500:
+		res.Status, res.Code, res.Message = SMTPRejected, te.Code, te.Msg
+	default:
+		return decide(res, err, SMTPProtocolError)
+	}
+	if res.Status == SMTPUnknown {
+		if o.SkipCatchAll {
+			res.Reason = SMTPNoCatchAllCheck
+		} else {
+			step(o.StepTimeout)
+			random := "quiver-" + strings.ToLower(rand.Text()[:16]) + "@" + a.ASCIIDomain
+			err := c.Rcpt(random)
+			catchAll := err == nil
+			switch {
+			case catchAll:
+				res.Status = SMTPCatchAll
+			case errors.As(err, &te) && te.Code >= 500:
+				res.Status, res.Verified = SMTPVerified, true
+			default:
+				// 4xx or no answer for the random address: undecided.
+				r := decide(res, err, SMTPProtocolError)
+				r.Code, r.Message = res.Code, res.Message
+				return quit(c, o, step, r)
+			}
+			res.CatchAll = &catchAll
+		}
+	}
+	return quit(c, o, step, res)
+}
+
+// quit ends the conversation politely; its errors change nothing.
+func quit(c *smtp.Client, o SMTPOptions, step func(time.Duration), res SMTPResult) SMTPResult {
+	step(o.StepTimeout)
+	if c.Reset() == nil {
+		step(o.StepTimeout)
+		c.Quit()
+	}
+	return res
+}
+
+// decide classifies a failed step: a 4xx is greylisting, a 5xx is
+// fiveXX (blocked before RCPT), timeouts and broken connections are
+// theirs.
+func decide(res SMTPResult, err error, fiveXX string) SMTPResult {
+	var te *textproto.Error
+	if errors.As(err, &te) {
+		res.Code, res.Message = te.Code, te.Msg
+		switch {
+		case te.Code >= 400 && te.Code < 500:
+			res.Reason = SMTPGreylisted
+		case te.Code >= 500:
+			res.Reason = fiveXX
+		default:
+			res.Reason = SMTPProtocolError
+		}
+		return res
+	}
+	res.Reason, res.Message = failReason(err, SMTPProtocolError), err.Error()
+	return res
+}
+
+func failReason(err error, otherwise string) string {
+	var ne net.Error
+	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
+		return SMTPTimeout
+	}
+	return otherwise
+}
+
+// hostAddr resolves an MX host through the resolver (never the system's),
+// preferring IPv4. A literal is returned as is.
+func (v *Verifier) hostAddr(ctx context.Context, host string) (netip.Addr, error) {
+	h := strings.Trim(strings.TrimPrefix(strings.TrimPrefix(host, "[IPv6:"), "["), "]")
+	if ip, err := netip.ParseAddr(h); err == nil {
+		return ip.Unmap(), nil
+	}
+	if v.Resolver == nil {
+		return netip.Addr{}, errors.New("no resolver configured to find the MX host's address")
+	}
+	ips, err := v.Resolver.LookupIP(ctx, host)
+	if err != nil {
+		return netip.Addr{}, err
+	}
+	return ips[0].Unmap(), nil
+}
+
+// nonPublic are the special-purpose ranges (RFC 6890 and successors) that
+// net/netip's predicates do not cover.
+var nonPublic = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),
+	netip.MustParsePrefix("100.64.0.0/10"),
+	netip.MustParsePrefix("192.0.0.0/24"),
+	netip.MustParsePrefix("192.0.2.0/24"),
+	netip.MustParsePrefix("198.18.0.0/15"),
+	netip.MustParsePrefix("198.51.100.0/24"),
+	netip.MustParsePrefix("203.0.113.0/24"),
+	netip.MustParsePrefix("240.0.0.0/4"),
+	netip.MustParsePrefix("64:ff9b:1::/48"),
+	netip.MustParsePrefix("100::/64"),
+	netip.MustParsePrefix("2001::/23"),
+	netip.MustParsePrefix("2001:db8::/32"),
+	netip.MustParsePrefix("fc00::/7"),
+}
+
+// public reports whether ip is a global unicast address outside the
+// private and special-purpose ranges.
+func public(ip netip.Addr) bool {
+	if !ip.IsGlobalUnicast() || ip.IsPrivate() {
+		return false
+	}
+	for _, p := range nonPublic {
+		if p.Contains(ip) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,48 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// envelopeBody is the envelope as route tests decode it.
+type envelopeBody struct {
+	Success bool            `json:"success"`
+	Data    json.RawMessage `json:"data"`
+	Error   *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+		Details []struct {
+			Field string `json:"field"`
+			Issue string `json:"issue"`
+		} `json:"details"`
+	} `json:"error"`
+	Meta map[string]any `json:"meta"`
+}
+
+// send makes one request through h with the gateway headers of key "k",
+// and decodes the envelope, failing the test when the body is not one.
+// contentType is set when not empty.
+func send(t *testing.T, h http.Handler, method, target, contentType string, body io.Reader) (*http.Response, envelopeBody) {
+	t.Helper()
+	req := httptest.NewRequest(method, target, body)
+	req.Header.Set("X-Gateway-Key", "k")
+	req.Header.Set("X-Gateway-Host", "test")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	var env envelopeBody
+	if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil {
+		t.Fatalf("%s %s: body %q is not an envelope: %v", method, target, rec.Body.String(), err)
+	}
+	if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("%s %s: Content-Type %q", method, target, ct)
+	}
+	return rec.Result(), env
+}

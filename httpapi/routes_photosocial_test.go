@@ -1,0 +1,249 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/internal/llmtest"
+	"github.com/quiverkit/quiver/social/photosocial"
+)
+
+// apifyReplay is a loopback Apify server replaying the package's fixtures.
+func apifyReplay(t *testing.T) photosocial.Provider {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var in struct {
+			DirectURLs  []string `json:"directUrls"`
+			ResultsType string   `json:"resultsType"`
+			SearchType  string   `json:"searchType"`
+		}
+		json.NewDecoder(r.Body).Decode(&in)
+		name := map[string]string{"details": "details.json", "posts": "posts.json", "reels": "reels.json", "comments": "comments.json"}[in.ResultsType]
+		switch {
+		case in.SearchType == "user":
+			name = "search_user.json"
+		case in.SearchType == "hashtag":
+			name = "search_hashtag.json"
+		case len(in.DirectURLs) > 0 && strings.Contains(in.DirectURLs[0], "ratelimited"):
+			w.Header().Set("Retry-After", "30")
+			w.WriteHeader(http.StatusTooManyRequests)
+			name = "error_rate_limit.json"
+		case len(in.DirectURLs) > 0 && strings.Contains(in.DirectURLs[0], "quiet.person"):
+			name = "no_items.json"
+		}
+		b, err := os.ReadFile("../social/photosocial/testdata/apify/" + name)
+		if err != nil {
+			t.Errorf("fixture %q: %v", name, err)
+		}
+		w.Write(b)
+	}))
+	t.Cleanup(srv.Close)
+	p, err := photosocial.NewApifyProvider(photosocial.ApifyConfig{Token: "apify-secret", BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// callJSON sends body, when given, as JSON, and checks that the
+// provider's token never reaches the client.
+func callJSON(t *testing.T, h http.Handler, method, target, body string) (*http.Response, envelopeBody) {
+	t.Helper()
+	var rd io.Reader
+	ct := ""
+	if body != "" {
+		rd, ct = strings.NewReader(body), "application/json"
+	}
+	resp, env := send(t, h, method, target, ct, rd)
+	if b, _ := json.Marshal(env); strings.Contains(string(b), "apify-secret") {
+		t.Fatalf("%s %s: the provider token leaked: %s", method, target, b)
+	}
+	return resp, env
+}
+
+func TestPhotosocialDataRoutes(t *testing.T) {
+	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: apifyReplay(t)})
+	tests := []struct {
+		target string
+		status int
+		check  string // a fragment the data or error must contain
+	}{
+		{"/v1/photosocial/profile?username=@northwind.coffee", 200, `"followers_count":267793`},
+		{"/v1/photosocial/posts?username=northwind.coffee&limit=4", 200, `"next_cursor":"apify:4"`},
+		{"/v1/photosocial/posts?username=northwind.coffee&limit=4&cursor=apify:4", 200, `"has_next_page":false`},
+		{"/v1/photosocial/posts?username=quiet.person", 200, `"notes":["no public media`},
+		{"/v1/photosocial/posts?username=northwind.coffee&limit=101", 400, `INVALID_REQUEST`},
+		{"/v1/photosocial/posts?username=ratelimited", 429, `RATE_LIMIT_EXCEEDED`},
+		{"/v1/photosocial/reels?username=northwind.coffee", 200, `"type":"reel"`},
+		{"/v1/photosocial/media?shortcode=DAreBwfYYAA", 200, `"shortcode":"DAreBwfYYAA"`},
+		{"/v1/photosocial/media", 400, `shortcode or media_id is required`},
+		{"/v1/photosocial/comments?shortcode=DAreBwfYYAA&limit=2", 200, `"result_count":2`},
+		{"/v1/photosocial/hashtag/search?hashtag=%23coffee&limit=3", 200, `"result_count":3`},
+		{"/v1/photosocial/search?query=northwind", 200, `"type":"profile"`},
+		{"/v1/photosocial/search?query=coffee&type=hashtag", 200, `"media_count":183920431`},
+		{"/v1/photosocial/search?query=paris&type=place", 400, `does not support place search`},
+		{"/v1/photosocial/search?query=x&bogus=1", 400, `bogus`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.target, func(t *testing.T) {
+			res, env := callJSON(t, h, http.MethodGet, tt.target, "")
+			if res.StatusCode != tt.status || env.Success != (tt.status == 200) {
+				t.Fatalf("status %d success %v, want %d: %+v", res.StatusCode, env.Success, tt.status, env.Error)
+			}
+			text := string(env.Data)
+			if env.Error != nil {
+				text = env.Error.Code + " " + env.Error.Message
+			}
+			if !strings.Contains(text, tt.check) {
+				t.Errorf("response %s does not contain %s", text, tt.check)
+			}
+			if tt.status == 429 && res.Header.Get("Retry-After") != "30" {
+				t.Errorf("Retry-After = %q, want 30", res.Header.Get("Retry-After"))
+			}
+			if tt.status == 200 && !strings.Contains(text, `"source":"apify"`) {
+				t.Errorf("no source in %s", text)
+			}
+		})
+	}
+}
+
+func TestPhotosocialNotConfigured(t *testing.T) {
+	h := httpapi.New(httpapi.Config{Keys: []string{"k"}})
+	res, env := callJSON(t, h, http.MethodGet, "/v1/photosocial/profile?username=x", "")
+	if res.StatusCode != 503 || !strings.Contains(env.Error.Message, "QUIVER_PHOTOSOCIAL_PROVIDER") {
+		t.Errorf("status %d, error %+v", res.StatusCode, env.Error)
+	}
+	h = httpapi.New(httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: photosocial.SampleProvider()})
+	res, env = callJSON(t, h, http.MethodPost, "/v1/photosocial/ai/profile-insights", `{"username":"sample.bakery"}`)
+	if res.StatusCode != 503 || !strings.Contains(env.Error.Message, "language model") {
+		t.Errorf("no model: status %d, error %+v", res.StatusCode, env.Error)
+	}
+}
+
+func TestPhotosocialAIRoutes(t *testing.T) {
+	prov := photosocial.SampleProvider()
+	c := &photosocial.Client{Provider: prov}
+	posts, _ := c.Posts(t.Context(), photosocial.PostsRequest{Username: "sample.bakery", Limit: 12})
+	var car photosocial.Media
+	for _, m := range posts.Media {
+		if m.Type == photosocial.TypeCarousel && m.CommentCount > 100 {
+			car = m
+		}
+	}
+	id := posts.Media[0].ID
+	srv := llmtest.NewOpenAI(t,
+		llmtest.Reply{Content: `{"content_themes":[{"name":"Bread","description":"","evidence_ids":["` + id + `"]}],"posting_summary":"steady","engagement_drivers":[],"strengths":[],"opportunities":[],"evidence":[{"id":"` + id + `","reason":"r"},{"id":"ghost","reason":"r"}],"confidence":0.6,"limitations":[]}`, PromptTokens: 800, CompletionTokens: 60},
+		llmtest.Reply{Content: `{"sentiment_summary":"warm","recurring_topics":[],"objections":[],"moderation_flags":[],"evidence":[],"confidence":0.5,"limitations":[]}`, PromptTokens: 500, CompletionTokens: 30},
+	)
+	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: prov, LLM: srv.Model(t, "gpt-4o-mini"), LLMSettings: httpapi.LLMSettings{Model: "gpt-4o-mini"}})
+	res, env := callJSON(t, h, http.MethodPost, "/v1/photosocial/ai/profile-insights", `{"username":"@sample.bakery","media_limit":12,"analysis_goal":"grow"}`)
+	if res.StatusCode != 200 || env.Meta["model"] != "gpt-4o-mini" || env.Meta["prompt_tokens"] != float64(800) || env.Meta["request_id"] == nil {
+		t.Fatalf("profile insights: %d %+v %+v", res.StatusCode, env.Meta, env.Error)
+	}
+	if d := string(env.Data); !strings.Contains(d, `"confidence":0.6`) || !strings.Contains(d, "ghost") || !strings.Contains(d, `"content_themes"`) {
+		t.Errorf("profile insights data: %s", d)
+	}
+	res, env = callJSON(t, h, http.MethodPost, "/v1/photosocial/ai/comment-insights", `{"shortcode":"`+car.Shortcode+`","comment_limit":20}`)
+	if res.StatusCode != 200 || env.Meta["completion_tokens"] != float64(30) {
+		t.Fatalf("comment insights: %d %+v %+v", res.StatusCode, env.Meta, env.Error)
+	}
+	if d := string(env.Data); !strings.Contains(d, `"moderation_flags":[{`) || !strings.Contains(d, `"questions":[{`) {
+		t.Errorf("comment insights data: %s", d)
+	}
+	res, env = callJSON(t, h, http.MethodPost, "/v1/photosocial/ai/comment-insights", `{"shortcode":"x","extra":1}`)
+	if res.StatusCode != 400 || env.Error.Code != "INVALID_REQUEST" {
+		t.Errorf("unknown field: %d %+v", res.StatusCode, env.Error)
+	}
+}
+
+func TestPhotosocialOpenAPI(t *testing.T) {
+	h := httpapi.New(httpapi.Config{Keys: []string{"k"}})
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/openapi.json", nil))
+	var doc struct {
+		Paths      map[string]map[string]json.RawMessage `json:"paths"`
+		Components struct {
+			Schemas map[string]json.RawMessage `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for path, method := range map[string]string{
+		"/v1/photosocial/profile": "get", "/v1/photosocial/posts": "get", "/v1/photosocial/reels": "get",
+		"/v1/photosocial/media": "get", "/v1/photosocial/comments": "get", "/v1/photosocial/hashtag/search": "get",
+		"/v1/photosocial/search": "get", "/v1/photosocial/ai/profile-insights": "post", "/v1/photosocial/ai/comment-insights": "post",
+	} {
+		if _, ok := doc.Paths[path][method]; !ok {
+			t.Errorf("OpenAPI lacks %s %s", method, path)
+		}
+	}
+	if !strings.Contains(strings.Join(strings.Fields(string(doc.Paths["/v1/photosocial/profile"]["get"])), ""), `"required":true`) {
+		t.Errorf("username is not required in the OpenAPI document")
+	}
+	for _, name := range []string{"photosocial.Profile", "photosocial.Media", "photosocial.Comment", "photosocial.SearchResult", "photosocial.ProfileInsights", "photosocial.CommentInsights"} {
+		if _, ok := doc.Components.Schemas[name]; !ok {
+			t.Errorf("OpenAPI lacks the schema %s", name)
+		}
+	}
+}
+
+// TestPhotosocialGraphRoutes replays Graph API fixtures: business
+// discovery with pagination, a hidden video file, unknown accounts, rate
+// limits in the error body, and the operations the Graph API cannot serve.
+func TestPhotosocialGraphRoutes(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fields := r.URL.Query().Get("fields")
+		name, status := "profile.json", 200
+		switch {
+		case strings.Contains(fields, "username(somebody.private)"):
+			name, status = "error_user_not_found.json", 400
+		case strings.Contains(fields, "username(busy.account)"):
+			name, status = "error_rate_limit.json", 400
+		case strings.Contains(fields, "media.after("):
+			name = "media_page2.json"
+		case strings.Contains(fields, "media.limit("):
+			name = "media_page1.json"
+		}
+		b, err := os.ReadFile("../social/photosocial/testdata/graph/" + name)
+		if err != nil {
+			t.Error(err)
+		}
+		w.WriteHeader(status)
+		w.Write(b)
+	}))
+	defer srv.Close()
+	g, err := photosocial.NewGraphProvider(photosocial.GraphConfig{AccessToken: "apify-secret", UserID: "17841405309211844", BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: g})
+	for _, tt := range []struct {
+		target string
+		status int
+		check  string
+	}{
+		{"/v1/photosocial/profile?username=northwind.coffee", 200, `"source":"instagram_graph"`},
+		{"/v1/photosocial/posts?username=northwind.coffee&limit=3", 200, `"video_url":"","children":[]`},
+		{"/v1/photosocial/posts?username=northwind.coffee&limit=3&cursor=QVFIUkNhbmV4dF9wYWdlX2N1cnNvcg", 200, `"type":"carousel"`},
+		{"/v1/photosocial/profile?username=somebody.private", 404, `business and creator accounts`},
+		{"/v1/photosocial/profile?username=busy.account", 429, `RATE_LIMIT_EXCEEDED`},
+		{"/v1/photosocial/comments?shortcode=C-9V5IU6efX", 503, `other accounts' media`},
+		{"/v1/photosocial/media?shortcode=C-9V5IU6efX", 503, `media_id`},
+	} {
+		res, env := callJSON(t, h, http.MethodGet, tt.target, "")
+		text := string(env.Data)
+		if env.Error != nil {
+			text = env.Error.Code + " " + env.Error.Message
+		}
+		if res.StatusCode != tt.status || !strings.Contains(text, tt.check) {
+			t.Errorf("%s: %d %s; want %d with %s", tt.target, res.StatusCode, text, tt.status, tt.check)
+		}
+	}
+}

@@ -1,0 +1,252 @@
+// Package dnstest runs a DNS server on loopback for tests: it answers from
+// fixture zones written as RFC 1035 zone text, over UDP and TCP on one
+// 127.0.0.1 port, and can be told to be slow, to fail, to drop queries or
+// to truncate UDP answers. It counts the queries it receives.
+//
+// The server answers as a recursive resolver would for the names in its
+// zones: records of the asked type (following CNAMEs inside the zones),
+// NODATA with the zone's SOA when the name exists without that type, and
+// NXDOMAIN with the SOA when it does not exist.
+package dnstest
+
+import (
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+)
+
+// A Server is a loopback DNS server. It stops when the test ends.
+type Server struct {
+	// Addr is the "127.0.0.1:port" the server listens on, UDP and TCP.
+	Addr string
+
+	records  map[string][]dns.RR // by lowercased owner name
+	names    map[string]bool     // owner names and empty non-terminals
+	delay    time.Duration
+	servfail map[string]bool
+	drop     map[string]bool
+	trunc    map[string]bool
+	refused  map[string]bool
+	noEDNS   bool
+
+	total atomic.Int64
+	mu    sync.Mutex
+	count map[string]int // "name/TYPE" -> queries
+	done  chan struct{}
+}
+
+// An Option changes how a Server answers.
+type Option func(*Server)
+
+// WithDelay makes the server wait d before answering each query.
+func WithDelay(d time.Duration) Option { return func(s *Server) { s.delay = d } }
+
+// WithServFail makes the server answer SERVFAIL for the names (any type).
+func WithServFail(names ...string) Option { return func(s *Server) { addNames(s.servfail, names) } }
+
+// WithRefused makes the server answer REFUSED for the names.
+func WithRefused(names ...string) Option { return func(s *Server) { addNames(s.refused, names) } }
+
+// WithoutEDNS makes the server answer FORMERR, without an OPT record, to
+// queries that carry one, as servers that predate EDNS0 do.
+func WithoutEDNS() Option { return func(s *Server) { s.noEDNS = true } }
+
+// WithDrop makes the server never answer queries for the names, so that
+// the client times out.
+func WithDrop(names ...string) Option { return func(s *Server) { addNames(s.drop, names) } }
+
+// WithTruncate makes the server answer queries for the names over UDP with
+// the TC bit and no records, so that the client must retry over TCP.
+func WithTruncate(names ...string) Option { return func(s *Server) { addNames(s.trunc, names) } }
+
+func addNames(m map[string]bool, names []string) {
+	for _, n := range names {
+		m[dns.Fqdn(strings.ToLower(n))] = true
+	}
+}
+
+// NewServer starts a server answering from zone, a zone file text (use
+// $ORIGIN and $TTL as usual; names without an origin are relative to the
+// root). The test fails if the zone does not parse. The server is closed
+// by t.Cleanup.
+func NewServer(t testing.TB, zone string, opts ...Option) *Server {
+	t.Helper()
+	s := &Server{
+		records:  make(map[string][]dns.RR),
+		names:    make(map[string]bool),
+		servfail: make(map[string]bool),
+		drop:     make(map[string]bool),
+		trunc:    make(map[string]bool),
+		refused:  make(map[string]bool),
+		count:    make(map[string]int),
+		done:     make(chan struct{}),
+	}
+	zp := dns.NewZoneParser(strings.NewReader(zone), ".", "fixture")
+	zp.SetDefaultTTL(3600)
+	for rr, ok := zp.Next(); ok; rr, ok = zp.Next() {
+		name := strings.ToLower(rr.Header().Name)
+		s.records[name] = append(s.records[name], rr)
+		for n := name; n != "." && n != ""; {
+			s.names[n] = true
+			i, end := dns.NextLabel(n, 0)
+			if end {
+				break
+			}
+			n = n[i:]
+		}
+	}
+	if err := zp.Err(); err != nil {
+		t.Fatalf("dnstest: zone: %v", err)
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	pc, ln := listen(t)
+	s.Addr = pc.LocalAddr().String()
+	udp := &dns.Server{PacketConn: pc, Handler: s}
+	tcp := &dns.Server{Listener: ln, Handler: s}
+	started := make(chan struct{}, 2)
+	udp.NotifyStartedFunc = func() { started <- struct{}{} }
+	tcp.NotifyStartedFunc = func() { started <- struct{}{} }
+	go udp.ActivateAndServe()
+	go tcp.ActivateAndServe()
+	<-started
+	<-started
+	t.Cleanup(func() {
+		close(s.done)
+		udp.Shutdown()
+		tcp.Shutdown()
+	})
+	return s
+}
+
+// listen opens a UDP socket and a TCP listener on the same loopback port.
+func listen(t testing.TB) (net.PacketConn, net.Listener) {
+	for range 20 {
+		pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatalf("dnstest: %v", err)
+		}
+		ln, err := net.Listen("tcp", pc.LocalAddr().String())
+		if err == nil {
+			return pc, ln
+		}
+		pc.Close()
+	}
+	t.Fatal("dnstest: no port free for both UDP and TCP")
+	return nil, nil
+}
+
+// Queries returns the number of queries received.
+func (s *Server) Queries() int { return int(s.total.Load()) }
+
+// QueriesFor returns the number of queries received for name and qtype
+// (dns.TypeMX, ...).
+func (s *Server) QueriesFor(name string, qtype uint16) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.count[dns.Fqdn(strings.ToLower(name))+"/"+dns.TypeToString[qtype]]
+}
+
+// ServeDNS implements dns.Handler.
+func (s *Server) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
+	if len(req.Question) != 1 {
+		m := new(dns.Msg)
+		m.SetRcode(req, dns.RcodeFormatError)
+		w.WriteMsg(m)
+		return
+	}
+	q := req.Question[0]
+	name := strings.ToLower(q.Name)
+	s.total.Add(1)
+	s.mu.Lock()
+	s.count[name+"/"+dns.TypeToString[q.Qtype]]++
+	s.mu.Unlock()
+
+	if s.drop[name] {
+		return
+	}
+	if s.delay > 0 {
+		select {
+		case <-time.After(s.delay):
+		case <-s.done:
+			return
+		}
+	}
+	m := new(dns.Msg)
+	m.SetReply(req)
+	m.RecursionAvailable = true
+	if opt := req.IsEdns0(); opt != nil {
+		if s.noEDNS {
+			m.Rcode = dns.RcodeFormatError
+			w.WriteMsg(m)
+			return
+		}
+		m.SetEdns0(opt.UDPSize(), false)
+	}
+	_, isUDP := w.RemoteAddr().(*net.UDPAddr)
+	switch {
+	case s.servfail[name]:
+		m.Rcode = dns.RcodeServerFailure
+	case s.refused[name]:
+		m.Rcode = dns.RcodeRefused
+	case s.trunc[name] && isUDP:
+		m.Truncated = true
+	default:
+		s.answer(m, name, q.Qtype)
+	}
+	w.WriteMsg(m)
+}
+
+// answer fills m with the records of qtype at name, following CNAMEs
+// within the zones, or with a negative answer and the SOA.
+func (s *Server) answer(m *dns.Msg, name string, qtype uint16) {
+	for range 8 { // CNAME chain bound
+		var cname *dns.CNAME
+		found := false
+		for _, rr := range s.records[name] {
+			switch {
+			case rr.Header().Rrtype == qtype || qtype == dns.TypeANY:
+				m.Answer = append(m.Answer, rr)
+				found = true
+			case rr.Header().Rrtype == dns.TypeCNAME:
+				cname = rr.(*dns.CNAME)
+			}
+		}
+		if found || cname == nil {
+			break
+		}
+		m.Answer = append(m.Answer, cname)
+		name = strings.ToLower(cname.Target)
+	}
+	if len(m.Answer) > 0 && m.Answer[len(m.Answer)-1].Header().Rrtype != dns.TypeCNAME {
+		return
+	}
+	if !s.names[name] {
+		m.Rcode = dns.RcodeNameError
+	}
+	if soa := s.soaFor(name); soa != nil {
+		m.Ns = append(m.Ns, soa)
+	}
+}
+
+// soaFor returns the SOA of the closest enclosing zone of name.
+func (s *Server) soaFor(name string) dns.RR {
+	for n := name; ; {
+		for _, rr := range s.records[n] {
+			if rr.Header().Rrtype == dns.TypeSOA {
+				return rr
+			}
+		}
+		i, end := dns.NextLabel(n, 0)
+		if end || n == "." {
+			return nil
+		}
+		n = n[i:]
+	}
+}

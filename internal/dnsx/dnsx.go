@@ -1,0 +1,538 @@
+// Package dnsx is Quiver's one DNS stub resolver: every DNS question the
+// email and webcheck packages ask goes through a [Resolver], over
+// github.com/miekg/dns, to the recursive servers it is configured with
+// (default: those of /etc/resolv.conf).
+//
+// A Resolver keeps a shared, concurrency-safe cache that honours the TTLs
+// of the answers, negative answers too (NXDOMAIN and NODATA are cached for
+// the SOA minimum of RFC 2308), and de-duplicates questions in flight: when
+// 500 callers ask for the MX of one domain at once, one query is sent.
+//
+// Failures are told apart by sentinel errors: [ErrNXDomain] (the name does
+// not exist), [ErrNoData] (it exists but has no record of the type; typed
+// helpers only), [ErrServFail] (the server failed), [ErrRefused] and
+// [ErrTimeout] (no server answered in time). They are wrapped in a
+// [*LookupError] naming the question, so use [errors.Is].
+package dnsx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/miekg/dns"
+	"golang.org/x/sync/singleflight"
+)
+
+// Sentinel errors of a lookup, wrapped in a *LookupError.
+var (
+	// ErrNXDomain: the name does not exist (rcode NXDOMAIN).
+	ErrNXDomain = errors.New("no such domain (NXDOMAIN)")
+	// ErrNoData: the name exists but has no record of the asked type.
+	// Only the typed helpers (LookupMX, ...) return it; Lookup answers
+	// NODATA with an empty Answer and no error.
+	ErrNoData = errors.New("no record of the requested type")
+	// ErrServFail: the server could not answer (rcode SERVFAIL).
+	ErrServFail = errors.New("server failure (SERVFAIL)")
+	// ErrRefused: the server refused the query (rcode REFUSED).
+	ErrRefused = errors.New("query refused (REFUSED)")
+	// ErrTimeout: no server answered within the timeout and attempts.
+	ErrTimeout = errors.New("timeout")
+	// ErrInvalidName: the name is not a syntactically valid domain name.
+	ErrInvalidName = errors.New("invalid domain name")
+)
+
+// Defaults of [Config].
+const (
+	DefaultTimeout     = 2 * time.Second
+	DefaultAttempts    = 2
+	DefaultCacheSize   = 10000
+	DefaultMaxTTL      = time.Hour
+	DefaultNegativeTTL = 5 * time.Minute
+	DefaultUDPSize     = 1232
+)
+
+// Config configures a [Resolver]. The zero value works: the servers of
+// /etc/resolv.conf with the defaults below.
+type Config struct {
+	// Servers are the recursive servers, "host:port" or "host" (port 53),
+	// tried in order. Default: the nameservers of /etc/resolv.conf.
+	Servers []string
+	// Timeout bounds one query to one server. Default DefaultTimeout (2s),
+	// or the resolv.conf timeout when Servers comes from there.
+	Timeout time.Duration
+	// Attempts is how many times the list of servers is tried. Default
+	// DefaultAttempts (2).
+	Attempts int
+	// CacheSize bounds the number of cached answers; the least recently
+	// used is evicted first. Default DefaultCacheSize; negative disables
+	// the cache (in-flight de-duplication stays).
+	CacheSize int
+	// MaxTTL caps how long a positive answer is cached. Default
+	// DefaultMaxTTL (1h).
+	MaxTTL time.Duration
+	// NegativeTTL caps how long NXDOMAIN and NODATA answers are cached
+	// (RFC 2308: the SOA minimum, at most this). It is also used when the
+	// negative answer carries no SOA. Default DefaultNegativeTTL (5m).
+	NegativeTTL time.Duration
+	// UDPSize is the EDNS0 buffer size advertised. Default
+	// DefaultUDPSize (1232). A truncated UDP answer is retried over TCP.
+	UDPSize uint16
+}
+
+// A Resolver sends DNS queries and caches the answers. It is safe for
+// concurrent use; share one per process.
+type Resolver struct {
+	servers     []string
+	timeout     time.Duration
+	attempts    int
+	maxTTL      time.Duration
+	negativeTTL time.Duration
+	udpSize     uint16
+	udp, tcp    *dns.Client
+
+	cache  *cache // nil when disabled
+	flight singleflight.Group
+	now    func() time.Time
+
+	queries, hits, misses, flights atomic.Int64
+}
+
+// New returns a Resolver configured by cfg.
+func New(cfg Config) (*Resolver, error) {
+	r := &Resolver{
+		timeout:     cfg.Timeout,
+		attempts:    cfg.Attempts,
+		maxTTL:      cfg.MaxTTL,
+		negativeTTL: cfg.NegativeTTL,
+		udpSize:     cfg.UDPSize,
+		now:         time.Now,
+	}
+	if len(cfg.Servers) == 0 {
+		cc, err := dns.ClientConfigFromFile("/etc/resolv.conf")
+		if err != nil {
+			return nil, fmt.Errorf("dnsx: reading /etc/resolv.conf: %w", err)
+		}
+		for _, s := range cc.Servers {
+			r.servers = append(r.servers, net.JoinHostPort(s, cc.Port))
+		}
+		if r.timeout <= 0 && cc.Timeout > 0 {
+			r.timeout = time.Duration(cc.Timeout) * time.Second
+		}
+		if r.attempts <= 0 && cc.Attempts > 0 {
+			r.attempts = cc.Attempts
+		}
+	} else {
+		for _, s := range cfg.Servers {
+			s = strings.TrimSpace(s)
+			if s == "" {
+				continue
+			}
+			if _, _, err := net.SplitHostPort(s); err != nil {
+				s = net.JoinHostPort(strings.Trim(s, "[]"), "53")
+			}
+			if _, _, err := net.SplitHostPort(s); err != nil {
+				return nil, fmt.Errorf("dnsx: invalid server %q: %w", s, err)
+			}
+			r.servers = append(r.servers, s)
+		}
+	}
+	if len(r.servers) == 0 {
+		return nil, errors.New("dnsx: no DNS servers configured")
+	}
+	if r.timeout <= 0 {
+		r.timeout = DefaultTimeout
+	}
+	if r.attempts <= 0 {
+		r.attempts = DefaultAttempts
+	}
+	if r.maxTTL <= 0 {
+		r.maxTTL = DefaultMaxTTL
+	}
+	if r.negativeTTL <= 0 {
+		r.negativeTTL = DefaultNegativeTTL
+	}
+	if r.udpSize == 0 {
+		r.udpSize = DefaultUDPSize
+	}
+	switch {
+	case cfg.CacheSize == 0:
+		r.cache = newCache(DefaultCacheSize)
+	case cfg.CacheSize > 0:
+		r.cache = newCache(cfg.CacheSize)
+	}
+	r.udp = &dns.Client{Net: "udp", Timeout: r.timeout, UDPSize: r.udpSize}
+	r.tcp = &dns.Client{Net: "tcp", Timeout: r.timeout}
+	return r, nil
+}
+
+// Servers returns the servers the resolver asks, in order.
+func (r *Resolver) Servers() []string { return append([]string(nil), r.servers...) }
+
+// An Answer is the reply to one question.
+type Answer struct {
+	// Name is the question name, fully qualified and lowercased.
+	Name string
+	// Type is the question type (dns.TypeMX, ...).
+	Type uint16
+	// Rcode is the response code (dns.RcodeSuccess, dns.RcodeNameError...).
+	Rcode int
+	// RRs is the answer section: the records of Type, with any CNAME
+	// records that led to them. Shared with the cache: do not modify.
+	RRs []dns.RR
+	// Authoritative reports the AA bit of the reply.
+	Authoritative bool
+	// TTL is how long the answer is cached from when it was received.
+	TTL time.Duration
+	// Cached reports that the answer came from the cache.
+	Cached bool
+}
+
+// A LookupError describes a failed lookup. Err is one of the sentinel
+// errors, possibly wrapping the underlying network error.
+type LookupError struct {
+	Name string // the question name
+	Type uint16 // the question type
+	Err  error
+}
+
+// Error names the question and the failure.
+func (e *LookupError) Error() string {
+	return "dnsx: lookup " + e.Name + " " + dns.TypeToString[e.Type] + ": " + e.Err.Error()
+}
+
+// Unwrap returns the sentinel (or network) error.
+func (e *LookupError) Unwrap() error { return e.Err }
+
+// Stats are counters of a resolver since it was created.
+type Stats struct {
+	Queries     int64 // queries sent over the network (each attempt counts)
+	CacheHits   int64 // lookups answered from the cache
+	CacheMisses int64 // lookups that needed the network
+	Shared      int64 // lookups that joined a query already in flight
+	Entries     int   // answers currently cached
+}
+
+// Stats returns the resolver's counters.
+func (r *Resolver) Stats() Stats {
+	s := Stats{
+		Queries:     r.queries.Load(),
+		CacheHits:   r.hits.Load(),
+		CacheMisses: r.misses.Load(),
+		Shared:      r.misses.Load() - r.flights.Load(),
+	}
+	if r.cache != nil {
+		s.Entries = r.cache.len()
+	}
+	return s
+}
+
+// result is what a lookup produced, cached and shared between callers.
+type result struct {
+	ans *Answer
+	err error
+}
+
+// Lookup asks for the records of qtype at name. A NODATA reply is an
+// Answer with no records and a nil error; NXDOMAIN, SERVFAIL, REFUSED and
+// timeouts are errors wrapping ErrNXDomain, ErrServFail, ErrRefused and
+// ErrTimeout. For NXDOMAIN the Answer is returned along with the error.
+func (r *Resolver) Lookup(ctx context.Context, name string, qtype uint16) (*Answer, error) {
+	fqdn := dns.Fqdn(strings.ToLower(strings.TrimSpace(name)))
+	if _, ok := dns.IsDomainName(fqdn); !ok || fqdn == "." || len(fqdn) > 254 {
+		return nil, &LookupError{Name: name, Type: qtype, Err: ErrInvalidName}
+	}
+	key := cacheKey{name: fqdn, qtype: qtype}
+	if r.cache != nil {
+		if res, ok := r.cache.get(key, r.now()); ok {
+			r.hits.Add(1)
+			return cachedCopy(res)
+		}
+	}
+	r.misses.Add(1)
+	ch := r.flight.DoChan(key.String(), func() (any, error) {
+		r.flights.Add(1)
+		// The query outlives any one caller: others may be waiting on it.
+		qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout*time.Duration(r.attempts*len(r.servers))+time.Second)
+		defer cancel()
+		res := r.resolve(qctx, fqdn, qtype)
+		if r.cache != nil {
+			if ttl := r.cacheTTL(res); ttl > 0 {
+				r.cache.put(key, res, r.now().Add(ttl))
+			}
+		}
+		return res, nil
+	})
+	select {
+	case <-ctx.Done():
+		return nil, &LookupError{Name: fqdn, Type: qtype, Err: fmt.Errorf("%w: %w", ErrTimeout, ctx.Err())}
+	case v := <-ch:
+		res := v.Val.(result)
+		if res.ans == nil {
+			return nil, res.err
+		}
+		a := *res.ans // each caller gets its own Answer; RRs stay shared
+		return &a, res.err
+	}
+}
+
+func cachedCopy(res result) (*Answer, error) {
+	if res.ans == nil {
+		return nil, res.err
+	}
+	a := *res.ans
+	a.Cached = true
+	return &a, res.err
+}
+
+// cacheTTL is how long res may be cached: the smallest TTL of the answer
+// records, or for negative answers the SOA minimum (RFC 2308 section 5);
+// zero for failures, which are not cached.
+func (r *Resolver) cacheTTL(res result) time.Duration {
+	if res.ans == nil {
+		return 0
+	}
+	return res.ans.TTL
+}
+
+// resolve sends the question to the servers in turn until one answers
+// with something other than a server failure.
+func (r *Resolver) resolve(ctx context.Context, fqdn string, qtype uint16) result {
+	m := new(dns.Msg)
+	m.SetQuestion(fqdn, qtype)
+	m.RecursionDesired = true
+	m.SetEdns0(r.udpSize, false)
+	fail := func(err error) result { return result{err: &LookupError{Name: fqdn, Type: qtype, Err: err}} }
+	var last error = ErrTimeout
+	for range r.attempts {
+		for _, server := range r.servers {
+			if ctx.Err() != nil {
+				return fail(fmt.Errorf("%w: %w", ErrTimeout, ctx.Err()))
+			}
+			reply, err := r.exchange(ctx, m, server)
+			if err == nil && reply.Rcode == dns.RcodeFormatError && reply.IsEdns0() == nil {
+				// A server that does not speak EDNS0 (RFC 6891 section
+				// 7): ask again without the OPT record.
+				plain := m.Copy()
+				plain.Extra = nil
+				reply, err = r.exchange(ctx, plain, server)
+			}
+			if err != nil {
+				last = err
+				continue
+			}
+			switch reply.Rcode {
+			case dns.RcodeSuccess, dns.RcodeNameError:
+				return r.answer(fqdn, qtype, reply)
+			case dns.RcodeServerFailure:
+				last = ErrServFail
+			case dns.RcodeRefused:
+				last = ErrRefused
+			default:
+				last = fmt.Errorf("unexpected rcode %s", dns.RcodeToString[reply.Rcode])
+			}
+		}
+	}
+	return fail(last)
+}
+
+// exchange sends m to server over UDP, and again over TCP when the reply
+// is truncated. Timeouts become ErrTimeout.
+func (r *Resolver) exchange(ctx context.Context, m *dns.Msg, server string) (*dns.Msg, error) {
+	m = m.Copy()
+	m.Id = dns.Id()
+	r.queries.Add(1)
+	reply, _, err := r.udp.ExchangeContext(ctx, m, server)
+	if err == nil && reply.Truncated {
+		r.queries.Add(1)
+		reply, _, err = r.tcp.ExchangeContext(ctx, m, server)
+	}
+	if err != nil {
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("%w: %s: %w", ErrTimeout, server, err)
+		}
+		return nil, fmt.Errorf("%s: %w", server, err)
+	}
+	return reply, nil
+}
+
+// answer builds the result of a NOERROR or NXDOMAIN reply.
+func (r *Resolver) answer(fqdn string, qtype uint16, reply *dns.Msg) result {
+	a := &Answer{Name: fqdn, Type: qtype, Rcode: reply.Rcode, Authoritative: reply.Authoritative}
+	var minTTL uint32 = 1<<32 - 1
+	for _, rr := range reply.Answer {
+		h := rr.Header()
+		if h.Rrtype == qtype || h.Rrtype == dns.TypeCNAME || qtype == dns.TypeANY {
+			a.RRs = append(a.RRs, rr)
+			minTTL = min(minTTL, h.Ttl)
+		}
+	}
+	if hasType(a.RRs, qtype) {
+		a.TTL = min(time.Duration(minTTL)*time.Second, r.maxTTL)
+		return result{ans: a}
+	}
+	// Negative answer: cache for min(SOA TTL, SOA MINIMUM), RFC 2308.
+	a.TTL = r.negativeTTL
+	for _, rr := range reply.Ns {
+		if soa, ok := rr.(*dns.SOA); ok {
+			a.TTL = min(time.Duration(min(soa.Hdr.Ttl, soa.Minttl))*time.Second, r.negativeTTL)
+			break
+		}
+	}
+	if reply.Rcode == dns.RcodeNameError {
+		return result{ans: a, err: &LookupError{Name: fqdn, Type: qtype, Err: ErrNXDomain}}
+	}
+	return result{ans: a}
+}
+
+func hasType(rrs []dns.RR, qtype uint16) bool {
+	for _, rr := range rrs {
+		if rr.Header().Rrtype == qtype || qtype == dns.TypeANY {
+			return true
+		}
+	}
+	return false
+}
+
+// records is Lookup for the typed helpers: the records of type T, or
+// ErrNoData when there are none.
+func records[T dns.RR](ctx context.Context, r *Resolver, name string, qtype uint16) ([]T, error) {
+	a, err := r.Lookup(ctx, name, qtype)
+	if err != nil {
+		return nil, err
+	}
+	var out []T
+	for _, rr := range a.RRs {
+		if t, ok := rr.(T); ok {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		return nil, &LookupError{Name: a.Name, Type: qtype, Err: ErrNoData}
+	}
+	return out, nil
+}
+
+// An MX is one mail exchanger.
+type MX struct {
+	Host string // lowercased, without the trailing dot; "" for a null MX "."
+	Pref uint16
+}
+
+// LookupMX returns the MX records of name sorted by preference (stable for
+// equal preferences). A null MX (RFC 7505) is returned as an MX with an
+// empty Host.
+func (r *Resolver) LookupMX(ctx context.Context, name string) ([]MX, error) {
+	rrs, err := records[*dns.MX](ctx, r, name, dns.TypeMX)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]MX, len(rrs))
+	for i, rr := range rrs {
+		out[i] = MX{Host: strings.TrimSuffix(strings.ToLower(rr.Mx), "."), Pref: rr.Preference}
+	}
+	sortMX(out)
+	return out, nil
+}
+
+func sortMX(mx []MX) {
+	for i := 1; i < len(mx); i++ {
+		for j := i; j > 0 && mx[j].Pref < mx[j-1].Pref; j-- {
+			mx[j], mx[j-1] = mx[j-1], mx[j]
+		}
+	}
+}
+
+// LookupTXT returns the TXT records of name, each record's strings joined
+// (RFC 7208 section 3.3).
+func (r *Resolver) LookupTXT(ctx context.Context, name string) ([]string, error) {
+	rrs, err := records[*dns.TXT](ctx, r, name, dns.TypeTXT)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(rrs))
+	for i, rr := range rrs {
+		out[i] = strings.Join(rr.Txt, "")
+	}
+	return out, nil
+}
+
+// LookupNS returns the name servers of name, lowercased without the
+// trailing dot.
+func (r *Resolver) LookupNS(ctx context.Context, name string) ([]string, error) {
+	rrs, err := records[*dns.NS](ctx, r, name, dns.TypeNS)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(rrs))
+	for i, rr := range rrs {
+		out[i] = strings.TrimSuffix(strings.ToLower(rr.Ns), ".")
+	}
+	return out, nil
+}
+
+// LookupCNAME returns the target of the CNAME record at name, lowercased
+// without the trailing dot.
+func (r *Resolver) LookupCNAME(ctx context.Context, name string) (string, error) {
+	rrs, err := records[*dns.CNAME](ctx, r, name, dns.TypeCNAME)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(strings.ToLower(rrs[0].Target), "."), nil
+}
+
+// LookupA returns the IPv4 addresses of host.
+func (r *Resolver) LookupA(ctx context.Context, host string) ([]netip.Addr, error) {
+	return addrs(ctx, r, host, dns.TypeA, func(rr *dns.A) net.IP { return rr.A.To4() })
+}
+
+// LookupAAAA returns the IPv6 addresses of host.
+func (r *Resolver) LookupAAAA(ctx context.Context, host string) ([]netip.Addr, error) {
+	return addrs(ctx, r, host, dns.TypeAAAA, func(rr *dns.AAAA) net.IP { return rr.AAAA.To16() })
+}
+
+func addrs[T dns.RR](ctx context.Context, r *Resolver, host string, qtype uint16, ip func(T) net.IP) ([]netip.Addr, error) {
+	rrs, err := records[T](ctx, r, host, qtype)
+	out := make([]netip.Addr, 0, len(rrs))
+	for _, rr := range rrs {
+		if a, ok := netip.AddrFromSlice(ip(rr)); ok {
+			out = append(out, a)
+		}
+	}
+	return out, err
+}
+
+// LookupIP returns the IPv4 then IPv6 addresses of host, asking for both
+// at once. It fails only when neither lookup found an address; the error
+// is then the more telling of the two (NXDOMAIN, SERVFAIL or timeout
+// before NODATA). An IP literal is returned as is.
+func (r *Resolver) LookupIP(ctx context.Context, host string) ([]netip.Addr, error) {
+	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
+		return []netip.Addr{a}, nil
+	}
+	type res struct {
+		addrs []netip.Addr
+		err   error
+	}
+	ch := make(chan res, 1)
+	go func() {
+		a, err := r.LookupAAAA(ctx, host)
+		ch <- res{a, err}
+	}()
+	v4, err4 := r.LookupA(ctx, host)
+	six := <-ch
+	addrs := append(v4, six.addrs...)
+	if len(addrs) > 0 {
+		return addrs, nil
+	}
+	if errors.Is(err4, ErrNoData) && six.err != nil {
+		return nil, six.err
+	}
+	return nil, err4
+}

@@ -1,0 +1,356 @@
+package dnsx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/miekg/dns"
+
+	"github.com/quiverkit/quiver/internal/dnstest"
+)
+
+var zone = `
+$ORIGIN example.test.
+$TTL 300
+@        IN SOA ns1 hostmaster 1 3600 600 86400 60
+@        IN NS  ns1
+@        IN MX  20 mx2
+@        IN MX  10 mx1
+@        IN TXT "v=spf1 " "-all"
+@        IN A   192.0.2.1
+@        IN AAAA 2001:db8::1
+mx1      IN A   192.0.2.10
+mx2      IN A   192.0.2.20
+www      IN CNAME @
+nullmx   IN MX  0 .
+short    1 IN A 192.0.2.99
+big      IN TXT "` + strings.Repeat("a", 250) + `" "` + strings.Repeat("b", 250) + `"
+big      IN TXT "` + strings.Repeat("c", 250) + `" "` + strings.Repeat("d", 250) + `"
+big      IN TXT "` + strings.Repeat("e", 250) + `" "` + strings.Repeat("f", 250) + `"
+`
+
+func newResolver(t *testing.T, srv *dnstest.Server, cfg Config) *Resolver {
+	t.Helper()
+	cfg.Servers = []string{srv.Addr}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 300 * time.Millisecond
+	}
+	if cfg.Attempts == 0 {
+		cfg.Attempts = 1
+	}
+	r, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestLookupMX(t *testing.T) {
+	srv := dnstest.NewServer(t, zone)
+	r := newResolver(t, srv, Config{})
+	ctx := context.Background()
+
+	mx, err := r.LookupMX(ctx, "Example.Test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []MX{{Host: "mx1.example.test", Pref: 10}, {Host: "mx2.example.test", Pref: 20}}
+	if diff := cmp.Diff(want, mx); diff != "" {
+		t.Errorf("LookupMX (-want +got):\n%s", diff)
+	}
+
+	null, err := r.LookupMX(ctx, "nullmx.example.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]MX{{Host: "", Pref: 0}}, null); diff != "" {
+		t.Errorf("null MX (-want +got):\n%s", diff)
+	}
+}
+
+func TestErrorsToldApart(t *testing.T) {
+	srv := dnstest.NewServer(t, zone,
+		dnstest.WithServFail("broken.example.test"),
+		dnstest.WithRefused("refused.example.test"),
+		dnstest.WithDrop("slow.example.test"))
+	r := newResolver(t, srv, Config{Timeout: 100 * time.Millisecond})
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		want error
+	}{
+		{"missing.example.test", ErrNXDomain},
+		{"mx1.example.test", ErrNoData},
+		{"broken.example.test", ErrServFail},
+		{"refused.example.test", ErrRefused},
+		{"slow.example.test", ErrTimeout},
+		{"bad..name", ErrInvalidName},
+		{strings.Repeat("a", 64) + ".test", ErrInvalidName},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := r.LookupMX(ctx, tt.name)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("err = %v, want %v", err, tt.want)
+			}
+			var le *LookupError
+			if !errors.As(err, &le) {
+				t.Fatalf("err %T is not a *LookupError", err)
+			}
+			for _, other := range []error{ErrNXDomain, ErrNoData, ErrServFail, ErrRefused, ErrTimeout, ErrInvalidName} {
+				if other != tt.want && errors.Is(err, other) {
+					t.Errorf("err %v also matches %v", err, other)
+				}
+			}
+		})
+	}
+}
+
+func TestLookupNODATAIsNotAnError(t *testing.T) {
+	srv := dnstest.NewServer(t, zone)
+	r := newResolver(t, srv, Config{})
+	a, err := r.Lookup(context.Background(), "mx1.example.test", dns.TypeMX)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Rcode != dns.RcodeSuccess || len(a.RRs) != 0 {
+		t.Fatalf("got rcode %d, %d records; want NOERROR with none", a.Rcode, len(a.RRs))
+	}
+	if a.TTL != 60*time.Second {
+		t.Errorf("negative TTL = %v, want the SOA minimum 60s", a.TTL)
+	}
+}
+
+func TestTypedHelpers(t *testing.T) {
+	srv := dnstest.NewServer(t, zone)
+	r := newResolver(t, srv, Config{})
+	ctx := context.Background()
+
+	txt, err := r.LookupTXT(ctx, "example.test")
+	if err != nil || len(txt) != 1 || txt[0] != "v=spf1 -all" {
+		t.Errorf("LookupTXT = %q, %v; want the strings joined", txt, err)
+	}
+	ips, err := r.LookupIP(ctx, "example.test")
+	want := []netip.Addr{netip.MustParseAddr("192.0.2.1"), netip.MustParseAddr("2001:db8::1")}
+	if err != nil || !cmp.Equal(ips, want, cmp.Comparer(func(a, b netip.Addr) bool { return a == b })) {
+		t.Errorf("LookupIP = %v, %v; want %v", ips, err, want)
+	}
+	if _, err := r.LookupIP(ctx, "nothing.example.test"); !errors.Is(err, ErrNXDomain) {
+		t.Errorf("LookupIP of a missing name: %v, want NXDOMAIN", err)
+	}
+	lit, err := r.LookupIP(ctx, "[2001:db8::5]")
+	if err != nil || len(lit) != 1 || lit[0] != netip.MustParseAddr("2001:db8::5") {
+		t.Errorf("LookupIP of a literal = %v, %v", lit, err)
+	}
+	ns, err := r.LookupNS(ctx, "example.test")
+	if err != nil || !cmp.Equal(ns, []string{"ns1.example.test"}) {
+		t.Errorf("LookupNS = %v, %v", ns, err)
+	}
+	cname, err := r.LookupCNAME(ctx, "www.example.test")
+	if err != nil || cname != "example.test" {
+		t.Errorf("LookupCNAME = %q, %v", cname, err)
+	}
+	// A question of another type at a CNAME follows it.
+	mx, err := r.LookupMX(ctx, "www.example.test")
+	if err != nil || len(mx) != 2 {
+		t.Errorf("LookupMX through a CNAME = %v, %v", mx, err)
+	}
+}
+
+func TestTruncatedRetriesOverTCP(t *testing.T) {
+	srv := dnstest.NewServer(t, zone, dnstest.WithTruncate("big.example.test"))
+	r := newResolver(t, srv, Config{})
+	txt, err := r.LookupTXT(context.Background(), "big.example.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(txt) != 3 || len(txt[0]) != 500 {
+		t.Errorf("got %d records, want 3 of 500 bytes", len(txt))
+	}
+	if got := r.Stats().Queries; got != 2 {
+		t.Errorf("queries = %d, want 2 (UDP then TCP)", got)
+	}
+}
+
+func TestCacheHonoursTTLs(t *testing.T) {
+	srv := dnstest.NewServer(t, zone)
+	r := newResolver(t, srv, Config{})
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r.now = func() time.Time { return now }
+	ctx := context.Background()
+	ask := func(name string, qtype uint16) {
+		t.Helper()
+		if _, err := r.Lookup(ctx, name, qtype); err != nil && !errors.Is(err, ErrNXDomain) {
+			t.Fatal(err)
+		}
+	}
+
+	ask("example.test", dns.TypeMX)
+	ask("EXAMPLE.test.", dns.TypeMX)
+	if got := srv.QueriesFor("example.test", dns.TypeMX); got != 1 {
+		t.Fatalf("queries after a cached repeat = %d, want 1", got)
+	}
+	a, _ := r.Lookup(ctx, "example.test", dns.TypeMX)
+	if !a.Cached {
+		t.Error("repeat not marked Cached")
+	}
+	now = now.Add(299 * time.Second)
+	ask("example.test", dns.TypeMX)
+	if got := srv.QueriesFor("example.test", dns.TypeMX); got != 1 {
+		t.Errorf("queried again within the TTL: %d", got)
+	}
+	now = now.Add(2 * time.Second)
+	ask("example.test", dns.TypeMX)
+	if got := srv.QueriesFor("example.test", dns.TypeMX); got != 2 {
+		t.Errorf("not queried again after the TTL: %d", got)
+	}
+
+	// Negative answers: cached for the SOA minimum (60s).
+	ask("gone.example.test", dns.TypeA)
+	now = now.Add(59 * time.Second)
+	ask("gone.example.test", dns.TypeA)
+	if got := srv.QueriesFor("gone.example.test", dns.TypeA); got != 1 {
+		t.Errorf("NXDOMAIN not cached: %d queries", got)
+	}
+	now = now.Add(2 * time.Second)
+	ask("gone.example.test", dns.TypeA)
+	if got := srv.QueriesFor("gone.example.test", dns.TypeA); got != 2 {
+		t.Errorf("NXDOMAIN cached past the SOA minimum: %d queries", got)
+	}
+	// The smallest TTL of the answer wins.
+	ask("short.example.test", dns.TypeA)
+	now = now.Add(2 * time.Second)
+	ask("short.example.test", dns.TypeA)
+	if got := srv.QueriesFor("short.example.test", dns.TypeA); got != 2 {
+		t.Errorf("1s TTL not honoured: %d queries", got)
+	}
+}
+
+func TestFailuresAreNotCached(t *testing.T) {
+	srv := dnstest.NewServer(t, zone, dnstest.WithServFail("broken.example.test"))
+	r := newResolver(t, srv, Config{})
+	for range 3 {
+		r.Lookup(context.Background(), "broken.example.test", dns.TypeMX)
+	}
+	if got := srv.QueriesFor("broken.example.test", dns.TypeMX); got != 3 {
+		t.Errorf("SERVFAIL queries = %d, want 3 (not cached)", got)
+	}
+}
+
+func TestCacheIsBounded(t *testing.T) {
+	srv := dnstest.NewServer(t, zone)
+	r := newResolver(t, srv, Config{CacheSize: 3})
+	for i := range 10 {
+		r.Lookup(context.Background(), fmt.Sprintf("n%d.example.test", i), dns.TypeA)
+	}
+	if got := r.Stats().Entries; got != 3 {
+		t.Errorf("entries = %d, want 3", got)
+	}
+}
+
+func TestInFlightDeduplication(t *testing.T) {
+	srv := dnstest.NewServer(t, zone, dnstest.WithDelay(50*time.Millisecond))
+	r := newResolver(t, srv, Config{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 100)
+	for range 100 {
+		wg.Go(func() {
+			_, err := r.LookupMX(context.Background(), "example.test")
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := srv.Queries(); got != 1 {
+		t.Errorf("server saw %d queries for 100 concurrent lookups, want 1", got)
+	}
+	if s := r.Stats(); s.Shared+s.CacheHits != 99 {
+		t.Errorf("stats %+v: want 99 shared or cached", s)
+	}
+}
+
+func TestCallerContextEndsWait(t *testing.T) {
+	srv := dnstest.NewServer(t, zone, dnstest.WithDelay(300*time.Millisecond))
+	r := newResolver(t, srv, Config{Timeout: time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := r.LookupMX(ctx, "example.test")
+	if !errors.Is(err, ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want ErrTimeout wrapping the deadline", err)
+	}
+	if d := time.Since(start); d > 200*time.Millisecond {
+		t.Errorf("waited %v after the caller's deadline", d)
+	}
+}
+
+func TestServersFallBackInOrder(t *testing.T) {
+	bad := dnstest.NewServer(t, zone, dnstest.WithServFail("example.test"))
+	good := dnstest.NewServer(t, zone)
+	r, err := New(Config{Servers: []string{bad.Addr, good.Addr}, Timeout: 200 * time.Millisecond, Attempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.LookupMX(context.Background(), "example.test"); err != nil {
+		t.Fatalf("second server not tried: %v", err)
+	}
+}
+
+func TestNewServers(t *testing.T) {
+	r, err := New(Config{Servers: []string{"192.0.2.53", "[2001:db8::53]:5353", " "}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"192.0.2.53:53", "[2001:db8::53]:5353"}, r.Servers()); diff != "" {
+		t.Errorf("servers (-want +got):\n%s", diff)
+	}
+	if _, err := New(Config{Servers: []string{" "}}); err == nil {
+		t.Error("no usable servers accepted")
+	}
+}
+
+func BenchmarkLookupCached(b *testing.B) {
+	srv := dnstest.NewServer(b, zone)
+	r, _ := New(Config{Servers: []string{srv.Addr}})
+	ctx := context.Background()
+	r.LookupMX(ctx, "example.test")
+	b.ReportAllocs()
+	for b.Loop() {
+		r.LookupMX(ctx, "example.test")
+	}
+}
+
+func TestRetriesWithoutEDNS(t *testing.T) {
+	srv := dnstest.NewServer(t, zone, dnstest.WithoutEDNS())
+	r := newResolver(t, srv, Config{})
+	mx, err := r.LookupMX(context.Background(), "example.test")
+	if err != nil || len(mx) != 2 {
+		t.Fatalf("LookupMX = %v, %v", mx, err)
+	}
+	if got := srv.Queries(); got != 2 {
+		t.Errorf("%d queries; want 2 (with EDNS0, then without)", got)
+	}
+}
+
+func TestAnswersAreNotShared(t *testing.T) {
+	srv := dnstest.NewServer(t, zone)
+	r := newResolver(t, srv, Config{})
+	a, _ := r.Lookup(context.Background(), "example.test", dns.TypeMX)
+	a.Name = "changed."
+	b, _ := r.Lookup(context.Background(), "example.test", dns.TypeMX)
+	if b.Name != "example.test." || !b.Cached {
+		t.Errorf("second answer %+v", b)
+	}
+}

@@ -1,0 +1,216 @@
+package mailauth
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/quiverkit/quiver/internal/dnstest"
+	"github.com/quiverkit/quiver/internal/dnsx"
+)
+
+const zone = `
+$ORIGIN test.
+$TTL 300
+@ IN SOA ns hostmaster 1 3600 600 86400 60
+good            TXT "v=spf1 ip4:192.0.2.0/24 include:_spf.provider.test -all"
+good            TXT "google-site-verification=abc"
+_spf.provider   TXT "v=spf1 ip6:2001:db8::/32 ~all"
+_dmarc.good     TXT "v=DMARC1; p=reject; sp=quarantine; pct=100; rua=mailto:a@good.test,mailto:b@good.test; ruf=mailto:f@good.test; adkim=s; aspf=r"
+open            TXT "v=spf1 +all"
+_dmarc.open     TXT "v=DMARC1; p=none"
+soft            TXT "v=spf1 mx a ~all"
+soft            MX 10 mail.soft.test.
+soft            A 192.0.2.5
+mail.soft       A 192.0.2.6
+double          TXT "v=spf1 -all"
+double          TXT "v=spf1 ~all"
+deep            TXT "v=spf1 include:l1.deep.test include:l2.deep.test include:l3.deep.test include:l4.deep.test include:l5.deep.test include:l6.deep.test -all"
+l1.deep         TXT "v=spf1 a mx include:l2.deep.test -all"
+l2.deep         TXT "v=spf1 a mx -all"
+l1.deep         A 192.0.2.1
+l1.deep         MX 10 l1.deep.test.
+l2.deep         A 192.0.2.1
+l2.deep         MX 10 l1.deep.test.
+l3.deep         TXT "v=spf1 ip4:192.0.2.1 -all"
+l4.deep         TXT "v=spf1 ip4:192.0.2.1 -all"
+l5.deep         TXT "v=spf1 ip4:192.0.2.1 -all"
+l6.deep         TXT "v=spf1 ip4:192.0.2.1 -all"
+voids           TXT "v=spf1 a:nx1.voids.test a:nx2.voids.test exists:nx3.voids.test -all"
+loop            TXT "v=spf1 include:loop.test -all"
+missing-inc     TXT "v=spf1 include:nothing.test -all"
+redir           TXT "v=spf1 redirect=_spf.provider.test"
+bad             TXT "v=spf1 ip4:300.1.1.1 foo:bar ~all"
+sub.org         A 192.0.2.7
+_dmarc.org      TXT "v=DMARC1; p=quarantine; pct=50; rua=mailto:d@org.test"
+_dmarc.broken   TXT "v=DMARC1; p=maybe; adkim=x"
+_dmarc.ruaonly  TXT "v=DMARC1; rua=mailto:x@ruaonly.test"
+`
+
+func resolver(t *testing.T, opts ...dnstest.Option) *dnsx.Resolver {
+	t.Helper()
+	srv := dnstest.NewServer(t, zone, opts...)
+	r, err := dnsx.New(dnsx.Config{Servers: []string{srv.Addr}, Timeout: 200 * time.Millisecond, Attempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestCheckSPF(t *testing.T) {
+	r := resolver(t)
+	tests := []struct {
+		domain        string
+		all           string
+		lookups, void int
+		errs          []string // substrings, in order
+		warns         []string
+	}{
+		{domain: "good.test", all: "-all", lookups: 1},
+		{domain: "open.test", all: "+all", warns: []string{"+all"}},
+		{domain: "soft.test", all: "~all", lookups: 2},
+		{domain: "double.test", all: "-all", errs: []string{"more than one SPF record"}},
+		{domain: "deep.test", all: "-all", lookups: 11, errs: []string{"exceed the limit of 10"}},
+		{domain: "voids.test", all: "-all", lookups: 3, void: 3, errs: []string{"void lookups exceed the limit of 2"}},
+		{domain: "loop.test", all: "-all", lookups: 1, errs: []string{"loops back"}},
+		{domain: "missing-inc.test", all: "-all", lookups: 1, void: 1, errs: []string{"has no SPF record"}},
+		{domain: "redir.test", all: "~all", lookups: 1},
+		{domain: "bad.test", all: "~all", errs: []string{"not a valid IPv4", "unknown mechanism"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.domain, func(t *testing.T) {
+			s, err := CheckSPF(context.Background(), r, tt.domain)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.All != tt.all || s.DNSLookups != tt.lookups || s.VoidLookups != tt.void {
+				t.Errorf("all %q lookups %d void %d; want %q %d %d", s.All, s.DNSLookups, s.VoidLookups, tt.all, tt.lookups, tt.void)
+			}
+			checkContains(t, "errors", s.Errors, tt.errs)
+			checkContains(t, "warnings", s.Warnings, tt.warns)
+			if s.DNSLookupLimit != 10 || s.VoidLookupLimit != 2 {
+				t.Errorf("limits %d %d", s.DNSLookupLimit, s.VoidLookupLimit)
+			}
+		})
+	}
+}
+
+func checkContains(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if len(want) == 0 && what == "errors" && len(got) > 0 {
+		t.Errorf("unexpected %s: %q", what, got)
+	}
+	for _, w := range want {
+		if !slices.ContainsFunc(got, func(g string) bool { return strings.Contains(g, w) }) {
+			t.Errorf("%s %q: none contains %q", what, got, w)
+		}
+	}
+}
+
+func TestCheckSPFAbsentAndFailing(t *testing.T) {
+	r := resolver(t, dnstest.WithServFail("fail.test"))
+	ctx := context.Background()
+	for _, d := range []string{"nothing.test", "sub.org.test"} {
+		if _, err := CheckSPF(ctx, r, d); !errors.Is(err, ErrNoRecord) {
+			t.Errorf("%s: err = %v, want ErrNoRecord", d, err)
+		}
+	}
+	if _, err := CheckSPF(ctx, r, "fail.test"); !errors.Is(err, dnsx.ErrServFail) {
+		t.Errorf("err = %v, want SERVFAIL", err)
+	}
+}
+
+func TestParseSPFTerms(t *testing.T) {
+	terms, err := ParseSPF("v=spf1 -ip4:192.0.2.0/24 ~a/24 mx:example.com/24//64 ?exists:%{i}.x.test redirect=x.test exp=e.test -ALL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []SPFTerm{
+		{Type: "mechanism", Qualifier: "-", Name: "ip4", Value: "192.0.2.0/24"},
+		{Type: "mechanism", Qualifier: "~", Name: "a", Value: "/24"},
+		{Type: "mechanism", Qualifier: "+", Name: "mx", Value: "example.com/24//64"},
+		{Type: "mechanism", Qualifier: "?", Name: "exists", Value: "%{i}.x.test"},
+		{Type: "modifier", Name: "redirect", Value: "x.test"},
+		{Type: "modifier", Name: "exp", Value: "e.test"},
+		{Type: "mechanism", Qualifier: "-", Name: "all"},
+	}
+	if diff := cmp.Diff(want, terms); diff != "" {
+		t.Errorf("terms (-want +got):\n%s", diff)
+	}
+	for _, bad := range []string{"v=spf10 -all", "spf1 -all", "v=spf1 include", "v=spf1 ip6:192.0.2.1", "v=spf1 all:x", "v=spf1 9x=y"} {
+		if _, err := ParseSPF(bad); err == nil {
+			t.Errorf("ParseSPF(%q) accepted", bad)
+		}
+	}
+}
+
+func TestCheckDMARC(t *testing.T) {
+	r := resolver(t, dnstest.WithServFail("_dmarc.fail.test"))
+	ctx := context.Background()
+
+	d, err := CheckDMARC(ctx, r, "good.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &DMARC{Record: d.Record, Domain: "good.test", Policy: "reject", SubdomainPolicy: "quarantine", Percent: 100,
+		RUA: []string{"mailto:a@good.test", "mailto:b@good.test"}, RUF: []string{"mailto:f@good.test"}, ADKIM: "s", ASPF: "r",
+		Tags: d.Tags, Errors: []string{}, Warnings: []string{}}
+	if diff := cmp.Diff(want, d); diff != "" {
+		t.Errorf("good.test (-want +got):\n%s", diff)
+	}
+
+	tests := []struct {
+		domain, at, policy string
+		errs, warns        []string
+	}{
+		{domain: "open.test", at: "open.test", policy: "none", warns: []string{"p=none", "no rua"}},
+		{domain: "sub.org.test", at: "org.test", policy: "quarantine", warns: []string{"pct=50"}},
+		{domain: "broken.test", at: "broken.test", errs: []string{"p=maybe", "adkim=x", "p tag is missing"}},
+		{domain: "ruaonly.test", at: "ruaonly.test", policy: "none", warns: []string{"treated as p=none"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.domain, func(t *testing.T) {
+			d, err := CheckDMARC(ctx, r, tt.domain)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Domain != tt.at || d.Policy != tt.policy {
+				t.Errorf("found at %q with p=%q; want %q, %q", d.Domain, d.Policy, tt.at, tt.policy)
+			}
+			checkContains(t, "errors", d.Errors, tt.errs)
+			checkContains(t, "warnings", d.Warnings, tt.warns)
+		})
+	}
+	if _, err := CheckDMARC(ctx, r, "nothing.test"); !errors.Is(err, ErrNoRecord) {
+		t.Errorf("err = %v, want ErrNoRecord", err)
+	}
+	if _, err := CheckDMARC(ctx, r, "fail.test"); !errors.Is(err, dnsx.ErrServFail) {
+		t.Errorf("err = %v, want SERVFAIL", err)
+	}
+}
+
+func FuzzParseSPF(f *testing.F) {
+	f.Add("v=spf1 ip4:192.0.2.0/24 include:x.test -all")
+	f.Add("v=spf1 redirect=x.test")
+	f.Fuzz(func(t *testing.T, s string) {
+		terms, _ := ParseSPF(s)
+		if len(terms) > 100 {
+			t.Fatalf("%d terms", len(terms))
+		}
+	})
+}
+
+func FuzzParseDMARC(f *testing.F) {
+	f.Add("v=DMARC1; p=reject; rua=mailto:a@b.test")
+	f.Fuzz(func(t *testing.T, s string) {
+		d := ParseDMARC(s)
+		if d.Percent < 0 || d.Percent > 100 {
+			t.Fatalf("pct %d", d.Percent)
+		}
+	})
+}

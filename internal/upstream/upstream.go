@@ -1,0 +1,285 @@
+// Package upstream is the plumbing shared by the adapters of third-party
+// data providers (microblog, photo-sharing): a JSON GET (or, with
+// [Client.Send], a POST and a body-level error classifier) with a timeout
+// and a size bound, and one mapping from what a provider answers to the error
+// codes of package envelope.
+//
+// The mapping:
+//
+//   - 404 and 410: NOT_FOUND;
+//   - 429: RATE_LIMIT_EXCEEDED, with the provider's Retry-After (seconds or
+//     an HTTP date) or X API style x-rate-limit-reset (Unix seconds) in
+//     [envelope.Error.RetryAfter];
+//   - 401 and 403: UPSTREAM_ERROR saying the provider refused the
+//     configured credentials (the caller is not at fault);
+//   - any other non-2xx status, a body over the size bound, a body that is
+//     not the expected JSON, a connection failure: UPSTREAM_ERROR;
+//   - no answer within the timeout, or the caller's deadline: UPSTREAM_TIMEOUT;
+//   - no provider configured ([NotConfigured]): SERVICE_UNAVAILABLE.
+//
+// Credentials travel only in request headers set from [Client.Header]. Error
+// messages name the provider and the path, never the query or the headers,
+// and [Secret] keeps a key out of logs and fmt output.
+package upstream
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/quiverkit/quiver/envelope"
+)
+
+// Defaults of [Client].
+const (
+	DefaultTimeout  = 15 * time.Second
+	DefaultMaxBytes = 4 << 20
+)
+
+// Secret is a credential. It formats as "[redacted]" with fmt, log/slog
+// and encoding/json, so that printing a config never leaks it; use
+// string(s) where the value itself is needed.
+type Secret string
+
+// String implements fmt.Stringer.
+func (s Secret) String() string { return "[redacted]" }
+
+// GoString implements fmt.GoStringer.
+func (s Secret) GoString() string { return `"[redacted]"` }
+
+// MarshalJSON implements json.Marshaler.
+func (s Secret) MarshalJSON() ([]byte, error) { return []byte(`"[redacted]"`), nil }
+
+// Client fetches JSON from one provider. The zero value is not usable:
+// set Name and BaseURL. A Client is safe for concurrent use.
+type Client struct {
+	// Name names the provider in error messages, e.g. "twitterapi.io".
+	Name string
+	// BaseURL is the provider's API root, e.g. "https://api.x.com/2".
+	// Paths passed to Get are appended to it.
+	BaseURL string
+	// Header is sent with every request; put credentials here.
+	Header http.Header
+	// HTTP sends the requests. Default: a client with Timeout.
+	HTTP *http.Client
+	// Timeout bounds each request, body included. Default DefaultTimeout.
+	Timeout time.Duration
+	// MaxBytes bounds a response body. Default DefaultMaxBytes (4 MiB).
+	MaxBytes int64
+	// Now is the clock used to turn dates into Retry-After durations.
+	// Default time.Now.
+	Now func() time.Time
+}
+
+var defaultHTTP = &http.Client{Timeout: 2 * DefaultTimeout}
+
+// Get sends GET BaseURL+path?query and decodes the JSON response into v.
+// Every failure is an *envelope.Error classified as the package doc says.
+// Path segments taken from user input must be escaped by the caller with
+// url.PathEscape.
+func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) error {
+	return c.Send(ctx, Request{Path: path, Query: query}, v)
+}
+
+// Request is a request for [Client.Send].
+type Request struct {
+	// Method is the HTTP method; default GET.
+	Method string
+	// Path is appended to BaseURL; escape user input with url.PathEscape.
+	Path string
+	// Query is the query string; it never appears in error messages.
+	Query url.Values
+	// Body, when non-nil, is sent JSON-encoded with Content-Type
+	// application/json.
+	Body any
+	// Classify, when set, sees every non-2xx answer before the status
+	// mapping, for providers that say what went wrong in the body (the
+	// Graph API answers a rate limit with HTTP 400 and error code 4). A
+	// non-nil error it returns is used as it is, except that a
+	// RATE_LIMIT_EXCEEDED error without RetryAfter gets the answer's
+	// Retry-After; nil falls back to the status mapping.
+	Classify func(status int, body []byte) error
+}
+
+// Send sends the request and decodes the JSON response into v, with the
+// timeout, size bound and error mapping of [Client.Get].
+func (c *Client) Send(ctx context.Context, r Request, v any) error {
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	path := r.Path
+	u := strings.TrimRight(c.BaseURL, "/") + path
+	if len(r.Query) > 0 {
+		u += "?" + r.Query.Encode()
+	}
+	method := r.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	var body io.Reader
+	if r.Body != nil {
+		b, err := json.Marshal(r.Body)
+		if err != nil {
+			return &envelope.Error{Code: envelope.CodeInternal, Message: fmt.Sprintf("%s: the request body for %s cannot be encoded", c.Name, path), Err: err}
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, body)
+	if err != nil {
+		return envelope.Errorf(envelope.CodeUpstreamError, "%s: invalid request URL for %s", c.Name, path)
+	}
+	for k, vs := range c.Header {
+		req.Header[k] = vs
+	}
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	hc := c.HTTP
+	if hc == nil {
+		hc = defaultHTTP
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return c.transportError(ctx, path, timeout, err)
+	}
+	defer resp.Body.Close()
+
+	limit := c.MaxBytes
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		return c.transportError(ctx, path, timeout, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		if r.Classify != nil {
+			if err := r.Classify(resp.StatusCode, data); err != nil {
+				var e *envelope.Error
+				if errors.As(err, &e) && e.Code == envelope.CodeRateLimitExceeded && e.RetryAfter == 0 {
+					e.RetryAfter = c.retryAfter(resp.Header)
+				}
+				return err
+			}
+		}
+		return c.statusError(resp, data, path)
+	}
+	if int64(len(data)) > limit {
+		return envelope.Errorf(envelope.CodeUpstreamError, "%s: the response to %s exceeds %d bytes", c.Name, path, limit)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return &envelope.Error{
+			Code:    envelope.CodeUpstreamError,
+			Message: fmt.Sprintf("%s: the response to %s is not the expected JSON", c.Name, path),
+			Err:     err,
+		}
+	}
+	return nil
+}
+
+// transportError classifies a failure to get or read a response. The
+// *url.Error is unwrapped so that the URL (and its query) is not repeated.
+func (c *Client) transportError(ctx context.Context, path string, timeout time.Duration, err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	var ne net.Error
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
+		return &envelope.Error{
+			Code:    envelope.CodeUpstreamTimeout,
+			Message: fmt.Sprintf("%s did not answer %s in time (timeout %s)", c.Name, path, timeout),
+			Err:     context.DeadlineExceeded,
+		}
+	}
+	if errors.Is(err, context.Canceled) {
+		return &envelope.Error{Code: envelope.CodeUpstreamError, Message: fmt.Sprintf("%s: the request to %s was cancelled", c.Name, path), Err: err}
+	}
+	return &envelope.Error{Code: envelope.CodeUpstreamError, Message: fmt.Sprintf("%s could not be reached for %s", c.Name, path), Err: err}
+}
+
+// statusError classifies a non-2xx answer.
+func (c *Client) statusError(resp *http.Response, body []byte, path string) error {
+	status := resp.StatusCode
+	cause := fmt.Errorf("%s answered %d: %s", c.Name, status, excerpt(body))
+	switch {
+	case status == http.StatusNotFound || status == http.StatusGone:
+		return &envelope.Error{Code: envelope.CodeNotFound, Message: fmt.Sprintf("%s has no such resource (%s)", c.Name, path), Err: cause}
+	case status == http.StatusTooManyRequests:
+		return &envelope.Error{
+			Code:       envelope.CodeRateLimitExceeded,
+			Message:    fmt.Sprintf("%s rate limit exceeded; retry later", c.Name),
+			RetryAfter: c.retryAfter(resp.Header),
+			Err:        cause,
+		}
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		return &envelope.Error{Code: envelope.CodeUpstreamError, Message: fmt.Sprintf("%s refused the configured credentials (HTTP %d)", c.Name, status), Err: cause}
+	}
+	return &envelope.Error{Code: envelope.CodeUpstreamError, Message: fmt.Sprintf("%s failed with HTTP %d for %s", c.Name, status, path), Err: cause}
+}
+
+// retryAfter reads Retry-After (delay-seconds or HTTP-date) or, failing
+// that, x-rate-limit-reset (Unix seconds). It returns 0 when neither says.
+func (c *Client) retryAfter(h http.Header) time.Duration {
+	now := time.Now
+	if c.Now != nil {
+		now = c.Now
+	}
+	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
+		if secs, err := strconv.ParseInt(v, 10, 64); err == nil && secs >= 0 {
+			return time.Duration(min(secs, 86400)) * time.Second
+		}
+		if t, err := http.ParseTime(v); err == nil {
+			return max(0, t.Sub(now()).Round(time.Second))
+		}
+	}
+	if v := strings.TrimSpace(h.Get("X-Rate-Limit-Reset")); v != "" {
+		if unix, err := strconv.ParseInt(v, 10, 64); err == nil {
+			d := time.Unix(unix, 0).Sub(now()).Round(time.Second)
+			return min(max(0, d), 24*time.Hour)
+		}
+	}
+	return 0
+}
+
+// excerpt returns the start of a body for error causes: at most 200 bytes
+// of valid UTF-8 on one line.
+func excerpt(body []byte) string {
+	s := strings.Join(strings.Fields(string(body)), " ")
+	if len(s) > 200 {
+		s = s[:200]
+		for !utf8.ValidString(s) {
+			s = s[:len(s)-1]
+		}
+		s += "..."
+	}
+	return s
+}
+
+// NotConfigured returns the SERVICE_UNAVAILABLE error of a service whose
+// provider is not configured; how says how to configure one.
+func NotConfigured(service, how string) error {
+	return envelope.Errorf(envelope.CodeServiceUnavailable, "the %s service has no data provider configured: %s", service, how)
+}
+
+// NotFound returns a NOT_FOUND error naming what was not found, keeping
+// err as the cause. Adapters use it to replace the generic message of a
+// 404 with one the caller understands ("user @nobody not found").
+func NotFound(err error, format string, args ...any) error {
+	return &envelope.Error{Code: envelope.CodeNotFound, Message: fmt.Sprintf(format, args...), Err: err}
+}

@@ -1,0 +1,146 @@
+package upstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quiverkit/quiver/envelope"
+)
+
+const key = "sk-live-7f3a9c2e1b"
+
+func newClient(t *testing.T, h http.HandlerFunc) *Client {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return &Client{Name: "example", BaseURL: srv.URL + "/api/", Header: http.Header{"X-Api-Key": {key}}, Timeout: 500 * time.Millisecond}
+}
+
+func TestGetDecodes(t *testing.T) {
+	c := newClient(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Api-Key") != key || r.URL.Path != "/api/user/info" || r.URL.Query().Get("userName") != "jack" {
+			http.Error(w, "bad request", 400)
+			return
+		}
+		fmt.Fprint(w, `{"data":{"id":"12"}}`)
+	})
+	var v struct{ Data struct{ ID string } }
+	if err := c.Get(context.Background(), "/user/info", url.Values{"userName": {"jack"}}, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Data.ID != "12" {
+		t.Errorf("decoded %+v", v)
+	}
+}
+
+func TestErrorMapping(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tests := []struct {
+		name      string
+		handler   http.HandlerFunc
+		code      envelope.Code
+		retry     time.Duration
+		maxBytes  int64
+		wantInMsg string
+	}{
+		{"404", status(404, nil), envelope.CodeNotFound, 0, 0, "no such resource"},
+		{"410", status(410, nil), envelope.CodeNotFound, 0, 0, ""},
+		{"429 seconds", status(429, http.Header{"Retry-After": {"17"}}), envelope.CodeRateLimitExceeded, 17 * time.Second, 0, "rate limit"},
+		{"429 date", status(429, http.Header{"Retry-After": {now.Add(90 * time.Second).Format(http.TimeFormat)}}), envelope.CodeRateLimitExceeded, 90 * time.Second, 0, ""},
+		{"429 reset", status(429, http.Header{"X-Rate-Limit-Reset": {fmt.Sprint(now.Add(5 * time.Minute).Unix())}}), envelope.CodeRateLimitExceeded, 5 * time.Minute, 0, ""},
+		{"429 none", status(429, nil), envelope.CodeRateLimitExceeded, 0, 0, ""},
+		{"401", status(401, nil), envelope.CodeUpstreamError, 0, 0, "credentials"},
+		{"403", status(403, nil), envelope.CodeUpstreamError, 0, 0, "credentials"},
+		{"500", status(500, nil), envelope.CodeUpstreamError, 0, 0, "HTTP 500"},
+		{"503", status(503, nil), envelope.CodeUpstreamError, 0, 0, "HTTP 503"},
+		{"bad json", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, `{"data": [`) }, envelope.CodeUpstreamError, 0, 0, "not the expected JSON"},
+		{"too big", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, `{"data":"`+strings.Repeat("x", 200)+`"}`) }, envelope.CodeUpstreamError, 0, 100, "exceeds 100 bytes"},
+		{"timeout", func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(2 * time.Second):
+			}
+		}, envelope.CodeUpstreamTimeout, 0, 0, "in time"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newClient(t, tt.handler)
+			c.Now = func() time.Time { return now }
+			c.MaxBytes = tt.maxBytes
+			var v any
+			err := c.Get(context.Background(), "/tweets", url.Values{"q": {"x"}}, &v)
+			var e *envelope.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("err = %v (%T), want *envelope.Error", err, err)
+			}
+			if e.Code != tt.code || e.RetryAfter != tt.retry {
+				t.Errorf("got %s retry %v, want %s retry %v (%v)", e.Code, e.RetryAfter, tt.code, tt.retry, err)
+			}
+			if !strings.Contains(e.Message, tt.wantInMsg) {
+				t.Errorf("message %q lacks %q", e.Message, tt.wantInMsg)
+			}
+			if strings.Contains(err.Error(), key) || strings.Contains(err.Error(), "q=x") {
+				t.Errorf("error leaks the key or the query: %v", err)
+			}
+		})
+	}
+}
+
+func TestUnreachable(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	base := srv.URL
+	srv.Close()
+	c := &Client{Name: "example", BaseURL: base, Header: http.Header{"Authorization": {"Bearer " + key}}}
+	err := c.Get(context.Background(), "/x", nil, new(any))
+	if e := envelope.From(err); e.Code != envelope.CodeUpstreamError || strings.Contains(err.Error(), key) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestCallerDeadline(t *testing.T) {
+	c := newClient(t, func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	c.Timeout = time.Minute
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if e := envelope.From(c.Get(ctx, "/slow", nil, new(any))); e.Code != envelope.CodeUpstreamTimeout {
+		t.Errorf("code = %s", e.Code)
+	}
+}
+
+func TestSecret(t *testing.T) {
+	s := Secret(key)
+	var b strings.Builder
+	slog.New(slog.NewTextHandler(&b, nil)).Info("config", "key", s)
+	out := fmt.Sprint(s) + fmt.Sprintf("%v %+v %#v %s", s, s, s, s) + b.String()
+	if strings.Contains(out, key) {
+		t.Errorf("secret leaked: %s", out)
+	}
+	if string(s) != key {
+		t.Error("string conversion lost the value")
+	}
+}
+
+func TestNotConfigured(t *testing.T) {
+	e := envelope.From(NotConfigured("microblog", "set QUIVER_MICROBLOG_PROVIDER"))
+	if e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "QUIVER_MICROBLOG_PROVIDER") {
+		t.Errorf("got %+v", e)
+	}
+}
+
+func status(code int, h http.Header) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		for k, v := range h {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(code)
+		fmt.Fprintf(w, `{"error":"status %d","message":"something"}`, code)
+	}
+}

@@ -1,0 +1,304 @@
+package microblog
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/upstream"
+)
+
+// TwitterAPIIOBaseURL is the API root of twitterapi.io.
+const TwitterAPIIOBaseURL = "https://api.twitterapi.io"
+
+// TwitterAPIIO is the Provider over twitterapi.io. It authenticates with
+// the X-API-Key header and uses /twitter/user/info,
+// /twitter/user/last_tweets, /twitter/tweet/advanced_search,
+// /twitter/tweets (by IDs), /twitter/tweet/replies/v2 and
+// /twitter/tweet/thread_context.
+//
+// Its list responses carry the tweets at the top level ("tweets" or
+// "replies") or under "data"; both are read. It may claim has_next_page
+// with an empty page; Client ends the pagination there.
+type TwitterAPIIO struct {
+	// Key is the API key.
+	Key upstream.Secret
+	// BaseURL overrides TwitterAPIIOBaseURL (tests).
+	BaseURL string
+	// HTTPOptions tune the requests.
+	HTTPOptions
+}
+
+// NewTwitterAPIIO returns the twitterapi.io provider with the given key.
+func NewTwitterAPIIO(key string) *TwitterAPIIO { return &TwitterAPIIO{Key: upstream.Secret(key)} }
+
+// Name implements Provider.
+func (p *TwitterAPIIO) Name() string { return "twitterapi.io" }
+
+func (p *TwitterAPIIO) get(ctx context.Context, path string, q url.Values, v any) error {
+	c := p.client(p.Name(), cmp.Or(p.BaseURL, TwitterAPIIOBaseURL), http.Header{"X-Api-Key": {string(p.Key)}})
+	return c.Get(ctx, path, q, v)
+}
+
+// tapiAuthor is a twitterapi.io user object.
+type tapiAuthor struct {
+	ID             string `json:"id"`
+	UserName       string `json:"userName"`
+	Name           string `json:"name"`
+	IsBlueVerified bool   `json:"isBlueVerified"`
+	IsVerified     bool   `json:"isVerified"`
+	VerifiedType   string `json:"verifiedType"`
+	Description    string `json:"description"`
+	Location       string `json:"location"`
+	Followers      *int64 `json:"followers"`
+	Following      int64  `json:"following"`
+	StatusesCount  int64  `json:"statusesCount"`
+	CreatedAt      string `json:"createdAt"`
+	ProfilePicture string `json:"profilePicture"`
+	Unavailable    bool   `json:"unavailable"`
+}
+
+// tapiTweet is a twitterapi.io tweet object.
+type tapiTweet struct {
+	ID                string          `json:"id"`
+	Text              string          `json:"text"`
+	CreatedAt         string          `json:"createdAt"`
+	RetweetCount      int64           `json:"retweetCount"`
+	ReplyCount        int64           `json:"replyCount"`
+	LikeCount         int64           `json:"likeCount"`
+	QuoteCount        int64           `json:"quoteCount"`
+	ViewCount         int64           `json:"viewCount"`
+	IsReply           bool            `json:"isReply"`
+	InReplyToID       string          `json:"inReplyToId"`
+	InReplyToUserID   string          `json:"inReplyToUserId"`
+	ConversationID    string          `json:"conversationId"`
+	Author            tapiAuthor      `json:"author"`
+	ExtendedEntities  json.RawMessage `json:"extendedEntities"`
+	Entities          json.RawMessage `json:"entities"`
+	InReplyToUsername string          `json:"inReplyToUsername"`
+}
+
+func (t tapiTweet) normalize() Tweet {
+	followers := int64(-1)
+	if t.Author.Followers != nil {
+		followers = *t.Author.Followers
+	}
+	media := strings.Contains(string(t.ExtendedEntities), `"media"`) || strings.Contains(string(t.Entities), `"media"`)
+	return Tweet{
+		ID: t.ID, Text: t.Text,
+		Author: Author{
+			ID: t.Author.ID, Username: t.Author.UserName, DisplayName: t.Author.Name,
+			Verified: t.Author.IsBlueVerified || t.Author.IsVerified || t.Author.VerifiedType != "", Followers: followers,
+		},
+		Metrics: Metrics{RetweetCount: t.RetweetCount, ReplyCount: t.ReplyCount, LikeCount: t.LikeCount, QuoteCount: t.QuoteCount, ViewCount: t.ViewCount},
+		Time:    parseTime(t.CreatedAt), ConversationID: t.ConversationID,
+		InReplyToID: t.InReplyToID, InReplyToUserID: t.InReplyToUserID, HasMedia: media,
+	}
+}
+
+// tapiList is every list response shape of twitterapi.io: tweets at the
+// top level (as "tweets" or "replies") or under "data".
+type tapiList struct {
+	Tweets      []tapiTweet     `json:"tweets"`
+	Replies     []tapiTweet     `json:"replies"`
+	Data        json.RawMessage `json:"data"`
+	HasNextPage bool            `json:"has_next_page"`
+	NextCursor  string          `json:"next_cursor"`
+	Status      string          `json:"status"`
+	Msg         string          `json:"msg"`
+	Message     string          `json:"message"`
+}
+
+func (l tapiList) page() (Page, error) {
+	if err := tapiStatus(l.Status, l.Msg+l.Message); err != nil {
+		return Page{}, err
+	}
+	tweets := append(l.Tweets, l.Replies...)
+	hasNext, next := l.HasNextPage, l.NextCursor
+	if len(l.Data) > 0 && l.Data[0] == '{' {
+		var d struct {
+			Tweets      []tapiTweet `json:"tweets"`
+			Replies     []tapiTweet `json:"replies"`
+			HasNextPage *bool       `json:"has_next_page"`
+			NextCursor  string      `json:"next_cursor"`
+		}
+		if err := json.Unmarshal(l.Data, &d); err != nil {
+			return Page{}, envelope.Wrap(envelope.CodeUpstreamError, err, "twitterapi.io: unexpected data object")
+		}
+		tweets = append(append(tweets, d.Tweets...), d.Replies...)
+		if d.HasNextPage != nil {
+			hasNext = *d.HasNextPage
+		}
+		if d.NextCursor != "" {
+			next = d.NextCursor
+		}
+	} else if len(l.Data) > 0 && l.Data[0] == '[' {
+		var d []tapiTweet
+		if err := json.Unmarshal(l.Data, &d); err != nil {
+			return Page{}, envelope.Wrap(envelope.CodeUpstreamError, err, "twitterapi.io: unexpected data array")
+		}
+		tweets = append(tweets, d...)
+	}
+	out := Page{Tweets: make([]Tweet, 0, len(tweets)), HasNext: hasNext, NextCursor: next}
+	for _, t := range tweets {
+		if t.ID != "" {
+			out.Tweets = append(out.Tweets, t.normalize())
+		}
+	}
+	return out, nil
+}
+
+// tapiStatus maps a 200 answer with status "error" to an error: a message
+// about a missing user or tweet is NOT_FOUND, anything else UPSTREAM_ERROR.
+func tapiStatus(status, msg string) error {
+	if status == "" || strings.EqualFold(status, "success") {
+		return nil
+	}
+	lower := strings.ToLower(msg)
+	if strings.Contains(lower, "not found") || strings.Contains(lower, "not exist") || strings.Contains(lower, "suspended") {
+		return envelope.Errorf(envelope.CodeNotFound, "twitterapi.io: %s", excerptMsg(msg))
+	}
+	return envelope.Errorf(envelope.CodeUpstreamError, "twitterapi.io reported an error: %s", excerptMsg(msg))
+}
+
+func excerptMsg(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 160 {
+		s = string(r[:160]) + "..."
+	}
+	if s == "" {
+		s = "no message"
+	}
+	return s
+}
+
+// Profile implements Provider.
+func (p *TwitterAPIIO) Profile(ctx context.Context, username string) (Profile, error) {
+	var r struct {
+		Data   *tapiAuthor `json:"data"`
+		Status string      `json:"status"`
+		Msg    string      `json:"msg"`
+	}
+	if err := p.get(ctx, "/twitter/user/info", url.Values{"userName": {username}}, &r); err != nil {
+		return Profile{}, userErr(err, username)
+	}
+	if err := tapiStatus(r.Status, r.Msg); err != nil {
+		return Profile{}, userErr(err, username)
+	}
+	if r.Data == nil || r.Data.ID == "" || r.Data.Unavailable {
+		return Profile{}, envelope.Errorf(envelope.CodeNotFound, "user @%s not found", username)
+	}
+	a := r.Data
+	followers := int64(0)
+	if a.Followers != nil {
+		followers = *a.Followers
+	}
+	return Profile{
+		ID: a.ID, Username: a.UserName, DisplayName: a.Name, Description: a.Description, Location: a.Location,
+		Verified:       a.IsBlueVerified || a.IsVerified || a.VerifiedType != "",
+		FollowersCount: followers, FollowingCount: a.Following, TweetCount: a.StatusesCount,
+		CreatedAt: formatCreatedAt(parseTime(a.CreatedAt)), ProfileImageURL: a.ProfilePicture,
+	}, nil
+}
+
+// UserTweets implements Provider.
+func (p *TwitterAPIIO) UserTweets(ctx context.Context, q UserTweetsQuery) (Page, error) {
+	v := url.Values{"userName": {q.Username}, "includeReplies": {strconv.FormatBool(q.IncludeReplies)}}
+	if q.Cursor != "" {
+		v.Set("cursor", q.Cursor)
+	}
+	var l tapiList
+	if err := p.get(ctx, "/twitter/user/last_tweets", v, &l); err != nil {
+		return Page{}, userErr(err, q.Username)
+	}
+	page, err := l.page()
+	return page, userErr(err, q.Username)
+}
+
+// Search implements Provider.
+func (p *TwitterAPIIO) Search(ctx context.Context, q SearchQuery) (Page, error) {
+	typ := "Latest"
+	if q.Type == SearchTop {
+		typ = "Top"
+	}
+	v := url.Values{"query": {q.Query}, "queryType": {typ}}
+	if q.Cursor != "" {
+		v.Set("cursor", q.Cursor)
+	}
+	var l tapiList
+	if err := p.get(ctx, "/twitter/tweet/advanced_search", v, &l); err != nil {
+		return Page{}, err
+	}
+	return l.page()
+}
+
+// Tweet implements Provider.
+func (p *TwitterAPIIO) Tweet(ctx context.Context, id string) (Tweet, error) {
+	var l tapiList
+	if err := p.get(ctx, "/twitter/tweets", url.Values{"tweet_ids": {id}}, &l); err != nil {
+		return Tweet{}, tweetErr(err, id)
+	}
+	page, err := l.page()
+	if err != nil {
+		return Tweet{}, tweetErr(err, id)
+	}
+	for _, t := range page.Tweets {
+		if t.ID == id {
+			return t, nil
+		}
+	}
+	return Tweet{}, envelope.Errorf(envelope.CodeNotFound, "tweet %s not found", id)
+}
+
+// Replies implements Provider.
+func (p *TwitterAPIIO) Replies(ctx context.Context, q RepliesQuery) (Page, error) {
+	typ := map[string]string{SortLatest: "Latest", SortLikes: "Likes"}[q.Sort]
+	if typ == "" {
+		typ = "Relevance"
+	}
+	v := url.Values{"tweetId": {q.TweetID}, "queryType": {typ}}
+	if q.Cursor != "" {
+		v.Set("cursor", q.Cursor)
+	}
+	var l tapiList
+	if err := p.get(ctx, "/twitter/tweet/replies/v2", v, &l); err != nil {
+		return Page{}, tweetErr(err, q.TweetID)
+	}
+	page, err := l.page()
+	return page, tweetErr(err, q.TweetID)
+}
+
+// Conversation implements Provider.
+func (p *TwitterAPIIO) Conversation(ctx context.Context, q PageQuery) (Page, error) {
+	v := url.Values{"tweetId": {q.TweetID}}
+	if q.Cursor != "" {
+		v.Set("cursor", q.Cursor)
+	}
+	var l tapiList
+	if err := p.get(ctx, "/twitter/tweet/thread_context", v, &l); err != nil {
+		return Page{}, tweetErr(err, q.TweetID)
+	}
+	page, err := l.page()
+	return page, tweetErr(err, q.TweetID)
+}
+
+// userErr names the user in a NOT_FOUND error.
+func userErr(err error, username string) error {
+	if e := envelope.From(err); err != nil && e.Code == envelope.CodeNotFound {
+		return upstream.NotFound(err, "user @%s not found", username)
+	}
+	return err
+}
+
+// tweetErr names the tweet in a NOT_FOUND error.
+func tweetErr(err error, id string) error {
+	if e := envelope.From(err); err != nil && e.Code == envelope.CodeNotFound {
+		return upstream.NotFound(err, "tweet %s not found", id)
+	}
+	return err
+}

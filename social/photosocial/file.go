@@ -1,0 +1,331 @@
+package photosocial
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+)
+
+// maxFileLine bounds one JSON Lines record of a file export.
+const maxFileLine = 1 << 20
+
+// FileProvider serves data from local JSON Lines exports, so that the
+// operations and the insights run offline on a dataset a user already has.
+//
+// Each line is one JSON object with a "kind":
+//
+//	{"kind":"profile", ...fields of Profile, optionally "is_private":true}
+//	{"kind":"media",   ...fields of Media; taken_at as RFC 3339 or unix seconds}
+//	{"kind":"comment", "media_id":"...", ...fields of Comment}
+//	{"kind":"meta",    "note":"..."}  (ignored: a label for the file)
+//
+// Blank lines are skipped. A media record needs id or shortcode and an
+// owner.username; a comment record needs id and media_id (or shortcode).
+// Media of a profile with is_private true are not served, as with a live
+// provider. Cursors are offsets ("file:<n>"). Search matches usernames,
+// full names and hashtags by substring.
+type FileProvider struct {
+	profiles map[string]fileProfile
+	byOwner  map[string][]Media // newest first
+	byCode   map[string]Media
+	byID     map[string]Media
+	comments map[string][]Comment // by media ID
+	tags     map[string]int64     // media count per hashtag
+}
+
+type fileProfile struct {
+	Profile
+	IsPrivate     bool   `json:"is_private"`
+	ProfilePicURL string `json:"profile_pic_url"`
+}
+
+type fileRecord struct {
+	Kind string `json:"kind"`
+}
+
+// fileMedia accepts taken_at as a string or unix seconds.
+type fileMedia struct {
+	Media
+	TakenAt any `json:"taken_at"`
+}
+
+type fileComment struct {
+	Comment
+	CreatedAt any    `json:"created_at"`
+	MediaID   string `json:"media_id"`
+	Shortcode string `json:"shortcode"`
+}
+
+//go:embed sampledata/sample.jsonl
+var sampleFS embed.FS
+
+// SampleProvider returns a FileProvider over the bundled sample dataset:
+// SAMPLE DATA of fictional accounts (@sample.bakery, @sample.trailrunner,
+// ...), written for the examples and tests. It describes no real account.
+func SampleProvider() *FileProvider {
+	b, err := sampleFS.ReadFile("sampledata/sample.jsonl")
+	if err != nil {
+		panic(err)
+	}
+	p, err := NewFileProvider(bytes.NewReader(b))
+	if err != nil {
+		panic("photosocial: the bundled sample dataset is invalid: " + err.Error())
+	}
+	return p
+}
+
+// OpenFileProvider reads the JSON Lines files at paths into a FileProvider.
+func OpenFileProvider(paths ...string) (*FileProvider, error) {
+	var rs []io.Reader
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		rs = append(rs, f, strings.NewReader("\n"))
+	}
+	return NewFileProvider(io.MultiReader(rs...))
+}
+
+// NewFileProvider reads JSON Lines records from r. An invalid record is
+// an error naming its line.
+func NewFileProvider(r io.Reader) (*FileProvider, error) {
+	p := &FileProvider{
+		profiles: map[string]fileProfile{}, byOwner: map[string][]Media{}, byCode: map[string]Media{},
+		byID: map[string]Media{}, comments: map[string][]Comment{}, tags: map[string]int64{},
+	}
+	var pending []fileComment
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxFileLine)
+	for line := 1; sc.Scan(); line++ {
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var rec fileRecord
+		if err := json.Unmarshal(b, &rec); err != nil {
+			return nil, fmt.Errorf("photosocial: line %d: %v", line, err)
+		}
+		switch rec.Kind {
+		case "meta":
+		case "profile":
+			var fp fileProfile
+			if err := json.Unmarshal(b, &fp); err != nil || fp.Username == "" {
+				return nil, fmt.Errorf("photosocial: line %d: a profile needs a username (%v)", line, err)
+			}
+			fp.Username = strings.ToLower(fp.Username)
+			p.profiles[fp.Username] = fp
+		case "media":
+			var fm fileMedia
+			if err := json.Unmarshal(b, &fm); err != nil || (fm.ID == "" && fm.Shortcode == "") || fm.Owner.Username == "" {
+				return nil, fmt.Errorf("photosocial: line %d: a media record needs id or shortcode and owner.username (%v)", line, err)
+			}
+			m := fm.Media
+			m.TakenAt = parseTime(fm.TakenAt)
+			m.Owner.Username = strings.ToLower(m.Owner.Username)
+			if m.Shortcode == "" {
+				m.Shortcode, _ = MediaIDToShortcode(m.ID)
+			}
+			if m.ID == "" {
+				m.ID, _ = ShortcodeToMediaID(m.Shortcode)
+			}
+			if m.Type == "" {
+				m.Type = TypeImage
+			}
+			if m.Hashtags == nil {
+				m.Hashtags = extractTags(m.Caption, '#')
+			}
+			p.byOwner[m.Owner.Username] = append(p.byOwner[m.Owner.Username], m)
+			p.byID[m.ID] = m
+			if m.Shortcode != "" {
+				p.byCode[m.Shortcode] = m
+			}
+			for _, h := range m.Hashtags {
+				p.tags[strings.ToLower(h)]++
+			}
+		case "comment":
+			var fc fileComment
+			if err := json.Unmarshal(b, &fc); err != nil || fc.ID == "" || (fc.MediaID == "" && fc.Shortcode == "") {
+				return nil, fmt.Errorf("photosocial: line %d: a comment needs id and media_id or shortcode (%v)", line, err)
+			}
+			fc.Comment.CreatedAt = parseTime(fc.CreatedAt)
+			pending = append(pending, fc)
+		default:
+			return nil, fmt.Errorf("photosocial: line %d: unknown kind %q (want profile, media, comment or meta)", line, rec.Kind)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("photosocial: reading records: %w", err)
+	}
+	for _, fc := range pending {
+		id := fc.MediaID
+		if id == "" {
+			if m, ok := p.byCode[fc.Shortcode]; ok {
+				id = m.ID
+			}
+		}
+		p.comments[id] = append(p.comments[id], fc.Comment)
+	}
+	for _, ms := range p.byOwner {
+		slices.SortStableFunc(ms, func(a, b Media) int { return cmp.Compare(b.TakenAt, a.TakenAt) })
+	}
+	return p, nil
+}
+
+// Name implements Provider.
+func (p *FileProvider) Name() string { return "file" }
+
+// Profile implements Provider.
+func (p *FileProvider) Profile(_ context.Context, username string) (Profile, error) {
+	fp, ok := p.profiles[username]
+	if !ok {
+		return Profile{}, notFound("the account @%s is not in the dataset", username)
+	}
+	return fp.Profile, nil
+}
+
+// UserMedia implements Provider; reels are the media of type reel.
+func (p *FileProvider) UserMedia(_ context.Context, q UserMediaQuery) (MediaPage, error) {
+	fp, known := p.profiles[q.Username]
+	ms, any := p.byOwner[q.Username]
+	if !known && !any {
+		return MediaPage{}, notFound("the account @%s is not in the dataset", q.Username)
+	}
+	if fp.IsPrivate {
+		return MediaPage{Notes: []string{"no public media: the account is private"}}, nil
+	}
+	off, err := offsetCursor("file", q.Cursor)
+	if err != nil {
+		return MediaPage{}, err
+	}
+	if q.Reels {
+		ms = slices.DeleteFunc(slices.Clone(ms), func(m Media) bool { return m.Type != TypeReel })
+	}
+	win, next := window("file", ms, off, q.Limit)
+	return MediaPage{Media: slices.Clone(win), Next: next}, nil
+}
+
+func (p *FileProvider) lookup(ref MediaRef) (Media, error) {
+	if ref.Shortcode != "" {
+		if m, ok := p.byCode[ref.Shortcode]; ok {
+			return m, nil
+		}
+		return Media{}, notFound("media %s is not in the dataset", ref.Shortcode)
+	}
+	id, _, _ := strings.Cut(ref.MediaID, "_")
+	if m, ok := p.byID[id]; ok {
+		return m, nil
+	}
+	return Media{}, notFound("media %s is not in the dataset", ref.MediaID)
+}
+
+// Media implements Provider.
+func (p *FileProvider) Media(_ context.Context, ref MediaRef) (Media, error) {
+	return p.lookup(ref)
+}
+
+// Comments implements Provider.
+func (p *FileProvider) Comments(_ context.Context, q CommentsQuery) (CommentPage, error) {
+	m, err := p.lookup(q.Media)
+	if err != nil {
+		return CommentPage{}, err
+	}
+	off, err := offsetCursor("file", q.Cursor)
+	if err != nil {
+		return CommentPage{}, err
+	}
+	win, next := window("file", p.comments[m.ID], off, q.Limit)
+	return CommentPage{Comments: slices.Clone(win), Next: next}, nil
+}
+
+// HashtagMedia implements Provider: media of public profiles with the
+// tag, by engagement for top and by time for recent.
+func (p *FileProvider) HashtagMedia(_ context.Context, q HashtagQuery) (MediaPage, error) {
+	off, err := offsetCursor("file", q.Cursor)
+	if err != nil {
+		return MediaPage{}, err
+	}
+	var ms []Media
+	for owner, list := range p.byOwner {
+		if p.profiles[owner].IsPrivate {
+			continue
+		}
+		for _, m := range list {
+			if slices.Contains(m.Hashtags, q.Hashtag) {
+				ms = append(ms, m)
+			}
+		}
+	}
+	slices.SortFunc(ms, func(a, b Media) int {
+		if q.Sort == "recent" {
+			return cmp.Or(cmp.Compare(b.TakenAt, a.TakenAt), cmp.Compare(a.ID, b.ID))
+		}
+		return cmp.Or(cmp.Compare(b.LikeCount+b.CommentCount, a.LikeCount+a.CommentCount), cmp.Compare(a.ID, b.ID))
+	})
+	win, next := window("file", ms, off, q.Limit)
+	return MediaPage{Media: win, Next: next}, nil
+}
+
+// Search implements Provider: exact matches first, then prefixes, then
+// substrings; ties by followers or media count.
+func (p *FileProvider) Search(_ context.Context, q SearchQuery) (SearchPage, error) {
+	off, err := offsetCursor("file", q.Cursor)
+	if err != nil {
+		return SearchPage{}, err
+	}
+	needle := strings.ToLower(q.Query)
+	rank := func(s string) int {
+		s = strings.ToLower(s)
+		switch {
+		case s == needle:
+			return 0
+		case strings.HasPrefix(s, needle):
+			return 1
+		case strings.Contains(s, needle):
+			return 2
+		}
+		return 3
+	}
+	type hit struct {
+		r     SearchResult
+		rank  int
+		count int64
+		key   string
+	}
+	var hits []hit
+	if q.Type == "hashtag" {
+		for tag, n := range p.tags {
+			if r := rank(tag); r < 3 {
+				hits = append(hits, hit{SearchResult{Type: "hashtag", Hashtag: &HashtagHit{Name: tag, MediaCount: n}}, r, n, tag})
+			}
+		}
+	} else {
+		for _, fp := range p.profiles {
+			r := min(rank(fp.Username), rank(fp.FullName))
+			if r < 3 {
+				hits = append(hits, hit{SearchResult{Type: "profile", Profile: &ProfileHit{
+					ID: fp.ID, Username: fp.Username, FullName: fp.FullName, IsVerified: fp.IsVerified,
+					FollowersCount: fp.FollowersCount, ProfilePicURL: fp.ProfilePicURL,
+				}}, r, fp.FollowersCount, fp.Username})
+			}
+		}
+	}
+	slices.SortFunc(hits, func(a, b hit) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(b.count, a.count), cmp.Compare(a.key, b.key))
+	})
+	rs := make([]SearchResult, len(hits))
+	for i, h := range hits {
+		rs[i] = h.r
+	}
+	win, next := window("file", rs, off, q.Limit)
+	return SearchPage{Results: win, Next: next}, nil
+}

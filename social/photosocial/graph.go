@@ -1,0 +1,444 @@
+package photosocial
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/upstream"
+)
+
+// DefaultGraphBaseURL is the Graph API version the Graph provider targets.
+const DefaultGraphBaseURL = "https://graph.facebook.com/v21.0"
+
+// GraphConfig configures a [GraphProvider].
+type GraphConfig struct {
+	// AccessToken is the app user's access token (instagram_basic and
+	// pages_read_engagement; Instagram Public Content Access for
+	// hashtags). Required. It travels in the Authorization header, never
+	// in URLs, and never appears in errors.
+	AccessToken string
+	// UserID is the app user's Instagram professional account ID, on
+	// which business discovery and hashtag search are performed. Required.
+	UserID string
+	// BaseURL replaces DefaultGraphBaseURL, e.g. with a test server.
+	BaseURL string
+	// HTTPClient sends the requests; default http.DefaultClient.
+	HTTPClient *http.Client
+	// MaxResponseBytes bounds a response; default DefaultMaxResponseBytes.
+	MaxResponseBytes int64
+	// Timeout bounds each request; default 15 s.
+	Timeout time.Duration
+}
+
+// GraphProvider serves data through the Instagram Graph API (Instagram API
+// with Facebook Login): business discovery for the profiles and media of
+// business and creator accounts, and hashtag search (ig_hashtag_search,
+// then top_media or recent_media).
+//
+// What it cannot serve, it refuses with SERVICE_UNAVAILABLE wrapping
+// [ErrUnsupported]:
+//   - personal accounts and private profiles: business discovery sees only
+//     professional accounts, so they are NOT_FOUND;
+//   - media by shortcode: the Graph API addresses media by its own IG Media
+//     ID, which a shortcode does not encode;
+//   - media and comments by ID of media the app user does not own;
+//   - search of profiles beyond the exact username (business discovery).
+//
+// Reels are told apart by media_product_type REELS. Hashtag media carry no
+// owner username, and like_count is absent when the owner hid likes.
+type GraphProvider struct {
+	cfg GraphConfig
+	up  *upstream.Client
+}
+
+// NewGraphProvider returns a Graph API provider.
+func NewGraphProvider(cfg GraphConfig) (*GraphProvider, error) {
+	if cfg.AccessToken == "" || cfg.UserID == "" {
+		return nil, errors.New("photosocial: the Graph provider needs an access token and the app user's IG user ID")
+	}
+	return &GraphProvider{cfg: cfg, up: &upstream.Client{
+		Name: "Instagram Graph API", BaseURL: baseURL(cfg.BaseURL, DefaultGraphBaseURL),
+		Header: bearer(cfg.AccessToken),
+		HTTP:   cfg.HTTPClient, Timeout: cfg.Timeout, MaxBytes: maxBytes(cfg.MaxResponseBytes),
+	}}, nil
+}
+
+// Name implements Provider.
+func (g *GraphProvider) Name() string { return "instagram_graph" }
+
+var graphCursorRE = regexp.MustCompile(`^[A-Za-z0-9_=-]*$`)
+
+const graphMediaFields = "id,caption,comments_count,like_count,media_type,media_product_type,media_url,permalink,thumbnail_url,timestamp,username,children{id,media_type,media_url,thumbnail_url}"
+
+// graphError is the error object of a Graph API failure.
+type graphError struct {
+	Error struct {
+		Message string `json:"message"`
+		Type    string `json:"type"`
+		Code    int    `json:"code"`
+		Subcode int    `json:"error_subcode"`
+	} `json:"error"`
+}
+
+// get sends GET base/path?params and decodes the answer into out.
+func (g *GraphProvider) get(ctx context.Context, path string, params url.Values, out any, what string) error {
+	return g.up.Send(ctx, upstream.Request{
+		Path: "/" + path, Query: params,
+		Classify: func(status int, body []byte) error { return g.classify(status, body, what) },
+	}, out)
+}
+
+// classify maps a Graph API error object to an envelope error; nil lets
+// upstream map by HTTP status.
+func (g *GraphProvider) classify(status int, body []byte, what string) error {
+	var ge graphError
+	if json.Unmarshal(body, &ge) != nil || ge.Error.Code == 0 {
+		return nil
+	}
+	e := ge.Error
+	switch {
+	case e.Code == 4 || e.Code == 17 || e.Code == 32 || e.Code == 613 || e.Code == 80002:
+		return envelope.Errorf(envelope.CodeRateLimitExceeded, "the Instagram Graph API rate limit was reached (code %d); retry later", e.Code)
+	case e.Code == 190:
+		return envelope.Errorf(envelope.CodeUpstreamError, "the Instagram Graph API rejected the configured access token (code 190): renew it")
+	case e.Code == 110 || e.Subcode == 2207013:
+		return notFound("%s was not found: the Instagram Graph API sees only business and creator accounts", what)
+	case e.Code == 100 && e.Subcode == 33:
+		return notFound("%s was not found, or is not readable with the configured account", what)
+	case e.Code == 10 || (e.Code >= 200 && e.Code < 300):
+		return unsupported("Instagram Graph API", "cannot read %s: it serves media and comments only of the configured account (code %d)", what, e.Code)
+	case e.Code == 2 || status >= 500:
+		return envelope.Errorf(envelope.CodeUpstreamError, "the Instagram Graph API is temporarily failing (code %d)", e.Code)
+	}
+	return envelope.Errorf(envelope.CodeUpstreamError, "the Instagram Graph API refused the request (code %d, subcode %d)", e.Code, e.Subcode)
+}
+
+// graphMedia is an IG Media object as the Graph API returns it.
+type graphMedia struct {
+	ID               string `json:"id"`
+	Caption          string `json:"caption"`
+	CommentsCount    int64  `json:"comments_count"`
+	LikeCount        int64  `json:"like_count"`
+	MediaType        string `json:"media_type"`
+	MediaProductType string `json:"media_product_type"`
+	MediaURL         string `json:"media_url"`
+	Permalink        string `json:"permalink"`
+	ThumbnailURL     string `json:"thumbnail_url"`
+	Timestamp        string `json:"timestamp"`
+	Username         string `json:"username"`
+	Children         struct {
+		Data []struct {
+			ID           string `json:"id"`
+			MediaType    string `json:"media_type"`
+			MediaURL     string `json:"media_url"`
+			ThumbnailURL string `json:"thumbnail_url"`
+		} `json:"data"`
+	} `json:"children"`
+}
+
+type graphPaging struct {
+	Cursors struct {
+		After string `json:"after"`
+	} `json:"cursors"`
+	Next string `json:"next"`
+}
+
+type graphMediaEdge struct {
+	Data   []graphMedia `json:"data"`
+	Paging graphPaging  `json:"paging"`
+}
+
+// next is the cursor of the following page: Graph always sends
+// cursors.after, but only a page with more has a next link.
+func (p graphPaging) next() string {
+	if p.Next == "" {
+		return ""
+	}
+	return p.Cursors.After
+}
+
+func (m graphMedia) normalize(ownerID string) Media {
+	out := Media{
+		ID: m.ID, Caption: m.Caption, LikeCount: m.LikeCount, CommentCount: m.CommentsCount,
+		URL: m.Permalink, Shortcode: shortcodeFromURL(m.Permalink), TakenAt: parseTime(m.Timestamp),
+		Owner: Owner{ID: ownerID, Username: m.Username},
+	}
+	switch m.MediaType {
+	case "VIDEO":
+		out.Type = TypeVideo
+		out.VideoURL, out.ThumbnailURL, out.DisplayURL = m.MediaURL, m.ThumbnailURL, m.ThumbnailURL
+	case "CAROUSEL_ALBUM":
+		out.Type = TypeCarousel
+		out.DisplayURL = m.MediaURL
+	default:
+		out.Type = TypeImage
+		out.DisplayURL = m.MediaURL
+	}
+	if m.MediaProductType == "REELS" {
+		out.Type = TypeReel
+	}
+	for _, c := range m.Children.Data {
+		ch := Child{ID: c.ID, Type: TypeImage, DisplayURL: c.MediaURL}
+		if c.MediaType == "VIDEO" {
+			ch.Type, ch.DisplayURL, ch.VideoURL = TypeVideo, c.ThumbnailURL, c.MediaURL
+		}
+		out.Children = append(out.Children, ch)
+	}
+	if out.DisplayURL == "" && len(out.Children) > 0 {
+		out.DisplayURL = out.Children[0].DisplayURL
+	}
+	return out
+}
+
+// shortcodeFromURL extracts the shortcode of a permalink; "" when none.
+func shortcodeFromURL(u string) string {
+	if u == "" {
+		return ""
+	}
+	sc, ok := parseShortcode(u)
+	if !ok {
+		return ""
+	}
+	return sc
+}
+
+type graphDiscovery struct {
+	BusinessDiscovery struct {
+		ID                string         `json:"id"`
+		Username          string         `json:"username"`
+		Name              string         `json:"name"`
+		FollowersCount    int64          `json:"followers_count"`
+		FollowsCount      int64          `json:"follows_count"`
+		MediaCount        int64          `json:"media_count"`
+		ProfilePictureURL string         `json:"profile_picture_url"`
+		Media             graphMediaEdge `json:"media"`
+	} `json:"business_discovery"`
+}
+
+func (g *GraphProvider) discover(ctx context.Context, username, fields string) (graphDiscovery, error) {
+	var d graphDiscovery
+	// The username goes into a field expansion: only valid names pass,
+	// also when the provider is called without a Client.
+	if !usernameRE.MatchString(username) {
+		return d, envelope.Invalid("username", "must be 1 to 30 lower-case letters, digits, periods or underscores")
+	}
+	params := url.Values{"fields": {fmt.Sprintf("business_discovery.username(%s){%s}", username, fields)}}
+	err := g.get(ctx, g.cfg.UserID, params, &d, "the account @"+username)
+	return d, err
+}
+
+// Profile implements Provider through business discovery.
+func (g *GraphProvider) Profile(ctx context.Context, username string) (Profile, error) {
+	d, err := g.discover(ctx, username, "id,username,name,followers_count,follows_count,media_count,profile_picture_url")
+	if err != nil {
+		return Profile{}, err
+	}
+	b := d.BusinessDiscovery
+	return Profile{
+		ID: b.ID, Username: b.Username, FullName: b.Name,
+		FollowersCount: b.FollowersCount, FollowingCount: b.FollowsCount, MediaCount: b.MediaCount,
+	}, nil
+}
+
+// graphReelPages bounds the pages read to collect reels.
+const graphReelPages = 5
+
+// UserMedia implements Provider through business discovery's media edge.
+// Reels are selected by media_product_type, reading up to five pages.
+func (g *GraphProvider) UserMedia(ctx context.Context, q UserMediaQuery) (MediaPage, error) {
+	// The cursor goes into a field expansion, media.after(<cursor>): only
+	// the base64url characters of Graph cursors may pass.
+	if !graphCursorRE.MatchString(q.Cursor) {
+		return MediaPage{}, envelope.Invalid("cursor", "must be a next_cursor of this provider (letters, digits, - and _)")
+	}
+	var page MediaPage
+	cursor := q.Cursor
+	for range graphReelPages {
+		edge := fmt.Sprintf("media.limit(%d)", q.Limit)
+		if cursor != "" {
+			edge = fmt.Sprintf("media.after(%s).limit(%d)", cursor, q.Limit)
+		}
+		d, err := g.discover(ctx, q.Username, "id,"+edge+"{"+graphMediaFields+"}")
+		if err != nil {
+			return MediaPage{}, err
+		}
+		b := d.BusinessDiscovery
+		for _, m := range b.Media.Data {
+			n := m.normalize(b.ID)
+			if !q.Reels || n.Type == TypeReel {
+				page.Media = append(page.Media, n)
+			}
+		}
+		cursor = b.Media.Paging.next()
+		page.Next = cursor
+		if !q.Reels || len(page.Media) >= q.Limit || cursor == "" {
+			break
+		}
+	}
+	if len(page.Media) > q.Limit {
+		page.Media = page.Media[:q.Limit]
+	}
+	return page, nil
+}
+
+// Media implements Provider for media the app user owns, by IG Media ID.
+func (g *GraphProvider) Media(ctx context.Context, ref MediaRef) (Media, error) {
+	if ref.MediaID == "" {
+		return Media{}, unsupported("Instagram Graph API", "cannot look media up by shortcode; pass its IG Media ID as media_id")
+	}
+	var m graphMedia
+	if err := g.get(ctx, ref.MediaID, url.Values{"fields": {graphMediaFields}}, &m, "media "+ref.MediaID); err != nil {
+		return Media{}, err
+	}
+	return m.normalize(""), nil
+}
+
+type graphComment struct {
+	ID        string `json:"id"`
+	Text      string `json:"text"`
+	Timestamp string `json:"timestamp"`
+	Username  string `json:"username"`
+	LikeCount int64  `json:"like_count"`
+	From      struct {
+		ID       string `json:"id"`
+		Username string `json:"username"`
+	} `json:"from"`
+	Replies struct {
+		Data []graphComment `json:"data"`
+	} `json:"replies"`
+}
+
+func (c graphComment) normalize(parent string) Comment {
+	user := c.From.Username
+	if user == "" {
+		user = c.Username
+	}
+	return Comment{
+		ID: c.ID, Text: c.Text, CreatedAt: parseTime(c.Timestamp), LikeCount: c.LikeCount,
+		Owner: Owner{ID: c.From.ID, Username: user}, ReplyCount: int64(len(c.Replies.Data)), ParentID: parent,
+	}
+}
+
+// Comments implements Provider for media the app user owns, by IG Media
+// ID. Comments of other accounts' media are not served by the Graph API.
+func (g *GraphProvider) Comments(ctx context.Context, q CommentsQuery) (CommentPage, error) {
+	if q.Media.MediaID == "" {
+		return CommentPage{}, unsupported("Instagram Graph API", "cannot read comments of other accounts' media or by shortcode; it serves only the configured account's own media, by media_id")
+	}
+	params := url.Values{
+		"fields": {"id,text,timestamp,username,like_count,from{id,username},replies{id,text,timestamp,username,like_count,from{id,username}}"},
+		"limit":  {fmt.Sprint(q.Limit)},
+	}
+	if q.Cursor != "" {
+		params.Set("after", q.Cursor)
+	}
+	var resp struct {
+		Data   []graphComment `json:"data"`
+		Paging graphPaging    `json:"paging"`
+	}
+	if err := g.get(ctx, q.Media.MediaID+"/comments", params, &resp, "comments of media "+q.Media.MediaID); err != nil {
+		return CommentPage{}, err
+	}
+	var page CommentPage
+	for _, c := range resp.Data {
+		page.Comments = append(page.Comments, c.normalize(""))
+		for _, r := range c.Replies.Data {
+			page.Comments = append(page.Comments, r.normalize(c.ID))
+		}
+	}
+	page.Next = resp.Paging.next()
+	return page, nil
+}
+
+// hashtagID resolves a hashtag's node ID with ig_hashtag_search.
+func (g *GraphProvider) hashtagID(ctx context.Context, tag string) (string, error) {
+	var resp struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	params := url.Values{"user_id": {g.cfg.UserID}, "q": {tag}}
+	if err := g.get(ctx, "ig_hashtag_search", params, &resp, "the hashtag #"+tag); err != nil {
+		return "", err
+	}
+	if len(resp.Data) == 0 || resp.Data[0].ID == "" {
+		return "", notFound("the hashtag #%s was not found", tag)
+	}
+	return resp.Data[0].ID, nil
+}
+
+// HashtagMedia implements Provider: ig_hashtag_search, then top_media or
+// recent_media (the last 24 hours) of the hashtag node.
+func (g *GraphProvider) HashtagMedia(ctx context.Context, q HashtagQuery) (MediaPage, error) {
+	id, err := g.hashtagID(ctx, q.Hashtag)
+	if err != nil {
+		return MediaPage{}, err
+	}
+	edge := "top_media"
+	if q.Sort == "recent" {
+		edge = "recent_media"
+	}
+	params := url.Values{
+		"user_id": {g.cfg.UserID},
+		"fields":  {"id,caption,comments_count,like_count,media_type,media_url,permalink,timestamp,children{id,media_type,media_url}"},
+		"limit":   {fmt.Sprint(min(q.Limit, 50))},
+	}
+	if q.Cursor != "" {
+		params.Set("after", q.Cursor)
+	}
+	var resp graphMediaEdge
+	if err := g.get(ctx, id+"/"+edge, params, &resp, "media of #"+q.Hashtag); err != nil {
+		return MediaPage{}, err
+	}
+	page := MediaPage{Next: resp.Paging.next(), Notes: []string{
+		"the Instagram Graph API does not name the owners of hashtag media",
+		"the Instagram Graph API does not say which hashtag videos are reels: they are reported as video",
+	}}
+	for _, m := range resp.Data {
+		page.Media = append(page.Media, m.normalize(""))
+	}
+	return page, nil
+}
+
+// Search implements Provider: an exact-username lookup through business
+// discovery for profiles, ig_hashtag_search for hashtags.
+func (g *GraphProvider) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
+	if q.Type == "hashtag" {
+		id, err := g.hashtagID(ctx, strings.ToLower(q.Query))
+		if isNotFound(err) {
+			return SearchPage{}, nil
+		}
+		if err != nil {
+			return SearchPage{}, err
+		}
+		return SearchPage{Results: []SearchResult{{Type: "hashtag", Hashtag: &HashtagHit{ID: id, Name: strings.ToLower(q.Query)}}}}, nil
+	}
+	user := strings.ToLower(q.Query)
+	if !usernameRE.MatchString(user) {
+		return SearchPage{}, nil
+	}
+	d, err := g.discover(ctx, user, "id,username,name,followers_count,profile_picture_url")
+	if isNotFound(err) {
+		return SearchPage{}, nil
+	}
+	if err != nil {
+		return SearchPage{}, err
+	}
+	b := d.BusinessDiscovery
+	return SearchPage{Results: []SearchResult{{Type: "profile", Profile: &ProfileHit{
+		ID: b.ID, Username: b.Username, FullName: b.Name, FollowersCount: b.FollowersCount, ProfilePicURL: b.ProfilePictureURL,
+	}}}}, nil
+}
+
+// isNotFound reports whether err is a NOT_FOUND error.
+func isNotFound(err error) bool {
+	return errors.Is(err, &envelope.Error{Code: envelope.CodeNotFound})
+}

@@ -1,0 +1,547 @@
+package photosocial
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quiverkit/quiver/envelope"
+)
+
+const (
+	testToken  = "EAAGsecret-token-123"
+	testUserID = "17841405309211844"
+)
+
+var fixedNow = time.Date(2025, 10, 21, 12, 0, 0, 0, time.UTC)
+
+func fixture(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func newClient(p Provider) *Client {
+	return &Client{Provider: p, Now: func() time.Time { return fixedNow }}
+}
+
+// wantCode asserts that err is an *envelope.Error (or validation error)
+// of the code.
+func wantCode(t *testing.T, err error, code envelope.Code) *envelope.Error {
+	t.Helper()
+	e := envelope.From(err)
+	if e == nil || e.Code != code {
+		t.Fatalf("error = %v, want code %s", err, code)
+	}
+	if strings.Contains(e.Error(), testToken) || strings.Contains(e.Message, testToken) {
+		t.Fatalf("error leaks the token: %v", e)
+	}
+	return e
+}
+
+// graphServer replays Graph API fixtures. route picks the fixture and
+// status of a request.
+func graphServer(t *testing.T, route func(r *http.Request) (int, string)) *GraphProvider {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+testToken {
+			t.Errorf("Authorization = %q", r.Header.Get("Authorization"))
+		}
+		if strings.Contains(r.URL.RawQuery, testToken) {
+			t.Errorf("token in the URL: %s", r.URL)
+		}
+		status, name := route(r)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write(fixture(t, "graph/"+name))
+	}))
+	t.Cleanup(srv.Close)
+	g, err := NewGraphProvider(GraphConfig{AccessToken: testToken, UserID: testUserID, BaseURL: srv.URL + "/v21.0", HTTPClient: srv.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func TestGraphProfile(t *testing.T) {
+	g := graphServer(t, func(r *http.Request) (int, string) {
+		if r.URL.Path != "/v21.0/"+testUserID || !strings.Contains(r.URL.Query().Get("fields"), "business_discovery.username(northwind.coffee)") {
+			t.Errorf("unexpected request %s", r.URL)
+		}
+		return 200, "profile.json"
+	})
+	p, err := newClient(g).Profile(context.Background(), ProfileRequest{Username: "@NorthWind.Coffee"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Profile{ID: "17841400000000123", Username: "northwind.coffee", FullName: "Northwind Coffee Roasters",
+		FollowersCount: 267793, FollowingCount: 412, MediaCount: 1205, Source: "instagram_graph", FetchedAt: "2025-10-21T12:00:00Z"}
+	if p != want {
+		t.Errorf("got %+v\nwant %+v", p, want)
+	}
+}
+
+func TestGraphPostsPagination(t *testing.T) {
+	g := graphServer(t, func(r *http.Request) (int, string) {
+		if strings.Contains(r.URL.Query().Get("fields"), "media.after(QVFIUkNhbmV4dF9wYWdlX2N1cnNvcg)") {
+			return 200, "media_page2.json"
+		}
+		return 200, "media_page1.json"
+	})
+	c := newClient(g)
+	p1, err := c.Posts(context.Background(), PostsRequest{Username: "northwind.coffee", Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p1.ResultCount != 3 || !p1.PageInfo.HasNextPage || p1.PageInfo.NextCursor != "QVFIUkNhbmV4dF9wYWdlX2N1cnNvcg" {
+		t.Fatalf("page 1: count %d, page_info %+v", p1.ResultCount, p1.PageInfo)
+	}
+	img, reel, noURL := p1.Media[0], p1.Media[1], p1.Media[2]
+	if img.Type != TypeImage || img.Shortcode != "C-9V5IU6efX" || img.TakenAt != "2025-10-14T16:20:05Z" ||
+		strings.Join(img.Hashtags, ",") != "coffee,ethiopia" || strings.Join(img.Mentions, ",") != "greenbean.co" || img.Owner.Username != "northwind.coffee" {
+		t.Errorf("image: %+v", img)
+	}
+	if reel.Type != TypeReel || reel.VideoURL == "" || reel.DisplayURL != reel.ThumbnailURL {
+		t.Errorf("reel: %+v", reel)
+	}
+	// A video whose media_url the Graph API withholds (copyrighted audio).
+	if noURL.Type != TypeVideo || noURL.VideoURL != "" || noURL.DisplayURL == "" || noURL.LikeCount != 0 {
+		t.Errorf("video without media_url: %+v", noURL)
+	}
+	p2, err := c.Posts(context.Background(), PostsRequest{Username: "northwind.coffee", Limit: 3, Cursor: p1.PageInfo.NextCursor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p2.ResultCount != 1 || p2.PageInfo.HasNextPage || p2.PageInfo.NextCursor != "" {
+		t.Fatalf("page 2: %+v", p2.PageInfo)
+	}
+	car := p2.Media[0]
+	if car.Type != TypeCarousel || len(car.Children) != 2 || car.Children[1].Type != TypeVideo || car.Children[1].VideoURL == "" {
+		t.Errorf("carousel: %+v", car)
+	}
+}
+
+func TestGraphReelsAcrossPages(t *testing.T) {
+	calls := 0
+	g := graphServer(t, func(r *http.Request) (int, string) {
+		calls++
+		if strings.Contains(r.URL.Query().Get("fields"), "media.after(") {
+			return 200, "media_page2.json"
+		}
+		return 200, "media_page1.json"
+	})
+	l, err := newClient(g).Reels(context.Background(), ReelsRequest{Username: "northwind.coffee", Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.ResultCount != 1 || l.Media[0].Type != TypeReel || calls != 2 || l.PageInfo.HasNextPage {
+		t.Errorf("reels: %d results, %d calls, %+v", l.ResultCount, calls, l.PageInfo)
+	}
+}
+
+func TestGraphErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		status  int
+		fixture string
+		code    envelope.Code
+	}{
+		{"unknown or private account", 400, "error_user_not_found.json", envelope.CodeNotFound},
+		{"rate limit", 403, "error_rate_limit.json", envelope.CodeRateLimitExceeded},
+		{"expired token", 400, "error_token.json", envelope.CodeUpstreamError},
+		{"permission", 400, "error_permission.json", envelope.CodeServiceUnavailable},
+		{"server failure", 500, "error_rate_limit.json", envelope.CodeRateLimitExceeded},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := graphServer(t, func(*http.Request) (int, string) { return tt.status, tt.fixture })
+			_, err := newClient(g).Profile(context.Background(), ProfileRequest{Username: "somebody.private"})
+			wantCode(t, err, tt.code)
+		})
+	}
+	t.Run("bare 502", func(t *testing.T) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(502) }))
+		defer srv.Close()
+		g, _ := NewGraphProvider(GraphConfig{AccessToken: testToken, UserID: testUserID, BaseURL: srv.URL})
+		_, err := newClient(g).Profile(context.Background(), ProfileRequest{Username: "x"})
+		wantCode(t, err, envelope.CodeUpstreamError)
+	})
+	t.Run("timeout", func(t *testing.T) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(2 * time.Second):
+			}
+		}))
+		defer srv.Close()
+		g, _ := NewGraphProvider(GraphConfig{AccessToken: testToken, UserID: testUserID, BaseURL: srv.URL})
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		_, err := newClient(g).Profile(ctx, ProfileRequest{Username: "x"})
+		wantCode(t, err, envelope.CodeUpstreamTimeout)
+	})
+	t.Run("oversized response", func(t *testing.T) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte(`{"id":"` + strings.Repeat("x", 4096) + `"}`))
+		}))
+		defer srv.Close()
+		g, _ := NewGraphProvider(GraphConfig{AccessToken: testToken, UserID: testUserID, BaseURL: srv.URL, MaxResponseBytes: 1024})
+		_, err := newClient(g).Profile(context.Background(), ProfileRequest{Username: "x"})
+		wantCode(t, err, envelope.CodeUpstreamError)
+	})
+}
+
+func TestGraphUnsupported(t *testing.T) {
+	g := graphServer(t, func(r *http.Request) (int, string) {
+		t.Errorf("no request expected, got %s", r.URL)
+		return 500, "error_token.json"
+	})
+	c := newClient(g)
+	_, err := c.Media(context.Background(), MediaRequest{Shortcode: "C-9V5IU6efX"})
+	if e := wantCode(t, err, envelope.CodeServiceUnavailable); !errors.Is(err, ErrUnsupported) || !strings.Contains(e.Message, "media_id") {
+		t.Errorf("media by shortcode: %v", err)
+	}
+	_, err = c.Comments(context.Background(), CommentsRequest{Shortcode: "C-9V5IU6efX"})
+	if e := wantCode(t, err, envelope.CodeServiceUnavailable); !errors.Is(err, ErrUnsupported) || !strings.Contains(e.Message, "other accounts' media") {
+		t.Errorf("comments by shortcode: %v", err)
+	}
+}
+
+func TestGraphCommentsOfOwnMedia(t *testing.T) {
+	g := graphServer(t, func(r *http.Request) (int, string) {
+		if r.URL.Path != "/v21.0/18027939643004123/comments" {
+			t.Errorf("path %s", r.URL.Path)
+		}
+		return 200, "comments.json"
+	})
+	l, err := newClient(g).Comments(context.Background(), CommentsRequest{MediaID: "18027939643004123"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.ResultCount != 3 || l.Comments[1].ParentID != "17858893269000001" || l.Comments[0].ReplyCount != 1 ||
+		l.Comments[0].Owner.ID != "17841400000999001" || l.Comments[0].CreatedAt != "2025-10-14T17:02:11Z" || l.PageInfo.HasNextPage {
+		t.Errorf("comments: %+v", l)
+	}
+}
+
+func TestGraphHashtagAndSearch(t *testing.T) {
+	g := graphServer(t, func(r *http.Request) (int, string) {
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/ig_hashtag_search"):
+			if r.URL.Query().Get("q") != "coffee" || r.URL.Query().Get("user_id") != testUserID {
+				t.Errorf("hashtag search query %s", r.URL.RawQuery)
+			}
+			return 200, "hashtag_search.json"
+		case strings.HasSuffix(r.URL.Path, "/17843853986012965/recent_media"):
+			return 200, "hashtag_top_media.json"
+		case strings.HasSuffix(r.URL.Path, "/17843853986012965/top_media"):
+			return 200, "hashtag_top_media.json"
+		}
+		return 200, "profile.json"
+	})
+	c := newClient(g)
+	l, err := c.HashtagSearch(context.Background(), HashtagRequest{Hashtag: "#Coffee"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.ResultCount != 2 || l.PageInfo.NextCursor != "QVFIUmhhc2h0YWdfbmV4dA" || l.Media[1].Type != TypeVideo || len(l.Notes) != 2 {
+		t.Errorf("hashtag: %+v", l)
+	}
+	s, err := c.Search(context.Background(), SearchRequest{Query: "#coffee", Type: "hashtag"})
+	if err != nil || s.ResultCount != 1 || s.Results[0].Hashtag.ID != "17843853986012965" || s.Results[0].Profile != nil {
+		t.Errorf("hashtag search: %+v, %v", s, err)
+	}
+	s, err = c.Search(context.Background(), SearchRequest{Query: "@northwind.coffee"})
+	if err != nil || s.ResultCount != 1 || s.Results[0].Profile.FollowersCount != 267793 || s.Type != "profile" {
+		t.Errorf("profile search: %+v, %v", s, err)
+	}
+}
+
+// apifyServer replays Apify run-sync-get-dataset-items answers.
+func apifyServer(t *testing.T, route func(in apifyInput) (int, string)) *ApifyProvider {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.URL.Path != "/v2/acts/apify~instagram-scraper/run-sync-get-dataset-items" {
+			t.Errorf("unexpected %s %s", r.Method, r.URL.Path)
+		}
+		if r.Header.Get("Authorization") != "Bearer "+testToken || strings.Contains(r.URL.RawQuery, testToken) {
+			t.Errorf("auth: header %q, query %q", r.Header.Get("Authorization"), r.URL.RawQuery)
+		}
+		var in apifyInput
+		b, _ := io.ReadAll(r.Body)
+		if err := json.Unmarshal(b, &in); err != nil {
+			t.Errorf("input: %v", err)
+		}
+		status, name := route(in)
+		if status == 429 {
+			w.Header().Set("Retry-After", "17")
+		}
+		w.WriteHeader(status)
+		w.Write(fixture(t, "apify/"+name))
+	}))
+	t.Cleanup(srv.Close)
+	a, err := NewApifyProvider(ApifyConfig{Token: testToken, BaseURL: srv.URL, HTTPClient: srv.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func TestApifyProfile(t *testing.T) {
+	a := apifyServer(t, func(in apifyInput) (int, string) {
+		if in.ResultsType != "details" {
+			t.Errorf("resultsType %q", in.ResultsType)
+		}
+		if strings.Contains(in.DirectURLs[0], "quiet.person") {
+			return 200, "details_private.json"
+		}
+		if strings.Contains(in.DirectURLs[0], "no.such.user") {
+			return 200, "not_found.json"
+		}
+		return 200, "details.json"
+	})
+	c := newClient(a)
+	p, err := c.Profile(context.Background(), ProfileRequest{Username: "northwind.coffee"})
+	if err != nil || !p.IsVerified || p.MediaCount != 1205 || p.Source != "apify" || p.ID != "4123456789" {
+		t.Errorf("profile: %+v, %v", p, err)
+	}
+	// A private profile still has a profile; its media are not public.
+	p, err = c.Profile(context.Background(), ProfileRequest{Username: "quiet.person"})
+	if err != nil || p.FollowersCount != 211 || p.MediaCount != 37 {
+		t.Errorf("private profile: %+v, %v", p, err)
+	}
+	_, err = c.Profile(context.Background(), ProfileRequest{Username: "no.such.user.zz"})
+	wantCode(t, err, envelope.CodeNotFound)
+}
+
+func TestApifyPostsPagination(t *testing.T) {
+	var limits []int
+	a := apifyServer(t, func(in apifyInput) (int, string) {
+		limits = append(limits, in.ResultsLimit)
+		if strings.Contains(in.DirectURLs[0], "quiet.person") {
+			return 200, "no_items.json"
+		}
+		return 200, "posts.json"
+	})
+	c := newClient(a)
+	p1, err := c.Posts(context.Background(), PostsRequest{Username: "northwind.coffee", Limit: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p1.ResultCount != 4 || p1.PageInfo.NextCursor != "apify:4" {
+		t.Fatalf("page 1: %+v", p1.PageInfo)
+	}
+	m0, reel, car, noURL, hidden := p1.Media[0], p1.Media[1], p1.Media[2], p1.Media[3], Media{}
+	if m0.Location == nil || m0.Location.Name != "Northwind Roastery, Portland" || m0.TakenAt != "2025-10-20T10:00:00Z" {
+		t.Errorf("first post: %+v", m0)
+	}
+	if reel.Type != TypeReel || reel.ViewCount != 9001 || !strings.Contains(reel.URL, "/reel/") {
+		t.Errorf("reel: %+v", reel)
+	}
+	if car.Type != TypeCarousel || len(car.Children) != 2 {
+		t.Errorf("carousel: %+v", car)
+	}
+	if noURL.Type != TypeVideo || noURL.VideoURL != "" || noURL.ThumbnailURL == "" {
+		t.Errorf("video without videoUrl: %+v", noURL)
+	}
+	p2, err := c.Posts(context.Background(), PostsRequest{Username: "northwind.coffee", Limit: 4, Cursor: p1.PageInfo.NextCursor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p2.ResultCount != 3 || p2.PageInfo.HasNextPage {
+		t.Fatalf("page 2: %d, %+v", p2.ResultCount, p2.PageInfo)
+	}
+	hidden = p2.Media[0]
+	if hidden.LikeCount != 0 {
+		t.Errorf("hidden likes (-1) should be 0, got %d", hidden.LikeCount)
+	}
+	if limits[0] != 5 || limits[1] != 9 {
+		t.Errorf("resultsLimit per page = %v, want [5 9]", limits)
+	}
+	// A private account's posts: an empty list with a note, not an error.
+	priv, err := c.Posts(context.Background(), PostsRequest{Username: "quiet.person"})
+	if err != nil || priv.ResultCount != 0 || len(priv.Notes) != 1 || priv.Media == nil {
+		t.Errorf("private posts: %+v, %v", priv, err)
+	}
+	_, err = c.Posts(context.Background(), PostsRequest{Username: "northwind.coffee", Cursor: "QVFI"})
+	wantCode(t, err, envelope.CodeInvalidRequest)
+}
+
+func TestApifyReelsMediaComments(t *testing.T) {
+	a := apifyServer(t, func(in apifyInput) (int, string) {
+		switch in.ResultsType {
+		case "reels":
+			return 200, "reels.json"
+		case "comments":
+			return 200, "comments.json"
+		}
+		if !strings.Contains(in.DirectURLs[0], "/p/DAreBwfYYAA/") {
+			t.Errorf("media URL %v", in.DirectURLs)
+		}
+		return 200, "posts.json"
+	})
+	c := newClient(a)
+	r, err := c.Reels(context.Background(), ReelsRequest{Username: "northwind.coffee"})
+	if err != nil || r.ResultCount != 2 || r.Media[0].Type != TypeReel {
+		t.Errorf("reels: %+v, %v", r, err)
+	}
+	// By media ID: converted to the shortcode the actor needs.
+	m, err := c.Media(context.Background(), MediaRequest{MediaID: "3471000000000000000_4123456789"})
+	if err != nil || m.Shortcode != "DAreBwfYYAA" || m.ID != "3471000000000000000" {
+		t.Errorf("media by id: %+v, %v", m, err)
+	}
+	cl, err := c.Comments(context.Background(), CommentsRequest{Shortcode: "DAreBwfYYAA", MediaID: "1"})
+	if err != nil || cl.ResultCount != 4 || cl.Comments[1].ParentID != "18050000000000001" || !cl.Comments[1].Owner.IsVerified {
+		t.Errorf("comments: %+v, %v", cl, err)
+	}
+}
+
+func TestApifySearch(t *testing.T) {
+	a := apifyServer(t, func(in apifyInput) (int, string) {
+		if in.SearchType == "hashtag" {
+			return 200, "search_hashtag.json"
+		}
+		return 200, "search_user.json"
+	})
+	c := newClient(a)
+	s, err := c.Search(context.Background(), SearchRequest{Query: "northwind", Limit: 1})
+	if err != nil || s.ResultCount != 1 || s.Results[0].Profile.Username != "northwind.coffee" || s.PageInfo.NextCursor != "apify:1" {
+		t.Errorf("user search: %+v, %v", s, err)
+	}
+	s, err = c.Search(context.Background(), SearchRequest{Query: "coffee", Type: "hashtag"})
+	if err != nil || s.ResultCount != 2 || s.Results[0].Hashtag.MediaCount != 183920431 {
+		t.Errorf("hashtag search: %+v, %v", s, err)
+	}
+}
+
+func TestApifyErrors(t *testing.T) {
+	tests := []struct {
+		status  int
+		fixture string
+		code    envelope.Code
+	}{
+		{429, "error_rate_limit.json", envelope.CodeRateLimitExceeded},
+		{401, "error_token.json", envelope.CodeUpstreamError},
+		{404, "error_actor.json", envelope.CodeUpstreamError},
+		{408, "error_timeout.json", envelope.CodeUpstreamTimeout},
+		{500, "error_token.json", envelope.CodeUpstreamError},
+	}
+	for _, tt := range tests {
+		a := apifyServer(t, func(apifyInput) (int, string) { return tt.status, tt.fixture })
+		_, err := newClient(a).Posts(context.Background(), PostsRequest{Username: "northwind.coffee"})
+		e := wantCode(t, err, tt.code)
+		if tt.status == 429 && e.RetryAfter != 17*time.Second {
+			t.Errorf("Retry-After = %v, want 17s", e.RetryAfter)
+		}
+	}
+}
+
+func TestFileProviderSample(t *testing.T) {
+	c := newClient(SampleProvider())
+	ctx := context.Background()
+	p, err := c.Profile(ctx, ProfileRequest{Username: "@sample.bakery"})
+	if err != nil || p.FollowersCount != 48210 || p.Source != "file" {
+		t.Fatalf("profile: %+v, %v", p, err)
+	}
+	l, err := c.Posts(ctx, PostsRequest{Username: "sample.bakery", Limit: 5})
+	if err != nil || l.ResultCount != 5 || l.PageInfo.NextCursor != "file:5" {
+		t.Fatalf("posts: %+v, %v", l.PageInfo, err)
+	}
+	for i := 1; i < len(l.Media); i++ {
+		if l.Media[i-1].TakenAt < l.Media[i].TakenAt {
+			t.Errorf("not newest first: %s < %s", l.Media[i-1].TakenAt, l.Media[i].TakenAt)
+		}
+	}
+	all, _ := c.Posts(ctx, PostsRequest{Username: "sample.bakery", Limit: 100})
+	var videoNoURL bool
+	for _, m := range all.Media {
+		if m.Type == TypeVideo && m.VideoURL == "" {
+			videoNoURL = true
+		}
+		if m.TakenAt == "" {
+			t.Errorf("media %s: taken_at not converted", m.ID)
+		}
+	}
+	if all.ResultCount != 12 || !videoNoURL {
+		t.Errorf("all posts: %d, video without url %v", all.ResultCount, videoNoURL)
+	}
+	r, _ := c.Reels(ctx, ReelsRequest{Username: "sample.bakery"})
+	if r.ResultCount != 3 {
+		t.Errorf("reels: %d", r.ResultCount)
+	}
+	priv, err := c.Posts(ctx, PostsRequest{Username: "sample.private"})
+	if err != nil || priv.ResultCount != 0 || len(priv.Notes) != 1 {
+		t.Errorf("private: %+v, %v", priv, err)
+	}
+	m := all.Media[len(all.Media)-3]
+	byID, err := c.Media(ctx, MediaRequest{MediaID: m.ID})
+	if err != nil || byID.Shortcode != m.Shortcode {
+		t.Errorf("media by id: %+v, %v", byID, err)
+	}
+	cs, err := c.Comments(ctx, CommentsRequest{Shortcode: m.Shortcode, Limit: 100})
+	if err != nil || cs.ResultCount != 16 {
+		t.Errorf("comments of %s: %d, %v", m.Shortcode, cs.ResultCount, err)
+	}
+	h, err := c.HashtagSearch(ctx, HashtagRequest{Hashtag: "sourdough"})
+	if err != nil || h.ResultCount != 3 || h.Media[0].LikeCount < h.Media[1].LikeCount {
+		t.Errorf("hashtag: %+v, %v", h, err)
+	}
+	s, err := c.Search(ctx, SearchRequest{Query: "sample.bakery"})
+	if err != nil || s.ResultCount != 2 || s.Results[0].Profile.Username != "sample.bakery" {
+		t.Errorf("search: %+v, %v", s, err)
+	}
+	_, err = c.Profile(ctx, ProfileRequest{Username: "nobody"})
+	wantCode(t, err, envelope.CodeNotFound)
+}
+
+func TestFileProviderRejectsBadRecords(t *testing.T) {
+	for _, in := range []string{
+		`{"kind":"media","caption":"no id"}`,
+		`{"kind":"comment","id":"1"}`,
+		`{"kind":"story"}`,
+		`not json`,
+	} {
+		if _, err := NewFileProvider(strings.NewReader("\n" + in)); err == nil || !strings.Contains(err.Error(), "line 2") {
+			t.Errorf("%s: error %v, want one naming line 2", in, err)
+		}
+	}
+}
+
+func TestGraphCursorCannotInjectFields(t *testing.T) {
+	g := graphServer(t, func(r *http.Request) (int, string) {
+		t.Errorf("no request expected, got %s", r.URL)
+		return 200, "media_page1.json"
+	})
+	_, err := newClient(g).Posts(context.Background(), PostsRequest{Username: "northwind.coffee", Cursor: "X){access_token}"})
+	if e := wantCode(t, err, envelope.CodeInvalidRequest); e.Details[0].Field != "cursor" {
+		t.Errorf("details %+v", e.Details)
+	}
+}
+
+func TestApifyReelsUnmarked(t *testing.T) {
+	a := apifyServer(t, func(apifyInput) (int, string) { return 200, "reels_unmarked.json" })
+	l, err := newClient(a).Reels(context.Background(), ReelsRequest{Username: "northwind.coffee"})
+	if err != nil || l.ResultCount != 1 || len(l.Notes) != 1 || !strings.Contains(l.Notes[0], "did not say whether 1 video") {
+		t.Errorf("reels: %+v, %v", l, err)
+	}
+}
+
+func TestGraphProviderChecksUsernameItself(t *testing.T) {
+	g := graphServer(t, func(r *http.Request) (int, string) {
+		t.Errorf("no request expected, got %s", r.URL)
+		return 200, "profile.json"
+	})
+	_, err := g.Profile(context.Background(), "x){followers_count}")
+	wantCode(t, err, envelope.CodeInvalidRequest)
+}
