@@ -43,7 +43,7 @@ const (
 type HashRequest struct {
 	// Value is the text to hash, as UTF-8 bytes. The empty string is a
 	// value like any other.
-	Value string `json:"value"`
+	Value string `json:"value" openapi:"required"`
 	// Algorithms names the algorithms to compute, case-insensitively and
 	// with aliases (SHA-256, sha_256 and sha256 are one algorithm).
 	// Default md5, sha1, sha256, sha512. At most MaxHashAlgorithms.

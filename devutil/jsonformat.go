@@ -27,7 +27,7 @@ const (
 // JSONFormatRequest is the request of [FormatJSON].
 type JSONFormatRequest struct {
 	// Text is the JSON text to check and format. Required.
-	Text string `json:"text"`
+	Text string `json:"text" openapi:"required"`
 	// Indent is the number of spaces per nesting level of Formatted,
 	// 0 to 8. Nil means DefaultJSONIndent. 0 puts every value on its own
 	// line without indentation.

@@ -24,9 +24,9 @@ const (
 // ReadmeRequest is the request of [GenerateReadme].
 type ReadmeRequest struct {
 	// RepoName is the project's name, used as the title. Required.
-	RepoName string `json:"repo_name"`
+	RepoName string `json:"repo_name" openapi:"required"`
 	// Description says what the project does. Required.
-	Description string `json:"description"`
+	Description string `json:"description" openapi:"required"`
 	// Language is the main programming language; it picks the badge, the
 	// default install commands and the code block's language.
 	Language string `json:"language,omitempty"`

@@ -26,7 +26,7 @@ type RegexExplainRequest struct {
 	// Pattern is the regular expression to explain, in the common
 	// PCRE/.NET/Python/JavaScript syntax. Required; at most
 	// MaxPatternLength characters.
-	Pattern string `json:"pattern"`
+	Pattern string `json:"pattern" openapi:"required"`
 }
 
 // RegexExplainResult is the result of [ExplainRegex].

@@ -45,7 +45,7 @@ const (
 type RegexGenerateRequest struct {
 	// Description says in plain English what the pattern must match.
 	// Required; at most MaxRegexDescriptionLength characters.
-	Description string `json:"description"`
+	Description string `json:"description" openapi:"required"`
 	// Flavor is the regex dialect: pcre (default), python, javascript
 	// (js, ecmascript), go (golang), re2 or dotnet (.net, csharp).
 	Flavor string `json:"flavor,omitempty"`

@@ -38,7 +38,7 @@ const (
 // StacktraceRequest is the request of [AnalyzeStacktrace].
 type StacktraceRequest struct {
 	// Stacktrace is the raw stack trace or error message. Required.
-	Stacktrace string `json:"stacktrace"`
+	Stacktrace string `json:"stacktrace" openapi:"required"`
 	// Language is the language the trace comes from: go, python, java,
 	// kotlin, javascript (or js, node, typescript), ruby, dotnet (or
 	// csharp, c#), php or rust. Detected when empty.
