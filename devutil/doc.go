@@ -63,7 +63,10 @@
 // Minified what encoding/json.Compact gives, for valid input. SortKeys
 // sorts the members of every object by key (unescaped, compared by code
 // point), stably. Duplicate keys are kept and reported in Warnings. Arrays
-// and objects may nest MaxJSONDepth (1000) deep.
+// and objects may nest MaxJSONDepth (1000) deep. Deep nesting multiplies
+// the indentation, so the formatted output is bounded to 8 times the input
+// or 64 MiB, whichever is larger; beyond it the request is INVALID_REQUEST
+// on indent (a 1 MB input could otherwise format to gigabytes).
 //
 // # Regular expressions
 //

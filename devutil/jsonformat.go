@@ -84,11 +84,22 @@ func FormatJSON(_ context.Context, req JSONFormatRequest) (JSONFormatResult, err
 	if err := v.Err(); err != nil {
 		return JSONFormatResult{}, err
 	}
-	return formatJSON(req.Text, indent, req.SortKeys), nil
+	res, overflow := formatJSON(req.Text, indent, req.SortKeys)
+	if overflow > 0 {
+		return JSONFormatResult{}, envelope.Invalidf("indent",
+			"the formatted document would exceed %d bytes (deep nesting multiplies the indentation); use a smaller indent, 0 for none", overflow)
+	}
+	return res, nil
 }
 
-func formatJSON(src string, indent int, sortKeys bool) JSONFormatResult {
-	p := &jsonParser{src: src, sort: sortKeys}
+// maxFormattedSize bounds the formatted output of a document of n bytes:
+// deep nesting can multiply the indentation far beyond the input's size.
+func maxFormattedSize(n int) int { return max(64<<20, 8*n) }
+
+// formatJSON formats src, or reports the output limit it would exceed.
+func formatJSON(src string, indent int, sortKeys bool) (JSONFormatResult, int) {
+	limit := maxFormattedSize(len(src))
+	p := &jsonParser{src: src, sort: sortKeys, limit: limit}
 	if !sortKeys {
 		p.pretty.Grow(len(src) + len(src)/2)
 		p.mini.Grow(len(src))
@@ -99,15 +110,21 @@ func formatJSON(src string, indent int, sortKeys bool) JSONFormatResult {
 	if err != nil {
 		line, col := lineColumn(src, err.off)
 		msg := fmt.Sprintf("line %d, column %d: %s", line, col, err.msg)
+		if p.overflow {
+			return res, limit
+		}
 		res.Error, res.ErrorLine, res.ErrorColumn = &msg, line, col
-		return res
+		return res, 0
 	}
 	if sortKeys {
 		sortTree(p.root)
-		e := &jsonParser{indent: indent}
+		e := &jsonParser{indent: indent, limit: limit}
 		e.pretty.Grow(len(src) + len(src)/2)
 		e.mini.Grow(len(src))
 		e.emitTree(p.root)
+		if e.overflow {
+			return res, limit
+		}
 		e.warnings, e.dropped = p.warnings, p.dropped
 		p = e
 	}
@@ -119,7 +136,7 @@ func formatJSON(src string, indent int, sortKeys bool) JSONFormatResult {
 	if p.dropped > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%d more warnings not shown", p.dropped))
 	}
-	return res
+	return res, 0
 }
 
 // jsonError is a syntax error at a byte offset.
@@ -152,6 +169,9 @@ type jsonParser struct {
 	pretty strings.Builder // the outputs; strings.Builder hands them over without a copy
 	mini   strings.Builder
 	nl     []byte // "\n" followed by spaces, sliced for each depth
+
+	limit    int  // bound on the size of pretty
+	overflow bool // pretty reached limit: stop
 
 	keys [][]keyPos // keys seen per open object, reused across objects
 }
@@ -234,10 +254,17 @@ func (p *jsonParser) newline(depth int) {
 	for len(p.nl) < n {
 		p.nl = append(p.nl, ' ')
 	}
+	if p.pretty.Len()+n > p.limit {
+		p.overflow = true
+		return
+	}
 	p.pretty.Write(p.nl[:n])
 }
 
 func (p *jsonParser) parseValue() (*jsonNode, *jsonError) {
+	if p.overflow {
+		return nil, p.fail(p.pos, "the formatted output is too large")
+	}
 	if p.pos >= len(p.src) {
 		return nil, p.fail(p.pos, "expected a value, found end of input")
 	}
@@ -715,6 +742,9 @@ func sortTree(n *jsonNode) {
 
 // emitTree writes a parsed tree like the streaming parser would have.
 func (p *jsonParser) emitTree(n *jsonNode) {
+	if p.overflow {
+		return
+	}
 	switch n.kind {
 	case 's':
 		p.pretty.WriteString(n.raw)

@@ -318,3 +318,21 @@ func BenchmarkFormatJSON10MB(b *testing.B) {
 		}
 	})
 }
+
+// TestFormatJSONOutputBound: deep nesting multiplies the indentation, so
+// a small input could format to gigabytes; the output is bounded.
+func TestFormatJSONOutputBound(t *testing.T) {
+	nested := strings.Repeat("[", devutil.MaxJSONDepth-1) + strings.Repeat("]", devutil.MaxJSONDepth-1)
+	doc := "[" + strings.Repeat(nested+",", 100) + "1]" // 200 KB, ~800 MB at indent 8
+	for _, sortKeys := range []bool{false, true} {
+		_, err := devutil.FormatJSON(context.Background(), devutil.JSONFormatRequest{Text: doc, Indent: intp(8), SortKeys: sortKeys})
+		var v *envelope.ValidationError
+		if !errors.As(err, &v) || v.Issues[0].Field != "indent" {
+			t.Errorf("sort %v: err = %v, want a ValidationError on indent", sortKeys, err)
+		}
+		// Without indentation the same document formats.
+		if res := formatJSON(t, doc, 0, sortKeys); !res.IsValid {
+			t.Errorf("sort %v, indent 0: %v", sortKeys, *res.Error)
+		}
+	}
+}

@@ -20,6 +20,8 @@ const (
 	maxStacktraceLineLen  = 2000
 	maxFramesPerException = 200
 	maxChainedExceptions  = 20
+	maxDetectLines        = 300
+	maxDetectLineLen      = 500
 )
 
 // Languages [AnalyzeStacktrace] recognizes.
@@ -366,7 +368,15 @@ var langSignatures = []struct {
 // the best, or "" when none scored.
 func detectLanguage(lines []string) (string, int) {
 	scores := map[string]int{}
+	// The signatures show in the first lines of any trace: reading a
+	// bounded prefix keeps detection fast on huge inputs.
+	if len(lines) > maxDetectLines {
+		lines = lines[:maxDetectLines]
+	}
 	for _, line := range lines {
+		if len(line) > maxDetectLineLen {
+			line = line[:maxDetectLineLen]
+		}
 		for _, s := range langSignatures {
 			if s.re.MatchString(line) {
 				scores[s.lang] += s.weight
@@ -646,6 +656,12 @@ var (
 func parseRubyTrace(lines []string) []exception {
 	var e exception
 	for _, line := range lines {
+		if !strings.Contains(line, ":in ") {
+			if m := rubyBare.FindStringSubmatch(strings.TrimSpace(line)); m != nil && e.typ == "" {
+				e.typ, e.msg = m[2], m[1]
+			}
+			continue
+		}
 		if m := rubyFirst.FindStringSubmatch(line); m != nil && e.typ == "" {
 			n, _ := strconv.Atoi(m[2])
 			e.typ, e.msg = m[5], m[4]

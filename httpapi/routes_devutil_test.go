@@ -148,6 +148,7 @@ func TestDevJSONFormatRoute(t *testing.T) {
 		devCase{"indent not an integer", "/v1/dev/data/json/format", `{"text":"1","indent":2.5}`, 400, "INVALID_REQUEST", "", nil},
 		devCase{"empty text", "/v1/dev/data/json/format", `{"text":""}`, 400, "INVALID_REQUEST", "text", nil},
 		devCase{"missing text", "/v1/dev/data/json/format", `{}`, 400, "INVALID_REQUEST", "text", nil},
+		devCase{"indentation that would multiply the size", "/v1/dev/data/json/format", `{"text":"[` + strings.Repeat(strings.Repeat("[", 998)+strings.Repeat("]", 998)+",", 100) + `1]","indent":8}`, 400, "INVALID_REQUEST", "indent", nil},
 		devCase{"huge document", "/v1/dev/data/json/format", `{"text":` + jsonString(doc.String()) + `,"indent":8}`, 200, "", "", []string{`"is_valid":true`, `"type":"array"`}},
 	)
 	runDevCases(t, devHandler(), cases)
