@@ -439,25 +439,13 @@ func (p *jsonParser) parseObject() (*jsonNode, *jsonError) {
 		if member != nil {
 			member.value = v
 		}
-		p.skipSpace()
-		if p.pos < len(p.src) {
-			switch p.src[p.pos] {
-			case ',':
-				p.pos++
-				p.skipSpace()
-				continue
-			case '}':
-				p.pos++
-				p.depth--
-				if !p.sort {
-					p.newline(p.depth)
-					p.pretty.WriteByte('}')
-					p.mini.WriteByte('}')
-				}
-				return node, nil
-			}
+		done, err := p.afterMember('}', "object value")
+		if err != nil {
+			return nil, err
 		}
-		return nil, p.fail(p.pos, "expected ',' or '}' after object value, found %s", p.found())
+		if done {
+			return node, nil
+		}
 	}
 }
 
@@ -509,26 +497,38 @@ func (p *jsonParser) parseArray() (*jsonNode, *jsonError) {
 		if p.sort {
 			node.members = append(node.members, v)
 		}
-		p.skipSpace()
-		if p.pos < len(p.src) {
-			switch p.src[p.pos] {
-			case ',':
-				p.pos++
-				p.skipSpace()
-				continue
-			case ']':
-				p.pos++
-				p.depth--
-				if !p.sort {
-					p.newline(p.depth)
-					p.pretty.WriteByte(']')
-					p.mini.WriteByte(']')
-				}
-				return node, nil
-			}
+		done, err := p.afterMember(']', "array element")
+		if err != nil {
+			return nil, err
 		}
-		return nil, p.fail(p.pos, "expected ',' or ']' after array element, found %s", p.found())
+		if done {
+			return node, nil
+		}
 	}
+}
+
+// afterMember consumes what follows a member or element: a comma, or the
+// container's closer, which it writes. done reports the closer.
+func (p *jsonParser) afterMember(closer byte, what string) (done bool, err *jsonError) {
+	p.skipSpace()
+	if p.pos < len(p.src) {
+		switch p.src[p.pos] {
+		case ',':
+			p.pos++
+			p.skipSpace()
+			return false, nil
+		case closer:
+			p.pos++
+			p.depth--
+			if !p.sort {
+				p.newline(p.depth)
+				p.pretty.WriteByte(closer)
+				p.mini.WriteByte(closer)
+			}
+			return true, nil
+		}
+	}
+	return false, p.fail(p.pos, "expected ',' or '%c' after %s, found %s", closer, what, p.found())
 }
 
 func (p *jsonParser) scanLiteral(lit string) *jsonError {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -13,40 +12,15 @@ import (
 	"github.com/quiverkit/quiver/internal/llmtest"
 )
 
-// devResponse is the envelope of a devutil route.
-type devResponse struct {
-	Success bool            `json:"success"`
-	Data    json.RawMessage `json:"data"`
-	Error   *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-		Details []struct {
-			Field string `json:"field"`
-			Issue string `json:"issue"`
-		} `json:"details"`
-	} `json:"error"`
-	Meta map[string]any `json:"meta"`
-}
-
-func postDev(t *testing.T, h http.Handler, path, body string) (int, devResponse) {
+// postDev posts a JSON body to a devutil route and checks that success
+// agrees with the status.
+func postDev(t *testing.T, h http.Handler, path, body string) (int, envelopeBody) {
 	t.Helper()
-	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
-	req.Header.Set("X-Gateway-Key", "k")
-	req.Header.Set("X-Gateway-Host", "test")
-	req.Header.Set("Content-Type", "application/json")
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	var res devResponse
-	if err := json.Unmarshal(rec.Body.Bytes(), &res); err != nil {
-		t.Fatalf("%s: body is not an envelope: %v\n%.500s", path, err, rec.Body)
+	res, env := send(t, h, http.MethodPost, path, "application/json", strings.NewReader(body))
+	if env.Success != (res.StatusCode == http.StatusOK) {
+		t.Errorf("%s: status %d but success %v", path, res.StatusCode, env.Success)
 	}
-	if got := rec.Header().Get("Content-Type"); !strings.HasPrefix(got, "application/json") {
-		t.Errorf("%s: Content-Type %q", path, got)
-	}
-	if res.Success != (rec.Code == http.StatusOK) {
-		t.Errorf("%s: status %d but success %v", path, rec.Code, res.Success)
-	}
-	return rec.Code, res
+	return res.StatusCode, env
 }
 
 func devHandler() http.Handler {
