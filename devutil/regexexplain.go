@@ -484,6 +484,7 @@ func (p *rxParser) parseGroup() (*rxInfo, *PatternError) {
 	}
 	info := &rxInfo{group: true, start: start}
 	rest := p.src[p.i:]
+	outerExtended := p.extended // flags set inside a group end with it
 	var open, closing, validation string
 	switch {
 	case strings.HasPrefix(rest, "(?#"):
@@ -572,9 +573,7 @@ func (p *rxParser) parseGroup() (*rxInfo, *PatternError) {
 			p.emit(start, meaning+" from here to the end of the enclosing group", 0)
 			return nil, nil
 		}
-		p.depth++
 		p.emit(start, "a non-capturing group with "+meaning, 0)
-		p.depth--
 		open, closing = "", "end of the group with flags"
 	default:
 		p.groups++
@@ -614,6 +613,7 @@ func (p *rxParser) parseGroup() (*rxInfo, *PatternError) {
 	p.i++
 	p.validation.WriteByte(')')
 	p.emit(closeAt, closing, info.capture)
+	p.extended = outerExtended
 	info.varQuant = vq
 	return info, nil
 }

@@ -128,6 +128,30 @@ func TestExplainRegexBreakdownFields(t *testing.T) {
 	}
 }
 
+func TestExplainRegexExtendedModeScope(t *testing.T) {
+	// (?x:...) ends with its group: the space after it is literal again.
+	res := explain(t, "(?x: a b ) c")
+	var toks []string
+	for _, tok := range res.Breakdown {
+		toks = append(toks, tok.Token)
+	}
+	if got := strings.Join(toks, "|"); got != "(?x:|a|b|)| c" {
+		t.Errorf("tokens %s", got)
+	}
+	if res.Breakdown[0].Depth != 0 || res.Breakdown[1].Depth != 1 || res.Breakdown[3].Depth != 0 {
+		t.Errorf("depths %+v", res.Breakdown)
+	}
+	// (?x) lasts to the end of the enclosing group.
+	res = explain(t, "((?x) a )b c")
+	toks = toks[:0]
+	for _, tok := range res.Breakdown {
+		toks = append(toks, tok.Token)
+	}
+	if got := strings.Join(toks, "|"); got != "(|(?x)|a|)|b c" {
+		t.Errorf("tokens %s", got)
+	}
+}
+
 func TestExplainRegexWarnings(t *testing.T) {
 	tests := []struct {
 		pattern string
