@@ -131,5 +131,10 @@
 // stack, contributing and license. Sections without content (features,
 // usage, tech stack) are left out rather than filled with placeholders.
 // Everything the caller supplies is escaped so that it renders as the
-// literal text, never as Markdown or HTML.
+// literal text, never as Markdown or HTML. With Polish set,
+// [ReadmeGenerator] first has the language model rewrite the description
+// and the features (same number of features, bounded lengths, checked and
+// retried); the model's text is escaped and laid out exactly like the
+// caller's, so the structure stays deterministic. Polish without a model
+// is SERVICE_UNAVAILABLE rather than a silent fallback.
 package devutil

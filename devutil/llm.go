@@ -5,6 +5,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
 )
 
@@ -88,4 +89,11 @@ func WithMatchTimeout(d time.Duration) Option {
 			s.matchTimeout = d
 		}
 	}
+}
+
+// errNoModel is the SERVICE_UNAVAILABLE error of an operation that needs
+// a language model when none is configured; what says what was asked.
+func errNoModel(what string) error {
+	return envelope.Errorf(envelope.CodeServiceUnavailable,
+		"%s no language model is configured: set QUIVER_LLM_PROVIDER (openai, anthropic, ollama or googleai) and QUIVER_LLM_MODEL on the server, or pass an llms.Model to the devutil constructor", what)
 }

@@ -41,12 +41,21 @@ type ReadmeRequest struct {
 	UsageExample string `json:"usage_example,omitempty"`
 	// License is the license's name or SPDX identifier. Default MIT.
 	License string `json:"license,omitempty"`
+	// Polish asks the language model to rewrite the description and the
+	// features in clear, concise prose before the README is drafted
+	// ([ReadmeGenerator]). The structure stays deterministic and the
+	// model's text is escaped like the caller's. Without a model, a
+	// request with Polish is SERVICE_UNAVAILABLE.
+	Polish bool `json:"polish,omitempty"`
 }
 
 // ReadmeResult is the result of [GenerateReadme].
 type ReadmeResult struct {
 	// ReadmeMD is the README as CommonMark.
 	ReadmeMD string `json:"readme_md"`
+	// Polished reports that a language model rewrote the description and
+	// features.
+	Polished bool `json:"polished"`
 }
 
 // readmeLanguage is what GenerateReadme knows about a language.
@@ -91,10 +100,21 @@ var readmeLanguageAliases = map[string]string{
 // in a fenced code block whose fence is longer than any backtick run in
 // it. Sections without content (features, usage, tech stack) are left
 // out rather than filled with placeholders.
+//
+// GenerateReadme itself uses no model: a request with Polish set is
+// SERVICE_UNAVAILABLE; use a [ReadmeGenerator] for that.
 func GenerateReadme(_ context.Context, req ReadmeRequest) (ReadmeResult, error) {
 	if err := validateReadme(req); err != nil {
 		return ReadmeResult{}, err
 	}
+	if req.Polish {
+		return ReadmeResult{}, errNoModel("polish asks a language model to rewrite the text, and")
+	}
+	return renderReadme(req), nil
+}
+
+// renderReadme drafts the README of a valid request.
+func renderReadme(req ReadmeRequest) ReadmeResult {
 	license := strings.TrimSpace(req.License)
 	if license == "" {
 		license = DefaultReadmeLicense
@@ -152,7 +172,7 @@ func GenerateReadme(_ context.Context, req ReadmeRequest) (ReadmeResult, error) 
 	b.WriteString("Contributions are welcome. Open an issue to discuss a change before sending a pull request, keep pull requests focused, and add tests for new behavior.\n\n")
 	b.WriteString("## License\n\n")
 	fmt.Fprintf(&b, "This project is licensed under the %s license. See [LICENSE](LICENSE) for the full text.\n", escapeMarkdown(singleLine(license)))
-	return ReadmeResult{ReadmeMD: b.String()}, nil
+	return ReadmeResult{ReadmeMD: b.String()}
 }
 
 func validateReadme(req ReadmeRequest) error {

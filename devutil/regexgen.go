@@ -106,9 +106,8 @@ func (g *RegexGenerator) Generate(ctx context.Context, req RegexGenerateRequest)
 			res, err := e.result(flavor, g.matchTimeout)
 			return res, envelope.AI{}, err
 		}
-		return RegexGenerateResult{}, envelope.AI{}, envelope.Errorf(envelope.CodeServiceUnavailable,
-			"no built-in pattern matches this description (the catalog knows %s), and no language model is configured: set QUIVER_LLM_PROVIDER (openai, anthropic, ollama or googleai) and QUIVER_LLM_MODEL on the server, or pass an llms.Model to devutil.NewRegexGenerator",
-			strings.Join(CatalogNames(), ", "))
+		return RegexGenerateResult{}, envelope.AI{}, errNoModel(fmt.Sprintf(
+			"no built-in pattern matches this description (the catalog knows %s), and", strings.Join(CatalogNames(), ", ")))
 	}
 	return g.ask(ctx, req.Description, flavor)
 }

@@ -21,6 +21,7 @@ func (s *server) devutilRoutes() []route {
 	}
 	regex := devutil.NewRegexGenerator(s.cfg.LLM, opts...)
 	stacktrace := devutil.NewStacktraceAnalyzer(s.cfg.LLM, opts...)
+	readme := devutil.NewReadmeGenerator(s.cfg.LLM, opts...)
 	return []route{
 		post(groupDev, "/v1/dev/data/base64/encode", "Encode UTF-8 text to Base64", devutil.EncodeBase64),
 		post(groupDev, "/v1/dev/data/base64/decode", "Decode Base64 to UTF-8 text", devutil.DecodeBase64),
@@ -29,6 +30,6 @@ func (s *server) devutilRoutes() []route {
 		postAI(groupDev, "/v1/dev/regex/generate", "Generate a regular expression from a description", regex.Generate),
 		post(groupDev, "/v1/dev/regex/explain", "Explain a regular expression token by token", devutil.ExplainRegex),
 		postAI(groupDev, "/v1/dev/stacktrace", "Analyze a stack trace", stacktrace.Analyze),
-		post(groupDev, "/v1/dev/readme", "Draft a README from repository metadata", devutil.GenerateReadme),
+		postAI(groupDev, "/v1/dev/readme", "Draft a README from repository metadata", readme.Generate),
 	}
 }

@@ -21,7 +21,8 @@ import (
 func TestDevOpenAPI(t *testing.T) {
 	srv := llmtest.NewOpenAI(t,
 		llmtest.Reply{Content: `{"pattern":"^[0-9]{5}$","explanation":"Five digits.","test_cases":[{"string":"10115","should_match":true},{"string":"80331","should_match":true},{"string":"1011","should_match":false},{"string":"x","should_match":false}]}`, PromptTokens: 10, CompletionTokens: 5},
-		llmtest.Reply{Content: `{"suggestion":"Initialize the map."}`, PromptTokens: 10, CompletionTokens: 5})
+		llmtest.Reply{Content: `{"suggestion":"Initialize the map."}`, PromptTokens: 10, CompletionTokens: 5},
+		llmtest.Reply{Content: `{"description":"A tool.","features":["F."]}`, PromptTokens: 10, CompletionTokens: 5})
 	withModel := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: srv.Model(t, "m"), LLMSettings: httpapi.LLMSettings{Model: "m"}})
 	plain := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1})
 	doc, err := openapi3.NewLoader().LoadFromData(fetchOpenAPI(t, plain))
@@ -54,6 +55,8 @@ func TestDevOpenAPI(t *testing.T) {
 		{true, "/v1/dev/stacktrace", `{"stacktrace":` + goTrace + `,"framework":"gin"}`},
 		{false, "/v1/dev/readme", `{"repo_name":"r","description":"d","language":"go","stack":["Go"],"features":["f"],"install_commands":["make"],"usage_example":"x","license":"MIT"}`},
 		{false, "/v1/dev/readme", `{"repo_name":"r"}`},
+		{false, "/v1/dev/readme", `{"repo_name":"r","description":"d","polish":true}`},
+		{true, "/v1/dev/readme", `{"repo_name":"r","description":"d","features":["f"],"polish":true}`},
 	}
 	for _, c := range calls {
 		h := plain

@@ -205,6 +205,17 @@ func TestDevReadmeRoute(t *testing.T) {
 		{"missing description", "/v1/dev/readme", `{"repo_name":"r"}`, 400, "INVALID_REQUEST", "description", nil},
 		{"100 features of 1000 characters", "/v1/dev/readme", `{"repo_name":"r","description":"d","features":` + string(many) + `}`, 200, "", "", []string{`## Features`}},
 		{"101 features", "/v1/dev/readme", `{"repo_name":"r","description":"d","features":` + string(many[:len(many)-1]) + `,"x"]}`, 400, "INVALID_REQUEST", "features", nil},
+		{"polish without a model", "/v1/dev/readme", `{"repo_name":"r","description":"d","polish":true}`, 503, "SERVICE_UNAVAILABLE", "", nil},
 		{"usage too long", "/v1/dev/readme", `{"repo_name":"r","description":"d","usage_example":"` + strings.Repeat("u", 100001) + `"}`, 400, "INVALID_REQUEST", "usage_example", nil},
 	})
+
+	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"description":"A small tool.","features":["Fast."]}`, PromptTokens: 40, CompletionTokens: 9})
+	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: srv.Model(t, "gpt-4o-mini"), LLMSettings: httpapi.LLMSettings{Model: "gpt-4o-mini"}})
+	status, res := postDev(t, h, "/v1/dev/readme", `{"repo_name":"r","description":"tool, small","features":["fast"],"polish":true}`)
+	if status != 200 || !bytes.Contains(res.Data, []byte(`A small tool.\n\n## Features\n\n- Fast.`)) || !bytes.Contains(res.Data, []byte(`"polished":true`)) {
+		t.Fatalf("status %d %s", status, res.Data)
+	}
+	if res.Meta["model"] != "gpt-4o-mini" || res.Meta["completion_tokens"] != float64(9) {
+		t.Errorf("meta %+v", res.Meta)
+	}
 }
