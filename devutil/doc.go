@@ -41,8 +41,8 @@
 //     algorithm are computed once. Unknown names go, as given and once
 //     each, to UnsupportedAlgorithms and are never an error.
 //   - The empty string is a value like any other (its digests are
-//     published test vectors): value is required in the sense that a
-//     missing value hashes the empty string.
+//     published test vectors) and is hashed; over HTTP a missing value
+//     is INVALID_REQUEST, as the spec requires it.
 //   - Beyond the spec, Encoding picks hex (default), base64 or base64url
 //     (unpadded) digests, and HMACKey turns every hash into its HMAC
 //     (RFC 2104). Checksums and SHAKE have no HMAC and are then reported

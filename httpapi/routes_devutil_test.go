@@ -85,6 +85,9 @@ func TestDevHashRoute(t *testing.T) {
 			`"md5":"900150983cd24fb0d6963f7d28e17f72"`, `"sha1":"a9993e364706816aba3e25717850c26c9cd0d89d"`,
 			`"sha256":"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"`, `"sha512":"ddaf35a1`, `"unsupported_algorithms":[]`}},
 		{"empty value", "/v1/dev/data/hash", `{"value":""}`, 200, "", "", []string{`"md5":"d41d8cd98f00b204e9800998ecf8427e"`}},
+		{"missing value", "/v1/dev/data/hash", `{"algorithms":["md5"]}`, 400, "INVALID_REQUEST", "value", nil},
+		{"null value", "/v1/dev/data/hash", `{"value":null}`, 400, "INVALID_REQUEST", "value", nil},
+		{"value not a string", "/v1/dev/data/hash", `{"value":42}`, 400, "INVALID_REQUEST", "value", nil},
 		{"aliases, unknown and duplicates", "/v1/dev/data/hash", `{"value":"abc","algorithms":["SHA-256","sha_256","whirlpool","Keccak-256"]}`, 200, "", "", []string{
 			`"sha256":"ba78`, `"keccak-256":"4e03657a`, `"unsupported_algorithms":["whirlpool"]`}},
 		{"every algorithm", "/v1/dev/data/hash", `{"value":"abc","algorithms":["md5","sha1","sha224","sha256","sha384","sha512","sha512-224","sha512-256","sha3-224","sha3-256","sha3-384","sha3-512","keccak-256","keccak-512","shake128","shake256","blake2b-256","blake2b-384","blake2b-512","blake2s-256","ripemd160","crc32","crc32c","adler32","fnv1a-32","fnv1a-64"]}`, 200, "", "", []string{`"fnv1a-64":`, `"unsupported_algorithms":[]`}},
