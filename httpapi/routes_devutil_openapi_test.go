@@ -1,16 +1,7 @@
 package httpapi_test
 
 import (
-	"bytes"
-	"context"
-	"io"
-	"net/http/httptest"
-	"strings"
 	"testing"
-
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
 
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/llmtest"
@@ -25,15 +16,7 @@ func TestDevOpenAPI(t *testing.T) {
 		llmtest.Reply{Content: `{"description":"A tool.","features":["F."]}`, PromptTokens: 10, CompletionTokens: 5})
 	withModel := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: srv.Model(t, "m"), LLMSettings: httpapi.LLMSettings{Model: "m"}})
 	plain := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1})
-	doc, err := openapi3.NewLoader().LoadFromData(fetchOpenAPI(t, plain))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc.Servers = openapi3.Servers{{URL: "http://quiver.test"}}
-	router, err := gorillamux.NewRouter(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	router := documentRouter(t, plain)
 	goTrace := jsonString("panic: assignment to entry in nil map\n\ngoroutine 1 [running]:\nmain.main()\n\t/app/main.go:9 +0x45\n")
 	calls := []struct {
 		model bool
@@ -63,33 +46,6 @@ func TestDevOpenAPI(t *testing.T) {
 		if c.model {
 			h = withModel
 		}
-		req := httptest.NewRequest("POST", "http://quiver.test"+c.path, strings.NewReader(c.body))
-		req.Header.Set("X-Gateway-Key", "k")
-		req.Header.Set("X-Gateway-Host", "h")
-		req.Header.Set("Content-Type", "application/json")
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		route, params, err := router.FindRoute(req)
-		if err != nil {
-			t.Fatalf("%s: %v", c.path, err)
-		}
-		in := &openapi3filter.RequestValidationInput{Request: httptest.NewRequest("POST", "http://quiver.test"+c.path, strings.NewReader(c.body)), PathParams: params, Route: route,
-			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}}
-		in.Request.Header = req.Header
-		if rec.Code == 200 {
-			if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
-				t.Errorf("%s %s: request does not match the document: %v", c.path, c.body, err)
-			}
-		}
-		out := &openapi3filter.ResponseValidationInput{
-			RequestValidationInput: in,
-			Status:                 rec.Code,
-			Header:                 rec.Header(),
-			Body:                   io.NopCloser(bytes.NewReader(rec.Body.Bytes())),
-			Options:                &openapi3filter.Options{IncludeResponseStatus: true},
-		}
-		if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
-			t.Errorf("%s %s -> %d %.300s\ndoes not match the document: %v", c.path, c.body, rec.Code, rec.Body, err)
-		}
+		checkExchange(t, router, h, "POST", c.path, c.body)
 	}
 }
