@@ -3,17 +3,20 @@ package httpapi_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/social/microblog"
+	"github.com/quiverkit/quiver/social/photosocial"
 )
 
 func fetchOpenAPI(t *testing.T, h http.Handler) []byte {
@@ -71,10 +74,10 @@ func TestOpenAPIDocument(t *testing.T) {
 	}
 }
 
-// TestOpenAPIResponsesMatch checks real responses against the document's
-// schemas, so the schemas describe what the handler sends.
-func TestOpenAPIResponsesMatch(t *testing.T) {
-	h := httpapi.New(httpapi.Config{Keys: []string{"k"}})
+// documentRouter loads the document that h serves and routes requests of
+// the host quiver.test through it.
+func documentRouter(t *testing.T, h http.Handler) routers.Router {
+	t.Helper()
 	doc, err := openapi3.NewLoader().LoadFromData(fetchOpenAPI(t, h))
 	if err != nil {
 		t.Fatal(err)
@@ -84,39 +87,103 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return router
+}
+
+// checkExchange sends one request through h (a JSON POST, or a GET when
+// method says so) and checks the response, and the request when it
+// succeeded, against the document behind router.
+func checkExchange(t *testing.T, router routers.Router, h http.Handler, method, path, body string) {
+	t.Helper()
+	newReq := func() *http.Request {
+		req := httptest.NewRequest(method, "http://quiver.test"+path, strings.NewReader(body))
+		req.Header.Set("X-Gateway-Key", "k")
+		req.Header.Set("X-Gateway-Host", "h")
+		if method == http.MethodPost {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		return req
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, newReq())
+	req := newReq() // the handler consumed the first body
+	route, params, err := router.FindRoute(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}}
+	if rec.Code == http.StatusOK {
+		if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+			t.Errorf("%s %s %s: the request was served but does not match the document: %v", method, path, body, err)
+		}
+	}
+	out := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: in,
+		Status:                 rec.Code,
+		Header:                 rec.Header(),
+		Body:                   io.NopCloser(bytes.NewReader(rec.Body.Bytes())),
+		Options:                &openapi3filter.Options{IncludeResponseStatus: true},
+	}
+	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+		t.Errorf("%s %s %s -> %d %.300s\ndoes not match the document: %v", method, path, body, rec.Code, rec.Body, err)
+	}
+}
+
+// TestOpenAPIResponsesMatch checks real responses of every service that
+// runs offline against the document's schemas, so that the schemas
+// describe what the handler sends. (The devutil routes have their own
+// table in routes_devutil_openapi_test.go.)
+func TestOpenAPIResponsesMatch(t *testing.T) {
+	mb, err := microblog.OpenFile("../examples/microblog/data/sample.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := httpapi.New(httpapi.Config{
+		Keys:                []string{"k"},
+		RatePerSecond:       -1,
+		Microblog:           mb,
+		PhotosocialProvider: photosocial.SampleProvider(),
+	})
+	router := documentRouter(t, h)
+	article := strings.Repeat("Rooftop beekeeping has grown in many cities over the last decade. ", 3) +
+		"Urban hives benefit from varied forage in parks and gardens. Critics worry about competition with wild bees. " +
+		"Beekeepers answer that careful siting and planting can keep both thriving."
 	calls := []struct{ method, path, body string }{
 		{"POST", "/v1/dev/data/base64/encode", `{"value":"hello"}`},
 		{"POST", "/v1/dev/data/base64/decode", `{"value":"%%%"}`},
 		{"POST", "/v1/dev/data/base64/decode", `{}`},
 		{"POST", "/v1/dev/data/base64/decode", `not json`},
 		{"GET", "/healthz", ``},
+		{"POST", "/v1/dev/email/validate", `{"email":"Ana.Torres+news@Example.COM"}`},
+		{"POST", "/v1/utility/email/validate", `{"email":"not an address"}`},
+		{"POST", "/v1/email/bulk/validate", `{"emails":["a@example.com","info@example.com","a@example.com","bad@"],"check_mx":false}`},
+		{"POST", "/v1/email/disposable/check", `{"emails":["a@mailinator.com","b@example.com"]}`},
+		{"POST", "/v1/email/role-account/check", `{"emails":["support@example.com","ana@example.com"]}`},
+		{"POST", "/v1/email/bulk/validate", `{"emails":[]}`},
+		{"POST", "/v1/dev/data/url/parse", `{"url":"HTTPS://User:pw@Example.COM:443/a/./b/../c?q=1&q=2#frag"}`},
+		{"POST", "/v1/dev/data/url/parse", `{"url":"http://[::1"}`},
+		{"POST", "/v1/utility/ssl/check", `{"domain":"127.0.0.1"}`},
+		{"POST", "/v1/content/summarize", `{"text":` + strconv.Quote(article) + `,"max_words":40}`},
+		{"POST", "/v1/content/meta-tags", `{"page_content":` + strconv.Quote(article) + `}`},
+		{"POST", "/v1/content/faq", `{"source_text":` + strconv.Quote(article) + `}`},
+		{"POST", "/v1/content/headlines", `{"topic":"bees","count":50}`},
+		{"GET", "/v1/photosocial/profile?username=ghost.sample", ``},
+		{"GET", "/v1/microblog/profile?username=@ana_dev", ``},
+		{"GET", "/v1/microblog/user-tweets?username=ana_dev&limit=5", ``},
+		{"GET", "/v1/microblog/search/insights?query=queue", ``},
+		{"GET", "/v1/microblog/profile/insights?username=ana_dev", ``},
+		{"GET", "/v1/microblog/thread?tweet_id=1002&format=markdown", ``},
+		{"GET", "/v1/microblog/user-tweets?username=ana_dev&limit=21", ``},
+		{"GET", "/v1/microblog/profile?username=nobody_here", ``},
+		{"GET", "/v1/photosocial/profile?username=sample.bakery", ``},
+		{"GET", "/v1/photosocial/posts?username=@sample.bakery&limit=3", ``},
+		{"GET", "/v1/photosocial/media?shortcode=C-9VcYrWAAR", ``},
+		{"GET", "/v1/photosocial/comments?shortcode=C-9VcYrWAAR", ``},
+		{"GET", "/v1/photosocial/search?query=sample&type=place", ``},
+		{"POST", "/v1/photosocial/ai/profile-insights", `{"username":"sample.bakery"}`},
 	}
 	for _, c := range calls {
-		req := httptest.NewRequest(c.method, "http://quiver.test"+c.path, strings.NewReader(c.body))
-		req.Header.Set("X-Gateway-Key", "k")
-		req.Header.Set("X-Gateway-Host", "h")
-		req.Header.Set("Content-Type", "application/json")
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		route, params, err := router.FindRoute(req)
-		if err != nil {
-			t.Fatalf("%s %s: %v", c.method, c.path, err)
-		}
-		in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
-			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}}
-		out := &openapi3filter.ResponseValidationInput{
-			RequestValidationInput: in,
-			Status:                 rec.Code,
-			Header:                 rec.Header(),
-			Body:                   io.NopCloser(bytes.NewReader(rec.Body.Bytes())),
-			Options:                &openapi3filter.Options{IncludeResponseStatus: true},
-		}
-		if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
-			t.Errorf("%s %s -> %d %s\ndoes not match the document: %v", c.method, c.path, rec.Code, rec.Body, err)
-		}
-		var env map[string]any
-		if json.Unmarshal(rec.Body.Bytes(), &env) != nil {
-			t.Errorf("not JSON: %s", rec.Body)
-		}
+		checkExchange(t, router, h, c.method, c.path, c.body)
 	}
 }

@@ -1,11 +1,62 @@
 package httpapi
 
-import "github.com/quiverkit/quiver/devutil"
+import (
+	"net/http"
+
+	"github.com/quiverkit/quiver/devutil"
+	"github.com/quiverkit/quiver/envelope"
+)
 
 // devutilRoutes returns the routes served by package devutil.
 func (s *server) devutilRoutes() []route {
+	opts := []devutil.Option{devutil.WithMatchTimeout(s.cfg.RegexMatchTimeout)}
+	if s.cfg.LLM != nil {
+		st := s.cfg.LLMSettings
+		opts = append(opts,
+			devutil.WithModelName(st.Model),
+			devutil.WithTimeout(st.Timeout),
+			devutil.WithMaxAttempts(st.MaxAttempts),
+		)
+		if st.Prices != nil {
+			opts = append(opts, devutil.WithPrices(st.Prices))
+		}
+		if st.NoJSONMode {
+			opts = append(opts, devutil.WithoutJSONMode())
+		}
+	}
+	regex := devutil.NewRegexGenerator(s.cfg.LLM, opts...)
+	stacktrace := devutil.NewStacktraceAnalyzer(s.cfg.LLM, opts...)
+	readme := devutil.NewReadmeGenerator(s.cfg.LLM, opts...)
 	return []route{
 		post(groupDev, "/v1/dev/data/base64/encode", "Encode UTF-8 text to Base64", devutil.EncodeBase64),
 		post(groupDev, "/v1/dev/data/base64/decode", "Decode Base64 to UTF-8 text", devutil.DecodeBase64),
+		{
+			method: http.MethodPost, path: "/v1/dev/data/hash", group: groupDev, summary: "Hash text with one or more algorithms",
+			body: typeOf[devutil.HashRequest](), response: typeOf[devutil.HashResult](), op: hash,
+		},
+		post(groupDev, "/v1/dev/data/json/format", "Validate, format and minify JSON", devutil.FormatJSON),
+		postAI(groupDev, "/v1/dev/regex/generate", "Generate a regular expression from a description", regex.Generate),
+		post(groupDev, "/v1/dev/regex/explain", "Explain a regular expression token by token", devutil.ExplainRegex),
+		postAI(groupDev, "/v1/dev/stacktrace", "Analyze a stack trace", stacktrace.Analyze),
+		postAI(groupDev, "/v1/dev/readme", "Draft a README from repository metadata", readme.Generate),
 	}
+}
+
+// hash decodes a hash request telling a missing value (400: the spec
+// requires it) from an empty one, which [devutil.Hash] hashes like any
+// other string. The shallower Value shadows the embedded one.
+func hash(r *http.Request) (any, *envelope.AI, error) {
+	var req struct {
+		devutil.HashRequest
+		Value *string `json:"value"`
+	}
+	if err := decodeJSON(r, &req); err != nil {
+		return nil, nil, err
+	}
+	if req.Value == nil {
+		return nil, nil, envelope.Invalid("value", "is required (the empty string is a value and is hashed)")
+	}
+	req.HashRequest.Value = *req.Value
+	res, err := devutil.Hash(r.Context(), req.HashRequest)
+	return res, nil, err
 }

@@ -34,6 +34,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/envelope"
@@ -118,6 +119,11 @@ type Config struct {
 	WebCheck *webcheck.Checker
 
 	// devutil:
+
+	// RegexMatchTimeout bounds each test-case match when a generated
+	// regex is checked in a backtracking flavor. Default
+	// devutil.DefaultRegexMatchTimeout (100ms).
+	RegexMatchTimeout time.Duration
 
 	// content:
 

@@ -1,0 +1,87 @@
+package devutil
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tmc/langchaingo/llms"
+
+	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/llmjson"
+)
+
+// ReadmeGenerator is [GenerateReadme] with an optional language model
+// that polishes the description and features when a request asks for it.
+// It is safe for concurrent use.
+type ReadmeGenerator struct {
+	settings
+}
+
+// NewReadmeGenerator returns a generator that polishes with model; with
+// a nil model it is exactly [GenerateReadme].
+func NewReadmeGenerator(model llms.Model, opts ...Option) *ReadmeGenerator {
+	return &ReadmeGenerator{newSettings(model, opts)}
+}
+
+type polishedText struct {
+	Description string   `json:"description"`
+	Features    []string `json:"features"`
+}
+
+const readmeSystemPrompt = `You edit the text of a README. Rewrite the project description and the features in clear, concise, factual prose.
+Answer with one JSON object and nothing else: {"description": "...", "features": ["...", ...]}
+Rules:
+- Keep every fact; add none (no invented features, numbers, users or claims).
+- "description" is 1 to 3 short paragraphs of plain text separated by blank lines: no Markdown, no HTML, no headings, no links.
+- "features" has exactly as many items as the input, in the same order, each one plain-text sentence or phrase of at most 200 characters.`
+
+// Generate drafts the README. With Polish set, the model first rewrites
+// the description and the features; its text is checked (same number of
+// features, bounded lengths) and retried with the violations shown, then
+// escaped and laid out exactly as the caller's would be. Without Polish,
+// the model is not asked.
+func (g *ReadmeGenerator) Generate(ctx context.Context, req ReadmeRequest) (ReadmeResult, envelope.AI, error) {
+	if err := validateReadme(req); err != nil {
+		return ReadmeResult{}, envelope.AI{}, err
+	}
+	if !req.Polish || g.llm == nil {
+		res, err := GenerateReadme(ctx, req)
+		return res, envelope.AI{}, err
+	}
+	features := nonEmpty(req.Features)
+	var prompt strings.Builder
+	fmt.Fprintf(&prompt, "Project: %s\n", singleLine(req.RepoName))
+	if req.Language != "" {
+		fmt.Fprintf(&prompt, "Language: %s\n", singleLine(req.Language))
+	}
+	fmt.Fprintf(&prompt, "Description:\n%s\n\nFeatures (%d):\n", req.Description, len(features))
+	for _, f := range features {
+		fmt.Fprintf(&prompt, "- %s\n", singleLine(f))
+	}
+	check := func(p *polishedText) []string {
+		var v []string
+		if n := utf8.RuneCountInString(p.Description); strings.TrimSpace(p.Description) == "" || n > MaxReadmeTextLength {
+			v = append(v, fmt.Sprintf(`"description" must be 1 to %d characters`, MaxReadmeTextLength))
+		}
+		if len(p.Features) != len(features) {
+			v = append(v, fmt.Sprintf(`"features" must have exactly %d items, it has %d`, len(features), len(p.Features)))
+		}
+		for i, f := range p.Features {
+			if strings.TrimSpace(f) == "" || utf8.RuneCountInString(f) > 300 {
+				v = append(v, fmt.Sprintf(`"features[%d]" must be 1 to 300 characters`, i))
+			}
+		}
+		return v
+	}
+	ans, ai, err := llmjson.Ask(ctx, g.llm, llmjson.Request{System: readmeSystemPrompt, Prompt: prompt.String()}, check)
+	if err != nil {
+		return ReadmeResult{}, ai, err
+	}
+	polished := req
+	polished.Description, polished.Features, polished.Polish = ans.Description, ans.Features, false
+	res := renderReadme(polished)
+	res.Polished = true
+	return res, ai, nil
+}

@@ -1,0 +1,93 @@
+package devutil_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/quiverkit/quiver/devutil"
+	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/llmtest"
+)
+
+var polishRequest = devutil.ReadmeRequest{
+	RepoName:    "quiver",
+	Description: "toolkit. does email checks and web checks and more",
+	Language:    "go",
+	Features:    []string{"email", "web checks"},
+	Polish:      true,
+}
+
+func TestReadmeGeneratorPolish(t *testing.T) {
+	srv := llmtest.NewOpenAI(t,
+		// The first answer drops a feature; the retry shows the count.
+		llmtest.Reply{Content: `{"description":"x","features":["Email checks."]}`, PromptTokens: 100, CompletionTokens: 20},
+		llmtest.Reply{Content: `{"description":"Quiver is a *toolkit* for email and web checks.\n\nIt has <b>more</b>.","features":["Email verification.","Web checks."]}`, PromptTokens: 150, CompletionTokens: 30})
+	g := devutil.NewReadmeGenerator(srv.Model(t, "gpt-4o-mini"), devutil.WithModelName("gpt-4o-mini"))
+	res, ai, err := g.Generate(context.Background(), polishRequest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Polished || ai.Model != "gpt-4o-mini" || ai.PromptTokens != 250 {
+		t.Errorf("polished %v ai %+v", res.Polished, ai)
+	}
+	// The model's text is escaped like the caller's, in the same layout.
+	for _, s := range []string{"Quiver is a \\*toolkit\\* for email and web checks.\n\nIt has \\<b\\>more\\</b\\>.\n", "- Email verification.\n- Web checks.\n"} {
+		if !strings.Contains(res.ReadmeMD, s) {
+			t.Errorf("README lacks %q:\n%s", s, res.ReadmeMD)
+		}
+	}
+	plain := readme(t, devutil.ReadmeRequest{RepoName: "quiver", Description: "d", Language: "go", Features: []string{"a", "b"}})
+	if diff := cmp.Diff(headings(t, plain), headings(t, res.ReadmeMD)); diff != "" {
+		t.Errorf("polish changed the structure (-plain +polished):\n%s", diff)
+	}
+	reqs := srv.Requests()
+	if !strings.Contains(reqs[0].Messages[1].Content, "- web checks") {
+		t.Errorf("prompt %q", reqs[0].Messages[1].Content)
+	}
+	if last := reqs[1].Messages[len(reqs[1].Messages)-1].Content; !strings.Contains(last, `exactly 2 items, it has 1`) {
+		t.Errorf("retry prompt %q", last)
+	}
+}
+
+func TestReadmeGeneratorPolishFailures(t *testing.T) {
+	tests := []struct {
+		name    string
+		replies []llmtest.Reply
+		opts    []devutil.Option
+		code    envelope.Code
+	}{
+		{"garbage", []llmtest.Reply{{Content: "Here is a nicer README!"}, {Content: "still not JSON"}}, nil, envelope.CodeUpstreamError},
+		{"timeout", []llmtest.Reply{{Content: `{}`, Delay: 5 * time.Second}}, []devutil.Option{devutil.WithTimeout(100 * time.Millisecond)}, envelope.CodeUpstreamTimeout},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.NewOpenAI(t, tt.replies...)
+			_, _, err := devutil.NewReadmeGenerator(srv.Model(t, "m"), tt.opts...).Generate(context.Background(), polishRequest)
+			var e *envelope.Error
+			if !errors.As(err, &e) || e.Code != tt.code {
+				t.Errorf("err = %v, want %s", err, tt.code)
+			}
+		})
+	}
+}
+
+func TestReadmeGeneratorWithoutPolish(t *testing.T) {
+	srv := llmtest.NewOpenAI(t) // any call fails the test
+	req := polishRequest
+	req.Polish = false
+	res, ai, err := devutil.NewReadmeGenerator(srv.Model(t, "m")).Generate(context.Background(), req)
+	if err != nil || res.Polished || ai != (envelope.AI{}) || res.ReadmeMD != readme(t, req) {
+		t.Errorf("res %+v ai %+v err %v", res, ai, err)
+	}
+	// Polish without a model is SERVICE_UNAVAILABLE.
+	_, _, err = devutil.NewReadmeGenerator(nil).Generate(context.Background(), polishRequest)
+	var e *envelope.Error
+	if !errors.As(err, &e) || e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "QUIVER_LLM_PROVIDER") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -1,0 +1,89 @@
+package devutil
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tmc/langchaingo/llms"
+
+	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/llmjson"
+)
+
+// maxAISuggestionLength bounds the model's suggestion, in bytes.
+const maxAISuggestionLength = 1500
+
+// StacktraceAnalyzer is [AnalyzeStacktrace] with an optional language
+// model that adds advice specific to the trace. It is safe for
+// concurrent use.
+type StacktraceAnalyzer struct {
+	settings
+}
+
+// NewStacktraceAnalyzer returns an analyzer enriched by model; with a nil
+// model it is exactly [AnalyzeStacktrace].
+func NewStacktraceAnalyzer(model llms.Model, opts ...Option) *StacktraceAnalyzer {
+	return &StacktraceAnalyzer{newSettings(model, opts)}
+}
+
+type aiSuggestion struct {
+	Suggestion string `json:"suggestion"`
+}
+
+const stacktraceSystemPrompt = `You help a developer fix the error in a stack trace. A deterministic analyzer has already found the facts below; they are correct, do not contradict or repeat them.
+Answer with one JSON object and nothing else: {"suggestion": "..."}
+"suggestion" is 1 to 4 sentences of concrete advice specific to this trace: what to check or change in the named application frame, given the message. No generic advice, no code fences, no links.`
+
+// Analyze runs the deterministic analysis and, when a model is
+// configured and the error was recognized, asks the model for advice
+// specific to the trace, which goes to AISuggestion. The deterministic
+// fields are never replaced. When the model fails, the analysis is still
+// returned, with the reason in AINote; the AI metadata accounts for what
+// the model used either way.
+func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest) (StacktraceResult, envelope.AI, error) {
+	res, err := AnalyzeStacktrace(ctx, req)
+	if err != nil || a.llm == nil || res.ErrorType == "unknown" {
+		return res, envelope.AI{}, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Language: %s\n", res.Language)
+	if req.Framework != "" {
+		fmt.Fprintf(&b, "Framework: %s\n", truncate(singleLine(req.Framework), 100))
+	}
+	fmt.Fprintf(&b, "Error type: %s\nMessage: %s\nRoot cause: %s\nGeneric fix: %s\n",
+		res.ErrorType, truncate(res.ErrorMessage, 500), truncate(res.RootCause, 800), res.FixSuggestion)
+	for _, c := range res.Chain {
+		fmt.Fprintf(&b, "Chained error: %s\n", truncate(c, 300))
+	}
+	b.WriteString("Frames, innermost first:\n")
+	for i, f := range res.Frames {
+		if i == 10 {
+			break
+		}
+		kind := "library"
+		if f.Application {
+			kind = "application"
+		}
+		fmt.Fprintf(&b, "- %s [%s]\n", truncate(describeFrame(f), 300), kind)
+	}
+	check := func(s *aiSuggestion) []string {
+		switch n := len(strings.TrimSpace(s.Suggestion)); {
+		case n == 0:
+			return []string{`"suggestion" is empty`}
+		case n > maxAISuggestionLength:
+			return []string{fmt.Sprintf(`"suggestion" is longer than %d characters; keep it to 4 sentences`, maxAISuggestionLength)}
+		}
+		return nil
+	}
+	ans, ai, err := llmjson.Ask(ctx, a.llm, llmjson.Request{System: stacktraceSystemPrompt, Prompt: b.String()}, check)
+	if err != nil {
+		if ctx.Err() != nil {
+			return StacktraceResult{}, ai, ctx.Err()
+		}
+		res.AINote = "the language model gave no suggestion: " + envelope.From(err).Message
+		return res, ai, nil
+	}
+	res.AISuggestion = strings.TrimSpace(ans.Suggestion)
+	return res, ai, nil
+}

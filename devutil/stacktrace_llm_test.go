@@ -1,0 +1,80 @@
+package devutil_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quiverkit/quiver/devutil"
+	"github.com/quiverkit/quiver/internal/llmtest"
+)
+
+func readTrace(t *testing.T, name string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("testdata", "stacktraces", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
+}
+
+func TestStacktraceAnalyzerEnriches(t *testing.T) {
+	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"suggestion":"USERS has no entry for the request's user_id: check that load_user is only called after authentication sets it."}`, PromptTokens: 300, CompletionTokens: 40})
+	a := devutil.NewStacktraceAnalyzer(srv.Model(t, "gpt-4o-mini"), devutil.WithModelName("gpt-4o-mini"))
+	res, ai, err := a.Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: readTrace(t, "python_keyerror.txt"), Framework: "flask"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := analyze(t, devutil.StacktraceRequest{Stacktrace: readTrace(t, "python_keyerror.txt"), Framework: "flask"})
+	if res.ErrorType != want.ErrorType || res.RootCause != want.RootCause || res.FixSuggestion != want.FixSuggestion || res.Confidence != want.Confidence {
+		t.Errorf("the model changed deterministic fields: %+v", res)
+	}
+	if !strings.HasPrefix(res.AISuggestion, "USERS has no entry") || res.AINote != "" {
+		t.Errorf("suggestion %q note %q", res.AISuggestion, res.AINote)
+	}
+	if ai.Model != "gpt-4o-mini" || ai.PromptTokens != 300 || ai.CompletionTokens != 40 {
+		t.Errorf("ai %+v", ai)
+	}
+	prompt := srv.Requests()[0].Messages[1].Content
+	for _, s := range []string{"Error type: KeyError", "load_user (/app/users.py:12) [application]", "Framework: flask"} {
+		if !strings.Contains(prompt, s) {
+			t.Errorf("prompt lacks %q:\n%s", s, prompt)
+		}
+	}
+}
+
+func TestStacktraceAnalyzerModelFailures(t *testing.T) {
+	tests := []struct {
+		name    string
+		replies []llmtest.Reply
+		opts    []devutil.Option
+		note    string
+	}{
+		{"garbage", []llmtest.Reply{{Content: "I think you should check the key."}, {Content: `{"advice":"x"}`}}, nil, "did not meet the contract"},
+		{"timeout", []llmtest.Reply{{Content: `{"suggestion":"x"}`, Delay: 5 * time.Second}}, []devutil.Option{devutil.WithTimeout(100 * time.Millisecond)}, "the language model gave no suggestion"},
+		{"server error", []llmtest.Reply{{Status: 500}}, []devutil.Option{devutil.WithMaxAttempts(1)}, "the language model gave no suggestion"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.NewOpenAI(t, tt.replies...)
+			res, _, err := devutil.NewStacktraceAnalyzer(srv.Model(t, "m"), tt.opts...).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: readTrace(t, "go_nilmap.txt")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.ErrorType != "runtime error: assignment to entry in nil map" || res.AISuggestion != "" || !strings.Contains(res.AINote, tt.note) {
+				t.Errorf("type %q suggestion %q note %q", res.ErrorType, res.AISuggestion, res.AINote)
+			}
+		})
+	}
+}
+
+func TestStacktraceAnalyzerSkipsUnknown(t *testing.T) {
+	srv := llmtest.NewOpenAI(t) // any call fails the test
+	res, ai, err := devutil.NewStacktraceAnalyzer(srv.Model(t, "m")).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: "hello world"})
+	if err != nil || res.ErrorType != "unknown" || ai.Model != "" || len(srv.Requests()) != 0 {
+		t.Errorf("res %+v ai %+v err %v", res, ai, err)
+	}
+}
