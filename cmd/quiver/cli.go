@@ -59,6 +59,7 @@ type runFunc func(ctx context.Context, env *cmdEnv, args []string) (result any, 
 // here.
 var commandTables = [][]command{
 	devCommands,
+	devOpCommands,
 	emailCommands,
 	microblogCommands,
 	photosocialCommands,

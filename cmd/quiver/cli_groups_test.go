@@ -361,3 +361,27 @@ func TestCLIWeb(t *testing.T) {
 		{name: "parse-url of nothing is INVALID_REQUEST", args: []string{"web", "parse-url"}, code: 2, stderrHas: "url"},
 	})
 }
+
+func TestCLIDev(t *testing.T) {
+	runCLICases(t, nil, []cliCase{
+		{name: "hash stdin byte for byte", stdin: "hello\n", args: []string{"dev", "hash", "-a", "sha256,blake2b-256"},
+			contains: []string{`"sha256":"5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03"`, `"blake2b-256":`}, lines: 1},
+		{name: "hash table", args: []string{"dev", "hash", "-a", "md5", "-o", "table", "hello"},
+			contains: []string{"hashes.md5", "5d41402abc4b2a76b9719d911017c592"}},
+		{name: "hash unknown algorithm exits 1", args: []string{"dev", "hash", "-a", "sha256,nope", "x"}, code: 1,
+			contains: []string{`"unsupported_algorithms":["nope"]`, `"sha256":`}},
+		{name: "json valid", stdin: `{"b":1,"a":2}`, args: []string{"dev", "json", "-sort-keys"},
+			contains: []string{`"is_valid":true`, `"minified":"{\"a\":2,\"b\":1}"`}, lines: 1},
+		{name: "json invalid exits 1", args: []string{"dev", "json", "{bad"}, code: 1, contains: []string{`"is_valid":false`, `"error_line":1`}},
+		{name: "regex explain table", args: []string{"dev", "regex", "explain", "-o", "table", `^\d{3}$`},
+			contains: []string{"TOKEN", `\d`, "{3}"}},
+		{name: "regex generate from the catalog without a model", args: []string{"dev", "regex", "generate", "an", "email", "address"},
+			contains: []string{`"source":"catalog"`}},
+		{name: "stacktrace from stdin", stdin: "panic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\nmain.main()\n\t/tmp/x.go:5 +0x1d\n",
+			args: []string{"dev", "stacktrace"}, contains: []string{`"error_type":"runtime error: index out of range"`}},
+		{name: "readme", args: []string{"dev", "readme", "quiver", "-description", "Checks for Go"},
+			contains: []string{`"readme_md":"# quiver`}},
+		{name: "readme without description is INVALID_REQUEST", args: []string{"dev", "readme", "quiver"}, code: 2,
+			stderrHas: "description"},
+	})
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -26,8 +27,11 @@ type opSpec struct {
 	// command takes no operand.
 	operand string
 	// stdin reads the operand field from standard input when there is no
-	// operand and no flag or -request set it (texts to summarize, ...).
-	stdin bool
+	// operand and no flag or -request set it (texts to summarize, ...),
+	// without its final newline unless rawStdin.
+	stdin, rawStdin bool
+	// short are one-letter aliases of request flags: "a" for "algorithms".
+	short map[string]string
 }
 
 // op builds the command of an operation. call gets the services'
@@ -36,7 +40,7 @@ type opSpec struct {
 func op[Req any](spec opSpec, call func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error)) command {
 	c := spec.command
 	c.setup = func(fs *flag.FlagSet) runFunc {
-		fields := bindRequest(fs, reflect.TypeFor[Req](), spec.operand)
+		fields := bindRequest(fs, reflect.TypeFor[Req](), spec.operand, spec.short)
 		var requestFile string
 		fs.StringVar(&requestFile, "request", "", "read the request as JSON from `FILE` ('-': standard input); flags and operands override its fields")
 		return func(ctx context.Context, env *cmdEnv, args []string) (any, bool, error) {
@@ -115,7 +119,10 @@ func setOperand(env *cmdEnv, rv reflect.Value, spec opSpec, args []string) error
 		if err != nil {
 			return fmt.Errorf("reading standard input: %w", err)
 		}
-		args = []string{strings.TrimRight(string(b), "\n")}
+		if !spec.rawStdin {
+			b = bytes.TrimRight(b, "\r\n")
+		}
+		args = []string{string(b)}
 	}
 	switch fv.Kind() {
 	case reflect.String:
@@ -234,7 +241,7 @@ func parseScalar(t reflect.Type, s string) (reflect.Value, error) {
 // strings (comma-separated, or the flag repeated). Other fields are set
 // with -request. The operand field gets a flag too, unless another flag
 // already has its name.
-func bindRequest(fs *flag.FlagSet, t reflect.Type, operand string) []*reqFlag {
+func bindRequest(fs *flag.FlagSet, t reflect.Type, operand string, short map[string]string) []*reqFlag {
 	var out []*reqFlag
 	for _, sf := range reflect.VisibleFields(t) {
 		name, ok := jsonName(sf)
@@ -276,6 +283,11 @@ func bindRequest(fs *flag.FlagSet, t reflect.Type, operand string) []*reqFlag {
 		}
 		f := &reqFlag{index: sf.Index, typ: sf.Type}
 		fs.Var(f, flagName, usage)
+		for alias, of := range short {
+			if of == name {
+				fs.Var(f, alias, "short for -"+flagName)
+			}
+		}
 		out = append(out, f)
 	}
 	return out
