@@ -11,12 +11,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/quiverkit/quiver/internal/dnstest"
+	"github.com/quiverkit/quiver/internal/llmtest"
 )
 
 // cliCase is one run of the real binary and what it must print.
@@ -384,4 +386,60 @@ func TestCLIDev(t *testing.T) {
 		{name: "readme without description is INVALID_REQUEST", args: []string{"dev", "readme", "quiver"}, code: 2,
 			stderrHas: "description"},
 	})
+}
+
+// With a model configured by the server's variables, the content commands
+// call it (the real OpenAI client against a loopback server speaking its
+// protocol) and report its usage on standard error.
+func TestCLIContentWithModel(t *testing.T) {
+	s := llmtest.NewOpenAI(t,
+		llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +
+			`{"headline":"Five habits of remote teams","angle":"listicle","predicted_ctr_score":0.6},` +
+			`{"headline":"Why your remote team is slow","angle":"question","predicted_ctr_score":0.5}]}`,
+			PromptTokens: 120, CompletionTokens: 60},
+		llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "7"},
+	)
+	env := []string{"QUIVER_LLM_PROVIDER=openai", "QUIVER_LLM_MODEL=gpt-4o-mini", "QUIVER_LLM_BASE_URL=" + s.BaseURL(),
+		"QUIVER_LLM_API_KEY=" + llmtest.TestKey}
+	runCLICases(t, env, []cliCase{
+		{name: "headlines table", args: []string{"content", "headlines", "remote", "work", "-count", "3", "-o", "table"},
+			contains: []string{"HEADLINE", "Five habits of remote teams", "listicle"}, lines: 4,
+			stderrHas: "model gpt-4o-mini: 120 prompt + 60 completion tokens"},
+		{name: "rate limited upstream fails", args: []string{"content", "headlines", "remote", "work"}, code: 1,
+			stderrHas: "RATE_LIMIT_EXCEEDED", lines: -1},
+	})
+	if reqs := s.Requests(); len(reqs) != 2 || !strings.Contains(string(reqs[0].Body), "remote work") {
+		t.Errorf("the model got %d requests: %v", len(reqs), reqs)
+	}
+}
+
+// On a terminal, verify-list draws a progress bar on standard error with
+// the rows per second and the time left; piped, it draws none.
+func TestVerifyListProgressBar(t *testing.T) {
+	list := filepath.Join(t.TempDir(), "list.csv")
+	var b strings.Builder
+	b.WriteString("email\n")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "u%d@example.com\n", i)
+	}
+	if err := os.WriteFile(list, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, terminal := range []bool{true, false} {
+		var stdout, stderr bytes.Buffer
+		code := runCommand(t.Context(), []string{"email", "verify-list", "-no-mx", list}, &cmdEnv{
+			stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" },
+			stderrTerminal: terminal,
+		})
+		if code != 0 {
+			t.Fatalf("exit status %d: %s", code, stderr.String())
+		}
+		bar := regexp.MustCompile(`\r\[#{30}\] 100%  2000 rows  \d+ rows/s  ETA 0s\x1b\[K\n`)
+		if got := bar.MatchString(stderr.String()); got != terminal {
+			t.Errorf("terminal %v: progress bar drawn %v:\n%q", terminal, got, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), "2000 rows: 2000 valid") || strings.Count(stdout.String(), "\n") != 2001 {
+			t.Errorf("terminal %v: stderr %q, %d lines out", terminal, stderr.String(), strings.Count(stdout.String(), "\n"))
+		}
+	}
 }
