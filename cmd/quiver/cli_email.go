@@ -36,7 +36,7 @@ var emailCommands = []command{
 		help: "The first row is the header; the addresses are in the column -column, else the one headed \"email\", else the first. " +
 			"Rows are written in input order, each followed by the columns " + strings.Join(email.CSVResultHeader, ",") + ". " +
 			"FILE.csv '-' is standard input; -o '-' (the default) is standard output. A progress bar with rows per second " +
-			"and the time left is shown when standard error is a terminal. Ctrl-C writes the rows done so far and stops. " +
+			"and the time left is shown when standard error is a terminal. Ctrl-C writes the rows done so far, in order, and stops (exit status 1). " +
 			"The counts are printed at the end (on standard error when the rows go to standard output). " +
 			"Exit status 0 when the whole list was checked, however many addresses are invalid.",
 		example: `quiver email verify-list contacts.csv -o results.csv
