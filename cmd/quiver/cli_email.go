@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -126,14 +127,25 @@ func emailValidateCommand(fs *flag.FlagSet) runFunc {
 			}
 		}
 		v := verifier(env)
-		out := make([]validateItem, len(args))
-		passed := true
-		for i, a := range args {
-			out[i] = validateItem{Input: a, Validation: v.Validate(ctx, a, c)}
-			passed = passed && out[i].IsValid
-			if err := ctx.Err(); err != nil {
-				return nil, false, err
+		out := make([]validateItem, 0, len(args))
+		if c.SMTP { // one probe at a time: mail servers dislike bursts
+			for _, a := range args {
+				out = append(out, validateItem{Input: a, Validation: v.Validate(ctx, a, c)})
+				if err := ctx.Err(); err != nil {
+					return nil, false, err
+				}
 			}
+		} else { // the lookups run concurrently, the results keep their order
+			for it, err := range v.ValidateStream(ctx, slices.Values(args), email.StreamOptions{Checks: c}) {
+				if err != nil {
+					return nil, false, err
+				}
+				out = append(out, validateItem{Input: it.Input, Validation: email.Validation{Result: it.Result}})
+			}
+		}
+		passed := true
+		for _, it := range out {
+			passed = passed && it.IsValid
 		}
 		if len(out) == 1 {
 			return out[0].Validation, passed, nil

@@ -294,6 +294,10 @@ func TestCLIMicroblog(t *testing.T) {
 			stderrHas: "want an integer"},
 		{name: "request from stdin", stdin: `{"username":"ana_dev"}`, args: []string{"microblog", "profile", "-request", "-"},
 			contains: []string{`"username":"ana_dev"`}},
+		{name: "flags override the request file", stdin: `{"username":"ana_dev","limit":1}`,
+			args: []string{"microblog", "user-tweets", "-request", "-", "-limit", "2"}, contains: []string{`"result_count":2`}},
+		{name: "the request file alone", stdin: `{"username":"ana_dev","limit":1}`,
+			args: []string{"microblog", "user-tweets", "-request", "-"}, contains: []string{`"result_count":1`}},
 		{name: "request with an unknown field", stdin: `{"user":"ana_dev"}`, args: []string{"microblog", "profile", "-request", "-"}, code: 2,
 			stderrHas: `unknown field "user"`},
 	})
