@@ -78,8 +78,9 @@
 // sequence of addresses (an iter.Seq). Both keep the input order, hold at
 // most StreamOptions.Window rows in flight (memory does not grow with the
 // list), check at most Concurrency rows at once, and share the Verifier's
-// one resolver, whose cache and in-flight de-duplication make each
-// distinct domain cost one query while its answer is cached. When the
+// one resolver and its cache; each distinct domain is looked up once per
+// list, and a domain whose servers time out costs one timeout, not one
+// per row. When the
 // context ends they hand back every row checked before, in order, then
 // the context's error: what was written is complete, and nothing after a
 // gap. The duplicate count of the bulk summary is left out, as it would

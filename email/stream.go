@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -81,9 +82,13 @@ func (s *StreamStats) count(r *Result) {
 // yields one item per address, in input order, as soon as it and every
 // earlier one are checked. The checks are those of
 // [Verifier.ValidateBulk] except the duplicate count, which would need
-// memory proportional to the list: every lookup goes through the
-// Verifier's one Resolver, whose cache and in-flight de-duplication make
-// each distinct domain cost one query (while its answer is cached).
+// memory proportional to the list. Every lookup goes through the
+// Verifier's one Resolver (its cache and in-flight de-duplication are
+// shared with everything else using it), and the outcome of each distinct
+// domain is remembered for the stream, failures included, as in a bulk
+// request: a domain whose DNS servers do not answer costs one timeout per
+// list, not one per row (up to 65,536 domains; past them, the resolver's
+// cache alone).
 //
 // At most opts.Window addresses are in flight and at most
 // [Verifier.Concurrency] are checked at once. When ctx ends, the
@@ -269,12 +274,13 @@ func stream[T any](ctx context.Context, v *Verifier, opts StreamOptions,
 
 	wctx, cancel := context.WithCancel(ctx)
 	work := make(chan *streamRow[T], window)
+	memo := &mxMemo{v: v, entries: make(map[string]*mxEntry)}
 	var wg sync.WaitGroup
 	for range min(window, v.concurrency()) {
 		wg.Go(func() {
 			for r := range work {
 				if wctx.Err() == nil {
-					r.item = BulkItem{Input: r.addr, Result: v.checkRow(wctx, r.addr, c)}
+					r.item = BulkItem{Input: r.addr, Result: memo.checkRow(wctx, r.addr, c)}
 				}
 				r.cut = wctx.Err() != nil
 				close(r.done)
@@ -322,12 +328,51 @@ func stream[T any](ctx context.Context, v *Verifier, opts StreamOptions,
 	return readErr
 }
 
+// maxMemo bounds the domains a stream remembers the MX outcome of.
+const maxMemo = 1 << 16
+
+// mxMemo remembers the MX outcome of each domain for the length of one
+// stream, as a bulk request does: the resolver caches answers, but not
+// its failures (a timeout, a SERVFAIL), and without the memo a domain
+// whose servers do not answer would cost a timeout per row, not per
+// list. Past maxMemo domains, lookups go to the resolver alone.
+type mxMemo struct {
+	v       *Verifier
+	mu      sync.Mutex
+	entries map[string]*mxEntry
+}
+
+type mxEntry struct {
+	once sync.Once
+	mx   MX
+}
+
 // checkRow runs the checks of a bulk validation on one address.
-func (v *Verifier) checkRow(ctx context.Context, addr string, c Checks) Result {
-	a, r := v.check(addr, c)
+func (m *mxMemo) checkRow(ctx context.Context, addr string, c Checks) Result {
+	a, r := m.v.check(addr, c)
 	if r.Reason == nil && !c.SkipMX {
-		m := v.lookupMX(ctx, a)
-		r.applyMX(&m)
+		mx := m.lookup(ctx, a)
+		r.applyMX(&mx)
 	}
 	return r
+}
+
+func (m *mxMemo) lookup(ctx context.Context, a Address) MX {
+	if a.Literal {
+		return m.v.lookupMX(ctx, a)
+	}
+	m.mu.Lock()
+	e, ok := m.entries[a.ASCIIDomain]
+	if !ok && len(m.entries) < maxMemo {
+		e = &mxEntry{}
+		m.entries[a.ASCIIDomain] = e
+	}
+	m.mu.Unlock()
+	if e == nil {
+		return m.v.domainMX(ctx, a.ASCIIDomain)
+	}
+	e.once.Do(func() { e.mx = m.v.domainMX(ctx, a.ASCIIDomain) })
+	mx := e.mx
+	mx.Hosts = slices.Clone(mx.Hosts) // each row owns its result
+	return mx
 }

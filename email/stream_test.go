@@ -16,6 +16,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/dnstest"
+	"github.com/quiverkit/quiver/internal/dnsx"
 )
 
 // noLeaks checks, after the test's other cleanups (the DNS server's),
@@ -199,3 +200,36 @@ func BenchmarkVerifyCSV(b *testing.B) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// A domain whose DNS servers do not answer costs one timeout per list,
+// not one per row: the stream remembers the outcome.
+func TestVerifyCSVDeadDomainCostsOneTimeout(t *testing.T) {
+	noLeaks(t)
+	const timeout = 100 * time.Millisecond
+	srv := dnstest.NewServer(t, fixtureZone, dnstest.WithDrop("dead.test"))
+	r, err := dnsx.New(dnsx.Config{Servers: []string{srv.Addr}, Timeout: timeout, Attempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &Verifier{Resolver: r, Concurrency: 4}
+	var in strings.Builder
+	in.WriteString("email\n")
+	for i := range 400 {
+		fmt.Fprintf(&in, "u%d@dead.test\nv%d@mx.test\n", i, i)
+	}
+	start := time.Now()
+	var out bytes.Buffer
+	stats, err := v.VerifyCSV(t.Context(), strings.NewReader(in.String()), &out, StreamOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 20*timeout {
+		t.Errorf("800 rows took %v: the dead domain cost more than one timeout", took)
+	}
+	if stats.Rows != 800 || stats.Valid != 800 || strings.Count(out.String(), ",timeout,") != 400 {
+		t.Errorf("stats %+v, %d timeouts", stats, strings.Count(out.String(), ",timeout,"))
+	}
+	if n := srv.QueriesFor("dead.test", dns.TypeMX); n != 1 {
+		t.Errorf("%d MX queries for dead.test, want 1", n)
+	}
+}
