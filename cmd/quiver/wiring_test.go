@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/internal/dnstest"
+	"github.com/quiverkit/quiver/internal/llmtest"
 	"github.com/quiverkit/quiver/internal/redistest"
 	"github.com/quiverkit/quiver/social/microblog/microblogtest"
 )
@@ -17,12 +18,17 @@ import (
 // The services are wired to the operations pieces: the shared DNS
 // cache's hits and misses and the providers' calls are in /metrics, and
 // with -upstream-cache-ttl an identical provider request is answered from
-// Redis, not counted as an upstream call.
+// Redis, not counted as an upstream call; the language model's calls
+// are counted too.
 func TestServicesFeedMetricsAndCache(t *testing.T) {
 	t.Cleanup(func() { checkLeaks(t) })
 	rs := redistest.Start(t)
 	dns := dnstest.NewServer(t, cliZone)
 	mb := microblogtest.TwitterAPI(t, "key")
+	llm := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +
+		`{"headline":"Five habits of remote teams","angle":"listicle","predicted_ctr_score":0.6},` +
+		`{"headline":"Why your remote team is slow","angle":"question","predicted_ctr_score":0.5}]}`,
+		PromptTokens: 120, CompletionTokens: 60})
 	s := startServer(t, nil, map[string]string{
 		"QUIVER_METRICS":            "true",
 		"QUIVER_RATE_LIMIT":         "-1",
@@ -32,6 +38,10 @@ func TestServicesFeedMetricsAndCache(t *testing.T) {
 		"QUIVER_MICROBLOG_BASE_URL": mb.URL,
 		"QUIVER_REDIS_URL":          "redis://" + rs.Addr + "/0",
 		"QUIVER_UPSTREAM_CACHE_TTL": "1m",
+		"QUIVER_LLM_PROVIDER":       "openai",
+		"QUIVER_LLM_MODEL":          "gpt-4o-mini",
+		"QUIVER_LLM_BASE_URL":       llm.BaseURL(),
+		"QUIVER_LLM_API_KEY":        llmtest.TestKey,
 	})
 	client := &http.Client{Transport: &http.Transport{}, Timeout: 10 * time.Second}
 	defer client.CloseIdleConnections()
@@ -57,6 +67,7 @@ func TestServicesFeedMetricsAndCache(t *testing.T) {
 		call("POST", "/v1/utility/email/validate", `{"email":"ana@mx.test"}`)
 		call("GET", "/v1/microblog/profile?username="+microblogtest.Username, "")
 	}
+	call("POST", "/v1/content/headlines", `{"topic":"remote work","count":3}`)
 	_, metrics := get(t, s.base+"/metrics")
 	value := func(series string) float64 {
 		t.Helper()
@@ -72,6 +83,12 @@ func TestServicesFeedMetricsAndCache(t *testing.T) {
 	}
 	if n := value(`quiver_upstream_requests_total{outcome="ok",provider="twitterapi"}`); n != 1 {
 		t.Errorf("upstream calls = %v, want 1: the second is answered from Redis", n)
+	}
+	if n := value(`quiver_upstream_requests_total{outcome="ok",provider="openai"}`); n != 1 {
+		t.Errorf("LLM calls = %v, want 1", n)
+	}
+	if n := value(`quiver_llm_tokens_total{kind="prompt",model="gpt-4o-mini"}`); n != 120 {
+		t.Errorf("prompt tokens = %v, want 120", n)
 	}
 	if n := len(mb.Requests()); n != 1 {
 		t.Errorf("the provider got %d requests, want 1: %v", n, mb.Requests())
