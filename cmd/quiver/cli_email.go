@@ -179,8 +179,15 @@ func verifyListCommand(fs *flag.FlagSet) runFunc {
 				return nil, false, err
 			}
 			defer f.Close()
-			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			fi, err := f.Stat()
+			if err != nil {
+				return nil, false, err
+			}
+			if fi.Mode().IsRegular() {
 				size = fi.Size()
+			}
+			if ofi, err := os.Stat(output); err == nil && os.SameFile(fi, ofi) {
+				return nil, false, usageError{fmt.Errorf("-o %s is the input file: writing it would destroy the list", output)}
 			}
 			in = f
 		}

@@ -120,6 +120,7 @@ func TestCLIEmail(t *testing.T) {
 		{name: "verify-list missing file", args: []string{"email", "verify-list", filepath.Join(dir, "none.csv")}, code: 1,
 			stderrHas: "no such file", lines: -1},
 		{name: "verify-list without a file", args: []string{"email", "verify-list"}, code: 2, stderrHas: "want one FILE.csv"},
+		{name: "verify-list onto itself", args: []string{"email", "verify-list", list, "-o", list}, code: 2, stderrHas: "is the input file"},
 	})
 	b, err := os.ReadFile(results)
 	if err != nil {
