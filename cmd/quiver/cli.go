@@ -48,6 +48,18 @@ type command struct {
 	// table, when set, picks what -o table shows of the result. Default:
 	// listItems.
 	table func(result any) any
+	// raw, when set, gives -r: print only this text of the result (the
+	// formatted document, the decoded value), as it is, for pipes.
+	raw *rawOutput
+}
+
+// rawOutput is the text a command prints with -r.
+type rawOutput struct {
+	// what names it in -r's usage: "the formatted JSON".
+	what string
+	// text returns it from the result, or why there is none (a failed
+	// check), which goes to standard error.
+	text func(result any) (string, error)
 }
 
 // runFunc runs a command with its operands. It returns the result to
@@ -214,6 +226,10 @@ func (c *command) execute(ctx context.Context, env *cmdEnv, args []string) int {
 	if commonOutput {
 		fs.StringVar(&format, "o", format, "output: json (pretty on a terminal, compact when piped) or table")
 	}
+	raw := false
+	if c.raw != nil {
+		fs.BoolVar(&raw, "r", false, "print only "+c.raw.what+", as raw text")
+	}
 	operands, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		c.printHelp(env.stdout, fs)
@@ -246,7 +262,16 @@ func (c *command) execute(ctx context.Context, env *cmdEnv, args []string) int {
 		}
 		return 1
 	}
-	if result != nil {
+	if result != nil && raw {
+		text, err := c.raw.text(result)
+		if err == nil {
+			_, err = fmt.Fprintln(env.stdout, text)
+		}
+		if err != nil {
+			fmt.Fprintf(env.stderr, "quiver %s: %v\n", c.name, err)
+			return 1
+		}
+	} else if result != nil {
 		if format == "table" {
 			pick := c.table
 			if pick == nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"strings"
 
@@ -19,6 +20,7 @@ var devCommands = []command{
 		example: `quiver dev base64 encode 'hello, world'
 			printf 'a?b' | quiver dev base64 encode -urlsafe -o table`,
 		setup: base64Command(devutil.EncodeBase64),
+		raw:   base64Raw,
 	},
 	{
 		name:    "dev base64 decode",
@@ -28,8 +30,17 @@ var devCommands = []command{
 		example: `quiver dev base64 decode aGVsbG8sIHdvcmxk
 			quiver dev base64 decode -urlsafe YT9i | jq -r .output`,
 		setup: base64Command(devutil.DecodeBase64),
+		raw:   base64Raw,
 	},
 }
+
+var base64Raw = &rawOutput{what: "the output", text: func(r any) (string, error) {
+	res := r.(devutil.Base64Result)
+	if res.Error != nil {
+		return "", errors.New(*res.Error)
+	}
+	return res.Output, nil
+}}
 
 // base64Command is the setup of both Base64 commands.
 func base64Command(op func(context.Context, devutil.Base64Request) (devutil.Base64Result, error)) func(*flag.FlagSet) runFunc {
@@ -75,7 +86,14 @@ var devOpCommands = []command{
 			summary: "Validate, format and minify JSON; exit status 1 when it is not valid.",
 			help:    "Without TEXT, standard input is read.",
 			example: `quiver dev json < file.json
-				quiver dev json -indent 4 -sort-keys '{"b":1,"a":[1,2]}' | jq -r .formatted`,
+				quiver dev json -r -indent 4 -sort-keys '{"b":1,"a":[1,2]}'`,
+			raw: &rawOutput{what: "the formatted JSON", text: func(r any) (string, error) {
+				res := r.(devutil.JSONFormatResult)
+				if res.Error != nil {
+					return "", errors.New(*res.Error)
+				}
+				return res.Formatted, nil
+			}},
 		},
 		operand: "text", stdin: true,
 	}, func(ctx context.Context, _ *cmdEnv, req devutil.JSONFormatRequest) (any, bool, error) {
@@ -125,7 +143,8 @@ var devOpCommands = []command{
 		command: command{
 			name: "dev readme", args: "REPO_NAME",
 			summary:  "Draft a README from repository metadata.",
-			example:  `quiver dev readme quiver -description "Email, web and social checks for Go" -language Go -features "CLI,HTTP API" | jq -r .readme_md`,
+			example:  `quiver dev readme quiver -description "Email, web and social checks for Go" -language Go -features "CLI,HTTP API" -r > README.md`,
+			raw:      &rawOutput{what: "the Markdown", text: func(r any) (string, error) { return r.(devutil.ReadmeResult).ReadmeMD, nil }},
 			services: []setup{contentSetup, devutilSetup},
 		},
 		operand: "repo_name",

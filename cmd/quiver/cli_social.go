@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 
 	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/envelope"
@@ -102,10 +103,19 @@ func photosocialAIOp[Req, Res any](name, args, summary, operand, example string,
 // as the server's. The text operands are read from standard input when
 // absent.
 var contentCommands = []command{
-	contentOp("summarize", "[TEXT]", "Summarize a text.", "text",
-		`quiver content summarize -max-words 50 < article.txt`, (*content.Generator).Summarize),
-	contentOp("rewrite", "[TEXT]", "Rewrite a text in another tone.", "text",
+	withRaw(contentOp("summarize", "[TEXT]", "Summarize a text.", "text",
+		`quiver content summarize -max-words 50 < article.txt
+			quiver content summarize -format bullets -r < article.txt`, (*content.Generator).Summarize),
+		"the summary (the key points, one a line, in the bullets format)", func(r any) (string, error) {
+			s := r.(content.Summary)
+			if s.Summary != nil {
+				return *s.Summary, nil
+			}
+			return "- " + strings.Join(s.KeyPoints, "\n- "), nil
+		}),
+	withRaw(contentOp("rewrite", "[TEXT]", "Rewrite a text in another tone.", "text",
 		`quiver content rewrite -tone friendly "Your request has been denied."`, (*content.Generator).Rewrite),
+		"the rewritten text", func(r any) (string, error) { return r.(content.Rewrite).RewrittenText, nil }),
 	contentOp("meta-tags", "[PAGE_CONTENT]", "Write SEO meta tags for a page.", "page_content",
 		`quiver content meta-tags -target-keyword "sourdough" < page.txt`, (*content.Generator).MetaTags),
 	contentOp("blog-outline", "TOPIC...", "Outline a blog post.", "topic",
@@ -128,6 +138,12 @@ func contentOp[Req, Res any](name, args, summary, operand, example string, fn fu
 		res, ai, err := fn(contentGenerator(env.cfg), ctx, req)
 		return doneAI(env, res, ai, err)
 	})
+}
+
+// withRaw gives c the -r flag printing what text returns.
+func withRaw(c command, what string, text func(result any) (string, error)) command {
+	c.raw = &rawOutput{what: what, text: text}
+	return c
 }
 
 // contentGenerator is the generator the content routes use, built from
