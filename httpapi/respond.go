@@ -40,8 +40,17 @@ func (s *server) fail(w http.ResponseWriter, r *http.Request, code envelope.Code
 func (s *server) write(w http.ResponseWriter, status int, env envelope.Envelope) {
 	// Encode before the header goes out, so that data JSON cannot carry
 	// (a NaN, say) still gets an envelope, not a 200 with an empty body.
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf, _ := s.bufs.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	defer func() {
+		if buf.Cap() <= 64<<10 { // do not keep the odd huge response alive
+			buf.Reset()
+			s.bufs.Put(buf)
+		}
+	}()
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(env); err != nil {
 		s.log.Error("encoding response", "request_id", env.Meta.RequestID, "error", err)
