@@ -84,13 +84,46 @@ if command -v redis-server >/dev/null && [ -z "${SERVER_ARGS:-}" ]; then
 	fi
 fi
 
-# --- DNS-backed route: to be added once the email package is merged ------
-# It needs a loopback DNS server answering a fixture zone, so that the
-# figures measure quiver and its DNS cache rather than the network:
-#   1. start one (a small Go program over internal/dnstest, or miekg/dns,
-#      serving example.test with MX, SPF and DMARC records on 127.0.0.1);
-#   2. restart quiver pointed at it (the email package's resolver flag,
-#      e.g. -dns-servers 127.0.0.1:PORT);
-#   3. bench email-validate /v1/email/validate '{"email":"user@example.test"}'
-#      (cache hits after the first request; also one run with the cache
-#      off, or with distinct domains, for the cold figure).
+# --- DNS-backed route, against a loopback DNS server ----------------------
+# bench/dnsserver serves example.test (MX, SPF, DMARC) on 127.0.0.1 from
+# internal/dnstest, so that the figures measure quiver and its DNS cache,
+# not the network. Warm: the records have a one-hour TTL, so every request
+# after the first is answered from the shared cache. Cold: TTL 0, so every
+# request asks the DNS server (one MX query over loopback UDP).
+dns_pid=
+start_dns() {
+	if [ -n "$dns_pid" ]; then
+		kill "$dns_pid" 2>/dev/null || true
+		wait "$dns_pid" 2>/dev/null || true
+	fi
+	"$work/dnsserver" "$@" >"$work/dns.out" 2>"$work/dns.err" &
+	dns_pid=$!
+	DNS=
+	for _ in $(seq 100); do
+		DNS=$(head -n1 "$work/dns.out")
+		[ -n "$DNS" ] && return 0
+		sleep 0.05
+	done
+	echo "bench: dnsserver did not start:" >&2
+	cat "$work/dns.err" >&2
+	exit 1
+}
+if [ -z "${SKIP_DNS:-}" ]; then
+	go build -o "$work/dnsserver" ./bench/dnsserver
+	trap 'kill "$dns_pid" 2>/dev/null || true; kill "${redis_pid:-}" 2>/dev/null || true; cleanup' EXIT
+	for mode in warm cold; do
+		ttl=1h
+		[ "$mode" = cold ] && ttl=0s
+		start_dns -ttl "$ttl"
+		kill "$server_pid"
+		wait "$server_pid" 2>/dev/null || true
+		# shellcheck disable=SC2086
+		start_server -dns-servers "$DNS" ${SERVER_ARGS:-}
+		bench "email-validate-$mode" /v1/utility/email/validate '{"email":"user@example.test"}'
+		bench "domain-health-$mode" /v1/email/domain/health '{"domains":["example.test"]}'
+		kill "$dns_pid"
+		wait "$dns_pid" 2>/dev/null || true
+		dns_pid=
+		echo "  ($(cat "$work/dns.err" | tr -d '\n'))"
+	done
+fi

@@ -68,4 +68,21 @@
 // the allowlist. [Lists.WithDisposable] loads a newer list at run time;
 // [Lists.WithAllowed] adds exceptions. Role names are compared ignoring
 // case and a +tag.
+//
+// # Lists of any size
+//
+// [Verifier.ValidateBulk] and [Verifier.ValidateCSV] hold a request of at
+// most 500 addresses or 1,000 rows in memory. [Verifier.VerifyCSV] streams
+// a CSV file of any size from a reader to a writer, each row followed by
+// its result columns, and [Verifier.ValidateStream] does the same for any
+// sequence of addresses (an iter.Seq). Both keep the input order, hold at
+// most StreamOptions.Window rows in flight (memory does not grow with the
+// list), check at most Concurrency rows at once, and share the Verifier's
+// one resolver and its cache; each distinct domain is looked up once per
+// list, and a domain whose servers time out costs one timeout, not one
+// per row. When the
+// context ends they hand back every row checked before, in order, then
+// the context's error: what was written is complete, and nothing after a
+// gap. The duplicate count of the bulk summary is left out, as it would
+// need memory proportional to the list.
 package email

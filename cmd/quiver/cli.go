@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -40,6 +41,13 @@ type command struct {
 	// output (a file) registers its own -o; the others get the common
 	// -o json|table.
 	setup func(fs *flag.FlagSet) runFunc
+	// services are the setups of the services the command needs: their
+	// flags (with the same environment twins as the server's) are the
+	// command's too, and the configuration they build is env.cfg.
+	services []setup
+	// table, when set, picks what -o table shows of the result. Default:
+	// listItems.
+	table func(result any) any
 }
 
 // runFunc runs a command with its operands. It returns the result to
@@ -51,6 +59,12 @@ type runFunc func(ctx context.Context, env *cmdEnv, args []string) (result any, 
 // here.
 var commandTables = [][]command{
 	devCommands,
+	devOpCommands,
+	emailCommands,
+	microblogCommands,
+	photosocialCommands,
+	contentCommands,
+	webCommands,
 }
 
 // cmdEnv is the process as a command sees it.
@@ -61,6 +75,9 @@ type cmdEnv struct {
 	// stdoutTerminal and stderrTerminal say whether they are terminals:
 	// pretty JSON and progress bars are for people.
 	stdoutTerminal, stderrTerminal bool
+	// cfg is the services' configuration, built from the command's
+	// service flags and their environment twins (see command.services).
+	cfg *httpapi.Config
 }
 
 // isCommand reports whether args name a subcommand (or ask for the
@@ -186,6 +203,11 @@ func printCommands(w io.Writer, prefix string, cmds []command) {
 func (c *command) execute(ctx context.Context, env *cmdEnv, args []string) int {
 	fs := flag.NewFlagSet("quiver "+c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	f := &flags{FlagSet: fs, getenv: env.getenv}
+	applies := make([]func(context.Context, *httpapi.Config) error, len(c.services))
+	for i, s := range c.services {
+		applies[i] = s(f)
+	}
 	runIt := c.setup(fs)
 	format := "json"
 	commonOutput := fs.Lookup("o") == nil
@@ -200,9 +222,19 @@ func (c *command) execute(ctx context.Context, env *cmdEnv, args []string) int {
 	if err == nil && commonOutput && format != "json" && format != "table" {
 		err = fmt.Errorf("-o %q: want json or table", format)
 	}
+	if err == nil {
+		err = errors.Join(f.errs...)
+	}
 	if err != nil {
 		fmt.Fprintf(env.stderr, "quiver %s: %v\nUsage: quiver %s [flags] %s\nRun 'quiver %s --help' for more.\n", c.name, err, c.name, c.args, c.name)
 		return 2
+	}
+	env.cfg = &httpapi.Config{}
+	for _, apply := range applies {
+		if err := apply(ctx, env.cfg); err != nil {
+			fmt.Fprintf(env.stderr, "quiver %s: %v\n", c.name, err)
+			return exitCode(err)
+		}
 	}
 
 	result, passed, err := runIt(ctx, env, operands)
@@ -215,6 +247,13 @@ func (c *command) execute(ctx context.Context, env *cmdEnv, args []string) int {
 		return 1
 	}
 	if result != nil {
+		if format == "table" {
+			pick := c.table
+			if pick == nil {
+				pick = listItems
+			}
+			result = pick(result)
+		}
 		if err := writeResult(env, format, result); err != nil {
 			fmt.Fprintf(env.stderr, "quiver %s: writing the result: %v\n", c.name, err)
 			return 1
@@ -224,6 +263,31 @@ func (c *command) execute(ctx context.Context, env *cmdEnv, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// listItems is what a table shows of a result: the items of a list result
+// (a struct with one list of objects: results, tweets, media...), one row
+// each, else the result itself. The rest of a list result (a summary, a
+// cursor) is in the JSON output.
+func listItems(result any) any {
+	v := reflect.ValueOf(result)
+	if v.Kind() != reflect.Struct {
+		return result
+	}
+	var list reflect.Value
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if v.Type().Field(i).IsExported() && f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.Struct {
+			if list.IsValid() {
+				return result // two lists: no one is the items
+			}
+			list = f
+		}
+	}
+	if !list.IsValid() {
+		return result
+	}
+	return list.Interface()
 }
 
 // parseInterspersed parses flags wherever they are among the operands, as
@@ -291,29 +355,4 @@ func operandOrStdin(env *cmdEnv, args []string, what string) (string, error) {
 		return args[0], nil
 	}
 	return "", usageError{fmt.Errorf("want one %s, or none to read standard input; got %d arguments (quote a value with spaces)", what, len(args))}
-}
-
-// serviceConfig builds the services' dependencies (DNS resolver, LLM,
-// providers) from the environment, the same QUIVER_* variables that
-// configure the server, for the commands that need them.
-func (env *cmdEnv) serviceConfig(ctx context.Context) (*httpapi.Config, error) {
-	f := &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: env.getenv}
-	f.SetOutput(io.Discard)
-	applies := make([]func(context.Context, *httpapi.Config) error, len(services))
-	for i, s := range services {
-		applies[i] = s(f)
-	}
-	if err := f.Parse(nil); err != nil {
-		return nil, usageError{err}
-	}
-	if err := errors.Join(f.errs...); err != nil {
-		return nil, usageError{err}
-	}
-	cfg := &httpapi.Config{}
-	for _, apply := range applies {
-		if err := apply(ctx, cfg); err != nil {
-			return nil, err
-		}
-	}
-	return cfg, nil
 }

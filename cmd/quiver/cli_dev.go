@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"flag"
+	"strings"
 
 	"github.com/quiverkit/quiver/devutil"
+	"github.com/quiverkit/quiver/httpapi"
 )
 
 // devCommands are the commands of package devutil: quiver dev ...
@@ -47,4 +49,105 @@ func base64Command(op func(context.Context, devutil.Base64Request) (devutil.Base
 			return res, res.IsValid, nil
 		}
 	}
+}
+
+// devOpCommands are the other commands of package devutil.
+var devOpCommands = []command{
+	op(opSpec{
+		command: command{
+			name: "dev hash", args: "[TEXT]",
+			summary: "Hash text with one or more algorithms (HMAC with -hmac-key); exit status 1 when an algorithm is not supported.",
+			help:    "Without TEXT, standard input is hashed byte for byte, as sha256sum does. Algorithms: " + strings.Join(devutil.HashAlgorithms(), ", ") + ".",
+			example: `quiver dev hash -a sha256,blake2b-256 < file
+				quiver dev hash -a sha1 -encoding base64 'hello' -o table`,
+		},
+		operand: "value", stdin: true, rawStdin: true, short: map[string]string{"a": "algorithms"},
+	}, func(ctx context.Context, _ *cmdEnv, req devutil.HashRequest) (any, bool, error) {
+		res, err := devutil.Hash(ctx, req)
+		if err != nil {
+			return nil, false, err
+		}
+		return res, len(res.UnsupportedAlgorithms) == 0, nil
+	}),
+	op(opSpec{
+		command: command{
+			name: "dev json", args: "[TEXT]",
+			summary: "Validate, format and minify JSON; exit status 1 when it is not valid.",
+			help:    "Without TEXT, standard input is read.",
+			example: `quiver dev json < file.json
+				quiver dev json -indent 4 -sort-keys '{"b":1,"a":[1,2]}' | jq -r .formatted`,
+		},
+		operand: "text", stdin: true,
+	}, func(ctx context.Context, _ *cmdEnv, req devutil.JSONFormatRequest) (any, bool, error) {
+		res, err := devutil.FormatJSON(ctx, req)
+		if err != nil {
+			return nil, false, err
+		}
+		return res, res.IsValid, nil
+	}),
+	op(opSpec{
+		command: command{
+			name: "dev regex explain", args: "PATTERN",
+			summary: "Explain a regular expression token by token.",
+			example: `quiver dev regex explain '^(\d{3})-\d{4}$' -o table`,
+		},
+		operand: "pattern",
+	}, func(ctx context.Context, _ *cmdEnv, req devutil.RegexExplainRequest) (any, bool, error) {
+		return done(devutil.ExplainRegex(ctx, req))
+	}),
+	op(opSpec{
+		command: command{
+			name: "dev regex generate", args: "DESCRIPTION...",
+			summary:  "Generate a regular expression from a description (the language model, else the built-in catalog).",
+			example:  `quiver dev regex generate an ISO 8601 date -flavor go`,
+			services: []setup{contentSetup, devutilSetup},
+		},
+		operand: "description",
+	}, func(ctx context.Context, env *cmdEnv, req devutil.RegexGenerateRequest) (any, bool, error) {
+		res, ai, err := devutil.NewRegexGenerator(env.cfg.LLM, devutilOptions(env.cfg)...).Generate(ctx, req)
+		return doneAI(env, res, ai, err)
+	}),
+	op(opSpec{
+		command: command{
+			name: "dev stacktrace", args: "[STACKTRACE]",
+			summary: "Analyze a stack trace: error type, root cause, fix.",
+			help:    "Without STACKTRACE, standard input is read.",
+			example: `quiver dev stacktrace -language python < crash.log
+				go test ./... 2>&1 | quiver dev stacktrace -language go`,
+			services: []setup{contentSetup, devutilSetup},
+		},
+		operand: "stacktrace", stdin: true,
+	}, func(ctx context.Context, env *cmdEnv, req devutil.StacktraceRequest) (any, bool, error) {
+		res, ai, err := devutil.NewStacktraceAnalyzer(env.cfg.LLM, devutilOptions(env.cfg)...).Analyze(ctx, req)
+		return doneAI(env, res, ai, err)
+	}),
+	op(opSpec{
+		command: command{
+			name: "dev readme", args: "REPO_NAME",
+			summary:  "Draft a README from repository metadata.",
+			example:  `quiver dev readme quiver -description "Email, web and social checks for Go" -language Go -features "CLI,HTTP API" | jq -r .readme_md`,
+			services: []setup{contentSetup, devutilSetup},
+		},
+		operand: "repo_name",
+	}, func(ctx context.Context, env *cmdEnv, req devutil.ReadmeRequest) (any, bool, error) {
+		res, ai, err := devutil.NewReadmeGenerator(env.cfg.LLM, devutilOptions(env.cfg)...).Generate(ctx, req)
+		return doneAI(env, res, ai, err)
+	}),
+}
+
+// devutilOptions are the options the devutil routes use, from the same
+// settings.
+func devutilOptions(cfg *httpapi.Config) []devutil.Option {
+	opts := []devutil.Option{devutil.WithMatchTimeout(cfg.RegexMatchTimeout)}
+	if cfg.LLM != nil {
+		st := cfg.LLMSettings
+		opts = append(opts, devutil.WithModelName(st.Model), devutil.WithTimeout(st.Timeout), devutil.WithMaxAttempts(st.MaxAttempts))
+		if st.Prices != nil {
+			opts = append(opts, devutil.WithPrices(st.Prices))
+		}
+		if st.NoJSONMode {
+			opts = append(opts, devutil.WithoutJSONMode())
+		}
+	}
+	return opts
 }

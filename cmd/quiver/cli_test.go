@@ -3,37 +3,75 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// TestCLI runs the real binary, built for the test.
-func TestCLI(t *testing.T) {
+var (
+	buildOnce sync.Once
+	binDir    string
+	binErr    error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// quiverBinary builds the real binary once for the tests that run it.
+func quiverBinary(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "quiver")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	buildOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "quiver-cli-test"); binErr != nil {
+			return
+		}
+		if out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, "quiver"), ".").CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
 	}
-	// quiver runs args with stdin; stdout is a pipe, as in a script.
+	return filepath.Join(binDir, "quiver")
+}
+
+// runBinary runs the binary with args, stdin and only the environment
+// env (no QUIVER_* from the developer's shell); stdout is a pipe, as in a
+// script.
+func runBinary(t *testing.T, bin string, env []string, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append([]string{"PATH=/usr/bin:/bin"}, env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return o.String(), e.String(), ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), 0
+}
+
+// TestCLI runs the real binary, built for the test.
+func TestCLI(t *testing.T) {
+	bin := quiverBinary(t)
 	quiver := func(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 		t.Helper()
-		cmd := exec.Command(bin, args...)
-		cmd.Env = []string{"PATH=/usr/bin:/bin"} // no QUIVER_* from the developer's shell
-		cmd.Stdin = strings.NewReader(stdin)
-		var o, e bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
-		if ee, ok := err.(*exec.ExitError); ok {
-			return o.String(), e.String(), ee.ExitCode()
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return o.String(), e.String(), 0
+		return runBinary(t, bin, nil, stdin, args...)
 	}
 
 	tests := []struct {
@@ -175,12 +213,5 @@ func TestWriteTableList(t *testing.T) {
 		"b@example.org  false                               -           no MX\\trecord  -\n"
 	if out.String() != want {
 		t.Errorf("table:\n%s\nwant:\n%s", out.String(), want)
-	}
-}
-
-func TestServiceConfigFromEnv(t *testing.T) {
-	env := &cmdEnv{getenv: func(string) string { return "" }}
-	if _, err := env.serviceConfig(context.Background()); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -15,6 +15,9 @@ type flags struct {
 	*flag.FlagSet
 	getenv func(string) string
 	errs   []error
+	// deps are filled by run before the setups' apply functions run;
+	// nil for commands.
+	deps *deps
 }
 
 func (f *flags) env(name, envName string) (string, bool) {

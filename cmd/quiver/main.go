@@ -13,6 +13,19 @@
 // its flags and an example. Exit status: 0 success, 1 the check failed,
 // 2 bad usage.
 //
+// There is a command for every operation, in groups: email (validate,
+// verify-list, domain-health, disposable, role), web (dns, ssl, robots,
+// sitemap, cors, safety, parse-url), dev, content, microblog and
+// photosocial. Their flags are the request's fields (tweet_limit is
+// -tweet-limit), -request FILE reads a whole JSON request, and the
+// services are configured by the same flags and QUIVER_* variables as the
+// server (-dns-servers, QUIVER_LLM_PROVIDER, QUIVER_MICROBLOG_PROVIDER...).
+//
+//	quiver email verify-list contacts.csv -o results.csv
+//
+// streams a CSV list of any size, keeping its order, with a progress bar
+// on a terminal; Ctrl-C writes the rows done and stops.
+//
 // When serving, every flag has an environment twin, named in
 // its usage (-addr and QUIVER_ADDR, ...); a flag given on the command line
 // wins over its twin. With no API key configured, quiver generates one,

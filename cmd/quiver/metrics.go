@@ -34,9 +34,10 @@ func metricsFlags(f *flags) *metricsServer {
 	return ms
 }
 
-// start creates the metrics, hands them to the handler config and, when
-// -metrics-addr is set, starts their listener.
-func (ms *metricsServer) start(cfg *httpapi.Config, logger *slog.Logger, stdout io.Writer) error {
+// create creates the metrics, when enabled, and hands them to the
+// handler config, before the services are set up so that they can feed
+// them too (DNS cache, upstream calls).
+func (ms *metricsServer) create(cfg *httpapi.Config) error {
 	if !ms.enabled {
 		if ms.addr != "" {
 			return usageError{errors.New("-metrics-addr is set but -metrics is not")}
@@ -45,7 +46,13 @@ func (ms *metricsServer) start(cfg *httpapi.Config, logger *slog.Logger, stdout 
 	}
 	ms.m = metrics.New()
 	cfg.Metrics = ms.m
-	if ms.addr == "" {
+	return nil
+}
+
+// listen starts the separate listener of /metrics when -metrics-addr is
+// set.
+func (ms *metricsServer) listen(logger *slog.Logger, stdout io.Writer) error {
+	if ms.m == nil || ms.addr == "" {
 		return nil
 	}
 	ln, err := net.Listen("tcp", ms.addr)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/httpapi/redislimit"
+	"github.com/quiverkit/quiver/internal/httpcache"
 	"github.com/quiverkit/quiver/internal/llmcache"
 )
 
@@ -18,10 +19,11 @@ import (
 // QUIVER_REDIS_URL set, the per-key rate limit lives in Redis, and with
 // QUIVER_LLM_CACHE_TTL too, language model answers are cached there.
 type redisConfig struct {
-	url     string
-	timeout time.Duration
-	prefix  string
-	llmTTL  time.Duration
+	url         string
+	timeout     time.Duration
+	prefix      string
+	llmTTL      time.Duration
+	upstreamTTL time.Duration
 
 	client *redis.Client
 }
@@ -33,16 +35,26 @@ func redisFlags(f *flags) *redisConfig {
 	f.Duration(&rc.timeout, "redis-timeout", "QUIVER_REDIS_TIMEOUT", redislimit.DefaultTimeout, "time allowed for each Redis call; past it the request is allowed (fail open)")
 	f.String(&rc.prefix, "redis-prefix", "QUIVER_REDIS_PREFIX", "quiver:", "prefix of every Redis key")
 	f.Duration(&rc.llmTTL, "llm-cache-ttl", "QUIVER_LLM_CACHE_TTL", 0, "keep language model answers in Redis this long, answering identical requests from there; 0 disables")
+	f.Duration(&rc.upstreamTTL, "upstream-cache-ttl", "QUIVER_UPSTREAM_CACHE_TTL", 0, "keep the social data providers' answers in Redis this long, answering identical requests from there; 0 disables")
 	return rc
 }
 
-// start connects to Redis, when configured, and installs the shared
-// limiter in cfg. A Redis that does not answer at start is logged, not
-// fatal: requests are let through until it does.
+// start connects to Redis and installs what lives there in cfg; run
+// calls connect and install apart, around the services' setup.
 func (rc *redisConfig) start(ctx context.Context, cfg *httpapi.Config, logger *slog.Logger) error {
+	if err := rc.connect(ctx, logger); err != nil {
+		return err
+	}
+	return rc.install(cfg, logger)
+}
+
+// connect connects to Redis, when configured. A Redis that does not
+// answer at start is logged, not fatal: requests are let through until it
+// does.
+func (rc *redisConfig) connect(ctx context.Context, logger *slog.Logger) error {
 	if rc.url == "" {
-		if rc.llmTTL != 0 {
-			return usageError{errors.New("-llm-cache-ttl needs -redis-url")}
+		if rc.llmTTL != 0 || rc.upstreamTTL != 0 {
+			return usageError{errors.New("-llm-cache-ttl and -upstream-cache-ttl need -redis-url")}
 		}
 		return nil
 	}
@@ -62,6 +74,35 @@ func (rc *redisConfig) start(ctx context.Context, cfg *httpapi.Config, logger *s
 	if err := rc.client.Ping(pctx).Err(); err != nil {
 		logger.Warn("redis does not answer; rate limits are not enforced until it does", "addr", opts.Addr, "error", err)
 	}
+	return nil
+}
+
+// upstreamCache returns the cache of the providers' answers, nil when
+// -upstream-cache-ttl is not set.
+func (rc *redisConfig) upstreamCache(logger *slog.Logger) (*httpcache.Cache, error) {
+	if rc.client == nil || rc.upstreamTTL <= 0 {
+		return nil, nil
+	}
+	c, err := httpcache.New(rc.client, httpcache.Config{
+		TTL:     rc.upstreamTTL,
+		Prefix:  rc.prefix,
+		Timeout: rc.timeout,
+		OnError: func(err error) { logger.Warn("upstream cache", "error", err) },
+	})
+	if err != nil {
+		return nil, usageError{fmt.Errorf("-upstream-cache-ttl: %w", err)}
+	}
+	logger.Info("social provider answers cached in redis", "ttl", rc.upstreamTTL)
+	return c, nil
+}
+
+// install puts the shared limiter in cfg and wraps its language model in
+// the answer cache, when configured; it runs once the services are set
+// up.
+func (rc *redisConfig) install(cfg *httpapi.Config, logger *slog.Logger) error {
+	if rc.client == nil {
+		return nil
+	}
 	if cfg.RatePerSecond >= 0 {
 		cfg.Limiter = redislimit.New(rc.client, redislimit.Config{
 			RatePerSecond: cfg.RatePerSecond,
@@ -69,20 +110,21 @@ func (rc *redisConfig) start(ctx context.Context, cfg *httpapi.Config, logger *s
 			Prefix:        rc.prefix,
 			Timeout:       rc.timeout,
 		})
-		logger.Info("rate limits shared through redis", "addr", opts.Addr)
+		logger.Info("rate limits shared through redis", "addr", rc.client.Options().Addr)
 	}
 	return rc.cacheLLM(cfg, logger)
 }
 
 // cacheLLM wraps cfg.LLM, when set, in a cache of its answers in Redis,
-// when -llm-cache-ttl is set.
+// when -llm-cache-ttl is set. The cache is named after the model, so that
+// a change of model does not answer from the previous one's answers.
 func (rc *redisConfig) cacheLLM(cfg *httpapi.Config, logger *slog.Logger) error {
 	if rc.llmTTL <= 0 || cfg.LLM == nil {
 		return nil
 	}
 	backend, err := llmcache.NewRedis(rc.client, llmcache.Config{
 		TTL:       rc.llmTTL,
-		Namespace: "default",
+		Namespace: llmCacheNamespace(cfg.LLMSettings.Model),
 		Prefix:    rc.prefix,
 		Timeout:   rc.timeout,
 		OnError:   func(err error) { logger.Warn("llm cache", "error", err) },
@@ -93,6 +135,14 @@ func (rc *redisConfig) cacheLLM(cfg *httpapi.Config, logger *slog.Logger) error 
 	cfg.LLM = llmcache.Wrap(cfg.LLM, backend)
 	logger.Info("language model answers cached in redis", "ttl", rc.llmTTL)
 	return nil
+}
+
+// llmCacheNamespace names the LLM cache after the model.
+func llmCacheNamespace(model string) string {
+	if model == "" {
+		return "default"
+	}
+	return model
 }
 
 // close closes the Redis client.

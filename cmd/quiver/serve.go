@@ -48,7 +48,7 @@ var services = []setup{
 
 // run parses args and the environment, then serves until ctx is done.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
-	f := &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: getenv}
+	f := &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: getenv, deps: &deps{}}
 	f.SetOutput(stdout)
 	var sc serverConfig
 	f.String(&sc.addr, "addr", "QUIVER_ADDR", "127.0.0.1:8080", "address to listen on")
@@ -104,6 +104,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		MaxBodyBytes:  sc.maxBody,
 		Logger:        logger,
 	}
+	// operations: the metrics and Redis come first, for the services to
+	// feed and use (metrics.go, redis.go, deps.go).
+	if err := ms.create(&cfg); err != nil {
+		return err
+	}
+	if err := rc.connect(ctx, logger); err != nil {
+		return err
+	}
+	defer rc.close()
+	f.deps.metrics = cfg.Metrics
+	var err error
+	if f.deps.cache, err = rc.upstreamCache(logger); err != nil {
+		return err
+	}
+
 	for _, apply := range applies {
 		if err := apply(ctx, &cfg); err != nil {
 			return err
@@ -113,11 +128,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		defer c.Close()
 	}
 
-	if err := rc.start(ctx, &cfg, logger); err != nil { // operations: redis.go
+	if err := rc.install(&cfg, logger); err != nil { // operations: redis.go
 		return err
 	}
-	defer rc.close()
-	if err := ms.start(&cfg, logger, stdout); err != nil { // operations: metrics.go
+	if err := ms.listen(logger, stdout); err != nil { // operations: metrics.go
 		return err
 	}
 	defer ms.stop()

@@ -31,6 +31,7 @@ type llmConfig struct {
 	timeout  time.Duration
 	attempts int
 	jsonMode bool
+	deps     *deps // metrics of the calls, when serving
 }
 
 // defaultModels are the models used when QUIVER_LLM_MODEL is empty.
@@ -54,6 +55,7 @@ func contentSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	f.Int(&c.attempts, "llm-max-attempts", "QUIVER_LLM_MAX_ATTEMPTS", llmjson.DefaultMaxAttempts, "how many times the model is asked before an answer that breaks its contract fails the call")
 	f.Bool(&c.jsonMode, "llm-json-mode", "QUIVER_LLM_JSON_MODE", true, "request the provider's JSON mode; turn off for OpenAI-compatible servers that reject response_format json_object")
 	return func(ctx context.Context, cfg *httpapi.Config) error {
+		c.deps = f.deps
 		model, settings, err := c.build(ctx)
 		if err != nil {
 			return fmt.Errorf("language model: %w", err)
@@ -98,7 +100,7 @@ func (c llmConfig) build(ctx context.Context) (llms.Model, httpapi.LLMSettings, 
 	}
 	// The transport records the provider's status codes and Retry-After
 	// for llmjson. Timeouts come from the per-call context.
-	hc := llmjson.HTTPClient()
+	hc := c.deps.llmClient(provider)
 
 	var m llms.Model
 	switch provider {

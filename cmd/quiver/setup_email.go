@@ -35,6 +35,13 @@ func emailSetup(f *flags) func(context.Context, *httpapi.Config) error {
 			return fmt.Errorf("dns resolver: %w", err)
 		}
 		cfg.Resolver = r
+		err = f.deps.watchDNS(func() (uint64, uint64) {
+			s := r.Stats()
+			return uint64(s.CacheHits), uint64(s.CacheMisses)
+		})
+		if err != nil {
+			return fmt.Errorf("dns cache metrics: %w", err)
+		}
 		lists := email.DefaultLists()
 		if disposable != "" {
 			fh, err := os.Open(disposable)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/quiverkit/quiver/httpapi"
@@ -24,7 +25,7 @@ func microblogSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	f.Duration(&timeout, "microblog-timeout", "QUIVER_MICROBLOG_TIMEOUT", upstream.DefaultTimeout, "timeout of each provider request")
 	f.Int64(&maxBytes, "microblog-max-bytes", "QUIVER_MICROBLOG_MAX_BYTES", upstream.DefaultMaxBytes, "largest provider response accepted, in bytes")
 	return func(_ context.Context, cfg *httpapi.Config) error {
-		p, err := microblogProvider(kind, key, baseURL, file, timeout, maxBytes)
+		p, err := microblogProvider(kind, key, baseURL, file, timeout, maxBytes, f.deps.upstreamClient(kind))
 		if err != nil {
 			return err
 		}
@@ -35,7 +36,7 @@ func microblogSetup(f *flags) func(context.Context, *httpapi.Config) error {
 
 // microblogProvider builds the configured provider; nil when none is.
 // Errors never include the key.
-func microblogProvider(kind, key, baseURL, file string, timeout time.Duration, maxBytes int64) (microblog.Provider, error) {
+func microblogProvider(kind, key, baseURL, file string, timeout time.Duration, maxBytes int64, hc *http.Client) (microblog.Provider, error) {
 	needKey := func(name string) error {
 		if key == "" {
 			return fmt.Errorf("QUIVER_MICROBLOG_PROVIDER=%s needs QUIVER_MICROBLOG_API_KEY (-microblog-api-key)", name)
@@ -50,14 +51,14 @@ func microblogProvider(kind, key, baseURL, file string, timeout time.Duration, m
 			return nil, err
 		}
 		p := microblog.NewTwitterAPIIO(key)
-		p.BaseURL, p.Timeout, p.MaxBytes = baseURL, timeout, maxBytes
+		p.BaseURL, p.Timeout, p.MaxBytes, p.HTTP = baseURL, timeout, maxBytes, hc
 		return p, nil
 	case "xapi":
 		if err := needKey(kind); err != nil {
 			return nil, err
 		}
 		p := microblog.NewXAPI(key)
-		p.BaseURL, p.Timeout, p.MaxBytes = baseURL, timeout, maxBytes
+		p.BaseURL, p.Timeout, p.MaxBytes, p.HTTP = baseURL, timeout, maxBytes, hc
 		return p, nil
 	case "file":
 		if file == "" {

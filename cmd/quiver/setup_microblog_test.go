@@ -25,7 +25,7 @@ func TestMicroblogProvider(t *testing.T) {
 		{"mastodon", secret, "", "", "must be twitterapi, xapi or file"},
 	}
 	for _, tt := range tests {
-		p, err := microblogProvider(tt.kind, tt.key, "", tt.file, 0, 0)
+		p, err := microblogProvider(tt.kind, tt.key, "", tt.file, 0, 0, nil)
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) || strings.Contains(err.Error(), secret) {
 				t.Errorf("%s: err = %v, want one mentioning %q without the key", tt.kind, err, tt.err)

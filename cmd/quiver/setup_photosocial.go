@@ -32,7 +32,7 @@ func photosocialSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	f.Strings(&files, "photosocial-file", "QUIVER_PHOTOSOCIAL_FILE", nil, "comma-separated JSON Lines exports to serve (provider file)")
 	f.Bool(&sample, "photosocial-sample", "QUIVER_PHOTOSOCIAL_SAMPLE", false, "serve the bundled SAMPLE dataset of fictional accounts (provider file, no -photosocial-file)")
 	return func(_ context.Context, cfg *httpapi.Config) error {
-		p, err := newPhotosocialProvider(provider, graphToken, graphUser, graphBase, apifyToken, apifyActor, apifyBase, apifyTimeout, timeout, files, sample)
+		p, err := newPhotosocialProvider(provider, graphToken, graphUser, graphBase, apifyToken, apifyActor, apifyBase, apifyTimeout, timeout, files, sample, f.deps)
 		if err != nil {
 			return usageError{err}
 		}
@@ -44,7 +44,7 @@ func photosocialSetup(f *flags) func(context.Context, *httpapi.Config) error {
 }
 
 func newPhotosocialProvider(kind, graphToken, graphUser, graphBase, apifyToken, apifyActor, apifyBase string,
-	apifyTimeout, timeout time.Duration, files []string, sample bool) (photosocial.Provider, error) {
+	apifyTimeout, timeout time.Duration, files []string, sample bool, d *deps) (photosocial.Provider, error) {
 	switch kind {
 	case "":
 		return nil, nil
@@ -52,7 +52,7 @@ func newPhotosocialProvider(kind, graphToken, graphUser, graphBase, apifyToken, 
 		if graphToken == "" || graphUser == "" {
 			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=graph needs QUIVER_PHOTOSOCIAL_GRAPH_TOKEN and QUIVER_PHOTOSOCIAL_GRAPH_USER_ID")
 		}
-		return photosocial.NewGraphProvider(photosocial.GraphConfig{AccessToken: graphToken, UserID: graphUser, BaseURL: graphBase, Timeout: timeout})
+		return photosocial.NewGraphProvider(photosocial.GraphConfig{AccessToken: graphToken, UserID: graphUser, BaseURL: graphBase, Timeout: timeout, HTTPClient: d.upstreamClient("instagram_graph")})
 	case "apify":
 		if apifyToken == "" {
 			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=apify needs QUIVER_PHOTOSOCIAL_APIFY_TOKEN")
@@ -60,7 +60,7 @@ func newPhotosocialProvider(kind, graphToken, graphUser, graphBase, apifyToken, 
 		if apifyTimeout > 300*time.Second {
 			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_APIFY_TIMEOUT=%s: Apify's run-sync endpoints wait at most 300s", apifyTimeout)
 		}
-		return photosocial.NewApifyProvider(photosocial.ApifyConfig{Token: apifyToken, Actor: apifyActor, BaseURL: apifyBase, Timeout: apifyTimeout})
+		return photosocial.NewApifyProvider(photosocial.ApifyConfig{Token: apifyToken, Actor: apifyActor, BaseURL: apifyBase, Timeout: apifyTimeout, HTTPClient: d.upstreamClient("apify")})
 	case "file":
 		switch {
 		case len(files) > 0:

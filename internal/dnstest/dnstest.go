@@ -10,6 +10,8 @@
 package dnstest
 
 import (
+	"errors"
+	"fmt"
 	"net"
 	"strings"
 	"sync"
@@ -20,7 +22,8 @@ import (
 	"github.com/miekg/dns"
 )
 
-// A Server is a loopback DNS server. It stops when the test ends.
+// A Server is a loopback DNS server. It stops when the test ends (or, from
+// Start, on Close).
 type Server struct {
 	// Addr is the "127.0.0.1:port" the server listens on, UDP and TCP.
 	Addr string
@@ -38,6 +41,9 @@ type Server struct {
 	mu    sync.Mutex
 	count map[string]int // "name/TYPE" -> queries
 	done  chan struct{}
+
+	close     func()
+	closeOnce sync.Once
 }
 
 // An Option changes how a Server answers.
@@ -76,6 +82,17 @@ func addNames(m map[string]bool, names []string) {
 // by t.Cleanup.
 func NewServer(t testing.TB, zone string, opts ...Option) *Server {
 	t.Helper()
+	s, err := Start(zone, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Start is NewServer for programs that are not tests (a benchmark's DNS
+// server): it returns the zone's parse error, and Close stops the server.
+func Start(zone string, opts ...Option) (*Server, error) {
 	s := &Server{
 		records:  make(map[string][]dns.RR),
 		names:    make(map[string]bool),
@@ -101,12 +118,15 @@ func NewServer(t testing.TB, zone string, opts ...Option) *Server {
 		}
 	}
 	if err := zp.Err(); err != nil {
-		t.Fatalf("dnstest: zone: %v", err)
+		return nil, fmt.Errorf("dnstest: zone: %w", err)
 	}
 	for _, o := range opts {
 		o(s)
 	}
-	pc, ln := listen(t)
+	pc, ln, err := listen()
+	if err != nil {
+		return nil, err
+	}
 	s.Addr = pc.LocalAddr().String()
 	udp := &dns.Server{PacketConn: pc, Handler: s}
 	tcp := &dns.Server{Listener: ln, Handler: s}
@@ -117,29 +137,31 @@ func NewServer(t testing.TB, zone string, opts ...Option) *Server {
 	go tcp.ActivateAndServe()
 	<-started
 	<-started
-	t.Cleanup(func() {
+	s.close = func() {
 		close(s.done)
 		udp.Shutdown()
 		tcp.Shutdown()
-	})
-	return s
+	}
+	return s, nil
 }
 
+// Close stops the server.
+func (s *Server) Close() { s.closeOnce.Do(s.close) }
+
 // listen opens a UDP socket and a TCP listener on the same loopback port.
-func listen(t testing.TB) (net.PacketConn, net.Listener) {
+func listen() (net.PacketConn, net.Listener, error) {
 	for range 20 {
 		pc, err := net.ListenPacket("udp", "127.0.0.1:0")
 		if err != nil {
-			t.Fatalf("dnstest: %v", err)
+			return nil, nil, fmt.Errorf("dnstest: %w", err)
 		}
 		ln, err := net.Listen("tcp", pc.LocalAddr().String())
 		if err == nil {
-			return pc, ln
+			return pc, ln, nil
 		}
 		pc.Close()
 	}
-	t.Fatal("dnstest: no port free for both UDP and TCP")
-	return nil, nil
+	return nil, nil, errors.New("dnstest: no port free for both UDP and TCP")
 }
 
 // Queries returns the number of queries received.

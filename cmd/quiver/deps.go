@@ -1,0 +1,51 @@
+package main
+
+import (
+	"net/http"
+
+	"github.com/quiverkit/quiver/internal/httpcache"
+	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/internal/metrics"
+)
+
+// deps are the process-wide pieces that the services' setups wire in:
+// the metrics, and the cache of upstream answers in Redis. run creates
+// them from the server flags before the setups' apply functions run, and
+// the setups reach them through flags.deps. Commands (no server) have
+// none: a nil *deps gives plain clients.
+type deps struct {
+	metrics *metrics.Metrics
+	cache   *httpcache.Cache
+}
+
+// upstreamClient returns the HTTP client of a data provider: each call
+// counted by provider and outcome, and 200 answers kept in Redis for
+// -upstream-cache-ttl. The cache is outside the metrics, so that a hit is
+// not counted as an upstream call. Nil when there is nothing to add: the
+// provider keeps its default client.
+func (d *deps) upstreamClient(provider string) *http.Client {
+	if d == nil || (d.metrics == nil && d.cache == nil) {
+		return nil
+	}
+	return &http.Client{Transport: d.cache.Transport(provider, d.metrics.Transport(provider, nil))}
+}
+
+// llmClient returns the HTTP client of a language model provider: the
+// llmjson transport (which reads the provider's status codes) over the
+// calls' metrics. Model answers are never cached here; -llm-cache-ttl
+// caches them by prompt, above the client.
+func (d *deps) llmClient(provider string) *http.Client {
+	hc := llmjson.HTTPClient()
+	if d != nil && d.metrics != nil {
+		hc.Transport = &llmjson.Transport{Base: d.metrics.Transport(provider, nil)}
+	}
+	return hc
+}
+
+// watchDNS exports the hits and misses of the shared DNS cache.
+func (d *deps) watchDNS(stats func() (hits, misses uint64)) error {
+	if d == nil {
+		return nil
+	}
+	return d.metrics.WatchDNSCache(stats)
+}

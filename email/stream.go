@@ -1,0 +1,378 @@
+package email
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/quiverkit/quiver/envelope"
+)
+
+// DefaultWindow is the default of [StreamOptions.Window].
+const DefaultWindow = 4096
+
+// StreamOptions configure [Verifier.ValidateStream] and
+// [Verifier.VerifyCSV].
+type StreamOptions struct {
+	// Checks selects the checks; the zero value runs them all (the SMTP
+	// probe is never run on a list).
+	Checks Checks
+	// Window bounds the rows in flight: read but not yet handed back,
+	// because they, or an earlier row, are still being checked. Memory is
+	// proportional to it, whatever the length of the list. Default
+	// DefaultWindow. [Verifier.Concurrency] bounds the rows checked at
+	// once.
+	Window int
+	// Column is the header of the CSV column holding the addresses,
+	// compared case-insensitively; default the column headed "email",
+	// else the first. VerifyCSV only.
+	Column string
+	// Progress, when set, is called by VerifyCSV after each row written,
+	// on the calling goroutine, with the counts so far. Keep it cheap.
+	Progress func(StreamStats)
+}
+
+func (o StreamOptions) window() int {
+	if o.Window > 0 {
+		return o.Window
+	}
+	return DefaultWindow
+}
+
+// StreamStats count the rows a stream has handed back.
+type StreamStats struct {
+	// Rows is the number of rows written.
+	Rows int `json:"rows"`
+	// Valid and Invalid split them by is_valid.
+	Valid   int `json:"valid"`
+	Invalid int `json:"invalid"`
+	// Disposable and RoleAccounts count the disposable and role addresses.
+	Disposable   int `json:"disposable"`
+	RoleAccounts int `json:"role_accounts"`
+	// Offset is how many bytes of the input the rows written span: with
+	// the size of the input it gives the fraction done.
+	Offset int64 `json:"offset"`
+}
+
+func (s *StreamStats) count(r *Result) {
+	s.Rows++
+	if r.IsValid {
+		s.Valid++
+	} else {
+		s.Invalid++
+	}
+	if r.IsDisposable {
+		s.Disposable++
+	}
+	if r.IsRoleAccount {
+		s.RoleAccounts++
+	}
+}
+
+// ValidateStream validates the addresses of a sequence of any length and
+// yields one item per address, in input order, as soon as it and every
+// earlier one are checked. The checks are those of
+// [Verifier.ValidateBulk] except the duplicate count, which would need
+// memory proportional to the list. Every lookup goes through the
+// Verifier's one Resolver (its cache and in-flight de-duplication are
+// shared with everything else using it), and the outcome of each distinct
+// domain is remembered for the stream, failures included, as in a bulk
+// request: a domain whose DNS servers do not answer costs one timeout per
+// list, not one per row (up to 65,536 domains; past them, the resolver's
+// cache alone).
+//
+// At most opts.Window addresses are in flight and at most
+// [Verifier.Concurrency] are checked at once. When ctx ends, the
+// sequence stops after the last address checked before it ended and
+// yields ctx's error: what was yielded is complete and in order. Breaking
+// out of the loop stops the work and waits for it. A panic in addrs is
+// propagated.
+func (v *Verifier) ValidateStream(ctx context.Context, addrs iter.Seq[string], opts StreamOptions) iter.Seq2[BulkItem, error] {
+	return func(yield func(BulkItem, error) bool) {
+		next, stop := iter.Pull(addrs)
+		defer stop()
+		read := func() (struct{}, string, int64, bool, error) {
+			a, ok := next()
+			return struct{}{}, a, 0, ok, nil
+		}
+		stopped := false
+		err := stream(ctx, v, opts, read, func(_ struct{}, it BulkItem, _ int64) bool {
+			stopped = !yield(it, nil)
+			return !stopped
+		})
+		if err != nil && !stopped {
+			yield(BulkItem{}, err)
+		}
+	}
+}
+
+// VerifyCSV validates the addresses of a CSV file of any size and writes
+// the file back to w, each row followed by the result columns of
+// [CSVResultHeader]: the rows keep their order and their fields. The
+// first row is the header. A UTF-8 BOM, CRLF line ends and quoted fields
+// are accepted; blank lines are skipped; a row without the address column
+// is checked as an empty address. Rows shorter than the header are padded
+// with empty fields, so that the result columns line up under their
+// names (rows longer than the header keep their extra fields).
+//
+// Unlike [Verifier.ValidateCSV] (an upload of at most 1,000 rows held in
+// memory) it streams: memory depends on opts.Window, not on the file. It
+// returns the counts of the rows written. When ctx ends it writes every
+// row checked before, flushes, and returns ctx's error with them; a CSV
+// syntax error likewise ends the file after the rows before it, as a
+// validation error on field "file" naming the line.
+func (v *Verifier) VerifyCSV(ctx context.Context, r io.Reader, w io.Writer, opts StreamOptions) (StreamStats, error) {
+	var stats StreamStats
+	br := bufio.NewReader(r)
+	var bom int64
+	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
+		br.Discard(3)
+		bom = 3
+	}
+	cr := csv.NewReader(br)
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return stats, envelope.Invalid("file", "is empty: a header row is required")
+	}
+	if err != nil {
+		return stats, csvError(err, "header row")
+	}
+	col, err := addressColumn(header, opts.Column)
+	if err != nil {
+		return stats, err
+	}
+	cw := csv.NewWriter(w)
+	if err := cw.Write(append(header, CSVResultHeader...)); err != nil {
+		return stats, fmt.Errorf("email: writing the CSV: %w", err)
+	}
+	stats.Offset = cr.InputOffset() + bom
+
+	var rowErr error
+	row := 1
+	read := func() ([]string, string, int64, bool, error) {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return nil, "", 0, false, nil
+		}
+		if err != nil {
+			return nil, "", 0, false, csvError(err, fmt.Sprintf("row %d", row))
+		}
+		row++
+		addr := ""
+		if col < len(rec) {
+			addr = rec[col]
+		}
+		return rec, addr, cr.InputOffset() + bom, true, nil
+	}
+	fields := make([]string, 0, 2*len(header)+len(CSVResultHeader))
+	err = stream(ctx, v, opts, read, func(rec []string, it BulkItem, offset int64) bool {
+		fields = append(fields[:0], rec...)
+		for len(fields) < len(header) { // short rows are padded: the results line up
+			fields = append(fields, "")
+		}
+		fields = appendResultFields(fields, &it.Result)
+		if rowErr = cw.Write(fields); rowErr != nil {
+			return false
+		}
+		stats.count(&it.Result)
+		stats.Offset = offset
+		if stats.Rows%1024 == 0 {
+			cw.Flush()
+		}
+		if opts.Progress != nil {
+			opts.Progress(stats)
+		}
+		return true
+	})
+	cw.Flush()
+	if rowErr == nil {
+		rowErr = cw.Error()
+	}
+	if rowErr != nil {
+		return stats, fmt.Errorf("email: writing the CSV: %w", rowErr)
+	}
+	return stats, err
+}
+
+// CSVResultHeader names the columns [Verifier.VerifyCSV] appends to each
+// row: booleans as true/false, absent values empty.
+var CSVResultHeader = []string{
+	"is_valid", "reason", "normalized_email", "is_disposable", "is_role_account",
+	"is_free_provider", "has_mx_records", "mx_status", "did_you_mean",
+}
+
+func appendResultFields(dst []string, r *Result) []string {
+	str := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	reason, mx := "", ""
+	if r.Reason != nil {
+		reason = string(*r.Reason)
+	}
+	if r.MX != nil {
+		mx = r.MX.Status
+	}
+	return append(dst,
+		strconv.FormatBool(r.IsValid), reason, str(r.Email), strconv.FormatBool(r.IsDisposable),
+		strconv.FormatBool(r.IsRoleAccount), strconv.FormatBool(r.IsFreeProvider),
+		strconv.FormatBool(r.HasMXRecords), mx, str(r.DidYouMean))
+}
+
+// addressColumn finds the address column: the one named (any case), else
+// "email", else the first.
+func addressColumn(header []string, name string) (int, error) {
+	want := "email"
+	if name != "" {
+		want = name
+	}
+	for i, h := range header {
+		if strings.EqualFold(strings.TrimSpace(h), want) {
+			return i, nil
+		}
+	}
+	if name != "" {
+		return 0, envelope.Invalidf("column", "no column is headed %q", name)
+	}
+	return 0, nil
+}
+
+// streamRow is one row in flight.
+type streamRow[T any] struct {
+	payload T
+	addr    string
+	offset  int64
+	item    BulkItem
+	cut     bool // the context ended before the row was checked
+	done    chan struct{}
+}
+
+// stream is the engine of the streaming validations: read returns the
+// next row (ok false at the end), emit takes the rows back in order
+// (false stops). Rows are checked by Concurrency workers, at most window
+// rows are in flight. It returns read's error after emitting the rows
+// before it, or ctx's error after emitting every row checked before ctx
+// ended.
+func stream[T any](ctx context.Context, v *Verifier, opts StreamOptions,
+	read func() (payload T, addr string, offset int64, ok bool, err error),
+	emit func(payload T, it BulkItem, offset int64) bool) error {
+	window := opts.window()
+	c := opts.Checks
+	c.SMTP = false
+
+	wctx, cancel := context.WithCancel(ctx)
+	work := make(chan *streamRow[T], window)
+	memo := &mxMemo{v: v, entries: make(map[string]*mxEntry)}
+	var wg sync.WaitGroup
+	for range min(window, v.concurrency()) {
+		wg.Go(func() {
+			for r := range work {
+				if wctx.Err() == nil {
+					r.item = BulkItem{Input: r.addr, Result: memo.checkRow(wctx, r.addr, c)}
+				}
+				r.cut = wctx.Err() != nil
+				close(r.done)
+			}
+		})
+	}
+	defer func() {
+		cancel()
+		close(work)
+		wg.Wait()
+	}()
+
+	queue := make([]*streamRow[T], 0, window)
+	var readErr error
+	eof := false
+	for {
+		for !eof && len(queue) < window {
+			if ctx.Err() != nil {
+				eof = true
+				break
+			}
+			payload, addr, offset, ok, err := read()
+			if err != nil || !ok {
+				readErr, eof = err, true
+				break
+			}
+			r := &streamRow[T]{payload: payload, addr: addr, offset: offset, done: make(chan struct{})}
+			queue = append(queue, r)
+			work <- r
+		}
+		if len(queue) == 0 {
+			break
+		}
+		r := queue[0]
+		queue[0] = nil
+		queue = queue[1:]
+		<-r.done
+		if r.cut || !emit(r.payload, r.item, r.offset) {
+			break
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return readErr
+}
+
+// maxMemo bounds the domains a stream remembers the MX outcome of.
+const maxMemo = 1 << 16
+
+// mxMemo remembers the MX outcome of each domain for the length of one
+// stream, as a bulk request does: the resolver caches answers, but not
+// its failures (a timeout, a SERVFAIL), and without the memo a domain
+// whose servers do not answer would cost a timeout per row, not per
+// list. Past maxMemo domains, lookups go to the resolver alone.
+type mxMemo struct {
+	v       *Verifier
+	mu      sync.Mutex
+	entries map[string]*mxEntry
+}
+
+type mxEntry struct {
+	once sync.Once
+	mx   MX
+}
+
+// checkRow runs the checks of a bulk validation on one address.
+func (m *mxMemo) checkRow(ctx context.Context, addr string, c Checks) Result {
+	a, r := m.v.check(addr, c)
+	if r.Reason == nil && !c.SkipMX {
+		mx := m.lookup(ctx, a)
+		r.applyMX(&mx)
+	}
+	return r
+}
+
+func (m *mxMemo) lookup(ctx context.Context, a Address) MX {
+	if a.Literal {
+		return m.v.lookupMX(ctx, a)
+	}
+	m.mu.Lock()
+	e, ok := m.entries[a.ASCIIDomain]
+	if !ok && len(m.entries) < maxMemo {
+		e = &mxEntry{}
+		m.entries[a.ASCIIDomain] = e
+	}
+	m.mu.Unlock()
+	if e == nil {
+		return m.v.domainMX(ctx, a.ASCIIDomain)
+	}
+	e.once.Do(func() { e.mx = m.v.domainMX(ctx, a.ASCIIDomain) })
+	mx := e.mx
+	mx.Hosts = slices.Clone(mx.Hosts) // each row owns its result
+	return mx
+}

@@ -1,0 +1,235 @@
+package email
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+	"go.uber.org/goleak"
+
+	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/dnstest"
+	"github.com/quiverkit/quiver/internal/dnsx"
+)
+
+// noLeaks checks, after the test's other cleanups (the DNS server's),
+// that it left no goroutine behind.
+func noLeaks(t *testing.T) {
+	ignore := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
+}
+
+func TestValidateStreamKeepsOrder(t *testing.T) {
+	noLeaks(t)
+	srv, r := fixture(t, dnstest.WithDelay(2*time.Millisecond))
+	v := &Verifier{Resolver: r, Concurrency: 8}
+	inputs := []string{"a@mx.test", "bad", "b@nullmx.test", "c@implicit.test", "info@mx.test", "d@missing.test"}
+	var addrs []string
+	for i := range 300 {
+		addrs = append(addrs, inputs[i%len(inputs)])
+	}
+	var got []BulkItem
+	for it, err := range v.ValidateStream(t.Context(), slices.Values(addrs), StreamOptions{Window: 16}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, it)
+	}
+	if len(got) != len(addrs) {
+		t.Fatalf("got %d items, want %d", len(got), len(addrs))
+	}
+	for i, it := range got {
+		want := v.Validate(t.Context(), addrs[i], Checks{}).Result
+		if it.Input != addrs[i] || it.IsValid != want.IsValid || (it.MX == nil) != (want.MX == nil) || (it.MX != nil && it.MX.Status != want.MX.Status) {
+			t.Fatalf("item %d = %+v, want input %q and %+v", i, it, addrs[i], want)
+		}
+	}
+	// One shared cache: each distinct name was asked once.
+	if n := srv.QueriesFor("mx.test.", dns.TypeMX); n != 1 {
+		t.Errorf("MX queries for mx.test = %d, want 1", n)
+	}
+}
+
+func TestValidateStreamBreak(t *testing.T) {
+	noLeaks(t)
+	_, r := fixture(t, dnstest.WithDelay(5*time.Millisecond))
+	v := &Verifier{Resolver: r}
+	n := 0
+	for _, err := range v.ValidateStream(t.Context(), func(yield func(string) bool) {
+		for i := 0; ; i++ { // endless
+			if !yield(fmt.Sprintf("u%d@d%d.mx.test", i, i)) {
+				return
+			}
+		}
+	}, StreamOptions{Window: 64}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n++; n == 100 {
+			break
+		}
+	}
+}
+
+// csvOf returns a CSV file of n rows over a few domains.
+func csvOf(n int) string {
+	var b strings.Builder
+	b.WriteString("\xef\xbb\xbfname,Email\r\n")
+	domains := []string{"mx.test", "nullmx.test", "implicit.test", "missing.test"}
+	for i := range n {
+		fmt.Fprintf(&b, "\"user, %d\",u%d@%s\r\n", i, i, domains[i%len(domains)])
+	}
+	return b.String()
+}
+
+func TestVerifyCSV(t *testing.T) {
+	noLeaks(t)
+	_, r := fixture(t)
+	v := &Verifier{Resolver: r}
+	in := csvOf(5000) + "\nshort\n"
+	var out bytes.Buffer
+	calls := 0
+	stats, err := v.VerifyCSV(t.Context(), strings.NewReader(in), &out, StreamOptions{Window: 100, Progress: func(StreamStats) { calls++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := StreamStats{Rows: 5001, Valid: 2500, Invalid: 2501, Offset: int64(len(in))}
+	if stats != want {
+		t.Errorf("stats = %+v, want %+v", stats, want)
+	}
+	if calls != 5001 {
+		t.Errorf("progress called %d times, want 5001", calls)
+	}
+	recs, err := csv.NewReader(&out).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := strings.Join(recs[0], ","); h != "name,Email,"+strings.Join(CSVResultHeader, ",") {
+		t.Errorf("header = %s", h)
+	}
+	wantStatus := []string{"mx", "null_mx", "implicit", "nxdomain"}
+	for i, rec := range recs[1:5001] {
+		if rec[0] != fmt.Sprintf("user, %d", i) || rec[2] != fmt.Sprint(i%4 != 1 && i%4 != 3) || rec[9] != wantStatus[i%4] {
+			t.Fatalf("row %d = %q", i+1, rec)
+		}
+	}
+	if last := recs[5001]; last[0] != "short" || last[1] != "" || last[2] != "false" || last[3] != string(ReasonEmpty) {
+		t.Errorf("short row = %q", last)
+	}
+}
+
+func TestVerifyCSVErrors(t *testing.T) {
+	v := &Verifier{}
+	for _, tc := range []struct {
+		name, in, column, field, message string
+	}{
+		{"empty", "", "", "file", "is empty"},
+		{"bad quote", "email\na@b.test\n\"x\"y\n", "", "file", "row 2 (line 3)"},
+		{"unknown column", "email\na@b.test\n", "mail", "column", `no column is headed "mail"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			stats, err := v.VerifyCSV(t.Context(), strings.NewReader(tc.in), &out, StreamOptions{Column: tc.column})
+			var ve *envelope.ValidationError
+			if !errors.As(err, &ve) || !strings.Contains(err.Error(), tc.message) || ve.Issues[0].Field != tc.field {
+				t.Fatalf("err = %v, want a validation error on %s containing %q", err, tc.field, tc.message)
+			}
+			if tc.name == "bad quote" && (stats.Rows != 1 || !strings.Contains(out.String(), "a@b.test,true")) {
+				t.Errorf("the row before the error was not written: %d rows, %q", stats.Rows, out.String())
+			}
+		})
+	}
+}
+
+// TestVerifyCSVCancel: when the context ends, the rows checked before are
+// written, in order, and nothing after a gap.
+func TestVerifyCSVCancel(t *testing.T) {
+	noLeaks(t)
+	// Every row has its own domain, and each query takes 20ms.
+	_, r := fixture(t, dnstest.WithDelay(20*time.Millisecond))
+	v := &Verifier{Resolver: r, Concurrency: 4}
+	var in strings.Builder
+	in.WriteString("email\n")
+	for i := range 10000 {
+		fmt.Fprintf(&in, "u@d%d.mx.test\n", i)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	var out bytes.Buffer
+	stats, err := v.VerifyCSV(ctx, strings.NewReader(in.String()), &out, StreamOptions{Progress: func(s StreamStats) {
+		if s.Rows == 10 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	recs, perr := csv.NewReader(&out).ReadAll()
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	if stats.Rows < 10 || len(recs) != stats.Rows+1 {
+		t.Fatalf("stats.Rows = %d, %d records written", stats.Rows, len(recs))
+	}
+	for i, rec := range recs[1:] {
+		if rec[0] != fmt.Sprintf("u@d%d.mx.test", i) || rec[len(rec)-2] == "" {
+			t.Fatalf("row %d = %q", i+1, rec)
+		}
+	}
+}
+
+func BenchmarkVerifyCSV(b *testing.B) {
+	_, r := fixture(b)
+	v := &Verifier{Resolver: r}
+	in := csvOf(10000)
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		if _, err := v.VerifyCSV(b.Context(), strings.NewReader(in), discard{}, StreamOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(10000*b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// A domain whose DNS servers do not answer costs one timeout per list,
+// not one per row: the stream remembers the outcome.
+func TestVerifyCSVDeadDomainCostsOneTimeout(t *testing.T) {
+	noLeaks(t)
+	const timeout = 100 * time.Millisecond
+	srv := dnstest.NewServer(t, fixtureZone, dnstest.WithDrop("dead.test"))
+	r, err := dnsx.New(dnsx.Config{Servers: []string{srv.Addr}, Timeout: timeout, Attempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &Verifier{Resolver: r, Concurrency: 4}
+	var in strings.Builder
+	in.WriteString("email\n")
+	for i := range 400 {
+		fmt.Fprintf(&in, "u%d@dead.test\nv%d@mx.test\n", i, i)
+	}
+	start := time.Now()
+	var out bytes.Buffer
+	stats, err := v.VerifyCSV(t.Context(), strings.NewReader(in.String()), &out, StreamOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 20*timeout {
+		t.Errorf("800 rows took %v: the dead domain cost more than one timeout", took)
+	}
+	if stats.Rows != 800 || stats.Valid != 800 || strings.Count(out.String(), ",timeout,") != 400 {
+		t.Errorf("stats %+v, %d timeouts", stats, strings.Count(out.String(), ",timeout,"))
+	}
+	if n := srv.QueriesFor("dead.test", dns.TypeMX); n != 1 {
+		t.Errorf("%d MX queries for dead.test, want 1", n)
+	}
+}
