@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 	"reflect"
@@ -245,8 +246,8 @@ func setScalar(f reflect.Value, s string) string {
 		f.SetUint(n)
 	case reflect.Float32, reflect.Float64:
 		n, err := strconv.ParseFloat(s, f.Type().Bits())
-		if err != nil {
-			return "must be a number"
+		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
+			return "must be a finite number"
 		}
 		f.SetFloat(n)
 	default:

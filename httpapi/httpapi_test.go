@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -394,7 +395,9 @@ func TestQueryDecoding(t *testing.T) {
 		{"limit=99999999999999999999", "limit", "must be an integer in range"},
 		{"deep=maybe", "deep", "must be true or false"},
 		{"name=a&name=b", "name", "must be given once"},
-		{"ratio=x", "ratio", "must be a number"},
+		{"ratio=x", "ratio", "must be a finite number"},
+		{"ratio=NaN", "ratio", "must be a finite number"},
+		{"ratio=-Inf", "ratio", "must be a finite number"},
 		{"colour=red", "colour", "is not a known parameter"},
 	}
 	for _, tt := range bad {
@@ -423,6 +426,20 @@ func TestPanicRecovery(t *testing.T) {
 	l := logs.String()
 	if !strings.Contains(l, "hunter2") || !strings.Contains(l, "httpapi_test.go") || !strings.Contains(l, id) {
 		t.Errorf("log lacks the panic, its stack or the request ID:\n%s", l)
+	}
+}
+
+func TestUnencodableDataIsInternalError(t *testing.T) {
+	var logs testutil.SyncBuffer
+	nan := route{
+		method: http.MethodGet, path: "/v1/test/nan", group: groupDev, response: typeOf[float64](),
+		op: func(*http.Request) (any, *envelope.AI, error) { return math.NaN(), nil, nil },
+	}
+	h := testServer(t, Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))}, nan)
+	res := do(t, h, "GET", "/v1/test/nan", "")
+	checkEnvelope(t, res, 500, envelope.CodeInternal)
+	if !strings.Contains(logs.String(), "encoding response") {
+		t.Errorf("the encoding failure is not logged:\n%s", logs.String())
 	}
 }
 

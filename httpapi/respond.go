@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -37,15 +38,36 @@ func (s *server) fail(w http.ResponseWriter, r *http.Request, code envelope.Code
 }
 
 func (s *server) write(w http.ResponseWriter, status int, env envelope.Envelope) {
+	// Encode before the header goes out, so that data JSON cannot carry
+	// (a NaN, say) still gets an envelope, not a 200 with an empty body.
+	buf, _ := s.bufs.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	defer func() {
+		if buf.Cap() <= 64<<10 { // do not keep the odd huge response alive
+			buf.Reset()
+			s.bufs.Put(buf)
+		}
+	}()
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(env); err != nil {
+		s.log.Error("encoding response", "request_id", env.Meta.RequestID, "error", err)
+		status = http.StatusInternalServerError
+		buf.Reset()
+		enc.Encode(envelope.Envelope{
+			Error: &envelope.Error{Code: envelope.CodeInternal, Message: "internal error; quote request " + env.Meta.RequestID + " when reporting it"},
+			Meta:  envelope.Meta{RequestID: env.Meta.RequestID},
+		})
+	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(env); err != nil {
-		s.log.Warn("writing response", "error", err)
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		s.log.Debug("writing response", "request_id", env.Meta.RequestID, "error", err)
 	}
 }
 

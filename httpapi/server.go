@@ -34,6 +34,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quiverkit/quiver/email"
@@ -151,6 +152,7 @@ type server struct {
 	limiter Limiter
 	keys    [][32]byte // SHA-256 of each configured key
 	hosts   map[string]bool
+	bufs    sync.Pool // *bytes.Buffer for encoding responses
 }
 
 // New returns the Quiver HTTP handler configured by cfg.
