@@ -291,28 +291,20 @@ func (c *command) execute(ctx context.Context, env *cmdEnv, args []string) int {
 }
 
 // listItems is what a table shows of a result: the items of a list result
-// (a struct with one list of objects: results, tweets, media...), one row
-// each, else the result itself. The rest of a list result (a summary, a
-// cursor) is in the JSON output.
+// (a struct whose first field is a list of objects: results, tweets,
+// media, variants...), one row each, else the result itself. The rest of
+// a list result (a summary, a cursor) is in the JSON output. A result
+// that leads with something else (a certificate with its chain, a
+// pattern with its test cases) is shown whole, as FIELD/VALUE rows.
 func listItems(result any) any {
 	v := reflect.ValueOf(result)
-	if v.Kind() != reflect.Struct {
+	if v.Kind() != reflect.Struct || v.NumField() == 0 || !v.Type().Field(0).IsExported() {
 		return result
 	}
-	var list reflect.Value
-	for i := range v.NumField() {
-		f := v.Field(i)
-		if v.Type().Field(i).IsExported() && f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.Struct {
-			if list.IsValid() {
-				return result // two lists: no one is the items
-			}
-			list = f
-		}
+	if f := v.Field(0); f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.Struct {
+		return f.Interface()
 	}
-	if !list.IsValid() {
-		return result
-	}
-	return list.Interface()
+	return result
 }
 
 // parseInterspersed parses flags wherever they are among the operands, as

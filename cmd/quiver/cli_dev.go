@@ -108,6 +108,7 @@ var devOpCommands = []command{
 			name: "dev regex explain", args: "PATTERN",
 			summary: "Explain a regular expression token by token.",
 			example: `quiver dev regex explain '^(\d{3})-\d{4}$' -o table`,
+			table:   func(r any) any { return r.(devutil.RegexExplainResult).Breakdown },
 		},
 		operand: "pattern",
 	}, func(ctx context.Context, _ *cmdEnv, req devutil.RegexExplainRequest) (any, bool, error) {

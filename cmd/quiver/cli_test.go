@@ -215,3 +215,26 @@ func TestWriteTableList(t *testing.T) {
 		t.Errorf("table:\n%s\nwant:\n%s", out.String(), want)
 	}
 }
+
+// A table shows the items of a result that leads with its list, and any
+// other result whole.
+func TestListItems(t *testing.T) {
+	type item struct{ A int }
+	type list struct {
+		Items   []item
+		Summary struct{ N int }
+	}
+	type object struct {
+		Name  string
+		Chain []item
+	}
+	if got, ok := listItems(list{Items: []item{{1}}}).([]item); !ok || len(got) != 1 {
+		t.Errorf("list result: %#v", listItems(list{Items: []item{{1}}}))
+	}
+	if _, ok := listItems(object{Name: "x"}).(object); !ok {
+		t.Error("an object leading with a name is not shown whole")
+	}
+	if _, ok := listItems([]item{{1}}).([]item); !ok {
+		t.Error("a list is not shown as is")
+	}
+}
