@@ -39,6 +39,11 @@ type StreamOptions struct {
 	// Progress, when set, is called by VerifyCSV after each row written,
 	// on the calling goroutine, with the counts so far. Keep it cheap.
 	Progress func(StreamStats)
+	// Skip, for VerifyCSV, passes over the first Skip data rows without
+	// checking them, and writes no header: with the output of an
+	// interrupted run opened for appending, the run resumes where it
+	// stopped. The counts are those of the rows written now.
+	Skip int
 }
 
 func (o StreamOptions) window() int {
@@ -152,13 +157,22 @@ func (v *Verifier) VerifyCSV(ctx context.Context, r io.Reader, w io.Writer, opts
 		return stats, err
 	}
 	cw := csv.NewWriter(w)
-	if err := cw.Write(append(header, CSVResultHeader...)); err != nil {
-		return stats, fmt.Errorf("email: writing the CSV: %w", err)
+	if opts.Skip <= 0 {
+		if err := cw.Write(append(header, CSVResultHeader...)); err != nil {
+			return stats, fmt.Errorf("email: writing the CSV: %w", err)
+		}
+	}
+	row := 1
+	for ; row <= opts.Skip; row++ {
+		if _, err := cr.Read(); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return stats, csvError(err, fmt.Sprintf("row %d", row))
+		}
 	}
 	stats.Offset = cr.InputOffset() + bom
 
 	var rowErr error
-	row := 1
 	read := func() ([]string, string, int64, bool, error) {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {

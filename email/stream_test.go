@@ -233,3 +233,30 @@ func TestVerifyCSVDeadDomainCostsOneTimeout(t *testing.T) {
 		t.Errorf("%d MX queries for dead.test, want 1", n)
 	}
 }
+
+// Skip resumes a run: the rows after the first Skip, with no header,
+// make the same file as one whole run.
+func TestVerifyCSVSkip(t *testing.T) {
+	v := &Verifier{}
+	in := csvOf(100)
+	var whole, first, rest bytes.Buffer
+	if _, err := v.VerifyCSV(t.Context(), strings.NewReader(in), &whole, StreamOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	stats, _ := v.VerifyCSV(ctx, strings.NewReader(in), &first, StreamOptions{Window: 1, Progress: func(s StreamStats) {
+		if s.Rows == 37 {
+			cancel()
+		}
+	}})
+	more, err := v.VerifyCSV(t.Context(), strings.NewReader(in), &rest, StreamOptions{Skip: stats.Rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Rows != 37 || more.Rows != 63 || more.Offset != int64(len(in)) {
+		t.Errorf("first run %d rows, resumed run %+v", stats.Rows, more)
+	}
+	if got := first.String() + rest.String(); got != whole.String() {
+		t.Errorf("resumed output differs from a whole run:\n%s\nwant:\n%s", got, whole.String())
+	}
+}

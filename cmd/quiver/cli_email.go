@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
@@ -39,8 +41,10 @@ var emailCommands = []command{
 			"FILE.csv '-' is standard input; -o '-' (the default) is standard output. A progress bar with rows per second " +
 			"and the time left is shown when standard error is a terminal. Ctrl-C writes the rows done so far, in order, and stops (exit status 1). " +
 			"The counts are printed at the end (on standard error when the rows go to standard output). " +
+			"-resume appends to the -o file of an interrupted run, from the row after the last one it holds. " +
 			"Exit status 0 when the whole list was checked, however many addresses are invalid.",
 		example: `quiver email verify-list contacts.csv -o results.csv
+			quiver email verify-list contacts.csv -o results.csv -resume
 			quiver email verify-list -column "E-mail" -no-mx contacts.csv -o - | grep ',false,'`,
 		services: []setup{emailSetup},
 		setup:    verifyListCommand,
@@ -159,12 +163,14 @@ func verifyListCommand(fs *flag.FlagSet) runFunc {
 		output string
 		opts   email.StreamOptions
 		conc   int
+		resume bool
 	)
 	fs.StringVar(&output, "o", "-", "write the results to `FILE` ('-': standard output)")
 	fs.StringVar(&opts.Column, "column", "", "header of the address column (default: the one headed email, else the first)")
 	fs.BoolVar(&opts.Checks.SkipMX, "no-mx", false, "skip the MX lookups (syntax and lists only, no network)")
 	fs.IntVar(&conc, "concurrency", email.DefaultConcurrency, "rows checked at once")
 	fs.IntVar(&opts.Window, "window", email.DefaultWindow, "rows read ahead of the oldest unfinished one (memory)")
+	fs.BoolVar(&resume, "resume", false, "append to the -o file of an interrupted run, starting after the rows it holds")
 	return func(ctx context.Context, env *cmdEnv, args []string) (any, bool, error) {
 		if len(args) != 1 {
 			return nil, false, usageError{fmt.Errorf("want one FILE.csv ('-' for standard input), got %d arguments", len(args))}
@@ -192,8 +198,24 @@ func verifyListCommand(fs *flag.FlagSet) runFunc {
 			in = f
 		}
 		out, toStdout := env.stdout, output == "-"
+		if resume && (toStdout || args[0] == "-") {
+			return nil, false, usageError{errors.New("-resume needs a FILE.csv and an -o file")}
+		}
 		var file *os.File
-		if !toStdout {
+		switch {
+		case resume:
+			n, err := rowsDone(output)
+			if err != nil {
+				return nil, false, err
+			}
+			if file, err = os.OpenFile(output, os.O_WRONLY|os.O_APPEND, 0); err != nil {
+				return nil, false, err
+			}
+			opts.Skip, out = n, file
+			if n > 0 {
+				fmt.Fprintf(env.stderr, "quiver email verify-list: resuming after the %d rows of %s\n", n, output)
+			}
+		case !toStdout:
 			f, err := os.Create(output)
 			if err != nil {
 				return nil, false, err
@@ -242,6 +264,37 @@ func verifyListCommand(fs *flag.FlagSet) runFunc {
 			return nil, !summary.Interrupted, nil
 		}
 		return summary, !summary.Interrupted, nil
+	}
+}
+
+// rowsDone counts the complete data rows of the output of an earlier run,
+// which must end with a whole line (an interrupted run flushes whole
+// rows; a crash may not, and then the user must choose).
+func rowsDone(name string) (int, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return 0, err
+	}
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		return 0, fmt.Errorf("-resume: %s ends in the middle of a row; remove that last line, or run without -resume", name)
+	}
+	r := csv.NewReader(bytes.NewReader(b))
+	r.FieldsPerRecord = -1
+	header, err := r.Read()
+	if errors.Is(err, io.EOF) {
+		return 0, fmt.Errorf("-resume: %s is empty; run without -resume", name)
+	}
+	if err != nil || !slices.Equal(header[max(0, len(header)-len(email.CSVResultHeader)):], email.CSVResultHeader) {
+		return 0, fmt.Errorf("-resume: %s is not the output of verify-list", name)
+	}
+	n := 0
+	for {
+		if _, err := r.Read(); errors.Is(err, io.EOF) {
+			return n, nil
+		} else if err != nil {
+			return 0, fmt.Errorf("-resume: %s: %w", name, err)
+		}
+		n++
 	}
 }
 

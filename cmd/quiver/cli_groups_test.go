@@ -120,6 +120,9 @@ func TestCLIEmail(t *testing.T) {
 		{name: "verify-list missing file", args: []string{"email", "verify-list", filepath.Join(dir, "none.csv")}, code: 1,
 			stderrHas: "no such file", lines: -1},
 		{name: "verify-list without a file", args: []string{"email", "verify-list"}, code: 2, stderrHas: "want one FILE.csv"},
+		{name: "verify-list -resume to stdout", args: []string{"email", "verify-list", list, "-resume"}, code: 2, stderrHas: "-resume needs"},
+		{name: "verify-list -resume of another file", args: []string{"email", "verify-list", list, "-o", list + ".x", "-resume"}, code: 1,
+			stderrHas: "no such file", lines: -1},
 		{name: "verify-list onto itself", args: []string{"email", "verify-list", list, "-o", list}, code: 2, stderrHas: "is the input file"},
 	})
 	b, err := os.ReadFile(results)
@@ -207,9 +210,10 @@ func TestCLIVerifyList100k(t *testing.T) {
 }
 
 // TestCLIVerifyListInterrupt: Ctrl-C (SIGINT) writes the rows done, in
-// order, and the binary stops cleanly at once.
+// order, and the binary stops cleanly at once; -resume then completes the
+// file.
 func TestCLIVerifyListInterrupt(t *testing.T) {
-	const rows = 50_000
+	const rows = 20_000
 	dns := dnstest.NewServer(t, "$ORIGIN test.\n@ 300 SOA ns hostmaster 1 3600 600 86400 60\n", dnstest.WithDelay(5*time.Millisecond))
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "list.csv"), filepath.Join(dir, "results.csv")
@@ -276,6 +280,30 @@ func TestCLIVerifyListInterrupt(t *testing.T) {
 		}
 	}
 	t.Logf("SIGINT after %d of %d rows; stopped in %v", sum.Rows, rows, time.Since(sent).Round(time.Millisecond))
+
+	stdout2, stderr2, code := runBinary(t, quiverBinary(t), []string{"QUIVER_DNS_SERVERS=" + dns.Addr}, "",
+		"email", "verify-list", in, "-o", out, "-resume")
+	if code != 0 || !strings.Contains(stderr2, fmt.Sprintf("resuming after the %d rows", sum.Rows)) ||
+		!strings.Contains(stdout2, fmt.Sprintf(`"rows":%d,`, rows-sum.Rows)) {
+		t.Fatalf("-resume: exit %d\nstdout: %s\nstderr: %s", code, stdout2, stderr2)
+	}
+	f2, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f2.Close()
+	recs, err = csv.NewReader(f2).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != rows+1 {
+		t.Fatalf("%d records after -resume, want %d rows and the header", len(recs), rows)
+	}
+	for i, rec := range recs[1:] {
+		if rec[0] != fmt.Sprintf("u@d%d.test", i) || rec[8] != "nxdomain" {
+			t.Fatalf("row %d after -resume = %q", i+1, rec)
+		}
+	}
 }
 
 func TestCLIMicroblog(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/quiverkit/quiver/email"
 )
 
 var (
@@ -236,5 +238,31 @@ func TestListItems(t *testing.T) {
 	}
 	if _, ok := listItems([]item{{1}}).([]item); !ok {
 		t.Error("a list is not shown as is")
+	}
+}
+
+func TestRowsDone(t *testing.T) {
+	dir := t.TempDir()
+	header := "email," + strings.Join(email.CSVResultHeader, ",") + "\n"
+	row := "a@example.com,true,,a@example.com,false,false,false,false,skipped,\n"
+	for _, tc := range []struct {
+		name, content string
+		n             int
+		err           string
+	}{
+		{"two rows", header + row + row, 2, ""},
+		{"header only", header, 0, ""},
+		{"partial last row", header + row + "b@exa", 0, "ends in the middle of a row"},
+		{"not an output", "email\na@example.com\n", 0, "is not the output of verify-list"},
+		{"empty", "", 0, "is empty"},
+	} {
+		name := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
+		if err := os.WriteFile(name, []byte(tc.content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		n, err := rowsDone(name)
+		if n != tc.n || (tc.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("%s: %d, %v; want %d, %q", tc.name, n, err, tc.n, tc.err)
+		}
 	}
 }
