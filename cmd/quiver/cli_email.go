@@ -249,12 +249,12 @@ func verifyListCommand(fs *flag.FlagSet) runFunc {
 		}
 		if errors.Is(err, context.Canceled) {
 			summary.Interrupted = true
-			fmt.Fprintf(env.stderr, "quiver email verify-list: interrupted: the first %d rows are written\n", stats.Rows)
+			fmt.Fprintf(env.stderr, "quiver email verify-list: interrupted: the first %d rows are written (-resume continues)\n", opts.Skip+stats.Rows)
 			err = nil
 		}
 		if err != nil {
 			if stats.Rows > 0 {
-				fmt.Fprintf(env.stderr, "quiver email verify-list: stopped after %d rows, which are written\n", stats.Rows)
+				fmt.Fprintf(env.stderr, "quiver email verify-list: stopped after %d rows, which are written\n", opts.Skip+stats.Rows)
 			}
 			return nil, false, err
 		}
