@@ -13,15 +13,18 @@ import (
 type envelopeBody struct {
 	Success bool            `json:"success"`
 	Data    json.RawMessage `json:"data"`
-	Error   *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-		Details []struct {
-			Field string `json:"field"`
-			Issue string `json:"issue"`
-		} `json:"details"`
-	} `json:"error"`
-	Meta map[string]any `json:"meta"`
+	Error   *errorBody      `json:"error"`
+	Meta    map[string]any  `json:"meta"`
+}
+
+// errorBody is the envelope's error object as route tests decode it.
+type errorBody struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Details []struct {
+		Field string `json:"field"`
+		Issue string `json:"issue"`
+	} `json:"details"`
 }
 
 // send makes one request through h with the gateway headers of key "k",

@@ -18,15 +18,8 @@ import (
 type contentResponse struct {
 	Success bool            `json:"success"`
 	Data    json.RawMessage `json:"data"`
-	Error   *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-		Details []struct {
-			Field string `json:"field"`
-			Issue string `json:"issue"`
-		} `json:"details"`
-	} `json:"error"`
-	Meta struct {
+	Error   *errorBody      `json:"error"`
+	Meta    struct {
 		RequestID        string   `json:"request_id"`
 		Model            *string  `json:"model"`
 		PromptTokens     *int     `json:"prompt_tokens"`
