@@ -5,6 +5,12 @@
 #   bench/run.sh                       # 10s per route, 2 threads, 32 connections
 #   DURATION=30s CONNECTIONS=64 bench/run.sh
 #   SERVER_ARGS=-metrics bench/run.sh  # the cost of metrics
+#   SKIP_DNS=1 bench/run.sh            # without the DNS-backed routes
+#
+# Routes: Base64 encode and decode (cheap); Base64 encode with the limit in
+# Redis, when redis-server is installed; email validate and domain health
+# against bench/dnsserver on loopback, with a warm cache (1h TTL) and a
+# cold one (TTL 0).
 #
 # Needs wrk (Debian: apt-get install -y wrk; installed here if missing and
 # running as root). The rate limit is disabled so that the server, not the
