@@ -130,8 +130,10 @@ func (v *Verifier) ValidateStream(ctx context.Context, addrs iter.Seq[string], o
 // names (rows longer than the header keep their extra fields).
 //
 // Unlike [Verifier.ValidateCSV] (an upload of at most 1,000 rows held in
-// memory) it streams: memory depends on opts.Window, not on the file. It
-// returns the counts of the rows written. When ctx ends it writes every
+// memory) it streams: memory depends on opts.Window and the size of a
+// row, not on the file. A row is held whole, however long: bound r (with
+// http.MaxBytesReader, io.LimitReader) when it comes from someone else.
+// It returns the counts of the rows written. When ctx ends it writes every
 // row checked before, flushes, and returns ctx's error with them; a CSV
 // syntax error likewise ends the file after the rows before it, as a
 // validation error on field "file" naming the line.
