@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -253,7 +252,7 @@ func verifyListCommand(fs *flag.FlagSet) runFunc {
 			err = nil
 		}
 		if err != nil {
-			if stats.Rows > 0 {
+			if opts.Skip+stats.Rows > 0 {
 				fmt.Fprintf(env.stderr, "quiver email verify-list: stopped after %d rows, which are written\n", opts.Skip+stats.Rows)
 			}
 			return nil, false, err
@@ -271,14 +270,26 @@ func verifyListCommand(fs *flag.FlagSet) runFunc {
 // which must end with a whole line (an interrupted run flushes whole
 // rows; a crash may not, and then the user must choose).
 func rowsDone(name string) (int, error) {
-	b, err := os.ReadFile(name)
+	f, err := os.Open(name)
 	if err != nil {
 		return 0, err
 	}
-	if len(b) > 0 && b[len(b)-1] != '\n' {
-		return 0, fmt.Errorf("-resume: %s ends in the middle of a row; remove that last line, or run without -resume", name)
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, err
 	}
-	r := csv.NewReader(bytes.NewReader(b))
+	if size := fi.Size(); size > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, size-1); err != nil {
+			return 0, err
+		}
+		if last[0] != '\n' {
+			return 0, fmt.Errorf("-resume: %s ends in the middle of a row; remove that last line, or run without -resume", name)
+		}
+	}
+	r := csv.NewReader(bufio.NewReader(f))
+	r.ReuseRecord = true
 	r.FieldsPerRecord = -1
 	header, err := r.Read()
 	if errors.Is(err, io.EOF) {
