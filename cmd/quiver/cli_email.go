@@ -203,7 +203,11 @@ func verifyListCommand(fs *flag.FlagSet) runFunc {
 		var file *os.File
 		switch {
 		case resume:
-			n, err := rowsDone(output)
+			header, err := csvHeader(args[0])
+			if err != nil {
+				return nil, false, err
+			}
+			n, err := rowsDone(output, header)
 			if err != nil {
 				return nil, false, err
 			}
@@ -266,10 +270,29 @@ func verifyListCommand(fs *flag.FlagSet) runFunc {
 	}
 }
 
-// rowsDone counts the complete data rows of the output of an earlier run,
-// which must end with a whole line (an interrupted run flushes whole
-// rows; a crash may not, and then the user must choose).
-func rowsDone(name string) (int, error) {
+// csvHeader returns the first record of a CSV file.
+func csvHeader(name string) ([]string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	if b, _ := br.Peek(3); string(b) == "\xef\xbb\xbf" {
+		br.Discard(3)
+	}
+	header, err := csv.NewReader(br).Read()
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: header row: %w", name, err)
+	}
+	return header, nil
+}
+
+// rowsDone counts the complete data rows of the output of an earlier run
+// over a list headed inputHeader. The output must end with a whole line
+// (an interrupted run flushes whole rows; a crash may not, and then the
+// user must choose).
+func rowsDone(name string, inputHeader []string) (int, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return 0, err
@@ -295,8 +318,12 @@ func rowsDone(name string) (int, error) {
 	if errors.Is(err, io.EOF) {
 		return 0, fmt.Errorf("-resume: %s is empty; run without -resume", name)
 	}
-	if err != nil || !slices.Equal(header[max(0, len(header)-len(email.CSVResultHeader)):], email.CSVResultHeader) {
+	results := max(0, len(header)-len(email.CSVResultHeader))
+	if err != nil || !slices.Equal(header[results:], email.CSVResultHeader) {
 		return 0, fmt.Errorf("-resume: %s is not the output of verify-list", name)
+	}
+	if !slices.Equal(header[:results], inputHeader) {
+		return 0, fmt.Errorf("-resume: %s was written for a list with other columns", name)
 	}
 	n := 0
 	for {

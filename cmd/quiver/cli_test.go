@@ -254,13 +254,14 @@ func TestRowsDone(t *testing.T) {
 		{"header only", header, 0, ""},
 		{"partial last row", header + row + "b@exa", 0, "ends in the middle of a row"},
 		{"not an output", "email\na@example.com\n", 0, "is not the output of verify-list"},
+		{"another list", "name," + header + "x," + row, 0, "written for a list with other columns"},
 		{"empty", "", 0, "is empty"},
 	} {
 		name := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
 		if err := os.WriteFile(name, []byte(tc.content), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		n, err := rowsDone(name)
+		n, err := rowsDone(name, []string{"email"})
 		if n != tc.n || (tc.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.err)) {
 			t.Errorf("%s: %d, %v; want %d, %q", tc.name, n, err, tc.n, tc.err)
 		}
