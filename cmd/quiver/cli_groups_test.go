@@ -456,6 +456,7 @@ func TestCLIContentWithModel(t *testing.T) {
 // On a terminal, verify-list draws a progress bar on standard error with
 // the rows per second and the time left; piped, it draws none.
 func TestVerifyListProgressBar(t *testing.T) {
+	defer checkLeaks(t) // the bar's goroutine ends with the command
 	list := filepath.Join(t.TempDir(), "list.csv")
 	var b strings.Builder
 	b.WriteString("email\n")
