@@ -3,6 +3,9 @@ package httpapi
 import (
 	"time"
 
+	"github.com/quiverkit/quiver/content"
+	"github.com/quiverkit/quiver/devutil"
+
 	"github.com/quiverkit/quiver/internal/llmjson"
 )
 
@@ -29,19 +32,65 @@ type LLMSettings struct {
 	NoJSONMode bool
 }
 
-// llmClient returns the client that LLM-backed routes pass to
+// LLMClient returns the client that the photo-sharing insights pass to
 // llmjson.Ask, or nil when no model is configured.
-func (s *server) llmClient() *llmjson.Client {
-	if s.cfg.LLM == nil {
+func (c *Config) LLMClient() *llmjson.Client {
+	if c.LLM == nil {
 		return nil
 	}
-	st := s.cfg.LLMSettings
+	st := c.LLMSettings
 	return &llmjson.Client{
-		Model:       s.cfg.LLM,
+		Model:       c.LLM,
 		ModelName:   st.Model,
 		Prices:      st.Prices,
 		MaxAttempts: st.MaxAttempts,
 		Timeout:     st.Timeout,
 		NoJSONMode:  st.NoJSONMode,
 	}
+}
+
+// ContentGenerator returns the content generator that the content routes
+// use: Config.LLM tuned by Config.LLMSettings, or the extractive fallback
+// when LLM is nil. Programs that call package content directly with the
+// server's configuration (the quiver command line) use it too.
+func (c *Config) ContentGenerator() *content.Generator {
+	if c.LLM == nil {
+		return content.New(nil)
+	}
+	st := c.LLMSettings
+	opts := []content.Option{
+		content.WithModelName(st.Model),
+		content.WithTimeout(st.Timeout),
+		content.WithMaxAttempts(st.MaxAttempts),
+	}
+	if st.Prices != nil {
+		opts = append(opts, content.WithPrices(st.Prices))
+	}
+	if st.NoJSONMode {
+		opts = append(opts, content.WithoutJSONMode())
+	}
+	return content.New(c.LLM, opts...)
+}
+
+// DevutilOptions returns the options of the devutil operations backed by
+// a model (regex generation, stack trace advice, README polish): the regex
+// match timeout and, when LLM is set, the LLMSettings.
+func (c *Config) DevutilOptions() []devutil.Option {
+	opts := []devutil.Option{devutil.WithMatchTimeout(c.RegexMatchTimeout)}
+	if c.LLM == nil {
+		return opts
+	}
+	st := c.LLMSettings
+	opts = append(opts,
+		devutil.WithModelName(st.Model),
+		devutil.WithTimeout(st.Timeout),
+		devutil.WithMaxAttempts(st.MaxAttempts),
+	)
+	if st.Prices != nil {
+		opts = append(opts, devutil.WithPrices(st.Prices))
+	}
+	if st.NoJSONMode {
+		opts = append(opts, devutil.WithoutJSONMode())
+	}
+	return opts
 }

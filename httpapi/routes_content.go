@@ -1,20 +1,8 @@
 package httpapi
 
-import "github.com/quiverkit/quiver/content"
-
 // contentRoutes returns the routes served by package content.
 func (s *server) contentRoutes() []route {
-	st := s.cfg.LLMSettings
-	opts := []content.Option{
-		content.WithModelName(st.Model),
-		content.WithPrices(st.Prices),
-		content.WithTimeout(st.Timeout),
-		content.WithMaxAttempts(st.MaxAttempts),
-	}
-	if st.NoJSONMode {
-		opts = append(opts, content.WithoutJSONMode())
-	}
-	g := content.New(s.cfg.LLM, opts...)
+	g := s.cfg.ContentGenerator()
 	return []route{
 		postAI(groupContent, "/v1/content/summarize", "Summarize a text", g.Summarize),
 		postAI(groupContent, "/v1/content/rewrite", "Rewrite a text in another tone", g.Rewrite),

@@ -9,21 +9,7 @@ import (
 
 // devutilRoutes returns the routes served by package devutil.
 func (s *server) devutilRoutes() []route {
-	opts := []devutil.Option{devutil.WithMatchTimeout(s.cfg.RegexMatchTimeout)}
-	if s.cfg.LLM != nil {
-		st := s.cfg.LLMSettings
-		opts = append(opts,
-			devutil.WithModelName(st.Model),
-			devutil.WithTimeout(st.Timeout),
-			devutil.WithMaxAttempts(st.MaxAttempts),
-		)
-		if st.Prices != nil {
-			opts = append(opts, devutil.WithPrices(st.Prices))
-		}
-		if st.NoJSONMode {
-			opts = append(opts, devutil.WithoutJSONMode())
-		}
-	}
+	opts := s.cfg.DevutilOptions()
 	regex := devutil.NewRegexGenerator(s.cfg.LLM, opts...)
 	stacktrace := devutil.NewStacktraceAnalyzer(s.cfg.LLM, opts...)
 	readme := devutil.NewReadmeGenerator(s.cfg.LLM, opts...)

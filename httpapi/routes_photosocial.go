@@ -4,7 +4,7 @@ import "github.com/quiverkit/quiver/social/photosocial"
 
 // photosocialRoutes returns the routes served by package photosocial.
 func (s *server) photosocialRoutes() []route {
-	c := &photosocial.Client{Provider: s.cfg.PhotosocialProvider, LLM: s.llmClient()}
+	c := &photosocial.Client{Provider: s.cfg.PhotosocialProvider, LLM: s.cfg.LLMClient()}
 	const p = "/v1/photosocial"
 	return []route{
 		get(groupPhotosocial, p+"/profile", "Profile of a photo-sharing account", c.Profile),

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/quiverkit/quiver/devutil"
-	"github.com/quiverkit/quiver/httpapi"
 )
 
 // devCommands are the commands of package devutil: quiver dev ...
@@ -123,7 +122,7 @@ var devOpCommands = []command{
 		},
 		operand: "description",
 	}, func(ctx context.Context, env *cmdEnv, req devutil.RegexGenerateRequest) (any, bool, error) {
-		res, ai, err := devutil.NewRegexGenerator(env.cfg.LLM, devutilOptions(env.cfg)...).Generate(ctx, req)
+		res, ai, err := devutil.NewRegexGenerator(env.cfg.LLM, env.cfg.DevutilOptions()...).Generate(ctx, req)
 		return doneAI(env, res, ai, err)
 	}),
 	op(opSpec{
@@ -137,7 +136,7 @@ var devOpCommands = []command{
 		},
 		operand: "stacktrace", stdin: true,
 	}, func(ctx context.Context, env *cmdEnv, req devutil.StacktraceRequest) (any, bool, error) {
-		res, ai, err := devutil.NewStacktraceAnalyzer(env.cfg.LLM, devutilOptions(env.cfg)...).Analyze(ctx, req)
+		res, ai, err := devutil.NewStacktraceAnalyzer(env.cfg.LLM, env.cfg.DevutilOptions()...).Analyze(ctx, req)
 		return doneAI(env, res, ai, err)
 	}),
 	op(opSpec{
@@ -150,24 +149,7 @@ var devOpCommands = []command{
 		},
 		operand: "repo_name",
 	}, func(ctx context.Context, env *cmdEnv, req devutil.ReadmeRequest) (any, bool, error) {
-		res, ai, err := devutil.NewReadmeGenerator(env.cfg.LLM, devutilOptions(env.cfg)...).Generate(ctx, req)
+		res, ai, err := devutil.NewReadmeGenerator(env.cfg.LLM, env.cfg.DevutilOptions()...).Generate(ctx, req)
 		return doneAI(env, res, ai, err)
 	}),
-}
-
-// devutilOptions are the options the devutil routes use, from the same
-// settings.
-func devutilOptions(cfg *httpapi.Config) []devutil.Option {
-	opts := []devutil.Option{devutil.WithMatchTimeout(cfg.RegexMatchTimeout)}
-	if cfg.LLM != nil {
-		st := cfg.LLMSettings
-		opts = append(opts, devutil.WithModelName(st.Model), devutil.WithTimeout(st.Timeout), devutil.WithMaxAttempts(st.MaxAttempts))
-		if st.Prices != nil {
-			opts = append(opts, devutil.WithPrices(st.Prices))
-		}
-		if st.NoJSONMode {
-			opts = append(opts, devutil.WithoutJSONMode())
-		}
-	}
-	return opts
 }

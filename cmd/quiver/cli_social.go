@@ -7,7 +7,6 @@ import (
 	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/llmjson"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
 )
@@ -76,7 +75,7 @@ var photosocialCommands = []command{
 }
 
 func photosocialClient(cfg *httpapi.Config) *photosocial.Client {
-	return &photosocial.Client{Provider: cfg.PhotosocialProvider, LLM: llmClient(cfg)}
+	return &photosocial.Client{Provider: cfg.PhotosocialProvider, LLM: cfg.LLMClient()}
 }
 
 func photosocialOp[Req, Res any](name, args, summary, operand, example string, fn func(*photosocial.Client, context.Context, Req) (Res, error)) command {
@@ -135,7 +134,7 @@ func contentOp[Req, Res any](name, args, summary, operand, example string, fn fu
 		command: command{name: "content " + name, args: args, summary: summary, example: example, services: []setup{contentSetup}},
 		operand: operand, stdin: true,
 	}, func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error) {
-		res, ai, err := fn(contentGenerator(env.cfg), ctx, req)
+		res, ai, err := fn(env.cfg.ContentGenerator(), ctx, req)
 		return doneAI(env, res, ai, err)
 	})
 }
@@ -144,31 +143,4 @@ func contentOp[Req, Res any](name, args, summary, operand, example string, fn fu
 func withRaw(c command, what string, text func(result any) (string, error)) command {
 	c.raw = &rawOutput{what: what, text: text}
 	return c
-}
-
-// contentGenerator is the generator the content routes use, built from
-// the same settings.
-func contentGenerator(cfg *httpapi.Config) *content.Generator {
-	if cfg.LLM == nil {
-		return content.New(nil)
-	}
-	st := cfg.LLMSettings
-	opts := []content.Option{content.WithModelName(st.Model), content.WithTimeout(st.Timeout), content.WithMaxAttempts(st.MaxAttempts)}
-	if st.Prices != nil {
-		opts = append(opts, content.WithPrices(st.Prices))
-	}
-	if st.NoJSONMode {
-		opts = append(opts, content.WithoutJSONMode())
-	}
-	return content.New(cfg.LLM, opts...)
-}
-
-// llmClient is the client of the LLM-backed social operations, as the
-// routes build it.
-func llmClient(cfg *httpapi.Config) *llmjson.Client {
-	if cfg.LLM == nil {
-		return nil
-	}
-	st := cfg.LLMSettings
-	return &llmjson.Client{Model: cfg.LLM, ModelName: st.Model, Prices: st.Prices, MaxAttempts: st.MaxAttempts, Timeout: st.Timeout, NoJSONMode: st.NoJSONMode}
 }
