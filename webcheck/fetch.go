@@ -37,9 +37,9 @@ type fetched struct {
 // body included, is bounded by the Checker's timeout. On
 // errTooManyRedirects and on a refused hop, the hops so far are returned
 // with the error.
-func (c *Checker) follow(ctx context.Context, u *url.URL, max int, header http.Header) (fetched, error) {
+func (c *Checker) follow(ctx context.Context, u *url.URL, max int) (fetched, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	f, err := c.followHops(ctx, u, max, header)
+	f, err := c.followHops(ctx, u, max)
 	if f.resp == nil {
 		cancel()
 		return f, err
@@ -60,15 +60,12 @@ func (b *cancelOnClose) Close() error {
 	return err
 }
 
-func (c *Checker) followHops(ctx context.Context, u *url.URL, max int, header http.Header) (fetched, error) {
+func (c *Checker) followHops(ctx context.Context, u *url.URL, max int) (fetched, error) {
 	f := fetched{final: u}
 	for {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.final.String(), nil)
 		if err != nil {
 			return f, err
-		}
-		for k, v := range header {
-			req.Header[k] = v
 		}
 		resp, err := c.client.RoundTrip(req)
 		if err != nil {

@@ -33,7 +33,7 @@ func TestFollowTimeoutCoversRedirects(t *testing.T) {
 	c := newTestChecker(t, "", func(c *Config) { c.Timeout = 3 * hop })
 	u, _ := url.Parse(srv.URL + "/1")
 	start := time.Now()
-	f, err := c.follow(context.Background(), u, 10, nil)
+	f, err := c.follow(context.Background(), u, 10)
 	if err == nil {
 		f.resp.Body.Close()
 		t.Fatalf("a chain of 4 hops of %v each finished within a timeout of %v", hop, 3*hop)
@@ -47,7 +47,7 @@ func TestFollowTimeoutCoversRedirects(t *testing.T) {
 
 	// Within the limit, the body stays readable after follow returns.
 	c = newTestChecker(t, "", func(c *Config) { c.Timeout = 20 * hop })
-	f, err = c.follow(context.Background(), u, 10, nil)
+	f, err = c.follow(context.Background(), u, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

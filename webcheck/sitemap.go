@@ -446,7 +446,7 @@ func (c *Checker) ValidateSitemap(ctx context.Context, req SitemapRequest) (Site
 		return SitemapResult{}, fetchError("url", err)
 	}
 	res := SitemapResult{URL: req.URL, Warnings: []string{}}
-	f, err := c.follow(ctx, u, MaxRobotsRedirects, nil)
+	f, err := c.follow(ctx, u, MaxRobotsRedirects)
 	switch {
 	case isRefused(err):
 		return SitemapResult{}, fetchError("url", err)
