@@ -2,6 +2,7 @@ package webcheck
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -57,6 +58,9 @@ type CORSProbe struct {
 	// Credentials reports whether Access-Control-Allow-Credentials was
 	// true on that answer.
 	Credentials bool `json:"credentials"`
+	// Error says why the probe's request failed; null when it got an
+	// answer. A failed probe is not counted in the risk level.
+	Error *string `json:"error"`
 }
 
 // CORSResult is the result of [Checker.CheckCORS].
@@ -171,6 +175,8 @@ func (c *Checker) CheckCORS(ctx context.Context, req CORSRequest) (CORSResult, e
 			results[i] = CORSProbe{Name: p.name, Origin: p.origin}
 			r, err := c.corsRequest(ctx, http.MethodGet, u, p.origin)
 			if err != nil {
+				msg := err.Error()
+				results[i].Error = &msg
 				return
 			}
 			a := r.header.Get("Access-Control-Allow-Origin")
@@ -180,6 +186,15 @@ func (c *Checker) CheckCORS(ctx context.Context, req CORSRequest) (CORSResult, e
 	}
 	wg.Wait()
 	res.Probes = results
+	var failed []string
+	for _, p := range results {
+		if p.Error != nil {
+			failed = append(failed, p.Name)
+		}
+	}
+	if len(failed) > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d of %d probes failed (%s): the risk level does not cover them", len(failed), len(results), strings.Join(failed, ", ")))
+	}
 	for i, p := range results {
 		if !p.Allowed {
 			continue

@@ -139,3 +139,33 @@ func TestCheckCORSUpstreamFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckCORSProbeFailures: a probe whose request fails is not a clean
+// "not allowed": the result says it failed and warns that the risk level
+// does not cover it.
+func TestCheckCORSProbeFailures(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o := r.Header.Get("Origin"); o != "https://example.com" {
+			// Drop the connection without an answer for attacker origins.
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+		}
+	}))
+	defer srv.Close()
+	c := newTestChecker(t, "")
+	res, err := c.CheckCORS(context.Background(), CORSRequest{URL: srv.URL + "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Probes) == 0 {
+		t.Fatal("no probes")
+	}
+	for _, p := range res.Probes {
+		if p.Error == nil || p.Allowed {
+			t.Errorf("probe %s: allowed %v, error %v; want a failure", p.Name, p.Allowed, p.Error)
+		}
+	}
+	assertWarning(t, res.Warnings, "probes failed")
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 )
@@ -32,17 +33,39 @@ type fetched struct {
 }
 
 // follow sends a GET to u and follows up to max redirects itself, each hop
-// through the safe client (so each is checked). On errTooManyRedirects
-// and on a refused hop, the hops so far are returned with the error.
-func (c *Checker) follow(ctx context.Context, u *url.URL, max int, header http.Header) (fetched, error) {
+// through the safe client (so each is checked). The whole chain, the final
+// body included, is bounded by the Checker's timeout. On
+// errTooManyRedirects and on a refused hop, the hops so far are returned
+// with the error.
+func (c *Checker) follow(ctx context.Context, u *url.URL, max int) (fetched, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	f, err := c.followHops(ctx, u, max)
+	if f.resp == nil {
+		cancel()
+		return f, err
+	}
+	f.resp.Body = &cancelOnClose{ReadCloser: f.resp.Body, cancel: cancel}
+	return f, err
+}
+
+// cancelOnClose releases the chain's timer when the body is closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b *cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
+func (c *Checker) followHops(ctx context.Context, u *url.URL, max int) (fetched, error) {
 	f := fetched{final: u}
 	for {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.final.String(), nil)
 		if err != nil {
 			return f, err
-		}
-		for k, v := range header {
-			req.Header[k] = v
 		}
 		resp, err := c.client.RoundTrip(req)
 		if err != nil {

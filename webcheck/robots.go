@@ -101,13 +101,15 @@ func ParseRobots(data []byte) *Robots {
 				cur.agents = append(cur.agents, agent)
 			}
 			lastWasAgent = true
-			continue
 		case "allow", "disallow":
 			if cur == nil {
 				r.warn(fmt.Sprintf("line %d: %s rule before any user-agent line, ignored", lineNo, key))
 			} else if value != "" {
 				cur.rules = append(cur.rules, robotsRule{allow: key == "allow", raw: value, pattern: normalizePattern(value)})
 			}
+			// Only a rule ends a run of user-agent lines: other records
+			// must not interfere with the groups (RFC 9309 section 2.2.4).
+			lastWasAgent = false
 		case "sitemap":
 			r.sitemaps = append(r.sitemaps, value)
 		case "crawl-delay", "host", "noindex", "nofollow", "clean-param", "request-rate", "visit-time":
@@ -115,7 +117,6 @@ func ParseRobots(data []byte) *Robots {
 		default:
 			r.warn(fmt.Sprintf("line %d: unknown directive %q", lineNo, truncate(key, 40)))
 		}
-		lastWasAgent = false
 	}
 	r.index()
 	return r

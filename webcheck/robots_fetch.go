@@ -71,7 +71,7 @@ func (c *Checker) AnalyzeRobots(ctx context.Context, req RobotsRequest) (RobotsR
 	if err := c.client.CheckURL(target); err != nil {
 		return RobotsResult{}, fetchError("url", err)
 	}
-	f, err := c.follow(ctx, target, MaxRobotsRedirects, nil)
+	f, err := c.follow(ctx, target, MaxRobotsRedirects)
 	res.RedirectChain = append(res.RedirectChain, f.hops...)
 	switch {
 	case isRefused(err):

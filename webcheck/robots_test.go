@@ -66,6 +66,8 @@ func TestRobotsRFC9309(t *testing.T) {
 		{"star fallback allows the rest", "User-agent: other\nDisallow: /\n\nUser-agent: *\nDisallow: /private\n", "quiverbot", "/public", true},
 		{"groups for one agent merge", "User-agent: quiverbot\nDisallow: /a\n\nUser-agent: other\nDisallow: /c\n\nUser-agent: quiverbot\nDisallow: /b\n", "quiverbot", "/b/1", false},
 		{"consecutive user-agents share a group", "User-agent: a\nUser-agent: quiverbot\nDisallow: /x\n", "quiverbot", "/x", false},
+		{"other records do not split a group", "User-agent: quiverbot\nCrawl-delay: 5\nUser-agent: other\nDisallow: /x\n", "quiverbot", "/x", false},
+		{"sitemap does not split a group", "User-agent: quiverbot\nSitemap: https://a.test/s.xml\nUser-agent: other\nDisallow: /x\n", "quiverbot", "/x", false},
 		{"agent match is case-insensitive", "User-agent: QUIVERBOT\nDisallow: /x\n", "quiverbot", "/x", false},
 		{"no group at all allows", "Sitemap: https://e.test/s.xml\n", "quiverbot", "/x", true},
 		{"empty disallow allows", "User-agent: *\nDisallow:\n", "bot", "/x", true},

@@ -119,7 +119,7 @@ func (c *Checker) CheckURLSafety(ctx context.Context, req URLSafetyRequest) (URL
 	cur := u
 	for first := true; ; first = false {
 		left := MaxSafetyRedirects - len(res.RedirectChain)
-		f, err := c.follow(ctx, cur, left, nil)
+		f, err := c.follow(ctx, cur, left)
 		if len(res.RedirectChain)+len(f.hops) > MaxSafetyRedirects {
 			f.hops = f.hops[:MaxSafetyRedirects-len(res.RedirectChain)]
 		}

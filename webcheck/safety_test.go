@@ -247,3 +247,20 @@ func TestCheckURLSafetyThreatIntel(t *testing.T) {
 		t.Errorf("threats=%q calls=%d", res.ThreatTypes, *calls)
 	}
 }
+
+// TestSafeBrowsingKeyNotInErrors: a transport failure must not carry the
+// API key (sent in the query string) into the error text, which callers
+// log and wrap.
+func TestSafeBrowsingKeyNotInErrors(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	endpoint := srv.URL
+	srv.Close() // nothing listens there any more: the POST fails to dial
+	_, err := (&SafeBrowsing{Key: "secret-key-1234", Endpoint: endpoint}).Lookup(context.Background(), []string{"https://x.test/"})
+	var ee *envelope.Error
+	if !errors.As(err, &ee) || ee.Code != envelope.CodeUpstreamError {
+		t.Fatalf("err = %v; want UPSTREAM_ERROR", err)
+	}
+	if strings.Contains(err.Error(), "secret-key-1234") {
+		t.Errorf("err = %q; it contains the API key", err)
+	}
+}

@@ -35,7 +35,43 @@ const (
 	maxFieldBytes = 4096
 	// maxSeen bounds the entries remembered for duplicate detection.
 	maxSeen = 1 << 20
+	// maxTokenBytes bounds one XML token: a text run, a tag with its
+	// attributes, a comment. encoding/xml holds a whole token in memory,
+	// so without this bound one long text node would take memory in
+	// proportion to the document.
+	maxTokenBytes = 1 << 20
 )
+
+// errTokenTooLarge stops the parse at a token longer than maxTokenBytes.
+var errTokenTooLarge = fmt.Errorf("an XML token (text, tag or comment) is longer than %d bytes", maxTokenBytes)
+
+// tokenLimiter feeds the decoder byte by byte (encoding/xml reads an
+// io.ByteReader directly) and fails once the current token passes
+// maxTokenBytes; the parse loop resets n after each token.
+type tokenLimiter struct {
+	r *bufio.Reader
+	n int
+}
+
+func (t *tokenLimiter) ReadByte() (byte, error) {
+	if t.n >= maxTokenBytes {
+		return 0, errTokenTooLarge
+	}
+	t.n++
+	return t.r.ReadByte()
+}
+
+func (t *tokenLimiter) Read(p []byte) (int, error) {
+	if t.n >= maxTokenBytes {
+		return 0, errTokenTooLarge
+	}
+	if room := maxTokenBytes - t.n; len(p) > room {
+		p = p[:room]
+	}
+	n, err := t.r.Read(p)
+	t.n += n
+	return n, err
+}
 
 // SitemapReport is the outcome of validating one sitemap document.
 type SitemapReport struct {
@@ -142,7 +178,8 @@ type entry struct {
 }
 
 func (v *sitemapValidator) run(r io.Reader) {
-	d := xml.NewDecoder(r)
+	tl := &tokenLimiter{r: bufio.NewReader(r)}
+	d := xml.NewDecoder(tl)
 	d.Strict = true
 	depth := 0
 	var rootSeen bool
@@ -157,6 +194,7 @@ func (v *sitemapValidator) run(r io.Reader) {
 	var open []xml.Name
 	prefix := "" // the root's namespace prefix, "" for the default namespace
 	for {
+		tl.n = 0
 		tok, err := d.RawToken()
 		if err == io.EOF && len(open) > 0 {
 			v.report.IsValidXML = false
@@ -177,7 +215,12 @@ func (v *sitemapValidator) run(r io.Reader) {
 		if err != nil {
 			v.report.IsValidXML = false
 			var se *xml.SyntaxError
-			if errors.As(err, &se) {
+			if errors.Is(err, errTokenTooLarge) {
+				v.warnAlways(err.Error() + ": parsing stopped")
+				// Read on (bounded by MaxBytes, in constant memory) so that
+				// the size is still reported and checked.
+				io.Copy(io.Discard, r)
+			} else if errors.As(err, &se) {
 				v.warnAlways(fmt.Sprintf("XML syntax error on line %d: %s", se.Line, se.Msg))
 			} else if !errors.Is(err, io.ErrUnexpectedEOF) {
 				v.warnAlways("XML error: " + err.Error())
@@ -403,7 +446,7 @@ func (c *Checker) ValidateSitemap(ctx context.Context, req SitemapRequest) (Site
 		return SitemapResult{}, fetchError("url", err)
 	}
 	res := SitemapResult{URL: req.URL, Warnings: []string{}}
-	f, err := c.follow(ctx, u, MaxRobotsRedirects, nil)
+	f, err := c.follow(ctx, u, MaxRobotsRedirects)
 	switch {
 	case isRefused(err):
 		return SitemapResult{}, fetchError("url", err)

@@ -297,3 +297,31 @@ func BenchmarkSitemapUnmarshalBaseline(b *testing.B) {
 	}
 	stop()
 }
+
+// TestSitemapLongToken: encoding/xml holds a whole token in memory, so
+// one long text node must stop the parse at a small bound instead of
+// taking memory in proportion to the document (which a 30 KiB gzip body
+// can inflate to the 64 MiB default bound). The size is still reported.
+func TestSitemapLongToken(t *testing.T) {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	io.WriteString(zw, `<urlset `+smNS+`><url><loc>https://example.test/`)
+	zw.Write(bytes.Repeat([]byte("a"), 32<<20))
+	io.WriteString(zw, `</loc></url></urlset>`)
+	zw.Close()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	rep := ValidateSitemapXML(&buf, SitemapOptions{})
+	runtime.ReadMemStats(&after)
+	if rep.IsValidXML {
+		t.Error("a 32 MiB text node was accepted")
+	}
+	assertWarning(t, rep.Warnings, "longer than")
+	if rep.Bytes < 32<<20 {
+		t.Errorf("bytes = %d; want the whole document counted", rep.Bytes)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
+		t.Errorf("allocated %d MiB for a 32 MiB text node", grew>>20)
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -111,6 +113,11 @@ func (s *SafeBrowsing) Lookup(ctx context.Context, urls []string) ([]ThreatMatch
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
+		// The request URL carries the API key; keep it out of the error.
+		var ue *url.Error
+		if errors.As(err, &ue) && s.Key != "" {
+			err = &url.Error{Op: ue.Op, URL: strings.Replace(ue.URL, s.Key, "REDACTED", 1), Err: ue.Err}
+		}
 		if ctx.Err() != nil || safehttp.IsTimeout(err) {
 			return nil, envelope.Wrap(envelope.CodeUpstreamTimeout, err, "Safe Browsing did not answer in time")
 		}

@@ -137,9 +137,11 @@ func (c *Client) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // Do sends the request and follows up to the client's redirect limit,
-// checking every hop. The final response's body is limited as with
+// checking every hop. The client's timeout bounds the whole chain, the
+// final body included, which is also limited in size as with
 // [Client.RoundTrip].
 func (c *Client) Do(req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithTimeout(req.Context(), c.o.timeout)
 	hc := &http.Client{
 		Transport: c,
 		CheckRedirect: func(r *http.Request, via []*http.Request) error {
@@ -149,7 +151,13 @@ func (c *Client) Do(req *http.Request) (*http.Response, error) {
 			return c.CheckURL(r.URL)
 		},
 	}
-	return hc.Do(req)
+	resp, err := hc.Do(req.WithContext(ctx))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	resp.Body = &limitedBody{rc: resp.Body, left: c.o.maxBody, cancel: cancel}
+	return resp, nil
 }
 
 // Get fetches rawURL with GET, following redirects.

@@ -362,3 +362,38 @@ func BenchmarkParseHost(b *testing.B) {
 		ParseHost("[2001:db8::1]")
 	}
 }
+
+// TestDoTimeoutCoversRedirects: the client's timeout bounds a whole fetch,
+// redirects included, as DefaultTimeout documents, not each hop alone.
+func TestDoTimeoutCoversRedirects(t *testing.T) {
+	const hop = 250 * time.Millisecond
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(hop)
+		if n := len(r.URL.Path); n < 5 {
+			http.Redirect(w, r, r.URL.Path+"x", http.StatusFound)
+			return
+		}
+		w.Write([]byte("done"))
+	}))
+	defer srv.Close()
+	c := New(AllowLoopback(), WithTimeout(3*hop))
+	resp, err := c.Get(context.Background(), srv.URL+"/")
+	if err == nil {
+		resp.Body.Close()
+		t.Fatalf("a chain of 5 hops of %v each finished within a timeout of %v", hop, 3*hop)
+	}
+	if !IsTimeout(err) {
+		t.Errorf("err = %v; want a time-out", err)
+	}
+
+	c = New(AllowLoopback(), WithTimeout(20*hop))
+	resp, err = c.Get(context.Background(), srv.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || string(b) != "done" {
+		t.Errorf("body = %q, %v; want done", b, err)
+	}
+}
