@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxRobotsBytes is where robots.txt parsing stops (RFC 9309 section
@@ -361,6 +362,11 @@ func blocksAll(rules []robotsRule) bool {
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	// Cut at a character boundary, so no half of a UTF-8 sequence ends up
+	// in a warning (it would come out as U+FFFD in JSON).
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "..."
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/quiverkit/quiver/internal/dnstest"
 	"github.com/quiverkit/quiver/internal/dnsx"
@@ -244,4 +245,23 @@ func letters(n int) string {
 		s = string(rune('a'+n%26)) + s
 	}
 	return s
+}
+
+func TestTruncateKeepsCharactersWhole(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"abcdef", 3, "abc..."},
+		{"aé€", 2, "a..."},  // é is 2 bytes: cutting at 2 would split it
+		{"aé€", 4, "aé..."}, // € is 3 bytes starting at offset 3
+		{"€€", 1, "..."},
+	} {
+		got := truncate(tt.in, tt.n)
+		if got != tt.want || !utf8.ValidString(got) {
+			t.Errorf("truncate(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
 }
