@@ -2,8 +2,10 @@ package webcheck
 
 import (
 	"context"
+	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"net"
 	"net/netip"
 	"time"
 
@@ -110,7 +112,30 @@ func fetchError(field string, err error) error {
 	case safehttp.IsTimeout(err), errors.Is(err, context.DeadlineExceeded), errors.Is(err, dnsx.ErrTimeout):
 		return envelope.Wrap(envelope.CodeUpstreamTimeout, err, "the site did not answer in time")
 	default:
-		return envelope.Wrap(envelope.CodeUpstreamError, err, "the site could not be fetched: "+err.Error())
+		// A fixed sentence per kind of failure: the error text itself can
+		// name internal addresses (the resolver's, a proxy's), so it stays
+		// in Err, for the logs.
+		return envelope.Wrap(envelope.CodeUpstreamError, err, "the site could not be fetched: "+fetchFailure(err))
+	}
+}
+
+// fetchFailure names the kind of a fetch failure for the caller.
+func fetchFailure(err error) string {
+	var opErr *net.OpError
+	var certErr *tls.CertificateVerificationError
+	switch {
+	case errors.Is(err, dnsx.ErrNXDomain), errors.Is(err, dnsx.ErrNoData):
+		return "the host name does not resolve"
+	case errors.Is(err, dnsx.ErrServFail), errors.Is(err, dnsx.ErrRefused):
+		return "the host name could not be resolved"
+	case errors.As(err, &certErr):
+		return "its TLS certificate could not be verified"
+	case errors.As(err, &opErr) && opErr.Op == "dial":
+		return "no connection could be made"
+	case errors.As(err, &opErr) && opErr.Op == "remote error":
+		return "the TLS handshake failed"
+	default:
+		return "the connection or the response failed"
 	}
 }
 
