@@ -133,7 +133,7 @@ func (c *Checker) CheckCORS(ctx context.Context, req CORSRequest) (CORSResult, e
 			res.AllowsOrigin = a == "*" || a == origin
 		}
 	} else {
-		res.Warnings = append(res.Warnings, "the preflight request failed: "+err.Error())
+		res.Warnings = append(res.Warnings, "the preflight request failed: "+fetchFailure(err))
 	}
 
 	risk := RiskNone
@@ -175,7 +175,7 @@ func (c *Checker) CheckCORS(ctx context.Context, req CORSRequest) (CORSResult, e
 			results[i] = CORSProbe{Name: p.name, Origin: p.origin}
 			r, err := c.corsRequest(ctx, http.MethodGet, u, p.origin)
 			if err != nil {
-				msg := err.Error()
+				msg := fetchFailure(err)
 				results[i].Error = &msg
 				return
 			}

@@ -82,7 +82,7 @@ func (c *Checker) AnalyzeRobots(ctx context.Context, req RobotsRequest) (RobotsR
 		return res, nil
 	case err != nil:
 		res.BlocksAll = true
-		res.Warnings = append(res.Warnings, "robots.txt is unreachable ("+err.Error()+"): crawlers must assume complete disallow (RFC 9309 section 2.3.1.4)")
+		res.Warnings = append(res.Warnings, "robots.txt is unreachable ("+fetchFailure(err)+"): crawlers must assume complete disallow (RFC 9309 section 2.3.1.4)")
 		return res, nil
 	}
 	defer f.resp.Body.Close()
@@ -103,7 +103,7 @@ func (c *Checker) AnalyzeRobots(ctx context.Context, req RobotsRequest) (RobotsR
 	body, err := io.ReadAll(io.LimitReader(f.resp.Body, MaxRobotsBytes+1))
 	if err != nil {
 		res.BlocksAll = true
-		res.Warnings = append(res.Warnings, "reading robots.txt failed ("+err.Error()+"): crawlers must assume complete disallow")
+		res.Warnings = append(res.Warnings, "reading robots.txt failed ("+fetchFailure(err)+"): crawlers must assume complete disallow")
 		return res, nil
 	}
 	res.Exists = true

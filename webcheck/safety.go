@@ -136,7 +136,7 @@ func (c *Checker) CheckURLSafety(ctx context.Context, req URLSafetyRequest) (URL
 			case isRefused(err):
 				return URLSafetyResult{}, fetchError("url", err)
 			default:
-				setErr("the URL could not be fetched: " + err.Error())
+				setErr("the URL could not be fetched: " + fetchFailure(err))
 			}
 			break
 		}

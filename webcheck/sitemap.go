@@ -451,7 +451,7 @@ func (c *Checker) ValidateSitemap(ctx context.Context, req SitemapRequest) (Site
 	case isRefused(err):
 		return SitemapResult{}, fetchError("url", err)
 	case err != nil:
-		res.Warnings = append(res.Warnings, "the sitemap could not be fetched: "+err.Error())
+		res.Warnings = append(res.Warnings, "the sitemap could not be fetched: "+fetchFailure(err))
 		return res, nil
 	}
 	defer f.resp.Body.Close()

@@ -132,7 +132,7 @@ func (c *Checker) CheckSSL(ctx context.Context, req SSLRequest) (SSLResult, erro
 		if isRefused(err) {
 			return SSLResult{}, fetchError("domain", err)
 		}
-		return fail("unreachable: " + err.Error())
+		return fail("unreachable: " + fetchFailure(err))
 	}
 	defer conn.Close()
 	// The chain is verified below, check by check, so that every failure
