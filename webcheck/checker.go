@@ -34,6 +34,12 @@ type Config struct {
 	// Timeout bounds each fetch, redirects and body included. Default
 	// DefaultTimeout (15s).
 	Timeout time.Duration
+	// OperationTimeout bounds one whole check, all its fetches and lookups
+	// together (URL safety follows up to ten hops, CORS sends a dozen
+	// probes). When it passes, the check ends with UPSTREAM_TIMEOUT or
+	// with the probes it finished, as each check documents. Default
+	// DefaultOperationTimeout (45s).
+	OperationTimeout time.Duration
 	// MaxBodyBytes bounds each response body, and the decompressed size of
 	// a sitemap. Default DefaultMaxBodyBytes (64 MiB).
 	MaxBodyBytes int64
@@ -51,8 +57,9 @@ type Config struct {
 
 // Defaults of [Config].
 const (
-	DefaultTimeout      = 15 * time.Second
-	DefaultMaxBodyBytes = 64 << 20
+	DefaultTimeout          = 15 * time.Second
+	DefaultOperationTimeout = 45 * time.Second
+	DefaultMaxBodyBytes     = 64 << 20
 )
 
 // Checker runs the web and domain checks. Build it with [New]; it is safe
@@ -73,6 +80,9 @@ func New(cfg Config) (*Checker, error) {
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.OperationTimeout <= 0 {
+		cfg.OperationTimeout = DefaultOperationTimeout
 	}
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
@@ -95,6 +105,11 @@ func New(cfg Config) (*Checker, error) {
 		opts = append(opts, safehttp.AllowLoopback())
 	}
 	return &Checker{cfg: cfg, client: safehttp.New(opts...)}, nil
+}
+
+// operation bounds one check by Config.OperationTimeout.
+func (c *Checker) operation(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, c.cfg.OperationTimeout)
 }
 
 // fetchError classifies the error of a fetch the caller asked for: a

@@ -101,6 +101,8 @@ type CORSResult struct {
 // characters, a subdomain) and rates the risk. A URL that cannot be
 // fetched is UPSTREAM_ERROR or UPSTREAM_TIMEOUT.
 func (c *Checker) CheckCORS(ctx context.Context, req CORSRequest) (CORSResult, error) {
+	ctx, cancel := c.operation(ctx)
+	defer cancel()
 	u, err := parseHTTPURL("url", req.URL)
 	if err != nil {
 		return CORSResult{}, err

@@ -66,6 +66,8 @@ type DNSResult struct {
 // that does not exist gives empty lists and a warning; when every lookup
 // fails the error is UPSTREAM_TIMEOUT or UPSTREAM_ERROR.
 func (c *Checker) AnalyzeDNS(ctx context.Context, req DNSRequest) (DNSResult, error) {
+	ctx, cancel := c.operation(ctx)
+	defer cancel()
 	domain, err := dnsDomain(req.Domain)
 	if err != nil {
 		return DNSResult{}, err

@@ -55,6 +55,8 @@ type RobotsResult struct {
 // disallow; more than MaxRobotsRedirects redirects count as unavailable
 // (allow all). The warnings say which applied.
 func (c *Checker) AnalyzeRobots(ctx context.Context, req RobotsRequest) (RobotsResult, error) {
+	ctx, cancel := c.operation(ctx)
+	defer cancel()
 	u, err := parseHTTPURL("url", req.URL)
 	if err != nil {
 		return RobotsResult{}, err

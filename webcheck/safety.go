@@ -97,6 +97,8 @@ type URLSafetyResult struct {
 // host is refused is an INVALID_REQUEST; a redirect to a refused address
 // is a finding.
 func (c *Checker) CheckURLSafety(ctx context.Context, req URLSafetyRequest) (URLSafetyResult, error) {
+	ctx, cancel := c.operation(ctx)
+	defer cancel()
 	u, err := parseHTTPURL("url", req.URL)
 	if err != nil {
 		return URLSafetyResult{}, err

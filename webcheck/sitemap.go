@@ -438,6 +438,8 @@ type SitemapResult struct {
 // redirects) and validates it with [ValidateSitemapXML]. The sitemaps an
 // index lists are counted and checked, not fetched.
 func (c *Checker) ValidateSitemap(ctx context.Context, req SitemapRequest) (SitemapResult, error) {
+	ctx, cancel := c.operation(ctx)
+	defer cancel()
 	u, err := parseHTTPURL("url", req.URL)
 	if err != nil {
 		return SitemapResult{}, err

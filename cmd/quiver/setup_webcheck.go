@@ -15,6 +15,7 @@ func webcheckSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	var (
 		allowLoopback bool
 		timeout       time.Duration
+		opTimeout     time.Duration
 		maxBody       int64
 		sbKey         string
 		sbEndpoint    string
@@ -22,6 +23,7 @@ func webcheckSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	)
 	f.Bool(&allowLoopback, "allow-loopback", "QUIVER_ALLOW_LOOPBACK", false, "let web checks fetch loopback addresses (internal deployments only; private ranges stay refused)")
 	f.Duration(&timeout, "fetch-timeout", "QUIVER_FETCH_TIMEOUT", webcheck.DefaultTimeout, "time limit of one outbound fetch of a web check, redirects and body included")
+	f.Duration(&opTimeout, "check-timeout", "QUIVER_CHECK_TIMEOUT", webcheck.DefaultOperationTimeout, "time limit of one whole web check, all its fetches together")
 	f.Int64(&maxBody, "fetch-max-bytes", "QUIVER_FETCH_MAX_BYTES", webcheck.DefaultMaxBodyBytes, "size limit of one fetched body, and of a decompressed sitemap")
 	f.String(&sbKey, "safe-browsing-key", "QUIVER_SAFE_BROWSING_KEY", "", "Google Safe Browsing v4 API key; URL safety uses heuristics only when empty")
 	f.String(&sbEndpoint, "safe-browsing-endpoint", "QUIVER_SAFE_BROWSING_ENDPOINT", webcheck.DefaultSafeBrowsingEndpoint, "Safe Browsing API base URL")
@@ -31,11 +33,12 @@ func webcheckSetup(f *flags) func(context.Context, *httpapi.Config) error {
 			return fmt.Errorf("fetch-timeout and fetch-max-bytes must be positive")
 		}
 		wc := webcheck.Config{
-			Resolver:      cfg.Resolver,
-			AllowLoopback: allowLoopback,
-			Timeout:       timeout,
-			MaxBodyBytes:  maxBody,
-			UserAgent:     userAgent,
+			Resolver:         cfg.Resolver,
+			AllowLoopback:    allowLoopback,
+			Timeout:          timeout,
+			OperationTimeout: opTimeout,
+			MaxBodyBytes:     maxBody,
+			UserAgent:        userAgent,
 		}
 		if sbKey != "" {
 			wc.ThreatIntel = &webcheck.SafeBrowsing{Key: sbKey, Endpoint: sbEndpoint}
