@@ -16,11 +16,13 @@
 package dnsx
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -437,16 +439,8 @@ func (r *Resolver) LookupMX(ctx context.Context, name string) ([]MX, error) {
 	for i, rr := range rrs {
 		out[i] = MX{Host: strings.TrimSuffix(strings.ToLower(rr.Mx), "."), Pref: rr.Preference}
 	}
-	sortMX(out)
+	slices.SortStableFunc(out, func(a, b MX) int { return cmp.Compare(a.Pref, b.Pref) })
 	return out, nil
-}
-
-func sortMX(mx []MX) {
-	for i := 1; i < len(mx); i++ {
-		for j := i; j > 0 && mx[j].Pref < mx[j-1].Pref; j-- {
-			mx[j], mx[j-1] = mx[j-1], mx[j]
-		}
-	}
 }
 
 // LookupTXT returns the TXT records of name, each record's strings joined
