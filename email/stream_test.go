@@ -78,6 +78,38 @@ func TestValidateStreamBreak(t *testing.T) {
 	}
 }
 
+func TestValidateStreamBoundsWindow(t *testing.T) {
+	noLeaks(t)
+	_, r := fixture(t, dnstest.WithDelay(time.Millisecond))
+	v := &Verifier{Resolver: r, Concurrency: 4}
+	const window = 8
+	pulled, received := 0, 0
+	addrs := func(yield func(string) bool) {
+		for i := range 200 {
+			pulled++
+			if !yield(fmt.Sprintf("u%d@d%d.mx.test", i, i%20)) {
+				return
+			}
+		}
+	}
+	for it, err := range v.ValidateStream(t.Context(), addrs, StreamOptions{Window: window}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("u%d@d%d.mx.test", received, received%20); it.Input != want {
+			t.Fatalf("item %d = %q, want %q", received, it.Input, want)
+		}
+		received++
+		// The rows read but not yet handed back, this one included.
+		if ahead := pulled - received + 1; ahead > window {
+			t.Fatalf("after %d items, %d addresses were read: %d in flight, window %d", received, pulled, ahead, window)
+		}
+	}
+	if received != 200 {
+		t.Errorf("got %d items, want 200", received)
+	}
+}
+
 // csvOf returns a CSV file of n rows over a few domains.
 func csvOf(n int) string {
 	var b strings.Builder
