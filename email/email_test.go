@@ -43,6 +43,12 @@ twospf         MX 10 mail.good.test.
 twospf         TXT "v=spf1 -all"
 twospf         TXT "v=spf1 ~all"
 _dmarc.twospf  TXT "v=DMARC1; p=quarantine; pct=25; rua=mailto:d@twospf.test"
+manyspf        MX 10 mail.good.test.
+manyspf        TXT "v=spf1 a:mail.good.test a:mail.good.test a:mail.good.test a:mail.good.test a:mail.good.test a:mail.good.test a:mail.good.test a:mail.good.test a:mail.good.test a:mail.good.test a:mail.good.test -all"
+_dmarc.manyspf TXT "v=DMARC1; p=reject; rua=mailto:d@manyspf.test"
+voidspf        MX 10 mail.good.test.
+voidspf        TXT "v=spf1 a:gone1.voidspf.test a:gone2.voidspf.test a:gone3.voidspf.test -all"
+_dmarc.voidspf TXT "v=DMARC1; p=reject; rua=mailto:d@voidspf.test"
 `
 
 func fixture(t testing.TB, opts ...dnstest.Option) (*dnstest.Server, *dnsx.Resolver) {
@@ -300,7 +306,7 @@ func TestValidateCSV(t *testing.T) {
 func TestDomainHealth(t *testing.T) {
 	_, r := fixture(t, dnstest.WithServFail("servfail.test"))
 	v := &Verifier{Resolver: r}
-	res, err := v.DomainHealth(context.Background(), DomainHealthRequest{Domains: []string{"good.test", "weak.test", "twospf.test", "missing.test", "nullmx.test", "GOOD.test.", "servfail.test"}})
+	res, err := v.DomainHealth(context.Background(), DomainHealthRequest{Domains: []string{"good.test", "weak.test", "twospf.test", "missing.test", "nullmx.test", "GOOD.test.", "servfail.test", "manyspf.test", "voidspf.test"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,6 +322,8 @@ func TestDomainHealth(t *testing.T) {
 		{VerdictNotReady, []string{"null_mx", "spf_missing", "dmarc_missing"}},
 		{VerdictReady, nil},
 		{VerdictUnknown, []string{"dns_error"}},
+		{VerdictNotReady, []string{"spf_too_many_lookups"}},
+		{VerdictNotReady, []string{"spf_too_many_void_lookups"}},
 	}
 	for i, w := range wants {
 		h := res.Results[i]
