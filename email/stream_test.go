@@ -292,3 +292,46 @@ func TestVerifyCSVSkip(t *testing.T) {
 		t.Errorf("resumed output differs from a whole run:\n%s\nwant:\n%s", got, whole.String())
 	}
 }
+
+// FuzzVerifyCSV: whatever the file, VerifyCSV fails with a validation
+// error or writes a CSV of one row per data row, each ending with the
+// result columns, and never reports more input read than there is.
+func FuzzVerifyCSV(f *testing.F) {
+	f.Add("email\na@b.co\n")
+	f.Add("\xef\xbb\xbfName,EMAIL\r\n\"x, y\",a@b.co\r\n\nshort\n")
+	f.Add("email\n\"a\n")
+	f.Add("a,b,c\n1\n1,2,3,4,5\n")
+	v := &Verifier{}
+	f.Fuzz(func(t *testing.T, file string) {
+		var out bytes.Buffer
+		stats, err := v.VerifyCSV(t.Context(), strings.NewReader(file), &out, StreamOptions{Window: 4})
+		if err != nil {
+			var ve *envelope.ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("error %v is not a validation error", err)
+			}
+			return
+		}
+		if stats.Offset > int64(len(file)) || stats.Rows != stats.Valid+stats.Invalid {
+			t.Fatalf("stats %+v for %d bytes", stats, len(file))
+		}
+		r := csv.NewReader(&out)
+		r.FieldsPerRecord = -1
+		recs, err := r.ReadAll()
+		if err != nil {
+			t.Fatalf("output is not CSV: %v\n%q", err, out.String())
+		}
+		if len(recs) != stats.Rows+1 {
+			t.Fatalf("%d records for %d rows", len(recs), stats.Rows)
+		}
+		width := len(recs[0])
+		if width <= len(CSVResultHeader) || !slices.Equal(recs[0][width-len(CSVResultHeader):], CSVResultHeader) {
+			t.Fatalf("header %q", recs[0])
+		}
+		for i, rec := range recs[1:] {
+			if len(rec) < width {
+				t.Fatalf("row %d has %d fields, the header %d", i+1, len(rec), width)
+			}
+		}
+	})
+}
