@@ -256,6 +256,10 @@ func (r *Resolver) Lookup(ctx context.Context, name string, qtype uint16) (*Answ
 			return cachedCopy(res)
 		}
 	}
+	if ctx.Err() != nil {
+		// Nobody would wait for the query, and it would outlive the caller.
+		return nil, ended(ctx, fqdn, qtype)
+	}
 	r.misses.Add(1)
 	ch := r.flight.DoChan(key.String(), func() (any, error) {
 		r.flights.Add(1)
@@ -272,7 +276,7 @@ func (r *Resolver) Lookup(ctx context.Context, name string, qtype uint16) (*Answ
 	})
 	select {
 	case <-ctx.Done():
-		return nil, &LookupError{Name: fqdn, Type: qtype, Err: fmt.Errorf("%w: %w", ErrTimeout, ctx.Err())}
+		return nil, ended(ctx, fqdn, qtype)
 	case v := <-ch:
 		res := v.Val.(result)
 		if res.ans == nil {
@@ -281,6 +285,11 @@ func (r *Resolver) Lookup(ctx context.Context, name string, qtype uint16) (*Answ
 		a := *res.ans // each caller gets its own Answer; RRs stay shared
 		return &a, res.err
 	}
+}
+
+// ended is the error of a lookup whose caller's context ended.
+func ended(ctx context.Context, fqdn string, qtype uint16) error {
+	return &LookupError{Name: fqdn, Type: qtype, Err: fmt.Errorf("%w: %w", ErrTimeout, ctx.Err())}
 }
 
 func cachedCopy(res result) (*Answer, error) {
