@@ -138,8 +138,14 @@ func (v *Verifier) probe(ctx context.Context, a Address, mx *MX) SMTPResult {
 		hosts = mx.Hosts
 	case MXSkipped:
 		return SMTPResult{Status: SMTPUnknown, Reason: SMTPNoResolver}
-	default:
-		return SMTPResult{Status: SMTPUnknown, Reason: SMTPNoMailServer}
+	case MXTimeout:
+		return SMTPResult{Status: SMTPUnknown, Reason: SMTPTimeout, Message: "the MX lookup failed: " + mx.Error}
+	default: // no mail host, or (SERVFAIL, other errors) none known
+		r := SMTPResult{Status: SMTPUnknown, Reason: SMTPNoMailServer}
+		if mx.Error != "" {
+			r.Message = "the MX lookup failed: " + mx.Error
+		}
+		return r
 	}
 	var res SMTPResult
 	for i, host := range hosts {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	gosmtp "github.com/emersion/go-smtp"
+	"github.com/quiverkit/quiver/internal/dnstest"
 	"github.com/quiverkit/quiver/internal/safehttp"
 )
 
@@ -202,6 +203,22 @@ func TestSMTPProbeUndecided(t *testing.T) {
 				t.Errorf("took %v", d)
 			}
 		})
+	}
+}
+
+// When the MX lookup itself fails the probe says so: a timeout is a
+// timeout, and the DNS error is given, not a bare no_mail_server.
+func TestSMTPProbeAfterDNSFailure(t *testing.T) {
+	_, r := fixture(t, dnstest.WithDrop("slow.test"), dnstest.WithServFail("servfail.test"))
+	v := &Verifier{Resolver: r, SMTP: SMTPOptions{AllowPrivateAddresses: true}}
+	for _, tt := range []struct{ addr, reason, message string }{
+		{"a@slow.test", SMTPTimeout, "timeout"},
+		{"a@servfail.test", SMTPNoMailServer, "SERVFAIL"},
+	} {
+		res := v.Validate(context.Background(), tt.addr, Checks{SMTP: true})
+		if p := res.SMTP; p == nil || p.Status != SMTPUnknown || p.Reason != tt.reason || !strings.Contains(p.Message, tt.message) {
+			t.Errorf("%s: got %+v; want unknown, %s, a message naming %s", tt.addr, p, tt.reason, tt.message)
+		}
 	}
 }
 
