@@ -194,6 +194,19 @@ func TestCheckDMARC(t *testing.T) {
 	}
 }
 
+// The bound on tags counts tags: empty parts do not use it up, and parts
+// without a value do not get past it.
+func TestParseDMARCTagBound(t *testing.T) {
+	d := ParseDMARC("v=DMARC1;" + strings.Repeat(";", 100) + "p=reject; rua=mailto:d@x.test")
+	if !d.Valid() || d.Policy != "reject" {
+		t.Errorf("empty parts counted as tags: p=%q errors %q", d.Policy, d.Errors)
+	}
+	d = ParseDMARC("v=DMARC1; p=reject" + strings.Repeat("; x", 10000))
+	if n := len(d.Errors) + len(d.Warnings); n > maxDMARCTags+10 {
+		t.Errorf("%d errors and warnings from one record; the tag bound is %d", n, maxDMARCTags)
+	}
+}
+
 func FuzzParseSPF(f *testing.F) {
 	f.Add("v=spf1 ip4:192.0.2.0/24 include:x.test -all")
 	f.Add("v=spf1 redirect=x.test")
