@@ -110,6 +110,45 @@ func TestValidateStreamBoundsWindow(t *testing.T) {
 	}
 }
 
+// When the context ends, the sequence hands back the items checked before,
+// in order, then the context's error, and nothing after it.
+func TestValidateStreamCancel(t *testing.T) {
+	noLeaks(t)
+	_, r := fixture(t, dnstest.WithDelay(5*time.Millisecond))
+	v := &Verifier{Resolver: r, Concurrency: 4}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	endless := func(yield func(string) bool) {
+		for i := 0; ; i++ {
+			if !yield(fmt.Sprintf("u%d@d%d.mx.test", i, i)) {
+				return
+			}
+		}
+	}
+	n, errs := 0, 0
+	for it, err := range v.ValidateStream(ctx, endless, StreamOptions{Window: 16}) {
+		if err != nil {
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want context.Canceled", err)
+			}
+			errs++
+			continue
+		}
+		if errs > 0 {
+			t.Fatalf("item %q after the error", it.Input)
+		}
+		if want := fmt.Sprintf("u%d@d%d.mx.test", n, n); it.Input != want || it.MX == nil || it.MX.Status == MXTimeout {
+			t.Fatalf("item %d = %+v, want %s checked", n, it, want)
+		}
+		if n++; n == 10 {
+			cancel()
+		}
+	}
+	if n < 10 || errs != 1 {
+		t.Errorf("%d items, %d errors; want at least 10 items, then one error", n, errs)
+	}
+}
+
 // csvOf returns a CSV file of n rows over a few domains.
 func csvOf(n int) string {
 	var b strings.Builder
