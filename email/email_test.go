@@ -358,6 +358,24 @@ func TestDomainHealth(t *testing.T) {
 	}
 }
 
+// A domain whose DNS does not answer costs one timeout, not one per
+// record: after the MX lookup times out, SPF and DMARC are not asked.
+func TestDomainHealthTimeoutAsksOnce(t *testing.T) {
+	srv, r := fixture(t, dnstest.WithDrop("slow.test", "_dmarc.slow.test"))
+	v := &Verifier{Resolver: r}
+	res, err := v.DomainHealth(context.Background(), DomainHealthRequest{Domains: []string{"slow.test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := res.Results[0]
+	if h.Verdict != VerdictUnknown || h.MX.Status != MXTimeout || len(h.Problems) != 1 || h.Problems[0].Code != "dns_error" {
+		t.Errorf("got %+v", h)
+	}
+	if n := srv.QueriesFor("slow.test", dns.TypeTXT) + srv.QueriesFor("_dmarc.slow.test", dns.TypeTXT); n != 0 {
+		t.Errorf("%d SPF and DMARC queries after the MX lookup timed out", n)
+	}
+}
+
 func TestCheckDisposableAndRoles(t *testing.T) {
 	v := &Verifier{}
 	d, err := v.CheckDisposable(context.Background(), ListRequest{Emails: []string{"a@yopmail.com", "a@gmail.com", "nope"}})
