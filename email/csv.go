@@ -55,13 +55,7 @@ func (v *Verifier) ValidateCSV(ctx context.Context, file io.Reader) (CSVResult, 
 	if err != nil {
 		return CSVResult{}, csvError(err, "header row")
 	}
-	col := 0
-	for i, h := range header {
-		if strings.EqualFold(strings.TrimSpace(h), "email") {
-			col = i
-			break
-		}
-	}
+	col, _ := addressColumn(header, "") // no column named: never fails
 	out := CSVResult{Column: strings.TrimSpace(header[col])}
 	var emails []string
 	for row := 1; ; row++ {

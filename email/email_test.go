@@ -43,6 +43,12 @@ twospf         MX 10 mail.good.test.
 twospf         TXT "v=spf1 -all"
 twospf         TXT "v=spf1 ~all"
 _dmarc.twospf  TXT "v=DMARC1; p=quarantine; pct=25; rua=mailto:d@twospf.test"
+manyspf        MX 10 mail.good.test.
+manyspf        TXT "v=spf1 a:mail.good.test a:mail.good.test a:mail.good.test a:mail.good.test a:mail.good.test a:mail.good.test a:mail.good.test a:mail.good.test a:mail.good.test a:mail.good.test a:mail.good.test -all"
+_dmarc.manyspf TXT "v=DMARC1; p=reject; rua=mailto:d@manyspf.test"
+voidspf        MX 10 mail.good.test.
+voidspf        TXT "v=spf1 a:gone1.voidspf.test a:gone2.voidspf.test a:gone3.voidspf.test -all"
+_dmarc.voidspf TXT "v=DMARC1; p=reject; rua=mailto:d@voidspf.test"
 `
 
 func fixture(t testing.TB, opts ...dnstest.Option) (*dnstest.Server, *dnsx.Resolver) {
@@ -300,7 +306,7 @@ func TestValidateCSV(t *testing.T) {
 func TestDomainHealth(t *testing.T) {
 	_, r := fixture(t, dnstest.WithServFail("servfail.test"))
 	v := &Verifier{Resolver: r}
-	res, err := v.DomainHealth(context.Background(), DomainHealthRequest{Domains: []string{"good.test", "weak.test", "twospf.test", "missing.test", "nullmx.test", "GOOD.test.", "servfail.test"}})
+	res, err := v.DomainHealth(context.Background(), DomainHealthRequest{Domains: []string{"good.test", "weak.test", "twospf.test", "missing.test", "nullmx.test", "GOOD.test.", "servfail.test", "manyspf.test", "voidspf.test"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,6 +322,8 @@ func TestDomainHealth(t *testing.T) {
 		{VerdictNotReady, []string{"null_mx", "spf_missing", "dmarc_missing"}},
 		{VerdictReady, nil},
 		{VerdictUnknown, []string{"dns_error"}},
+		{VerdictNotReady, []string{"spf_too_many_lookups"}},
+		{VerdictNotReady, []string{"spf_too_many_void_lookups"}},
 	}
 	for i, w := range wants {
 		h := res.Results[i]
@@ -347,6 +355,24 @@ func TestDomainHealth(t *testing.T) {
 	_, err = (&Verifier{}).DomainHealth(context.Background(), DomainHealthRequest{Domains: []string{"ok.test"}})
 	if e := envelope.From(err); e.Code != envelope.CodeServiceUnavailable {
 		t.Errorf("without a resolver: %v", err)
+	}
+}
+
+// A domain whose DNS does not answer costs one timeout, not one per
+// record: after the MX lookup times out, SPF and DMARC are not asked.
+func TestDomainHealthTimeoutAsksOnce(t *testing.T) {
+	srv, r := fixture(t, dnstest.WithDrop("slow.test", "_dmarc.slow.test"))
+	v := &Verifier{Resolver: r}
+	res, err := v.DomainHealth(context.Background(), DomainHealthRequest{Domains: []string{"slow.test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := res.Results[0]
+	if h.Verdict != VerdictUnknown || h.MX.Status != MXTimeout || len(h.Problems) != 1 || h.Problems[0].Code != "dns_error" {
+		t.Errorf("got %+v", h)
+	}
+	if n := srv.QueriesFor("slow.test", dns.TypeTXT) + srv.QueriesFor("_dmarc.slow.test", dns.TypeTXT); n != 0 {
+		t.Errorf("%d SPF and DMARC queries after the MX lookup timed out", n)
 	}
 }
 

@@ -74,7 +74,8 @@ type DomainHealthResult struct {
 // DomainHealth checks the MX, SPF and DMARC readiness of 1 to 500
 // domains, each distinct domain once, at most Concurrency at a time. A
 // domain that is not a valid name is a validation error naming its index.
-// Without a Resolver it answers 503.
+// A domain whose MX lookup times out is verdict unknown, and its SPF and
+// DMARC are not asked for. Without a Resolver it answers 503.
 func (v *Verifier) DomainHealth(ctx context.Context, req DomainHealthRequest) (DomainHealthResult, error) {
 	if err := checkBatch("domains", len(req.Domains)); err != nil {
 		return DomainHealthResult{}, err
@@ -143,7 +144,9 @@ func (v *Verifier) health(ctx context.Context, domain string) DomainHealth {
 		dnsFailed = true
 		add("error", "dns_error", "the MX lookup failed: "+h.MX.Error)
 	}
-	if h.MX.Status != MXNXDomain {
+	// A domain that does not exist has no records; one whose DNS did not
+	// answer in time would cost a timeout per record, to prove nothing.
+	if h.MX.Status != MXNXDomain && h.MX.Status != MXTimeout {
 		spf, err := mailauth.CheckSPF(ctx, v.Resolver, domain)
 		switch {
 		case errors.Is(err, mailauth.ErrNoRecord):

@@ -39,8 +39,10 @@ type Lists struct {
 
 // DefaultLists returns the lists embedded in the package, generated from
 // published data packages (see data/NOTICE.md). They are decoded once, on
-// first use.
-var DefaultLists = sync.OnceValue(func() *Lists {
+// first use, and shared: derive changes with the With methods.
+func DefaultLists() *Lists { return defaultLists() }
+
+var defaultLists = sync.OnceValue(func() *Lists {
 	return &Lists{
 		disposable: mustLines(gunzip(disposableGz)),
 		free:       mustLines(gunzip(freeGz)),

@@ -75,8 +75,9 @@ const (
 	SMTPNoMailServer    = "no_mail_server"   // no MX host to connect to
 	SMTPProtocolError   = "protocol_error"   // the server spoke something else
 	SMTPNoCatchAllCheck = "catch_all_unchecked"
-	SMTPForbidden       = "forbidden_address" // the MX resolves to a non-public address
-	SMTPNoResolver      = "no_resolver"       // no DNS resolver is configured to find the MX
+	SMTPForbidden       = "forbidden_address"    // the MX resolves to a non-public address
+	SMTPNoResolver      = "no_resolver"          // no DNS resolver is configured to find the MX
+	SMTPUTF8Unsupported = "smtputf8_unsupported" // a UTF-8 address and a server without SMTPUTF8
 )
 
 // SMTPResult is the outcome of the SMTP probe.
@@ -85,8 +86,8 @@ type SMTPResult struct {
 	Status string `json:"status"`
 	// Reason says why the status is unknown: greylisted, blocked,
 	// port_unreachable, timeout, no_mail_server, protocol_error,
-	// catch_all_unchecked, forbidden_address or no_resolver. Empty
-	// otherwise.
+	// catch_all_unchecked, forbidden_address, no_resolver or
+	// smtputf8_unsupported. Empty otherwise.
 	Reason string `json:"reason,omitempty"`
 	// Host is the MX host that was probed.
 	Host string `json:"host,omitempty"`
@@ -137,8 +138,14 @@ func (v *Verifier) probe(ctx context.Context, a Address, mx *MX) SMTPResult {
 		hosts = mx.Hosts
 	case MXSkipped:
 		return SMTPResult{Status: SMTPUnknown, Reason: SMTPNoResolver}
-	default:
-		return SMTPResult{Status: SMTPUnknown, Reason: SMTPNoMailServer}
+	case MXTimeout:
+		return SMTPResult{Status: SMTPUnknown, Reason: SMTPTimeout, Message: "the MX lookup failed: " + mx.Error}
+	default: // no mail host, or (SERVFAIL, other errors) none known
+		r := SMTPResult{Status: SMTPUnknown, Reason: SMTPNoMailServer}
+		if mx.Error != "" {
+			r.Message = "the MX lookup failed: " + mx.Error
+		}
+		return r
 	}
 	var res SMTPResult
 	for i, host := range hosts {
@@ -194,6 +201,13 @@ func (v *Verifier) probeHost(ctx context.Context, o SMTPOptions, host string, a 
 	step(o.StepTimeout)
 	if err := c.Mail(o.MailFrom); err != nil {
 		return decide(res, err, SMTPBlocked)
+	}
+	if ok, _ := c.Extension("SMTPUTF8"); a.SMTPUTF8 && !ok {
+		// RFC 6531 section 3.2: a UTF-8 mailbox is not sent to a server
+		// that does not offer SMTPUTF8; its 5xx would not be about the
+		// mailbox.
+		res.Reason, res.Message = SMTPUTF8Unsupported, "the server does not offer SMTPUTF8, which this address needs"
+		return quit(c, o, step, res)
 	}
 	step(o.StepTimeout)
 	err = c.Rcpt(a.Local + "@" + a.ASCIIDomain)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	gosmtp "github.com/emersion/go-smtp"
+	"github.com/quiverkit/quiver/internal/dnstest"
 	"github.com/quiverkit/quiver/internal/safehttp"
 )
 
@@ -22,6 +23,7 @@ type mailbox struct {
 	catchAll bool            // accept every recipient
 	greylist bool            // 451 for every recipient
 	blockAll bool            // 554 at MAIL FROM
+	smtputf8 bool            // advertise SMTPUTF8 (RFC 6531)
 
 	mu   sync.Mutex
 	log  []string // commands seen, in order
@@ -77,6 +79,7 @@ func smtpServer(t *testing.T, m *mailbox) int {
 	}
 	s := gosmtp.NewServer(m)
 	s.Domain = "mx.test"
+	s.EnableSMTPUTF8 = m.smtputf8
 	s.ReadTimeout, s.WriteTimeout = 5*time.Second, 5*time.Second
 	go s.Serve(ln)
 	t.Cleanup(func() { s.Close() })
@@ -103,6 +106,10 @@ func TestSMTPProbe(t *testing.T) {
 		{name: "catch-all check off", box: &mailbox{known: known}, addr: "alice@mx.test", opts: SMTPOptions{SkipCatchAll: true}, status: SMTPUnknown, reason: SMTPNoCatchAllCheck, code: 250},
 		{name: "greylist", box: &mailbox{greylist: true}, addr: "alice@mx.test", status: SMTPUnknown, reason: SMTPGreylisted, code: 451},
 		{name: "blocked", box: &mailbox{blockAll: true}, addr: "alice@mx.test", status: SMTPUnknown, reason: SMTPBlocked, code: 554},
+		{name: "UTF-8 mailbox, SMTPUTF8 offered", box: &mailbox{known: map[string]bool{"用户@mx.test": true}, smtputf8: true}, addr: "用户@mx.test", status: SMTPVerified, verified: true, catchAll: ptr(false), code: 250},
+		// RFC 6531 section 3.2: a UTF-8 address is not sent to a server
+		// without SMTPUTF8, and its refusal would say nothing of the mailbox.
+		{name: "UTF-8 mailbox, no SMTPUTF8", box: &mailbox{known: map[string]bool{"用户@mx.test": true}}, addr: "用户@mx.test", status: SMTPUnknown, reason: SMTPUTF8Unsupported},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -196,6 +203,22 @@ func TestSMTPProbeUndecided(t *testing.T) {
 				t.Errorf("took %v", d)
 			}
 		})
+	}
+}
+
+// When the MX lookup itself fails the probe says so: a timeout is a
+// timeout, and the DNS error is given, not a bare no_mail_server.
+func TestSMTPProbeAfterDNSFailure(t *testing.T) {
+	_, r := fixture(t, dnstest.WithDrop("slow.test"), dnstest.WithServFail("servfail.test"))
+	v := &Verifier{Resolver: r, SMTP: SMTPOptions{AllowPrivateAddresses: true}}
+	for _, tt := range []struct{ addr, reason, message string }{
+		{"a@slow.test", SMTPTimeout, "timeout"},
+		{"a@servfail.test", SMTPNoMailServer, "SERVFAIL"},
+	} {
+		res := v.Validate(context.Background(), tt.addr, Checks{SMTP: true})
+		if p := res.SMTP; p == nil || p.Status != SMTPUnknown || p.Reason != tt.reason || !strings.Contains(p.Message, tt.message) {
+			t.Errorf("%s: got %+v; want unknown, %s, a message naming %s", tt.addr, p, tt.reason, tt.message)
+		}
 	}
 }
 

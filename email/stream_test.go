@@ -78,6 +78,77 @@ func TestValidateStreamBreak(t *testing.T) {
 	}
 }
 
+func TestValidateStreamBoundsWindow(t *testing.T) {
+	noLeaks(t)
+	_, r := fixture(t, dnstest.WithDelay(time.Millisecond))
+	v := &Verifier{Resolver: r, Concurrency: 4}
+	const window = 8
+	pulled, received := 0, 0
+	addrs := func(yield func(string) bool) {
+		for i := range 200 {
+			pulled++
+			if !yield(fmt.Sprintf("u%d@d%d.mx.test", i, i%20)) {
+				return
+			}
+		}
+	}
+	for it, err := range v.ValidateStream(t.Context(), addrs, StreamOptions{Window: window}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("u%d@d%d.mx.test", received, received%20); it.Input != want {
+			t.Fatalf("item %d = %q, want %q", received, it.Input, want)
+		}
+		received++
+		// The rows read but not yet handed back, this one included.
+		if ahead := pulled - received + 1; ahead > window {
+			t.Fatalf("after %d items, %d addresses were read: %d in flight, window %d", received, pulled, ahead, window)
+		}
+	}
+	if received != 200 {
+		t.Errorf("got %d items, want 200", received)
+	}
+}
+
+// When the context ends, the sequence hands back the items checked before,
+// in order, then the context's error, and nothing after it.
+func TestValidateStreamCancel(t *testing.T) {
+	noLeaks(t)
+	_, r := fixture(t, dnstest.WithDelay(5*time.Millisecond))
+	v := &Verifier{Resolver: r, Concurrency: 4}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	endless := func(yield func(string) bool) {
+		for i := 0; ; i++ {
+			if !yield(fmt.Sprintf("u%d@d%d.mx.test", i, i)) {
+				return
+			}
+		}
+	}
+	n, errs := 0, 0
+	for it, err := range v.ValidateStream(ctx, endless, StreamOptions{Window: 16}) {
+		if err != nil {
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want context.Canceled", err)
+			}
+			errs++
+			continue
+		}
+		if errs > 0 {
+			t.Fatalf("item %q after the error", it.Input)
+		}
+		if want := fmt.Sprintf("u%d@d%d.mx.test", n, n); it.Input != want || it.MX == nil || it.MX.Status == MXTimeout {
+			t.Fatalf("item %d = %+v, want %s checked", n, it, want)
+		}
+		if n++; n == 10 {
+			cancel()
+		}
+	}
+	if n < 10 || errs != 1 {
+		t.Errorf("%d items, %d errors; want at least 10 items, then one error", n, errs)
+	}
+}
+
 // csvOf returns a CSV file of n rows over a few domains.
 func csvOf(n int) string {
 	var b strings.Builder
@@ -259,4 +330,47 @@ func TestVerifyCSVSkip(t *testing.T) {
 	if got := first.String() + rest.String(); got != whole.String() {
 		t.Errorf("resumed output differs from a whole run:\n%s\nwant:\n%s", got, whole.String())
 	}
+}
+
+// FuzzVerifyCSV: whatever the file, VerifyCSV fails with a validation
+// error or writes a CSV of one row per data row, each ending with the
+// result columns, and never reports more input read than there is.
+func FuzzVerifyCSV(f *testing.F) {
+	f.Add("email\na@b.co\n")
+	f.Add("\xef\xbb\xbfName,EMAIL\r\n\"x, y\",a@b.co\r\n\nshort\n")
+	f.Add("email\n\"a\n")
+	f.Add("a,b,c\n1\n1,2,3,4,5\n")
+	v := &Verifier{}
+	f.Fuzz(func(t *testing.T, file string) {
+		var out bytes.Buffer
+		stats, err := v.VerifyCSV(t.Context(), strings.NewReader(file), &out, StreamOptions{Window: 4})
+		if err != nil {
+			var ve *envelope.ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("error %v is not a validation error", err)
+			}
+			return
+		}
+		if stats.Offset > int64(len(file)) || stats.Rows != stats.Valid+stats.Invalid {
+			t.Fatalf("stats %+v for %d bytes", stats, len(file))
+		}
+		r := csv.NewReader(&out)
+		r.FieldsPerRecord = -1
+		recs, err := r.ReadAll()
+		if err != nil {
+			t.Fatalf("output is not CSV: %v\n%q", err, out.String())
+		}
+		if len(recs) != stats.Rows+1 {
+			t.Fatalf("%d records for %d rows", len(recs), stats.Rows)
+		}
+		width := len(recs[0])
+		if width <= len(CSVResultHeader) || !slices.Equal(recs[0][width-len(CSVResultHeader):], CSVResultHeader) {
+			t.Fatalf("header %q", recs[0])
+		}
+		for i, rec := range recs[1:] {
+			if len(rec) < width {
+				t.Fatalf("row %d has %d fields, the header %d", i+1, len(rec), width)
+			}
+		}
+	})
 }

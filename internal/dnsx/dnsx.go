@@ -16,11 +16,13 @@
 package dnsx
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -254,6 +256,10 @@ func (r *Resolver) Lookup(ctx context.Context, name string, qtype uint16) (*Answ
 			return cachedCopy(res)
 		}
 	}
+	if ctx.Err() != nil {
+		// Nobody would wait for the query, and it would outlive the caller.
+		return nil, ended(ctx, fqdn, qtype)
+	}
 	r.misses.Add(1)
 	ch := r.flight.DoChan(key.String(), func() (any, error) {
 		r.flights.Add(1)
@@ -270,7 +276,7 @@ func (r *Resolver) Lookup(ctx context.Context, name string, qtype uint16) (*Answ
 	})
 	select {
 	case <-ctx.Done():
-		return nil, &LookupError{Name: fqdn, Type: qtype, Err: fmt.Errorf("%w: %w", ErrTimeout, ctx.Err())}
+		return nil, ended(ctx, fqdn, qtype)
 	case v := <-ch:
 		res := v.Val.(result)
 		if res.ans == nil {
@@ -279,6 +285,11 @@ func (r *Resolver) Lookup(ctx context.Context, name string, qtype uint16) (*Answ
 		a := *res.ans // each caller gets its own Answer; RRs stay shared
 		return &a, res.err
 	}
+}
+
+// ended is the error of a lookup whose caller's context ended.
+func ended(ctx context.Context, fqdn string, qtype uint16) error {
+	return &LookupError{Name: fqdn, Type: qtype, Err: fmt.Errorf("%w: %w", ErrTimeout, ctx.Err())}
 }
 
 func cachedCopy(res result) (*Answer, error) {
@@ -437,16 +448,8 @@ func (r *Resolver) LookupMX(ctx context.Context, name string) ([]MX, error) {
 	for i, rr := range rrs {
 		out[i] = MX{Host: strings.TrimSuffix(strings.ToLower(rr.Mx), "."), Pref: rr.Preference}
 	}
-	sortMX(out)
+	slices.SortStableFunc(out, func(a, b MX) int { return cmp.Compare(a.Pref, b.Pref) })
 	return out, nil
-}
-
-func sortMX(mx []MX) {
-	for i := 1; i < len(mx); i++ {
-		for j := i; j > 0 && mx[j].Pref < mx[j-1].Pref; j-- {
-			mx[j], mx[j-1] = mx[j-1], mx[j]
-		}
-	}
 }
 
 // LookupTXT returns the TXT records of name, each record's strings joined

@@ -296,6 +296,24 @@ func TestCallerContextEndsWait(t *testing.T) {
 	}
 }
 
+// A caller whose context has ended starts no query: nobody would wait for
+// it, and it would outlive the caller.
+func TestEndedContextSendsNothing(t *testing.T) {
+	srv := dnstest.NewServer(t, zone)
+	r := newResolver(t, srv, Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for range 20 {
+		if _, err := r.LookupMX(ctx, "example.test"); !errors.Is(err, ErrTimeout) || !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v, want ErrTimeout wrapping context.Canceled", err)
+		}
+	}
+	time.Sleep(50 * time.Millisecond) // a query sent anyway would have arrived
+	if n := srv.Queries(); n != 0 {
+		t.Errorf("%d queries sent for a caller that had gone", n)
+	}
+}
+
 func TestServersFallBackInOrder(t *testing.T) {
 	bad := dnstest.NewServer(t, zone, dnstest.WithServFail("example.test"))
 	good := dnstest.NewServer(t, zone)

@@ -50,6 +50,10 @@ type DMARCTag struct {
 // Valid reports whether the record has no errors.
 func (d *DMARC) Valid() bool { return len(d.Errors) == 0 }
 
+// maxDMARCTags bounds the tags read from one record (RFC 7489 defines
+// eleven).
+const maxDMARCTags = 64
+
 func isDMARC(txt string) bool {
 	t := strings.TrimSpace(txt)
 	name, value, ok := strings.Cut(t, "=")
@@ -65,10 +69,15 @@ func isDMARC(txt string) bool {
 func ParseDMARC(record string) *DMARC {
 	d := &DMARC{Record: record, Percent: 100, ADKIM: "r", ASPF: "r", RUA: []string{}, RUF: []string{}, Tags: []DMARCTag{}, Errors: []string{}, Warnings: []string{}}
 	seen := map[string]bool{}
-	for i, part := range strings.Split(record, ";") {
+	tags := 0
+	for part := range strings.SplitSeq(record, ";") {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
+		}
+		if tags++; tags > maxDMARCTags {
+			d.Errors = append(d.Errors, fmt.Sprintf("more than %d tags", maxDMARCTags))
+			break
 		}
 		name, value, ok := strings.Cut(part, "=")
 		name, value = strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(value)
@@ -76,12 +85,8 @@ func ParseDMARC(record string) *DMARC {
 			d.Errors = append(d.Errors, fmt.Sprintf("tag %q has no value", part))
 			continue
 		}
-		if i >= 64 {
-			d.Errors = append(d.Errors, "more than 64 tags")
-			break
-		}
 		d.Tags = append(d.Tags, DMARCTag{Name: name, Value: value})
-		if i == 0 {
+		if tags == 1 {
 			if name != "v" || value != "DMARC1" {
 				d.Errors = append(d.Errors, `the record must start with "v=DMARC1"`)
 			}

@@ -194,13 +194,42 @@ func TestCheckDMARC(t *testing.T) {
 	}
 }
 
+// The bound on tags counts tags: empty parts do not use it up, and parts
+// without a value do not get past it.
+func TestParseDMARCTagBound(t *testing.T) {
+	d := ParseDMARC("v=DMARC1;" + strings.Repeat(";", 100) + "p=reject; rua=mailto:d@x.test")
+	if !d.Valid() || d.Policy != "reject" {
+		t.Errorf("empty parts counted as tags: p=%q errors %q", d.Policy, d.Errors)
+	}
+	d = ParseDMARC("v=DMARC1; p=reject" + strings.Repeat("; x", 10000))
+	if n := len(d.Errors) + len(d.Warnings); n > maxDMARCTags+10 {
+		t.Errorf("%d errors and warnings from one record; the tag bound is %d", n, maxDMARCTags)
+	}
+}
+
+// The bound on terms counts the invalid ones too: a hostile record
+// cannot produce an error per term.
+func TestParseSPFTermBound(t *testing.T) {
+	terms, err := ParseSPF("v=spf1" + strings.Repeat(" bad!term", 10000) + " -all")
+	if n := strings.Count(err.Error(), "\n") + 1; len(terms) != 0 || n > maxSPFTerms+1 {
+		t.Errorf("%d terms and %d errors; the bound is %d", len(terms), n, maxSPFTerms)
+	}
+	terms, err = ParseSPF("v=spf1" + strings.Repeat(" a", maxSPFTerms))
+	if err != nil || len(terms) != maxSPFTerms {
+		t.Errorf("%d terms at the bound: %v", len(terms), err)
+	}
+}
+
 func FuzzParseSPF(f *testing.F) {
 	f.Add("v=spf1 ip4:192.0.2.0/24 include:x.test -all")
 	f.Add("v=spf1 redirect=x.test")
 	f.Fuzz(func(t *testing.T, s string) {
-		terms, _ := ParseSPF(s)
-		if len(terms) > 100 {
+		terms, err := ParseSPF(s)
+		if len(terms) > maxSPFTerms {
 			t.Fatalf("%d terms", len(terms))
+		}
+		if err != nil && strings.Count(err.Error(), "\n") > maxSPFTerms {
+			t.Fatalf("%d errors", strings.Count(err.Error(), "\n")+1)
 		}
 	})
 }

@@ -27,6 +27,7 @@ const (
 	MaxVoidLookups = 2  // lookups answered NXDOMAIN or with no records
 	maxMXNames     = 10 // MX hosts looked up for one mx mechanism
 	maxSPFDepth    = 10 // bound on include/redirect nesting
+	maxSPFTerms    = 100
 )
 
 // Resolver is the DNS a check needs; *dnsx.Resolver implements it.
@@ -94,9 +95,9 @@ func ParseSPF(record string) ([]SPFTerm, error) {
 	}
 	var terms []SPFTerm
 	var errs []error
-	for _, f := range strings.Fields(record)[1:] {
-		if len(terms) >= 100 {
-			errs = append(errs, errors.New("more than 100 terms"))
+	for i, f := range strings.Fields(record)[1:] {
+		if i >= maxSPFTerms {
+			errs = append(errs, fmt.Errorf("more than %d terms", maxSPFTerms))
 			break
 		}
 		t, err := parseTerm(f)
