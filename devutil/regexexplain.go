@@ -663,9 +663,13 @@ func describeFlags(spec string) (string, bool) {
 	return strings.Join(parts, "; "), xOn
 }
 
+// truncate returns s cut to at most n bytes at a character boundary.
 func truncate(s string, n int) string {
-	if n > len(s) {
-		n = len(s)
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n]
 }
