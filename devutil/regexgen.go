@@ -286,6 +286,9 @@ func (g *RegexGenerator) ask(ctx context.Context, description, flavor string) (R
 		if n := len(a.TestCases); n < minModelTestCases || n > maxModelTestCases || matches < 2 || n-matches < 2 {
 			v = append(v, fmt.Sprintf(`"test_cases" must have 4 to 20 cases, at least 2 matching and 2 not; it has %d, %d matching`, n, matches))
 		}
+		if msg := checkAnchored(a.Pattern, flavor); msg != "" {
+			v = append(v, msg)
+		}
 		if len(v) > 0 {
 			return v
 		}
@@ -306,6 +309,36 @@ func (g *RegexGenerator) ask(ctx context.Context, description, flavor string) (R
 		Flavor:      flavor,
 		Source:      "model",
 	}, ai, nil
+}
+
+// checkAnchored reports a pattern that does not start and end with
+// flavor's whole-string anchors, or "". The test cases cannot tell: they
+// are searched, so an unanchored pattern passes them while it accepts any
+// string that merely contains a match. The start may be ^ or \A wherever
+// the flavor has \A (they agree without multi-line mode); the end must be
+// the anchor that allows no trailing newline: \z (\Z in Python), and $
+// where the flavor's $ already means the very end.
+func checkAnchored(pattern, flavor string) string {
+	starts, ends := []string{"^", `\A`}, []string{`\z`}
+	switch flavor {
+	case FlavorPython:
+		ends = []string{`\Z`}
+	case FlavorJavaScript:
+		starts, ends = []string{"^"}, []string{"$"}
+	case FlavorGo, FlavorRE2:
+		ends = []string{"$", `\z`}
+	}
+	start := slices.ContainsFunc(starts, func(a string) bool { return strings.HasPrefix(pattern, a) })
+	end := slices.ContainsFunc(ends, func(a string) bool {
+		// The anchor's own backslash, or a $, must not be escaped.
+		rest, ok := strings.CutSuffix(pattern, a)
+		return ok && (len(rest)-len(strings.TrimRight(rest, `\`)))%2 == 0
+	})
+	if start && end {
+		return ""
+	}
+	return fmt.Sprintf(`"pattern" must match the whole string: start it with %s and end it with %s`,
+		strings.Join(starts, " or "), strings.Join(ends, " or "))
 }
 
 // --- The catalog ---
