@@ -3,6 +3,7 @@ package devutil
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -358,7 +359,7 @@ func (p *rxParser) braceQuantifier(i int) (lo, hi, n int) {
 		k := j
 		v := 0
 		for j < len(p.src) && '0' <= p.src[j] && p.src[j] <= '9' {
-			if v < 1<<30 {
+			if v <= math.MaxInt32 { // saturate past regexp2's bound
 				v = v*10 + int(p.src[j]-'0')
 			}
 			j++
@@ -413,6 +414,8 @@ func (p *rxParser) parseQuantifier(info *rxInfo) (bool, *PatternError) {
 			return false, nil
 		}
 		switch {
+		case max(lo, hi) > math.MaxInt32:
+			return false, p.errAt(start, "quantifier %s has a bound above %d", p.src[start:start+n], math.MaxInt32)
 		case hi == lo:
 			what = fmt.Sprintf("exactly %d times", lo)
 		case hi < 0:
