@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -76,5 +77,26 @@ func TestStacktraceAnalyzerSkipsUnknown(t *testing.T) {
 	res, ai, err := devutil.NewStacktraceAnalyzer(srv.Model(t, "m")).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: "hello world"})
 	if err != nil || res.ErrorType != "unknown" || ai.Model != "" || len(srv.Requests()) != 0 {
 		t.Errorf("res %+v ai %+v err %v", res, ai, err)
+	}
+}
+
+// TestStacktraceAnalyzerRejectsLinks checks that the rules the prompt
+// sets (no code fences, no links) are enforced, not only asked for.
+func TestStacktraceAnalyzerRejectsLinks(t *testing.T) {
+	for _, bad := range []string{
+		"See https://example.com/fix for the fix.",
+		"Read www.example.com first.",
+		"Do this:\n```go\nm := map[string]int{}\n```",
+	} {
+		const good = "Initialize the map in NewStore before the first write."
+		srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"suggestion":` + strconv.Quote(bad) + `}`}, llmtest.Reply{Content: `{"suggestion":"` + good + `"}`})
+		res, _, err := devutil.NewStacktraceAnalyzer(srv.Model(t, "m")).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: readTrace(t, "go_nilmap.txt")})
+		if err != nil || res.AISuggestion != good {
+			t.Errorf("%q: suggestion %q, err %v; want the retry's", bad, res.AISuggestion, err)
+			continue
+		}
+		if reqs := srv.Requests(); len(reqs) != 2 || !strings.Contains(reqs[1].Messages[len(reqs[1].Messages)-1].Content, "without code fences or links") {
+			t.Errorf("%q: the retry does not name the rule", bad)
+		}
 	}
 }
