@@ -94,7 +94,10 @@ func FormatJSON(_ context.Context, req JSONFormatRequest) (JSONFormatResult, err
 
 // maxFormattedSize bounds the formatted output of a document of n bytes:
 // deep nesting can multiply the indentation far beyond the input's size.
-func maxFormattedSize(n int) int { return max(64<<20, 8*n) }
+// Ordinary documents grow about twofold at the widest indent; the floor
+// lets small ones nest deeply, without letting a few kilobytes of
+// brackets cost megabytes.
+func maxFormattedSize(n int) int { return max(1<<20, 8*n) }
 
 // formatJSON formats src, or reports limit when the formatted output
 // would exceed it.
