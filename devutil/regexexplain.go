@@ -69,6 +69,7 @@ type PatternError struct {
 	Reason string
 }
 
+// Error returns "at offset N: reason".
 func (e *PatternError) Error() string {
 	return fmt.Sprintf("at offset %d: %s", e.Offset, e.Reason)
 }
@@ -1056,7 +1057,11 @@ func (p *rxParser) explanation() string {
 	default:
 		groups = fmt.Sprintf("%d capture groups", p.groups)
 	}
-	fmt.Fprintf(&b, "The pattern has %d tokens and %s. It matches, in order: ", len(p.tokens), groups)
+	tokens := "1 token"
+	if len(p.tokens) != 1 {
+		tokens = fmt.Sprintf("%d tokens", len(p.tokens))
+	}
+	fmt.Fprintf(&b, "The pattern has %s and %s. It matches, in order: ", tokens, groups)
 	for i, t := range p.tokens {
 		if i > 0 {
 			b.WriteString("; ")

@@ -126,6 +126,10 @@ func TestExplainRegexBreakdownFields(t *testing.T) {
 	if !strings.HasPrefix(res.Explanation, "The pattern has 12 tokens and 2 capture groups. It matches, in order: the start of the string") {
 		t.Errorf("explanation = %q", res.Explanation)
 	}
+	one, err := devutil.ExplainRegex(context.Background(), devutil.RegexExplainRequest{Pattern: "a"})
+	if err != nil || !strings.HasPrefix(one.Explanation, "The pattern has 1 token and no capture groups.") {
+		t.Errorf("explanation of a: %q, %v", one.Explanation, err)
+	}
 }
 
 func TestExplainRegexExtendedModeScope(t *testing.T) {
