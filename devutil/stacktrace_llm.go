@@ -85,7 +85,9 @@ func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest)
 	ans, ai, err := llmjson.Ask(ctx, a.llm, llmjson.Request{System: stacktraceSystemPrompt, Prompt: b.String()}, check)
 	if err != nil {
 		if ctx.Err() != nil {
-			return StacktraceResult{}, ai, ctx.Err()
+			// err is llmjson's classified error, which still wraps
+			// ctx.Err(): a canceled request is not an internal error.
+			return StacktraceResult{}, ai, err
 		}
 		res.AINote = "the language model gave no suggestion: " + envelope.From(err).Message
 		return res, ai, nil

@@ -2,6 +2,7 @@ package devutil_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/devutil"
+	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmtest"
 )
 
@@ -98,5 +100,23 @@ func TestStacktraceAnalyzerRejectsLinks(t *testing.T) {
 		if reqs := srv.Requests(); len(reqs) != 2 || !strings.Contains(reqs[1].Messages[len(reqs[1].Messages)-1].Content, "without code fences or links") {
 			t.Errorf("%q: the retry does not name the rule", bad)
 		}
+	}
+}
+
+// TestStacktraceAnalyzerCanceled checks that a request canceled while the
+// model thinks fails with a classified error that still wraps
+// context.Canceled, not a bare one that the HTTP layer reports as an
+// internal error.
+func TestStacktraceAnalyzerCanceled(t *testing.T) {
+	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"suggestion":"x"}`, Delay: 5 * time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	time.AfterFunc(100*time.Millisecond, cancel)
+	_, _, err := devutil.NewStacktraceAnalyzer(srv.Model(t, "m")).Analyze(ctx, devutil.StacktraceRequest{Stacktrace: readTrace(t, "go_nilmap.txt")})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if code := envelope.From(err).Code; code == envelope.CodeInternal {
+		t.Errorf("code %s for a canceled request", code)
 	}
 }
