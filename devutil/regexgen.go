@@ -316,7 +316,8 @@ func (g *RegexGenerator) ask(ctx context.Context, description, flavor string) (R
 // string that merely contains a match. The start may be ^ or \A wherever
 // the flavor has \A (they agree without multi-line mode); the end must be
 // the anchor that allows no trailing newline: \z (\Z in Python), and $
-// where the flavor's $ already means the very end.
+// where the flavor's $ already means the very end. The anchors must bind
+// every alternative: a | outside any group is refused.
 func checkAnchored(pattern, flavor string) string {
 	starts, ends := []string{"^", `\A`}, []string{`\z`}
 	switch flavor {
@@ -333,11 +334,73 @@ func checkAnchored(pattern, flavor string) string {
 		rest, ok := strings.CutSuffix(pattern, a)
 		return ok && (len(rest)-len(strings.TrimRight(rest, `\`)))%2 == 0
 	})
-	if start && end {
-		return ""
+	if !start || !end {
+		return fmt.Sprintf(`"pattern" must match the whole string: start it with %s and end it with %s`,
+			strings.Join(starts, " or "), strings.Join(ends, " or "))
 	}
-	return fmt.Sprintf(`"pattern" must match the whole string: start it with %s and end it with %s`,
-		strings.Join(starts, " or "), strings.Join(ends, " or "))
+	if topLevelAlternation(pattern) {
+		// ^a|b$ anchors a to the start and b to the end, neither to both.
+		return `"pattern" must match the whole string, but a | outside any group splits its anchors between the alternatives: group them, as in ^(?:a|b)$`
+	}
+	return ""
+}
+
+// topLevelAlternation reports a | outside every group and character
+// class of pattern. It skips escapes, \Q...\E quotes and classes with
+// their POSIX classes.
+func topLevelAlternation(pattern string) bool {
+	depth := 0
+	for i := 0; i < len(pattern); i++ {
+		switch pattern[i] {
+		case '\\':
+			if strings.HasPrefix(pattern[i:], `\Q`) {
+				end := strings.Index(pattern[i+2:], `\E`)
+				if end < 0 {
+					return false
+				}
+				i += 2 + end + 1
+			} else {
+				i++
+			}
+		case '[':
+			i = classEnd(pattern, i)
+		case '(':
+			depth++
+		case ')':
+			depth = max(depth-1, 0)
+		case '|':
+			if depth == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// classEnd returns the offset of the ] that closes the character class
+// opening at start, or len(p)-1 when none does. A ] right after [ or [^
+// is a literal, and [:name:] is a POSIX class inside it.
+func classEnd(p string, start int) int {
+	i := start + 1
+	if i < len(p) && p[i] == '^' {
+		i++
+	}
+	if i < len(p) && p[i] == ']' {
+		i++
+	}
+	for ; i < len(p); i++ {
+		switch {
+		case p[i] == '\\':
+			i++
+		case strings.HasPrefix(p[i:], "[:"):
+			if end := strings.Index(p[i+2:], ":]"); end >= 0 {
+				i += 2 + end + 1
+			}
+		case p[i] == ']':
+			return i
+		}
+	}
+	return len(p) - 1
 }
 
 // --- The catalog ---

@@ -44,3 +44,25 @@ func TestCatalogAnswerIsCheap(t *testing.T) {
 		t.Errorf("a catalog answer takes %.0f allocations", allocs)
 	}
 }
+
+func TestTopLevelAlternation(t *testing.T) {
+	for p, want := range map[string]bool{
+		`^a|b$`:          true,
+		`^(a)|(b)$`:      true,
+		`^a$|^b$`:        true,
+		`^(?:a|b)$`:      false,
+		`^[|]$`:          false,
+		`^\|$`:           false,
+		`^\Q|\E$`:        false,
+		`^[]|]$`:         false,
+		`^[^]|]$`:        false,
+		`^[[:alpha:]|]$`: false,
+		`^[\]|]$`:        false,
+		`^(a(b|c))$`:     false,
+		`^\Qx\E|y$`:      true,
+	} {
+		if got := topLevelAlternation(p); got != want {
+			t.Errorf("topLevelAlternation(%#q) = %v, want %v", p, got, want)
+		}
+	}
+}

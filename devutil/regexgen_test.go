@@ -267,6 +267,7 @@ func TestRegexGenerateModelUnanchored(t *testing.T) {
 		{"javascript", `ORD-[0-9]{5}$`, `^ORD-[0-9]{5}$`},
 		{"go", `^ORD-[0-9]{5}\$`, `^ORD-[0-9]{5}$`},
 		{"re2", `^ORD-[0-9]{5}`, `\AORD-[0-9]{5}\z`},
+		{"go", `^ORD-[0-9]{5}|^X$`, `^(?:ORD-[0-9]{5}|X)$`}, // the first alternative has no end
 	} {
 		srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, tt.bad, orderCases...)}, llmtest.Reply{Content: modelReply(t, tt.good, orderCases...)})
 		res, _, err := devutil.NewRegexGenerator(srv.Model(t, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: tt.flavor})
