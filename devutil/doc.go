@@ -65,8 +65,9 @@
 // point), stably. Duplicate keys are kept and reported in Warnings. Arrays
 // and objects may nest MaxJSONDepth (1000) deep. Deep nesting multiplies
 // the indentation, so the formatted output is bounded to 8 times the input
-// or 64 MiB, whichever is larger; beyond it the request is INVALID_REQUEST
-// on indent (a 1 MB input could otherwise format to gigabytes).
+// or 1 MiB, whichever is larger; beyond it the request is INVALID_REQUEST
+// on indent (a 1 MB input could otherwise format to gigabytes, and a 16 KB
+// one to 64 MiB).
 //
 // # Regular expressions
 //

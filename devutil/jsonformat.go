@@ -84,7 +84,7 @@ func FormatJSON(_ context.Context, req JSONFormatRequest) (JSONFormatResult, err
 	if err := v.Err(); err != nil {
 		return JSONFormatResult{}, err
 	}
-	res, overflow := formatJSON(req.Text, indent, req.SortKeys)
+	res, overflow := formatJSON(req.Text, indent, req.SortKeys, maxFormattedSize(len(req.Text)))
 	if overflow > 0 {
 		return JSONFormatResult{}, envelope.Invalidf("indent",
 			"the formatted document would exceed %d bytes (deep nesting multiplies the indentation); use a smaller indent, 0 for none", overflow)
@@ -94,11 +94,14 @@ func FormatJSON(_ context.Context, req JSONFormatRequest) (JSONFormatResult, err
 
 // maxFormattedSize bounds the formatted output of a document of n bytes:
 // deep nesting can multiply the indentation far beyond the input's size.
-func maxFormattedSize(n int) int { return max(64<<20, 8*n) }
+// Ordinary documents grow about twofold at the widest indent; the floor
+// lets small ones nest deeply, without letting a few kilobytes of
+// brackets cost megabytes.
+func maxFormattedSize(n int) int { return max(1<<20, 8*n) }
 
-// formatJSON formats src, or reports the output limit it would exceed.
-func formatJSON(src string, indent int, sortKeys bool) (JSONFormatResult, int) {
-	limit := maxFormattedSize(len(src))
+// formatJSON formats src, or reports limit when the formatted output
+// would exceed it.
+func formatJSON(src string, indent int, sortKeys bool, limit int) (JSONFormatResult, int) {
 	p := &jsonParser{src: src, sort: sortKeys, limit: limit}
 	if !sortKeys {
 		p.pretty.Grow(len(src) + len(src)/2)
@@ -107,12 +110,14 @@ func formatJSON(src string, indent int, sortKeys bool) (JSONFormatResult, int) {
 	}
 	res := JSONFormatResult{Warnings: []string{}}
 	kind, err := p.parseDocument()
+	if p.overflow {
+		// Also when only closing brackets followed the overflow: their
+		// line breaks were dropped.
+		return res, limit
+	}
 	if err != nil {
 		line, col := lineColumn(src, err.off)
 		msg := fmt.Sprintf("line %d, column %d: %s", line, col, err.msg)
-		if p.overflow {
-			return res, limit
-		}
 		res.Error, res.ErrorLine, res.ErrorColumn = &msg, line, col
 		return res, 0
 	}

@@ -324,6 +324,17 @@ func BenchmarkFormatJSON10MB(b *testing.B) {
 func TestFormatJSONOutputBound(t *testing.T) {
 	nested := strings.Repeat("[", devutil.MaxJSONDepth-1) + strings.Repeat("]", devutil.MaxJSONDepth-1)
 	doc := "[" + strings.Repeat(nested+",", 100) + "1]" // 200 KB, ~800 MB at indent 8
+	small := "[" + nested + "," + nested + "]"          // 4 KB, ~16 MB at indent 8
+	for _, sortKeys := range []bool{false, true} {
+		_, err := devutil.FormatJSON(context.Background(), devutil.JSONFormatRequest{Text: small, Indent: intp(8), SortKeys: sortKeys})
+		var v *envelope.ValidationError
+		if !errors.As(err, &v) || v.Issues[0].Field != "indent" {
+			t.Errorf("sort %v, 4 KB: err = %v, want a ValidationError on indent", sortKeys, err)
+		}
+		if res := formatJSON(t, small, 0, sortKeys); !res.IsValid {
+			t.Errorf("sort %v, 4 KB at indent 0: %v", sortKeys, *res.Error)
+		}
+	}
 	for _, sortKeys := range []bool{false, true} {
 		_, err := devutil.FormatJSON(context.Background(), devutil.JSONFormatRequest{Text: doc, Indent: intp(8), SortKeys: sortKeys})
 		var v *envelope.ValidationError

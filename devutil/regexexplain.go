@@ -3,6 +3,7 @@ package devutil
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -68,6 +69,7 @@ type PatternError struct {
 	Reason string
 }
 
+// Error returns "at offset N: reason".
 func (e *PatternError) Error() string {
 	return fmt.Sprintf("at offset %d: %s", e.Offset, e.Reason)
 }
@@ -358,7 +360,7 @@ func (p *rxParser) braceQuantifier(i int) (lo, hi, n int) {
 		k := j
 		v := 0
 		for j < len(p.src) && '0' <= p.src[j] && p.src[j] <= '9' {
-			if v < 1<<30 {
+			if v <= math.MaxInt32 { // saturate past regexp2's bound
 				v = v*10 + int(p.src[j]-'0')
 			}
 			j++
@@ -413,6 +415,8 @@ func (p *rxParser) parseQuantifier(info *rxInfo) (bool, *PatternError) {
 			return false, nil
 		}
 		switch {
+		case max(lo, hi) > math.MaxInt32:
+			return false, p.errAt(start, "quantifier %s has a bound above %d", p.src[start:start+n], math.MaxInt32)
 		case hi == lo:
 			what = fmt.Sprintf("exactly %d times", lo)
 		case hi < 0:
@@ -663,9 +667,13 @@ func describeFlags(spec string) (string, bool) {
 	return strings.Join(parts, "; "), xOn
 }
 
+// truncate returns s cut to at most n bytes at a character boundary.
 func truncate(s string, n int) string {
-	if n > len(s) {
-		n = len(s)
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n]
 }
@@ -1049,7 +1057,11 @@ func (p *rxParser) explanation() string {
 	default:
 		groups = fmt.Sprintf("%d capture groups", p.groups)
 	}
-	fmt.Fprintf(&b, "The pattern has %d tokens and %s. It matches, in order: ", len(p.tokens), groups)
+	tokens := "1 token"
+	if len(p.tokens) != 1 {
+		tokens = fmt.Sprintf("%d tokens", len(p.tokens))
+	}
+	fmt.Fprintf(&b, "The pattern has %s and %s. It matches, in order: ", tokens, groups)
 	for i, t := range p.tokens {
 		if i > 0 {
 			b.WriteString("; ")

@@ -126,6 +126,10 @@ func TestExplainRegexBreakdownFields(t *testing.T) {
 	if !strings.HasPrefix(res.Explanation, "The pattern has 12 tokens and 2 capture groups. It matches, in order: the start of the string") {
 		t.Errorf("explanation = %q", res.Explanation)
 	}
+	one, err := devutil.ExplainRegex(context.Background(), devutil.RegexExplainRequest{Pattern: "a"})
+	if err != nil || !strings.HasPrefix(one.Explanation, "The pattern has 1 token and no capture groups.") {
+		t.Errorf("explanation of a: %q, %v", one.Explanation, err)
+	}
 }
 
 func TestExplainRegexExtendedModeScope(t *testing.T) {
@@ -199,6 +203,8 @@ func TestExplainRegexInvalid(t *testing.T) {
 		{`{2}`, 0, "nothing to repeat"},
 		{`a**`, 2, "a quantifier cannot follow"},
 		{`a{5,2}`, 1, "minimum above its maximum"},
+		{`ab{2147483648}`, 2, "bound above 2147483647"},
+		{`ab{1,99999999999999999999}`, 2, "bound above 2147483647"},
 		{`(a)\2`, 3, "backreference to group 2, but the pattern has 1"},
 		{`\k<nope>(?<yes>a)`, 0, `undefined group name "nope"`},
 		{`(?<a>x)(?<a>y)`, 7, `"a" is used twice`},

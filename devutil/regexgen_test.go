@@ -254,3 +254,29 @@ func TestRegexGenerateModelTimeout(t *testing.T) {
 		t.Errorf("err = %v, want UPSTREAM_TIMEOUT", err)
 	}
 }
+
+// TestRegexGenerateModelUnanchored checks that a pattern passing its own
+// test cases but not anchored to the whole string is sent back: it would
+// accept any string that contains a match.
+func TestRegexGenerateModelUnanchored(t *testing.T) {
+	for _, tt := range []struct{ flavor, bad, good string }{
+		{"pcre", `ORD-[0-9]{5}`, `\AORD-[0-9]{5}\z`},
+		{"pcre", `^ORD-[0-9]{5}$`, `^ORD-[0-9]{5}\z`},       // $ allows a trailing newline
+		{"dotnet", `\AORD-[0-9]{5}\\z`, `\AORD-[0-9]{5}\z`}, // an escaped backslash, then z
+		{"python", `\AORD-[0-9]{5}\z`, `\AORD-[0-9]{5}\Z`},
+		{"javascript", `ORD-[0-9]{5}$`, `^ORD-[0-9]{5}$`},
+		{"go", `^ORD-[0-9]{5}\$`, `^ORD-[0-9]{5}$`},
+		{"re2", `^ORD-[0-9]{5}`, `\AORD-[0-9]{5}\z`},
+		{"go", `^ORD-[0-9]{5}|^X$`, `^(?:ORD-[0-9]{5}|X)$`}, // the first alternative has no end
+	} {
+		srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, tt.bad, orderCases...)}, llmtest.Reply{Content: modelReply(t, tt.good, orderCases...)})
+		res, _, err := devutil.NewRegexGenerator(srv.Model(t, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: tt.flavor})
+		if err != nil || res.Pattern != tt.good {
+			t.Errorf("%s %#q: pattern %#q, err %v; want the retry's %#q", tt.flavor, tt.bad, res.Pattern, err, tt.good)
+			continue
+		}
+		if reqs := srv.Requests(); len(reqs) != 2 || !strings.Contains(reqs[1].Messages[len(reqs[1].Messages)-1].Content, "must match the whole string") {
+			t.Errorf("%s %#q: the retry does not ask for anchors", tt.flavor, tt.bad)
+		}
+	}
+}

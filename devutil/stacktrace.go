@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/quiverkit/quiver/envelope"
 )
@@ -258,13 +257,7 @@ func splitTraceLines(s string) ([]string, bool) {
 			s = ""
 		}
 		line = strings.TrimRight(line, "\r")
-		if len(line) > maxStacktraceLineLen {
-			line = line[:maxStacktraceLineLen]
-			for !utf8.ValidString(line) {
-				line = line[:len(line)-1]
-			}
-		}
-		lines = append(lines, line)
+		lines = append(lines, truncate(line, maxStacktraceLineLen))
 	}
 	return lines, truncated
 }

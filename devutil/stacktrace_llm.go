@@ -74,12 +74,20 @@ func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest)
 		case n > maxAISuggestionLength:
 			return []string{fmt.Sprintf(`"suggestion" is longer than %d characters; keep it to 4 sentences`, maxAISuggestionLength)}
 		}
+		// The deterministic documentation_links are the vetted ones: a
+		// link the model makes up must not reach the caller.
+		lower := strings.ToLower(s.Suggestion)
+		if strings.Contains(lower, "```") || strings.Contains(lower, "://") || strings.Contains(lower, "www.") {
+			return []string{`"suggestion" must be plain sentences, without code fences or links`}
+		}
 		return nil
 	}
 	ans, ai, err := llmjson.Ask(ctx, a.llm, llmjson.Request{System: stacktraceSystemPrompt, Prompt: b.String()}, check)
 	if err != nil {
 		if ctx.Err() != nil {
-			return StacktraceResult{}, ai, ctx.Err()
+			// err is llmjson's classified error, which still wraps
+			// ctx.Err(): a canceled request is not an internal error.
+			return StacktraceResult{}, ai, err
 		}
 		res.AINote = "the language model gave no suggestion: " + envelope.From(err).Message
 		return res, ai, nil

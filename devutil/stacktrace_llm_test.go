@@ -2,13 +2,16 @@ package devutil_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/quiverkit/quiver/devutil"
+	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmtest"
 )
 
@@ -76,5 +79,44 @@ func TestStacktraceAnalyzerSkipsUnknown(t *testing.T) {
 	res, ai, err := devutil.NewStacktraceAnalyzer(srv.Model(t, "m")).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: "hello world"})
 	if err != nil || res.ErrorType != "unknown" || ai.Model != "" || len(srv.Requests()) != 0 {
 		t.Errorf("res %+v ai %+v err %v", res, ai, err)
+	}
+}
+
+// TestStacktraceAnalyzerRejectsLinks checks that the rules the prompt
+// sets (no code fences, no links) are enforced, not only asked for.
+func TestStacktraceAnalyzerRejectsLinks(t *testing.T) {
+	for _, bad := range []string{
+		"See https://example.com/fix for the fix.",
+		"Read www.example.com first.",
+		"Do this:\n```go\nm := map[string]int{}\n```",
+	} {
+		const good = "Initialize the map in NewStore before the first write."
+		srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"suggestion":` + strconv.Quote(bad) + `}`}, llmtest.Reply{Content: `{"suggestion":"` + good + `"}`})
+		res, _, err := devutil.NewStacktraceAnalyzer(srv.Model(t, "m")).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: readTrace(t, "go_nilmap.txt")})
+		if err != nil || res.AISuggestion != good {
+			t.Errorf("%q: suggestion %q, err %v; want the retry's", bad, res.AISuggestion, err)
+			continue
+		}
+		if reqs := srv.Requests(); len(reqs) != 2 || !strings.Contains(reqs[1].Messages[len(reqs[1].Messages)-1].Content, "without code fences or links") {
+			t.Errorf("%q: the retry does not name the rule", bad)
+		}
+	}
+}
+
+// TestStacktraceAnalyzerCanceled checks that a request canceled while the
+// model thinks fails with a classified error that still wraps
+// context.Canceled, not a bare one that the HTTP layer reports as an
+// internal error.
+func TestStacktraceAnalyzerCanceled(t *testing.T) {
+	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"suggestion":"x"}`, Delay: 5 * time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	time.AfterFunc(100*time.Millisecond, cancel)
+	_, _, err := devutil.NewStacktraceAnalyzer(srv.Model(t, "m")).Analyze(ctx, devutil.StacktraceRequest{Stacktrace: readTrace(t, "go_nilmap.txt")})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if code := envelope.From(err).Code; code == envelope.CodeInternal {
+		t.Errorf("code %s for a canceled request", code)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/envelope"
@@ -172,6 +173,17 @@ func BenchmarkAnalyzeStacktrace(b *testing.B) {
 	for b.Loop() {
 		if _, err := devutil.AnalyzeStacktrace(context.Background(), req); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestAnalyzeStacktraceCutsAtCharacters checks that the message of an
+// unknown input, bounded in bytes, is not cut inside a character.
+func TestAnalyzeStacktraceCutsAtCharacters(t *testing.T) {
+	for pad := 497; pad <= 500; pad++ {
+		res := analyze(t, devutil.StacktraceRequest{Stacktrace: strings.Repeat("a", pad) + "€ is not a trace"})
+		if res.ErrorType != "unknown" || !utf8.ValidString(res.ErrorMessage) || len(res.ErrorMessage) > 500 || len(res.ErrorMessage) < 497 {
+			t.Errorf("pad %d: error type %q, message of %d bytes ending in %q", pad, res.ErrorType, len(res.ErrorMessage), res.ErrorMessage[max(0, len(res.ErrorMessage)-4):])
 		}
 	}
 }
