@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -60,6 +61,11 @@ func (rc *redisConfig) connect(ctx context.Context, logger *slog.Logger) error {
 	}
 	opts, err := redis.ParseURL(rc.url)
 	if err != nil {
+		// A *url.Error repeats the URL, password included: keep its cause.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
 		return usageError{fmt.Errorf("-redis-url: %w", err)}
 	}
 	// Let the per-call context bound reads and writes, and do not retry:
