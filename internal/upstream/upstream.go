@@ -153,7 +153,7 @@ func (c *Client) Send(ctx context.Context, r Request, v any) error {
 	if hc == nil {
 		hc = defaultHTTP
 	}
-	resp, err := hc.Do(req)
+	resp, err := sameHostRedirects(hc).Do(req)
 	if err != nil {
 		return c.transportError(ctx, path, timeout, err)
 	}
@@ -190,6 +190,29 @@ func (c *Client) Send(ctx context.Context, r Request, v any) error {
 		}
 	}
 	return nil
+}
+
+// sameHostRedirects returns a copy of hc that follows a redirect only
+// within the host of the original request. net/http strips Authorization
+// on a redirect to another host but forwards custom headers such as
+// X-API-Key, so a provider redirecting elsewhere would hand the key on.
+// A refused redirect is answered as the 3xx itself: UPSTREAM_ERROR.
+func sameHostRedirects(hc *http.Client) *http.Client {
+	c := *hc
+	next := hc.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if req.URL.Host != via[0].URL.Host || req.URL.Scheme != via[0].URL.Scheme {
+			return http.ErrUseLastResponse
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &c
 }
 
 // transportError classifies a failure to get or read a response. The

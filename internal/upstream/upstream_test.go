@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -142,5 +143,39 @@ func status(code int, h http.Header) http.HandlerFunc {
 		}
 		w.WriteHeader(code)
 		fmt.Fprintf(w, `{"error":"status %d","message":"something"}`, code)
+	}
+}
+
+// A redirect to another host is not followed, so the key header, which
+// net/http would forward, never reaches it; one within the host is.
+func TestRedirectKeepsKeyOnHost(t *testing.T) {
+	var leaked atomic.Bool
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Api-Key") != "" {
+			leaked.Store(true)
+		}
+		fmt.Fprint(w, `{}`)
+	}))
+	defer other.Close()
+	c := newClient(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/away":
+			http.Redirect(w, r, other.URL+"/steal", http.StatusFound)
+		case "/api/moved":
+			http.Redirect(w, r, "/api/here", http.StatusMovedPermanently)
+		case "/api/here":
+			fmt.Fprint(w, `{"ok":true}`)
+		}
+	})
+	var v struct{ OK bool }
+	if err := c.Get(context.Background(), "/moved", nil, &v); err != nil || !v.OK {
+		t.Errorf("same-host redirect: %+v, %v", v, err)
+	}
+	err := c.Get(context.Background(), "/away", nil, &v)
+	if e := envelope.From(err); err == nil || e.Code != envelope.CodeUpstreamError {
+		t.Errorf("redirect to another host: err = %v, want UPSTREAM_ERROR", err)
+	}
+	if leaked.Load() {
+		t.Error("the key was sent to the host redirected to")
 	}
 }
