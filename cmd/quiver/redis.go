@@ -32,7 +32,7 @@ type redisConfig struct {
 // redisFlags registers -redis-url, -redis-timeout and -redis-prefix.
 func redisFlags(f *flags) *redisConfig {
 	rc := &redisConfig{}
-	f.String(&rc.url, "redis-url", "QUIVER_REDIS_URL", "", "Redis shared by all instances, e.g. redis://:password@redis:6379/0 (rediss:// for TLS); empty keeps the rate limit in process")
+	f.Secret(&rc.url, "redis-url", "QUIVER_REDIS_URL", "Redis shared by all instances, e.g. redis://:password@redis:6379/0 (rediss:// for TLS); empty keeps the rate limit in process")
 	f.Duration(&rc.timeout, "redis-timeout", "QUIVER_REDIS_TIMEOUT", redislimit.DefaultTimeout, "time allowed for each Redis call; past it the request is allowed (fail open)")
 	f.String(&rc.prefix, "redis-prefix", "QUIVER_REDIS_PREFIX", "quiver:", "prefix of every Redis key")
 	f.Duration(&rc.llmTTL, "llm-cache-ttl", "QUIVER_LLM_CACHE_TTL", 0, "keep language model answers in Redis this long, answering identical requests from there; 0 disables")
