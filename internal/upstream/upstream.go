@@ -256,25 +256,31 @@ func (c *Client) statusError(resp *http.Response, body []byte, path string) erro
 	return &envelope.Error{Code: envelope.CodeUpstreamError, Message: fmt.Sprintf("%s failed with HTTP %d for %s", c.Name, status, path), Err: cause}
 }
 
+// maxRetryAfter bounds the wait a provider can ask for.
+const maxRetryAfter = 24 * time.Hour
+
 // retryAfter reads Retry-After (delay-seconds or HTTP-date) or, failing
-// that, x-rate-limit-reset (Unix seconds). It returns 0 when neither says.
+// that, x-rate-limit-reset (Unix seconds), bounded by maxRetryAfter. It
+// returns 0 when neither says.
 func (c *Client) retryAfter(h http.Header) time.Duration {
 	now := time.Now
 	if c.Now != nil {
 		now = c.Now
 	}
+	until := func(t time.Time) time.Duration {
+		return min(max(0, t.Sub(now()).Round(time.Second)), maxRetryAfter)
+	}
 	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
 		if secs, err := strconv.ParseInt(v, 10, 64); err == nil && secs >= 0 {
-			return time.Duration(min(secs, 86400)) * time.Second
+			return time.Duration(min(secs, int64(maxRetryAfter/time.Second))) * time.Second
 		}
 		if t, err := http.ParseTime(v); err == nil {
-			return max(0, t.Sub(now()).Round(time.Second))
+			return until(t)
 		}
 	}
 	if v := strings.TrimSpace(h.Get("X-Rate-Limit-Reset")); v != "" {
 		if unix, err := strconv.ParseInt(v, 10, 64); err == nil {
-			d := time.Unix(unix, 0).Sub(now()).Round(time.Second)
-			return min(max(0, d), 24*time.Hour)
+			return until(time.Unix(unix, 0))
 		}
 	}
 	return 0

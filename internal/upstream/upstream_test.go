@@ -57,6 +57,8 @@ func TestErrorMapping(t *testing.T) {
 		{"429 seconds", status(429, http.Header{"Retry-After": {"17"}}), envelope.CodeRateLimitExceeded, 17 * time.Second, 0, "rate limit"},
 		{"429 date", status(429, http.Header{"Retry-After": {now.Add(90 * time.Second).Format(http.TimeFormat)}}), envelope.CodeRateLimitExceeded, 90 * time.Second, 0, ""},
 		{"429 reset", status(429, http.Header{"X-Rate-Limit-Reset": {fmt.Sprint(now.Add(5 * time.Minute).Unix())}}), envelope.CodeRateLimitExceeded, 5 * time.Minute, 0, ""},
+		{"429 far date", status(429, http.Header{"Retry-After": {"Fri, 31 Dec 9999 23:59:59 GMT"}}), envelope.CodeRateLimitExceeded, 24 * time.Hour, 0, ""},
+		{"429 huge seconds", status(429, http.Header{"Retry-After": {"99999999999"}}), envelope.CodeRateLimitExceeded, 24 * time.Hour, 0, ""},
 		{"429 none", status(429, nil), envelope.CodeRateLimitExceeded, 0, 0, ""},
 		{"401", status(401, nil), envelope.CodeUpstreamError, 0, 0, "credentials"},
 		{"403", status(403, nil), envelope.CodeUpstreamError, 0, 0, "credentials"},
