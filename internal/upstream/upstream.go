@@ -239,7 +239,7 @@ func (c *Client) transportError(ctx context.Context, path string, timeout time.D
 // statusError classifies a non-2xx answer.
 func (c *Client) statusError(resp *http.Response, body []byte, path string) error {
 	status := resp.StatusCode
-	cause := fmt.Errorf("%s answered %d: %s", c.Name, status, excerpt(body))
+	cause := fmt.Errorf("%s answered %d: %s", c.Name, status, Excerpt(string(body), 200))
 	switch {
 	case status == http.StatusNotFound || status == http.StatusGone:
 		return &envelope.Error{Code: envelope.CodeNotFound, Message: fmt.Sprintf("%s has no such resource (%s)", c.Name, path), Err: cause}
@@ -286,18 +286,15 @@ func (c *Client) retryAfter(h http.Header) time.Duration {
 	return 0
 }
 
-// excerpt returns the start of a body for error causes: at most 200 bytes
-// of valid UTF-8 on one line.
-func excerpt(body []byte) string {
-	s := strings.Join(strings.Fields(string(body)), " ")
-	if len(s) > 200 {
-		s = s[:200]
-		for !utf8.ValidString(s) {
-			s = s[:len(s)-1]
-		}
-		s += "..."
+// Excerpt returns s on one line, its runs of white space collapsed, cut
+// to at most n runes ("..." marks a cut): how an error quotes what a
+// provider said, without letting the provider choose its size.
+func Excerpt(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
 	}
-	return s
+	return string([]rune(s)[:n]) + "..."
 }
 
 // NotConfigured returns the SERVICE_UNAVAILABLE error of a service whose

@@ -181,3 +181,22 @@ func TestRedirectKeepsKeyOnHost(t *testing.T) {
 		t.Error("the key was sent to the host redirected to")
 	}
 }
+
+func TestExcerpt(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"", 10, ""},
+		{"  user\n\tnot   found ", 20, "user not found"},
+		{"abcdef", 6, "abcdef"},
+		{"abcdefg", 6, "abcdef..."},
+		{"ééééé", 3, "ééé..."},
+	}
+	for _, tt := range tests {
+		if got := Excerpt(tt.in, tt.n); got != tt.want {
+			t.Errorf("Excerpt(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}

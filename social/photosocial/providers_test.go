@@ -545,3 +545,22 @@ func TestGraphProviderChecksUsernameItself(t *testing.T) {
 	_, err := g.Profile(context.Background(), "x){followers_count}")
 	wantCode(t, err, envelope.CodeInvalidRequest)
 }
+
+// An actor's error item is quoted in the error only in part: the actor
+// does not choose the size of the message.
+func TestApifyErrorItemBounded(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode([]map[string]string{{"error": long, "errorDescription": "boom"}})
+	}))
+	defer srv.Close()
+	a, err := NewApifyProvider(ApifyConfig{Token: testToken, BaseURL: srv.URL, HTTPClient: srv.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = newClient(a).Posts(context.Background(), PostsRequest{Username: "northwind.coffee"})
+	e := wantCode(t, err, envelope.CodeUpstreamError)
+	if len(e.Message) > 300 {
+		t.Errorf("message is %d bytes long: %.80s...", len(e.Message), e.Message)
+	}
+}
