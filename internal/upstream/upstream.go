@@ -17,9 +17,11 @@
 //   - no answer within the timeout, or the caller's deadline: UPSTREAM_TIMEOUT;
 //   - no provider configured ([NotConfigured]): SERVICE_UNAVAILABLE.
 //
-// Credentials travel only in request headers set from [Client.Header]. Error
-// messages name the provider and the path, never the query or the headers,
-// and [Secret] keeps a key out of logs and fmt output.
+// Credentials travel only in request headers set from [Client.Header], and
+// a redirect is followed only within the provider's host, so that they
+// are never forwarded elsewhere. Error messages name the provider and the
+// path, never the query or the headers, and [Secret] keeps a key out of
+// logs and fmt output.
 package upstream
 
 import (
