@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -95,7 +96,8 @@ func (c llmConfig) build(ctx context.Context) (llms.Model, httpapi.LLMSettings, 
 	if c.baseURL != "" {
 		u, err := url.Parse(c.baseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, st, fmt.Errorf("QUIVER_LLM_BASE_URL=%q: must be an absolute http or https URL", c.baseURL)
+			// Not quoted: it may carry a password.
+			return nil, st, errors.New("QUIVER_LLM_BASE_URL: must be an absolute http or https URL")
 		}
 	}
 	// The transport records the provider's status codes and Retry-After
