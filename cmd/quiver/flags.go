@@ -37,6 +37,16 @@ func (f *flags) String(p *string, name, envName, def, usage string) {
 	f.StringVar(p, name, def, f.usage(usage, envName))
 }
 
+// Secret defines a string flag holding a credential. Unlike String, the
+// value its environment twin gives is not shown by -help as the default.
+func (f *flags) Secret(p *string, name, envName, usage string) {
+	*p, _ = f.env(name, envName)
+	f.Func(name, f.usage(usage, envName), func(s string) error {
+		*p = s
+		return nil
+	})
+}
+
 // Strings defines a comma-separated list flag.
 func (f *flags) Strings(p *[]string, name, envName string, def []string, usage string) {
 	if v, ok := f.env(name, envName); ok {

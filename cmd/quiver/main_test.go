@@ -2,9 +2,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"io"
 	"net/http"
 	"regexp"
@@ -228,5 +230,47 @@ func TestHelp(t *testing.T) {
 	}
 	if n < 12 {
 		t.Errorf("help lists %d flags with environment twins, want at least 12:\n%s", n, out.String())
+	}
+}
+
+// Credentials set in the environment are used but never shown as flag
+// defaults by -help, of the server or of a command.
+func TestHelpHidesSecrets(t *testing.T) {
+	secrets := map[string]string{
+		"QUIVER_MICROBLOG_API_KEY":       "mb-hunter2",
+		"QUIVER_LLM_API_KEY":             "llm-hunter2",
+		"QUIVER_PHOTOSOCIAL_GRAPH_TOKEN": "graph-hunter2",
+		"QUIVER_PHOTOSOCIAL_APIFY_TOKEN": "apify-hunter2",
+		"QUIVER_REDIS_URL":               "redis://:redis-hunter2@127.0.0.1:1/0",
+	}
+	var out testutil.SyncBuffer
+	if err := run(context.Background(), []string{"-h"}, env(secrets), &out); err != nil {
+		t.Fatalf("run -h = %v", err)
+	}
+	if strings.Contains(out.String(), "hunter2") {
+		t.Errorf("server help shows a credential:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "-microblog-api-key") {
+		t.Errorf("server help does not list -microblog-api-key:\n%s", out.String())
+	}
+	for _, args := range [][]string{{"microblog", "search", "--help"}, {"photosocial", "profile", "--help"}, {"content", "headlines", "--help"}} {
+		var stdout, stderr bytes.Buffer
+		runCommand(context.Background(), args, &cmdEnv{
+			stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: env(secrets),
+		})
+		if all := stdout.String() + stderr.String(); strings.Contains(all, "hunter2") {
+			t.Errorf("%v shows a credential:\n%s", args, all)
+		}
+	}
+
+	// The environment still configures the flag.
+	f := &flags{FlagSet: flag.NewFlagSet("x", flag.ContinueOnError), getenv: env(secrets)}
+	var key string
+	f.Secret(&key, "microblog-api-key", "QUIVER_MICROBLOG_API_KEY", "key")
+	if key != "mb-hunter2" {
+		t.Errorf("from the environment: key = %q", key)
+	}
+	if err := f.Parse([]string{"-microblog-api-key", "cli"}); err != nil || key != "cli" {
+		t.Errorf("from the command line: key = %q, %v", key, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -31,7 +32,7 @@ type redisConfig struct {
 // redisFlags registers -redis-url, -redis-timeout and -redis-prefix.
 func redisFlags(f *flags) *redisConfig {
 	rc := &redisConfig{}
-	f.String(&rc.url, "redis-url", "QUIVER_REDIS_URL", "", "Redis shared by all instances, e.g. redis://:password@redis:6379/0 (rediss:// for TLS); empty keeps the rate limit in process")
+	f.Secret(&rc.url, "redis-url", "QUIVER_REDIS_URL", "Redis shared by all instances, e.g. redis://:password@redis:6379/0 (rediss:// for TLS); empty keeps the rate limit in process")
 	f.Duration(&rc.timeout, "redis-timeout", "QUIVER_REDIS_TIMEOUT", redislimit.DefaultTimeout, "time allowed for each Redis call; past it the request is allowed (fail open)")
 	f.String(&rc.prefix, "redis-prefix", "QUIVER_REDIS_PREFIX", "quiver:", "prefix of every Redis key")
 	f.Duration(&rc.llmTTL, "llm-cache-ttl", "QUIVER_LLM_CACHE_TTL", 0, "keep language model answers in Redis this long, answering identical requests from there; 0 disables")
@@ -60,6 +61,11 @@ func (rc *redisConfig) connect(ctx context.Context, logger *slog.Logger) error {
 	}
 	opts, err := redis.ParseURL(rc.url)
 	if err != nil {
+		// A *url.Error repeats the URL, password included: keep its cause.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
 		return usageError{fmt.Errorf("-redis-url: %w", err)}
 	}
 	// Let the per-call context bound reads and writes, and do not retry:

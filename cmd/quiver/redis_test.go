@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -95,5 +96,25 @@ func TestLLMCacheWraps(t *testing.T) {
 	}
 	if cfg.Limiter != nil {
 		t.Error("a Redis limiter was set though the rate limit is disabled")
+	}
+}
+
+// A malformed -redis-url is a usage error that does not repeat the
+// password it carries.
+func TestRedisURLErrorHidesPassword(t *testing.T) {
+	for _, u := range []string{
+		"redis://:hunter2@ho st:6379/0",
+		"redis://user:hunter2@[::1:6379/0",
+		"redis://:hunter2%zz@host:6379/0",
+	} {
+		rc := &redisConfig{url: u}
+		err := rc.connect(t.Context(), slog.New(slog.DiscardHandler))
+		var ue usageError
+		if !errors.As(err, &ue) {
+			t.Fatalf("connect(%q) = %v, want a usage error", u, err)
+		}
+		if strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("connect(%q) = %q, which repeats the password", u, err)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -48,7 +49,7 @@ func contentSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	var c llmConfig
 	f.String(&c.provider, "llm-provider", "QUIVER_LLM_PROVIDER", "", "language model provider: openai (and OpenAI-compatible servers), anthropic, ollama or googleai; none: summarize and meta-tags use the extractive engine, the other AI routes answer 503")
 	f.String(&c.model, "llm-model", "QUIVER_LLM_MODEL", "", "model name; default gpt-4o-mini, claude-3-5-haiku-latest, llama3.2 or gemini-2.0-flash by provider")
-	f.String(&c.key, "llm-api-key", "QUIVER_LLM_API_KEY", "", "provider API key; default the provider's own variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_API_KEY)")
+	f.Secret(&c.key, "llm-api-key", "QUIVER_LLM_API_KEY", "provider API key; default the provider's own variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_API_KEY)")
 	f.String(&c.baseURL, "llm-base-url", "QUIVER_LLM_BASE_URL", "", "provider base URL, e.g. http://localhost:8000/v1 for vLLM, LM Studio or llama.cpp with provider openai, http://localhost:11434 for ollama")
 	f.Strings(&c.prices, "llm-prices", "QUIVER_LLM_PRICES", nil, "price overrides in USD per million tokens, comma-separated model=input/output, e.g. gpt-4o-mini=0.15/0.60")
 	f.Duration(&c.timeout, "llm-timeout", "QUIVER_LLM_TIMEOUT", 50*time.Second, "time limit of one call to the model; an answer that breaks its contract is asked again once")
@@ -95,7 +96,8 @@ func (c llmConfig) build(ctx context.Context) (llms.Model, httpapi.LLMSettings, 
 	if c.baseURL != "" {
 		u, err := url.Parse(c.baseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, st, fmt.Errorf("QUIVER_LLM_BASE_URL=%q: must be an absolute http or https URL", c.baseURL)
+			// Not quoted: it may carry a password.
+			return nil, st, errors.New("QUIVER_LLM_BASE_URL: must be an absolute http or https URL")
 		}
 	}
 	// The transport records the provider's status codes and Retry-After

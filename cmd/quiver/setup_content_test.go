@@ -56,6 +56,18 @@ func TestContentSetupErrors(t *testing.T) {
 	}
 }
 
+// A base URL that is refused is not quoted with its password.
+func TestContentSetupBaseURLErrorHidesPassword(t *testing.T) {
+	for _, u := range []string{"htps://user:hunter2@llm.internal/v1", "http://user:hunter2@llm internal/v1", "user:hunter2@llm.internal"} {
+		_, err := applyContent(t, map[string]string{"QUIVER_LLM_PROVIDER": "openai", "QUIVER_LLM_BASE_URL": u})
+		if err == nil || !strings.Contains(err.Error(), "absolute http or https URL") {
+			t.Errorf("%s: err = %v, want a refusal", u, err)
+		} else if strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("%s: err = %q shows the password", u, err)
+		}
+	}
+}
+
 func TestContentSetupNoProvider(t *testing.T) {
 	cfg, err := applyContent(t, nil)
 	if err != nil || cfg.LLM != nil {

@@ -19,7 +19,7 @@ func microblogSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	var timeout time.Duration
 	var maxBytes int64
 	f.String(&kind, "microblog-provider", "QUIVER_MICROBLOG_PROVIDER", "", "microblog data provider: twitterapi, xapi or file; none disables the microblog routes (503)")
-	f.String(&key, "microblog-api-key", "QUIVER_MICROBLOG_API_KEY", "", "twitterapi.io API key, or X API v2 bearer token (prefer the environment variable: flags show in ps)")
+	f.Secret(&key, "microblog-api-key", "QUIVER_MICROBLOG_API_KEY", "twitterapi.io API key, or X API v2 bearer token (prefer the environment variable: flags show in ps)")
 	f.String(&baseURL, "microblog-base-url", "QUIVER_MICROBLOG_BASE_URL", "", "provider API root; default https://api.twitterapi.io or https://api.x.com/2")
 	f.String(&file, "microblog-file", "QUIVER_MICROBLOG_FILE", "", "JSON Lines export served by the file provider")
 	f.Duration(&timeout, "microblog-timeout", "QUIVER_MICROBLOG_TIMEOUT", upstream.DefaultTimeout, "timeout of each provider request")

@@ -21,10 +21,10 @@ func photosocialSetup(f *flags) func(context.Context, *httpapi.Config) error {
 		sample                                     bool
 	)
 	f.String(&provider, "photosocial-provider", "QUIVER_PHOTOSOCIAL_PROVIDER", "", "photo-sharing data provider: graph, apify or file; empty disables the routes (503)")
-	f.String(&graphToken, "photosocial-graph-token", "QUIVER_PHOTOSOCIAL_GRAPH_TOKEN", "", "Instagram Graph API access token of the app user (provider graph)")
+	f.Secret(&graphToken, "photosocial-graph-token", "QUIVER_PHOTOSOCIAL_GRAPH_TOKEN", "Instagram Graph API access token of the app user (provider graph)")
 	f.String(&graphUser, "photosocial-graph-user-id", "QUIVER_PHOTOSOCIAL_GRAPH_USER_ID", "", "the app user's Instagram professional account ID (provider graph)")
 	f.String(&graphBase, "photosocial-graph-base-url", "QUIVER_PHOTOSOCIAL_GRAPH_BASE_URL", photosocial.DefaultGraphBaseURL, "Graph API root, versioned (provider graph; override for tests)")
-	f.String(&apifyToken, "photosocial-apify-token", "QUIVER_PHOTOSOCIAL_APIFY_TOKEN", "", "Apify API token (provider apify)")
+	f.Secret(&apifyToken, "photosocial-apify-token", "QUIVER_PHOTOSOCIAL_APIFY_TOKEN", "Apify API token (provider apify)")
 	f.String(&apifyActor, "photosocial-apify-actor", "QUIVER_PHOTOSOCIAL_APIFY_ACTOR", photosocial.DefaultApifyActor, "Apify actor to run (provider apify)")
 	f.String(&apifyBase, "photosocial-apify-base-url", "QUIVER_PHOTOSOCIAL_APIFY_BASE_URL", photosocial.DefaultApifyBaseURL, "Apify API root (provider apify; override for tests)")
 	f.Duration(&apifyTimeout, "photosocial-apify-timeout", "QUIVER_PHOTOSOCIAL_APIFY_TIMEOUT", photosocial.DefaultApifyTimeout, "how long one actor run may take, at most 300s (provider apify)")

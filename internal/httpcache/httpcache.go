@@ -41,10 +41,12 @@ import (
 	"github.com/quiverkit/quiver/internal/rediskv"
 )
 
-// Defaults of Config.
+// Defaults of Config. DefaultMaxBodyBytes is the largest answer the
+// social data adapters accept (8 MiB): their largest answers, such as a
+// scraping actor's hundred posts, are the most expensive ones to repeat.
 const (
 	DefaultTimeout      = 100 * time.Millisecond
-	DefaultMaxBodyBytes = 1 << 20
+	DefaultMaxBodyBytes = 8 << 20
 )
 
 // keyHeaders are the request headers that identify the caller to a

@@ -35,6 +35,9 @@ func newUpstream(t *testing.T) *upstream {
 		case "/big":
 			w.Write([]byte(strings.Repeat("x", 2000)))
 			return
+		case "/large":
+			fmt.Fprintf(w, `{"answer":%d,"items":%q}`, n, strings.Repeat("x", 3<<20))
+			return
 		}
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"answer":%d,"auth":%q,"body":%q}`, n, r.Header.Get("Authorization"), body)
@@ -182,5 +185,18 @@ func TestOff(t *testing.T) {
 	}
 	if _, err := httpcache.New(nil, httpcache.Config{}); err == nil {
 		t.Error("New without a TTL: no error")
+	}
+}
+
+// By default an answer as large as the adapters accept is cached: those
+// are the most expensive to ask for again.
+func TestLargeAnswerCachedByDefault(t *testing.T) {
+	srv := redistest.Start(t)
+	u := newUpstream(t)
+	c := client(t, u, srv.Addr, httpcache.Config{TTL: time.Minute})
+	first := call(t, c, "GET", u.URL+"/large", "", "")
+	again := call(t, c, "GET", u.URL+"/large", "", "")
+	if !again.cached || again.body != first.body || u.calls.Load() != 1 {
+		t.Errorf("a %d-byte answer: cached %v, provider called %d times", len(first.body), again.cached, u.calls.Load())
 	}
 }

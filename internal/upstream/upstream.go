@@ -17,9 +17,11 @@
 //   - no answer within the timeout, or the caller's deadline: UPSTREAM_TIMEOUT;
 //   - no provider configured ([NotConfigured]): SERVICE_UNAVAILABLE.
 //
-// Credentials travel only in request headers set from [Client.Header]. Error
-// messages name the provider and the path, never the query or the headers,
-// and [Secret] keeps a key out of logs and fmt output.
+// Credentials travel only in request headers set from [Client.Header], and
+// a redirect is followed only within the provider's host, so that they
+// are never forwarded elsewhere. Error messages name the provider and the
+// path, never the query or the headers, and [Secret] keeps a key out of
+// logs and fmt output.
 package upstream
 
 import (
@@ -153,7 +155,7 @@ func (c *Client) Send(ctx context.Context, r Request, v any) error {
 	if hc == nil {
 		hc = defaultHTTP
 	}
-	resp, err := hc.Do(req)
+	resp, err := sameHostRedirects(hc).Do(req)
 	if err != nil {
 		return c.transportError(ctx, path, timeout, err)
 	}
@@ -192,6 +194,29 @@ func (c *Client) Send(ctx context.Context, r Request, v any) error {
 	return nil
 }
 
+// sameHostRedirects returns a copy of hc that follows a redirect only
+// within the host of the original request. net/http strips Authorization
+// on a redirect to another host but forwards custom headers such as
+// X-API-Key, so a provider redirecting elsewhere would hand the key on.
+// A refused redirect is answered as the 3xx itself: UPSTREAM_ERROR.
+func sameHostRedirects(hc *http.Client) *http.Client {
+	c := *hc
+	next := hc.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if req.URL.Host != via[0].URL.Host || req.URL.Scheme != via[0].URL.Scheme {
+			return http.ErrUseLastResponse
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &c
+}
+
 // transportError classifies a failure to get or read a response. The
 // *url.Error is unwrapped so that the URL (and its query) is not repeated.
 func (c *Client) transportError(ctx context.Context, path string, timeout time.Duration, err error) error {
@@ -216,7 +241,7 @@ func (c *Client) transportError(ctx context.Context, path string, timeout time.D
 // statusError classifies a non-2xx answer.
 func (c *Client) statusError(resp *http.Response, body []byte, path string) error {
 	status := resp.StatusCode
-	cause := fmt.Errorf("%s answered %d: %s", c.Name, status, excerpt(body))
+	cause := fmt.Errorf("%s answered %d: %s", c.Name, status, Excerpt(string(body), 200))
 	switch {
 	case status == http.StatusNotFound || status == http.StatusGone:
 		return &envelope.Error{Code: envelope.CodeNotFound, Message: fmt.Sprintf("%s has no such resource (%s)", c.Name, path), Err: cause}
@@ -233,42 +258,45 @@ func (c *Client) statusError(resp *http.Response, body []byte, path string) erro
 	return &envelope.Error{Code: envelope.CodeUpstreamError, Message: fmt.Sprintf("%s failed with HTTP %d for %s", c.Name, status, path), Err: cause}
 }
 
+// maxRetryAfter bounds the wait a provider can ask for.
+const maxRetryAfter = 24 * time.Hour
+
 // retryAfter reads Retry-After (delay-seconds or HTTP-date) or, failing
-// that, x-rate-limit-reset (Unix seconds). It returns 0 when neither says.
+// that, x-rate-limit-reset (Unix seconds), bounded by maxRetryAfter. It
+// returns 0 when neither says.
 func (c *Client) retryAfter(h http.Header) time.Duration {
 	now := time.Now
 	if c.Now != nil {
 		now = c.Now
 	}
+	until := func(t time.Time) time.Duration {
+		return min(max(0, t.Sub(now()).Round(time.Second)), maxRetryAfter)
+	}
 	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
 		if secs, err := strconv.ParseInt(v, 10, 64); err == nil && secs >= 0 {
-			return time.Duration(min(secs, 86400)) * time.Second
+			return time.Duration(min(secs, int64(maxRetryAfter/time.Second))) * time.Second
 		}
 		if t, err := http.ParseTime(v); err == nil {
-			return max(0, t.Sub(now()).Round(time.Second))
+			return until(t)
 		}
 	}
 	if v := strings.TrimSpace(h.Get("X-Rate-Limit-Reset")); v != "" {
 		if unix, err := strconv.ParseInt(v, 10, 64); err == nil {
-			d := time.Unix(unix, 0).Sub(now()).Round(time.Second)
-			return min(max(0, d), 24*time.Hour)
+			return until(time.Unix(unix, 0))
 		}
 	}
 	return 0
 }
 
-// excerpt returns the start of a body for error causes: at most 200 bytes
-// of valid UTF-8 on one line.
-func excerpt(body []byte) string {
-	s := strings.Join(strings.Fields(string(body)), " ")
-	if len(s) > 200 {
-		s = s[:200]
-		for !utf8.ValidString(s) {
-			s = s[:len(s)-1]
-		}
-		s += "..."
+// Excerpt returns s on one line, its runs of white space collapsed, cut
+// to at most n runes ("..." marks a cut): how an error quotes what a
+// provider said, without letting the provider choose its size.
+func Excerpt(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
 	}
-	return s
+	return string([]rune(s)[:n]) + "..."
 }
 
 // NotConfigured returns the SERVICE_UNAVAILABLE error of a service whose

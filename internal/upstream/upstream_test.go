@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -56,6 +57,8 @@ func TestErrorMapping(t *testing.T) {
 		{"429 seconds", status(429, http.Header{"Retry-After": {"17"}}), envelope.CodeRateLimitExceeded, 17 * time.Second, 0, "rate limit"},
 		{"429 date", status(429, http.Header{"Retry-After": {now.Add(90 * time.Second).Format(http.TimeFormat)}}), envelope.CodeRateLimitExceeded, 90 * time.Second, 0, ""},
 		{"429 reset", status(429, http.Header{"X-Rate-Limit-Reset": {fmt.Sprint(now.Add(5 * time.Minute).Unix())}}), envelope.CodeRateLimitExceeded, 5 * time.Minute, 0, ""},
+		{"429 far date", status(429, http.Header{"Retry-After": {"Fri, 31 Dec 9999 23:59:59 GMT"}}), envelope.CodeRateLimitExceeded, 24 * time.Hour, 0, ""},
+		{"429 huge seconds", status(429, http.Header{"Retry-After": {"99999999999"}}), envelope.CodeRateLimitExceeded, 24 * time.Hour, 0, ""},
 		{"429 none", status(429, nil), envelope.CodeRateLimitExceeded, 0, 0, ""},
 		{"401", status(401, nil), envelope.CodeUpstreamError, 0, 0, "credentials"},
 		{"403", status(403, nil), envelope.CodeUpstreamError, 0, 0, "credentials"},
@@ -142,5 +145,58 @@ func status(code int, h http.Header) http.HandlerFunc {
 		}
 		w.WriteHeader(code)
 		fmt.Fprintf(w, `{"error":"status %d","message":"something"}`, code)
+	}
+}
+
+// A redirect to another host is not followed, so the key header, which
+// net/http would forward, never reaches it; one within the host is.
+func TestRedirectKeepsKeyOnHost(t *testing.T) {
+	var leaked atomic.Bool
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Api-Key") != "" {
+			leaked.Store(true)
+		}
+		fmt.Fprint(w, `{}`)
+	}))
+	defer other.Close()
+	c := newClient(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/away":
+			http.Redirect(w, r, other.URL+"/steal", http.StatusFound)
+		case "/api/moved":
+			http.Redirect(w, r, "/api/here", http.StatusMovedPermanently)
+		case "/api/here":
+			fmt.Fprint(w, `{"ok":true}`)
+		}
+	})
+	var v struct{ OK bool }
+	if err := c.Get(context.Background(), "/moved", nil, &v); err != nil || !v.OK {
+		t.Errorf("same-host redirect: %+v, %v", v, err)
+	}
+	err := c.Get(context.Background(), "/away", nil, &v)
+	if e := envelope.From(err); err == nil || e.Code != envelope.CodeUpstreamError {
+		t.Errorf("redirect to another host: err = %v, want UPSTREAM_ERROR", err)
+	}
+	if leaked.Load() {
+		t.Error("the key was sent to the host redirected to")
+	}
+}
+
+func TestExcerpt(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"", 10, ""},
+		{"  user\n\tnot   found ", 20, "user not found"},
+		{"abcdef", 6, "abcdef"},
+		{"abcdefg", 6, "abcdef..."},
+		{"ééééé", 3, "ééé..."},
+	}
+	for _, tt := range tests {
+		if got := Excerpt(tt.in, tt.n); got != tt.want {
+			t.Errorf("Excerpt(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
 	}
 }

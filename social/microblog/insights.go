@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // SearchInsights is a page of search results (the list payload) with the
@@ -113,8 +114,8 @@ func (c *Client) BrandMentions(ctx context.Context, req BrandMentionsRequest) (B
 			v.add(f.name, "must list at most "+itoa(maxKeywords)+" terms")
 		}
 		for _, t := range f.terms {
-			if len([]rune(t)) > maxBrandLen {
-				v.add(f.name, "terms must be at most "+itoa(maxBrandLen)+" characters")
+			if strings.Trim(t, " \"\t") == "" || len([]rune(t)) > maxBrandLen {
+				v.add(f.name, "terms must be 1 to "+itoa(maxBrandLen)+" characters")
 				break
 			}
 		}
@@ -125,11 +126,15 @@ func (c *Client) BrandMentions(ctx context.Context, req BrandMentionsRequest) (B
 	if err := v.Err(); err != nil {
 		return BrandMentions{}, err
 	}
+	query := BrandQuery(brand, req.Keywords, req.ExcludeKeywords)
+	if n := utf8.RuneCountInString(query); n > maxQueryLen {
+		v.add("keywords", "with brand and exclude_keywords make a search query of "+itoa(n)+" characters; at most "+itoa(maxQueryLen))
+		return BrandMentions{}, v.Err()
+	}
 	p, err := c.provider()
 	if err != nil {
 		return BrandMentions{}, err
 	}
-	query := BrandQuery(brand, req.Keywords, req.ExcludeKeywords)
 	page, err := p.Search(ctx, SearchQuery{Query: query, Type: typ, Limit: limit, Cursor: cursor})
 	if err != nil {
 		return BrandMentions{}, err

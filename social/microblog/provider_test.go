@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -343,6 +344,20 @@ func TestValidation(t *testing.T) {
 			return err
 		}, "reply_limit"},
 		{"brand", func() error { _, err := c.BrandMentions(ctx, microblog.BrandMentionsRequest{}); return err }, "brand"},
+		{"empty keyword", func() error {
+			_, err := c.BrandMentions(ctx, microblog.BrandMentionsRequest{Brand: "acme", Keywords: []string{"refund", " "}})
+			return err
+		}, "keywords"},
+		{"empty exclusion", func() error {
+			_, err := c.BrandMentions(ctx, microblog.BrandMentionsRequest{Brand: "acme", ExcludeKeywords: []string{`""`}})
+			return err
+		}, "exclude_keywords"},
+		// Each term is within its bound, but the search query they make
+		// is over the providers' 512 characters.
+		{"query too long", func() error {
+			_, err := c.BrandMentions(ctx, microblog.BrandMentionsRequest{Brand: "acme", Keywords: slices.Repeat([]string{strings.Repeat("k", 40)}, 20)})
+			return err
+		}, "keywords"},
 	}
 	for _, tt := range tests {
 		err := tt.call()

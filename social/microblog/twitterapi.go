@@ -166,16 +166,8 @@ func tapiStatus(status, msg string) error {
 	return envelope.Errorf(envelope.CodeUpstreamError, "twitterapi.io reported an error: %s", excerptMsg(msg))
 }
 
-func excerptMsg(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 160 {
-		s = string(r[:160]) + "..."
-	}
-	if s == "" {
-		s = "no message"
-	}
-	return s
-}
+// excerptMsg quotes a provider's error message.
+func excerptMsg(s string) string { return cmp.Or(upstream.Excerpt(s, 160), "no message") }
 
 // Profile implements Provider.
 func (p *TwitterAPIIO) Profile(ctx context.Context, username string) (Profile, error) {

@@ -122,7 +122,7 @@ func (a *ApifyProvider) run(ctx context.Context, in apifyInput, what string) ([]
 			case "no_items":
 				noItems = true
 			default:
-				return nil, envelope.Errorf(envelope.CodeUpstreamError, "the Apify actor failed on %s (%s)", what, errItem.Error)
+				return nil, envelope.Errorf(envelope.CodeUpstreamError, "the Apify actor failed on %s (%s)", what, upstream.Excerpt(errItem.Error, 160))
 			}
 			continue
 		}

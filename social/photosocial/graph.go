@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -74,7 +75,10 @@ func NewGraphProvider(cfg GraphConfig) (*GraphProvider, error) {
 // Name implements Provider.
 func (g *GraphProvider) Name() string { return "instagram_graph" }
 
-var graphCursorRE = regexp.MustCompile(`^[A-Za-z0-9_=-]*$`)
+// graphCursorRE matches a next_cursor of UserMedia: a Graph cursor, and
+// after a dot how many of the selected media of that page were already
+// returned (a page of reels may hold more than a response takes).
+var graphCursorRE = regexp.MustCompile(`^([A-Za-z0-9_=-]*)(?:\.([0-9]{1,3}))?$`)
 
 const graphMediaFields = "id,caption,comments_count,like_count,media_type,media_product_type,media_url,permalink,thumbnail_url,timestamp,username,children{id,media_type,media_url,thumbnail_url}"
 
@@ -253,14 +257,18 @@ const graphReelPages = 5
 
 // UserMedia implements Provider through business discovery's media edge.
 // Reels are selected by media_product_type, reading up to five pages.
+// When a page holds more reels than the response takes, next_cursor
+// points back into that page, so that none is skipped.
 func (g *GraphProvider) UserMedia(ctx context.Context, q UserMediaQuery) (MediaPage, error) {
 	// The cursor goes into a field expansion, media.after(<cursor>): only
 	// the base64url characters of Graph cursors may pass.
-	if !graphCursorRE.MatchString(q.Cursor) {
+	m := graphCursorRE.FindStringSubmatch(q.Cursor)
+	if m == nil {
 		return MediaPage{}, envelope.Invalid("cursor", "must be a next_cursor of this provider (letters, digits, - and _)")
 	}
+	cursor := m[1]
+	skip, _ := strconv.Atoi(m[2]) // "" is 0
 	var page MediaPage
-	cursor := q.Cursor
 	for range graphReelPages {
 		edge := fmt.Sprintf("media.limit(%d)", q.Limit)
 		if cursor != "" {
@@ -271,20 +279,25 @@ func (g *GraphProvider) UserMedia(ctx context.Context, q UserMediaQuery) (MediaP
 			return MediaPage{}, err
 		}
 		b := d.BusinessDiscovery
-		for _, m := range b.Media.Data {
-			n := m.normalize(b.ID)
-			if !q.Reels || n.Type == TypeReel {
-				page.Media = append(page.Media, n)
+		var selected []Media
+		for _, gm := range b.Media.Data {
+			if n := gm.normalize(b.ID); !q.Reels || n.Type == TypeReel {
+				selected = append(selected, n)
 			}
 		}
+		done := min(skip, len(selected))
+		skip = 0
+		if need := q.Limit - len(page.Media); len(selected)-done > need {
+			page.Media = append(page.Media, selected[done:done+need]...)
+			page.Next = cursor + "." + strconv.Itoa(done+need)
+			return page, nil
+		}
+		page.Media = append(page.Media, selected[done:]...)
 		cursor = b.Media.Paging.next()
 		page.Next = cursor
 		if !q.Reels || len(page.Media) >= q.Limit || cursor == "" {
 			break
 		}
-	}
-	if len(page.Media) > q.Limit {
-		page.Media = page.Media[:q.Limit]
 	}
 	return page, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -543,5 +544,67 @@ func TestGraphProviderChecksUsernameItself(t *testing.T) {
 		return 200, "profile.json"
 	})
 	_, err := g.Profile(context.Background(), "x){followers_count}")
+	wantCode(t, err, envelope.CodeInvalidRequest)
+}
+
+// An actor's error item is quoted in the error only in part: the actor
+// does not choose the size of the message.
+func TestApifyErrorItemBounded(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode([]map[string]string{{"error": long, "errorDescription": "boom"}})
+	}))
+	defer srv.Close()
+	a, err := NewApifyProvider(ApifyConfig{Token: testToken, BaseURL: srv.URL, HTTPClient: srv.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = newClient(a).Posts(context.Background(), PostsRequest{Username: "northwind.coffee"})
+	e := wantCode(t, err, envelope.CodeUpstreamError)
+	if len(e.Message) > 300 {
+		t.Errorf("message is %d bytes long: %.80s...", len(e.Message), e.Message)
+	}
+}
+
+// A page holding more reels than a response takes is continued, not
+// skipped: the next cursor points back into it.
+func TestGraphReelsCursorIntoPage(t *testing.T) {
+	media := func(id, product string) string {
+		return fmt.Sprintf(`{"id":%q,"media_type":"VIDEO","media_product_type":%q,"timestamp":"2025-10-12T09:00:00+0000","username":"northwind.coffee"}`, id, product)
+	}
+	pageA := `{"business_discovery":{"id":"1","media":{"data":[` + strings.Join([]string{media("r1", "REELS"), media("f1", "FEED"), media("r2", "REELS"), media("r3", "REELS")}, ",") +
+		`],"paging":{"cursors":{"after":"PAGEB"},"next":"https://graph.facebook.com/next"}}}}`
+	pageB := `{"business_discovery":{"id":"1","media":{"data":[` + media("r4", "REELS") + `],"paging":{"cursors":{"after":"END"}}}}}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Query().Get("fields"), "media.after(PAGEB)") {
+			io.WriteString(w, pageB)
+			return
+		}
+		io.WriteString(w, pageA)
+	}))
+	defer srv.Close()
+	g, err := NewGraphProvider(GraphConfig{AccessToken: testToken, UserID: testUserID, BaseURL: srv.URL, HTTPClient: srv.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(g)
+	var got []string
+	cursor := ""
+	for range 3 {
+		l, err := c.Reels(context.Background(), ReelsRequest{Username: "northwind.coffee", Limit: 2, Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range l.Media {
+			got = append(got, m.ID)
+		}
+		if cursor = l.PageInfo.NextCursor; cursor == "" {
+			break
+		}
+	}
+	if strings.Join(got, ",") != "r1,r2,r3,r4" {
+		t.Errorf("reels over the pages: %v, want r1,r2,r3,r4", got)
+	}
+	_, err = c.Reels(context.Background(), ReelsRequest{Username: "northwind.coffee", Cursor: "PAGEB.x"})
 	wantCode(t, err, envelope.CodeInvalidRequest)
 }
