@@ -242,6 +242,7 @@ func TestHelpHidesSecrets(t *testing.T) {
 		"QUIVER_PHOTOSOCIAL_GRAPH_TOKEN": "graph-hunter2",
 		"QUIVER_PHOTOSOCIAL_APIFY_TOKEN": "apify-hunter2",
 		"QUIVER_REDIS_URL":               "redis://:redis-hunter2@127.0.0.1:1/0",
+		"QUIVER_SAFE_BROWSING_KEY":       "sb-hunter2",
 	}
 	var out testutil.SyncBuffer
 	if err := run(context.Background(), []string{"-h"}, env(secrets), &out); err != nil {

@@ -25,7 +25,7 @@ func webcheckSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	f.Duration(&timeout, "fetch-timeout", "QUIVER_FETCH_TIMEOUT", webcheck.DefaultTimeout, "time limit of one outbound fetch of a web check, redirects and body included")
 	f.Duration(&opTimeout, "check-timeout", "QUIVER_CHECK_TIMEOUT", webcheck.DefaultOperationTimeout, "time limit of one whole web check, all its fetches together")
 	f.Int64(&maxBody, "fetch-max-bytes", "QUIVER_FETCH_MAX_BYTES", webcheck.DefaultMaxBodyBytes, "size limit of one fetched body, and of a decompressed sitemap")
-	f.String(&sbKey, "safe-browsing-key", "QUIVER_SAFE_BROWSING_KEY", "", "Google Safe Browsing v4 API key; URL safety uses heuristics only when empty")
+	f.Secret(&sbKey, "safe-browsing-key", "QUIVER_SAFE_BROWSING_KEY", "Google Safe Browsing v4 API key; URL safety uses heuristics only when empty")
 	f.String(&sbEndpoint, "safe-browsing-endpoint", "QUIVER_SAFE_BROWSING_ENDPOINT", webcheck.DefaultSafeBrowsingEndpoint, "Safe Browsing API base URL")
 	f.String(&userAgent, "fetch-user-agent", "QUIVER_FETCH_USER_AGENT", "", "User-Agent of outbound fetches; default QuiverBot")
 	return func(_ context.Context, cfg *httpapi.Config) error {
