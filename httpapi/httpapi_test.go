@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"math"
@@ -440,6 +441,31 @@ func TestUnencodableDataIsInternalError(t *testing.T) {
 	checkEnvelope(t, res, 500, envelope.CodeInternal)
 	if !strings.Contains(logs.String(), "encoding response") {
 		t.Errorf("the encoding failure is not logged:\n%s", logs.String())
+	}
+}
+
+func TestClientGoneIsNotInternalError(t *testing.T) {
+	var logs testutil.SyncBuffer
+	stopped := route{
+		method: http.MethodGet, path: "/v1/test/stopped", group: groupDev, response: typeOf[struct{}](),
+		op: func(r *http.Request) (any, *envelope.AI, error) {
+			<-r.Context().Done()
+			return nil, nil, fmt.Errorf("fetch: %w", r.Context().Err())
+		},
+	}
+	h := testServer(t, Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))}, stopped)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the client has gone
+	req := httptest.NewRequestWithContext(ctx, "GET", "/v1/test/stopped", nil)
+	req.Header.Set("X-Gateway-Key", testKey)
+	req.Header.Set("X-Gateway-Host", "api.test")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != 499 {
+		t.Errorf("status = %d, want 499", rec.Code)
+	}
+	if l := logs.String(); strings.Contains(l, "internal error") || !strings.Contains(l, "client closed request") {
+		t.Errorf("log:\n%s", l)
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// statusClientClosed labels, in metrics only, requests whose client
+// statusClientClosed labels requests whose client
 // disconnected before the operation ended.
 const statusClientClosed = 499
 

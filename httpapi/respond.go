@@ -2,7 +2,9 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -19,6 +21,14 @@ func (s *server) respond(w http.ResponseWriter, r *http.Request, data any, ai *e
 	s.cfg.Metrics.ObserveAI(ai)
 	if err == nil {
 		s.write(w, http.StatusOK, envelope.Success(data, meta))
+		return
+	}
+	if errors.Is(err, context.Canceled) && errors.Is(r.Context().Err(), context.Canceled) {
+		// The client went away and the operation stopped for it: no one
+		// reads an answer, and it is not our fault. Record nginx's 499
+		// "client closed request" for the access log and the metrics.
+		s.log.InfoContext(r.Context(), "client closed request", "request_id", meta.RequestID)
+		w.WriteHeader(statusClientClosed)
 		return
 	}
 	e := envelope.From(err)
