@@ -201,6 +201,11 @@ func decode(answer string, v any) []string {
 	if len(body) == 0 {
 		return []string{"the answer was empty; it must be a single JSON object"}
 	}
+	if body[0] != '{' {
+		// null, a string or an array would decode into a zero value that
+		// looks like a success to a caller without a validator.
+		return []string{"the answer is not valid JSON of the required shape: it must be a single JSON object, starting with '{'"}
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
