@@ -160,7 +160,7 @@ func (v *Verifier) VerifyCSV(ctx context.Context, r io.Reader, w io.Writer, opts
 	}
 	cw := csv.NewWriter(w)
 	if opts.Skip <= 0 {
-		if err := cw.Write(append(header, CSVResultHeader...)); err != nil {
+		if err := cw.Write(append(header, csvResultHeader...)); err != nil {
 			return stats, fmt.Errorf("email: writing the CSV: %w", err)
 		}
 	}
@@ -190,7 +190,7 @@ func (v *Verifier) VerifyCSV(ctx context.Context, r io.Reader, w io.Writer, opts
 		}
 		return rec, addr, cr.InputOffset() + bom, true, nil
 	}
-	fields := make([]string, 0, 2*len(header)+len(CSVResultHeader))
+	fields := make([]string, 0, 2*len(header)+len(csvResultHeader))
 	err = stream(ctx, v, opts, read, func(rec []string, it BulkItem, offset int64) bool {
 		fields = append(fields[:0], rec...)
 		for len(fields) < len(header) { // short rows are padded: the results line up
@@ -220,9 +220,11 @@ func (v *Verifier) VerifyCSV(ctx context.Context, r io.Reader, w io.Writer, opts
 	return stats, err
 }
 
-// CSVResultHeader names the columns [Verifier.VerifyCSV] appends to each
-// row: booleans as true/false, absent values empty.
-var CSVResultHeader = []string{
+// CSVResultHeader returns the names of the columns [Verifier.VerifyCSV]
+// appends to each row: booleans as true/false, absent values empty.
+func CSVResultHeader() []string { return slices.Clone(csvResultHeader) }
+
+var csvResultHeader = []string{
 	"is_valid", "reason", "normalized_email", "is_disposable", "is_role_account",
 	"is_free_provider", "has_mx_records", "mx_status", "did_you_mean",
 }

@@ -36,7 +36,7 @@ var emailCommands = []command{
 		args:    "FILE.csv",
 		summary: "Validate a CSV list of any size, writing each row with its result columns.",
 		help: "The first row is the header; the addresses are in the column -column, else the one headed \"email\", else the first. " +
-			"Rows are written in input order, each followed by the columns " + strings.Join(email.CSVResultHeader, ",") + ". " +
+			"Rows are written in input order, each followed by the columns " + strings.Join(email.CSVResultHeader(), ",") + ". " +
 			"FILE.csv '-' is standard input; -o '-' (the default) is standard output. A progress bar with rows per second " +
 			"and the time left is shown when standard error is a terminal. Ctrl-C writes the rows done so far, in order, and stops (exit status 1). " +
 			"The counts are printed at the end (on standard error when the rows go to standard output). " +
@@ -318,8 +318,8 @@ func rowsDone(name string, inputHeader []string) (int, error) {
 	if errors.Is(err, io.EOF) {
 		return 0, fmt.Errorf("-resume: %s is empty; run without -resume", name)
 	}
-	results := max(0, len(header)-len(email.CSVResultHeader))
-	if err != nil || !slices.Equal(header[results:], email.CSVResultHeader) {
+	results := max(0, len(header)-len(email.CSVResultHeader()))
+	if err != nil || !slices.Equal(header[results:], email.CSVResultHeader()) {
 		return 0, fmt.Errorf("-resume: %s is not the output of verify-list", name)
 	}
 	if !slices.Equal(header[:results], inputHeader) {

@@ -243,7 +243,7 @@ func TestListItems(t *testing.T) {
 
 func TestRowsDone(t *testing.T) {
 	dir := t.TempDir()
-	header := "email," + strings.Join(email.CSVResultHeader, ",") + "\n"
+	header := "email," + strings.Join(email.CSVResultHeader(), ",") + "\n"
 	row := "a@example.com,true,,a@example.com,false,false,false,false,skipped,\n"
 	for _, tc := range []struct {
 		name, content string

@@ -322,11 +322,22 @@ type ModerationRule struct {
 //
 // The model may add flags under these rules for comments the cues miss; it
 // cannot remove a rule flag.
-var ModerationRules = []ModerationRule{
+var moderationRules = []ModerationRule{
 	{"spam_link", []string{"http://", "https://", "www.", "bit.ly/", "tinyurl.com", "t.me/", "wa.me/", "linktr.ee", "goo.gl/", "cutt.ly/"}},
 	{"spam", []string{"free followers", "followers free", "check my profile", "check my page", "check my bio", "dm me", "dm for", "link in my bio", "promo code", "earn $", "earn money", "crypto giveaway"}},
 	{"slur", []string{"retard", "retarded", "faggot", "faggots", "fag", "tranny", "trannies", "nigger", "niggers", "nigga", "niggas", "n1gger", "kike", "kikes", "spic", "spics", "chink", "chinks"}},
 	{"harassment", []string{"kill yourself", "kys", "go die", "everyone hates you", "everyone hates your", "nobody likes you", "you're ugly", "you’re ugly", "you are ugly", "ugly", "clown", "loser", "idiot", "stupid", "shut up", "i will find you"}},
+}
+
+// ModerationRules returns the documented rule list (see above); the copy
+// is the caller's to change.
+func ModerationRules() []ModerationRule {
+	rules := make([]ModerationRule, len(moderationRules))
+	for i, r := range moderationRules {
+		rules[i] = r
+		rules[i].Cues = slices.Clone(r.Cues)
+	}
+	return rules
 }
 
 // match returns the first cue of r found in lower, or "".
@@ -427,7 +438,7 @@ func ComputeCommentFacts(cs []Comment) CommentFacts {
 			f.Questions = append(f.Questions, CommentQuote{c.ID, excerpt(c.Text, 280)})
 		}
 		lower := strings.ToLower(c.Text)
-		for _, rule := range ModerationRules {
+		for _, rule := range moderationRules {
 			if m := rule.match(lower); m != "" {
 				f.ModerationFlags = append(f.ModerationFlags, ModerationFlag{CommentID: c.ID, Rule: rule.Name,
 					Excerpt: excerpt(c.Text, 120), Reason: "matched " + m, Source: "rules"})

@@ -415,7 +415,7 @@ moderation_flags lists only flags the rules missed. Use only comment ids from "c
 	ans, ai, err := llmjson.Ask(ctx, llm, llmjson.Request{System: system, Prompt: string(input)}, func(a *commentAnswer) []string {
 		p := checkConfidence(a.Confidence)
 		for i, fl := range a.ModerationFlags {
-			if !slices.ContainsFunc(ModerationRules, func(r ModerationRule) bool { return r.Name == fl.Rule }) {
+			if !slices.ContainsFunc(moderationRules, func(r ModerationRule) bool { return r.Name == fl.Rule }) {
 				p = append(p, fmt.Sprintf("moderation_flags[%d].rule must be one of spam_link, spam, slur, harassment", i))
 			}
 		}

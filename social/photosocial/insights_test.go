@@ -269,3 +269,12 @@ func TestQuestionsBySyntax(t *testing.T) {
 		}
 	}
 }
+
+func TestModerationRulesIsACopy(t *testing.T) {
+	rules := ModerationRules()
+	rules[0].Cues[0] = "changed"
+	rules[0].Name = "changed"
+	if again := ModerationRules(); again[0].Cues[0] == "changed" || again[0].Name == "changed" {
+		t.Error("changing the returned rules changed the package's list")
+	}
+}
