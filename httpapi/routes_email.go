@@ -37,7 +37,8 @@ func (s *server) emailRoutes() []route {
 }
 
 // csvUpload returns the first file part of a multipart/form-data body,
-// whatever its form name, read up to one byte past the CSV limit so that
+// whatever its form name, or the field named file even without a file
+// name (as curl -F 'file=<list.csv' sends it), read up to one byte past the CSV limit so that
 // package email can name the limit.
 func csvUpload(r *http.Request) ([]byte, error) {
 	if err := requireMediaType(r, "multipart/form-data"); err != nil {
@@ -55,7 +56,7 @@ func csvUpload(r *http.Request) ([]byte, error) {
 		if err != nil {
 			return nil, multipartError(err)
 		}
-		if part.FileName() == "" {
+		if part.FileName() == "" && part.FormName() != "file" {
 			continue // an ordinary form field
 		}
 		data, err := io.ReadAll(io.LimitReader(part, email.MaxCSVBytes+1))

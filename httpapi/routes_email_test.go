@@ -237,13 +237,20 @@ func TestEmailCSVRoute(t *testing.T) {
 		case files[tt.name] != "" || tt.name == "no header":
 			tt.ct, tt.body = multipartBody(t, [3]string{"file", "f.csv", files[tt.name]})
 		case tt.name == "no file part":
-			tt.ct, tt.body = multipartBody(t, [3]string{"file", "", "email\na@mx.test\n"})
+			tt.ct, tt.body = multipartBody(t, [3]string{"note", "", "email\na@mx.test\n"})
 		case tt.name == "not multipart":
 			tt.ct, tt.body = "text/csv", strings.NewReader("email\na@mx.test\n")
 		case tt.name == "broken multipart":
 			tt.ct, tt.body = "multipart/form-data; boundary=xyz", strings.NewReader("--xyz\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f.csv\"\r\n\r\nemail\na@mx.test\n")
 		}
 	}
+	t.Run("field file without a file name", func(t *testing.T) {
+		ct, body := multipartBody(t, [3]string{"file", "", "email\na@mx.test\n"})
+		code, env := call(t, h, path, ct, body)
+		if code != 200 || !env.Success || !strings.Contains(string(env.Data), "a@mx.test") {
+			t.Errorf("%d %s %s", code, env.Data, errorText(env))
+		}
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, env := call(t, h, path, tt.ct, tt.body)
