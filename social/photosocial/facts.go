@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quiverkit/quiver/internal/sentiment"
+	"github.com/quiverkit/quiver/internal/stopwords"
 )
 
 // ProfileFacts are the numbers of profile insights, computed in Go before
@@ -400,14 +401,6 @@ func isQuestion(text string) bool {
 	return false
 }
 
-var stopWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields("a an the and or but of to in on at for with is are was were be been it its this that these those i you he she we they me my your our their so too very just do does did not no yes all any as by from if than then there here what when where who how why can will would should could have has had am up out about more most some such only own same other into over again further once") {
-		stopWords[w] = true
-	}
-}
-
 func words(text string) []string {
 	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
@@ -451,7 +444,7 @@ func ComputeCommentFacts(cs []Comment) CommentFacts {
 				gram := ws[i : i+n]
 				content := false
 				for _, w := range gram {
-					if !stopWords[w] {
+					if !stopwords.Is(w) {
 						content = true
 					}
 				}
