@@ -43,6 +43,8 @@ l5.deep         TXT "v=spf1 ip4:192.0.2.1 -all"
 l6.deep         TXT "v=spf1 ip4:192.0.2.1 -all"
 voids           TXT "v=spf1 a:nx1.voids.test a:nx2.voids.test exists:nx3.voids.test -all"
 loop            TXT "v=spf1 include:loop.test -all"
+existsv6        TXT "v=spf1 exists:v6only.existsv6.test a:v6only.existsv6.test -all"
+v6only.existsv6 AAAA 2001:db8::1
 missing-inc     TXT "v=spf1 include:nothing.test -all"
 redir           TXT "v=spf1 redirect=_spf.provider.test"
 bad             TXT "v=spf1 ip4:300.1.1.1 foo:bar ~all"
@@ -78,6 +80,9 @@ func TestCheckSPF(t *testing.T) {
 		{domain: "deep.test", all: "-all", lookups: 11, errs: []string{"exceed the limit of 10"}},
 		{domain: "voids.test", all: "-all", lookups: 3, void: 3, errs: []string{"void lookups exceed the limit of 2"}},
 		{domain: "loop.test", all: "-all", lookups: 1, errs: []string{"loops back"}},
+		// exists asks for A only (RFC 7208 5.7): an AAAA-only name is void
+		// for exists, though a matches it.
+		{domain: "existsv6.test", all: "-all", lookups: 2, void: 1},
 		{domain: "missing-inc.test", all: "-all", lookups: 1, void: 1, errs: []string{"has no SPF record"}},
 		{domain: "redir.test", all: "~all", lookups: 1},
 		{domain: "bad.test", all: "~all", errs: []string{"not a valid IPv4", "unknown mechanism"}},

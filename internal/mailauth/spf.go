@@ -35,6 +35,7 @@ type Resolver interface {
 	LookupTXT(ctx context.Context, name string) ([]string, error)
 	LookupMX(ctx context.Context, name string) ([]dnsx.MX, error)
 	LookupIP(ctx context.Context, host string) ([]netip.Addr, error)
+	LookupA(ctx context.Context, host string) ([]netip.Addr, error)
 }
 
 // An SPFTerm is one directive or modifier of an SPF record.
@@ -279,8 +280,14 @@ func (w *walker) walk(ctx context.Context, domain string, terms []SPFTerm, depth
 			}
 		case "a", "exists":
 			w.s.DNSLookups++
+			// a matches either family; exists asks for A records only,
+			// whatever the client's family (RFC 7208 section 5.7).
+			lookup := w.r.LookupIP
+			if t.Name == "exists" {
+				lookup = w.r.LookupA
+			}
 			if err := w.void(ctx, domain, t, func(name string) (bool, error) {
-				ips, err := w.r.LookupIP(ctx, name)
+				ips, err := lookup(ctx, name)
 				return len(ips) > 0, err
 			}); err != nil {
 				return all, err
