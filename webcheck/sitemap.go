@@ -33,8 +33,11 @@ const (
 	// maxFieldBytes bounds the text kept of one loc, lastmod, changefreq or
 	// priority.
 	maxFieldBytes = 4096
-	// maxSeen bounds the entries remembered for duplicate detection.
-	maxSeen = 1 << 20
+	// maxSeen bounds the entries remembered for duplicate detection (a
+	// few MB): twice what a valid sitemap may hold, so every duplicate of
+	// a valid file is found, and an oversized file, already warned about,
+	// costs no more.
+	maxSeen = 2 * MaxSitemapURLs
 	// maxTokenBytes bounds one XML token: a text run, a tag with its
 	// attributes, a comment. encoding/xml holds a whole token in memory,
 	// so without this bound one long text node would take memory in
