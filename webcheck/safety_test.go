@@ -174,7 +174,7 @@ func safeBrowsingServer(t *testing.T, status int) (*httptest.Server, *int) {
 	calls := new(int)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		*calls++
-		if r.Method != http.MethodPost || r.URL.Path != "/v4/threatMatches:find" || r.URL.Query().Get("key") != "test-key" || r.Header.Get("Content-Type") != "application/json" {
+		if r.Method != http.MethodPost || r.URL.Path != "/v4/threatMatches:find" || r.Header.Get("X-Goog-Api-Key") != "test-key" || r.URL.RawQuery != "" || r.Header.Get("Content-Type") != "application/json" {
 			http.Error(w, `{"error":{"code":400}}`, http.StatusBadRequest)
 			return
 		}

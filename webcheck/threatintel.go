@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -101,23 +99,21 @@ func (s *SafeBrowsing) Lookup(ctx context.Context, urls []string) ([]ThreatMatch
 	if err != nil {
 		return nil, err
 	}
-	endpoint := strings.TrimSuffix(or(s.Endpoint, DefaultSafeBrowsingEndpoint), "/") + "/v4/threatMatches:find?key=" + s.Key
+	endpoint := strings.TrimSuffix(or(s.Endpoint, DefaultSafeBrowsingEndpoint), "/") + "/v4/threatMatches:find"
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(b))
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
+	// The key goes in the header Google APIs accept for it, not in the
+	// query string, where access logs and error texts would record it.
+	req.Header.Set("X-Goog-Api-Key", s.Key)
 	hc := s.HTTPClient
 	if hc == nil {
 		hc = &http.Client{Timeout: 10 * time.Second}
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		// The request URL carries the API key; keep it out of the error.
-		var ue *url.Error
-		if errors.As(err, &ue) && s.Key != "" {
-			err = &url.Error{Op: ue.Op, URL: strings.Replace(ue.URL, s.Key, "REDACTED", 1), Err: ue.Err}
-		}
 		if ctx.Err() != nil || safehttp.IsTimeout(err) {
 			return nil, envelope.Wrap(envelope.CodeUpstreamTimeout, err, "Safe Browsing did not answer in time")
 		}
