@@ -27,7 +27,7 @@ func microblogSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	return func(_ context.Context, cfg *httpapi.Config) error {
 		p, err := microblogProvider(kind, key, baseURL, file, timeout, maxBytes, f.deps.upstreamClient(kind))
 		if err != nil {
-			return err
+			return usageError{err} // a configuration mistake, as for photosocial
 		}
 		cfg.Microblog = p
 		return nil

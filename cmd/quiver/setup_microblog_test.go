@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"io"
 	"strings"
 	"testing"
 
@@ -45,4 +47,17 @@ func TestMicroblogProvider(t *testing.T) {
 		}
 	}
 	var _ microblog.Provider = (*microblog.File)(nil)
+}
+
+func TestMicroblogMisconfigurationIsUsageError(t *testing.T) {
+	for name, vars := range map[string]map[string]string{
+		"unknown provider": {"QUIVER_MICROBLOG_PROVIDER": "myspace"},
+		"missing key":      {"QUIVER_MICROBLOG_PROVIDER": "xapi"},
+		"missing file":     {"QUIVER_MICROBLOG_PROVIDER": "file"},
+	} {
+		err := run(context.Background(), []string{"-addr", "127.0.0.1:0"}, env(vars), io.Discard)
+		if exitCode(err) != 2 {
+			t.Errorf("%s: run = %v (exit %d), want a usage error (exit 2)", name, err, exitCode(err))
+		}
+	}
 }
