@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/upstream"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -140,18 +141,5 @@ func unreachable(err error) bool {
 // parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP
 // date. It returns 0 when the header is absent or unusable.
 func parseRetryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if n, err := strconv.Atoi(v); err == nil {
-		if n <= 0 {
-			return 0
-		}
-		return time.Duration(n) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now).Round(time.Second)
-	}
-	return 0
+	return upstream.RetryAfter(http.Header{"Retry-After": {v}}, now)
 }

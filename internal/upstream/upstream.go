@@ -261,16 +261,22 @@ func (c *Client) statusError(resp *http.Response, body []byte, path string) erro
 // maxRetryAfter bounds the wait a provider can ask for.
 const maxRetryAfter = 24 * time.Hour
 
-// retryAfter reads Retry-After (delay-seconds or HTTP-date) or, failing
-// that, x-rate-limit-reset (Unix seconds), bounded by maxRetryAfter. It
-// returns 0 when neither says.
+// retryAfter is RetryAfter at the client's clock.
 func (c *Client) retryAfter(h http.Header) time.Duration {
 	now := time.Now
 	if c.Now != nil {
 		now = c.Now
 	}
+	return RetryAfter(h, now())
+}
+
+// RetryAfter reads how long a provider asks to wait: Retry-After
+// (delay-seconds or HTTP-date) or, failing that, x-rate-limit-reset (Unix
+// seconds), relative to now and bounded by 24 hours. It returns 0 when
+// neither says.
+func RetryAfter(h http.Header, now time.Time) time.Duration {
 	until := func(t time.Time) time.Duration {
-		return min(max(0, t.Sub(now()).Round(time.Second)), maxRetryAfter)
+		return min(max(0, t.Sub(now).Round(time.Second)), maxRetryAfter)
 	}
 	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
 		if secs, err := strconv.ParseInt(v, 10, 64); err == nil && secs >= 0 {
