@@ -444,6 +444,39 @@ func TestUnencodableDataIsInternalError(t *testing.T) {
 	}
 }
 
+func TestRequestTimeout(t *testing.T) {
+	waits := route{
+		method: http.MethodGet, path: "/v1/test/waits", group: groupDev, response: typeOf[struct{}](),
+		op: func(r *http.Request) (any, *envelope.AI, error) {
+			select {
+			case <-r.Context().Done():
+				return nil, nil, fmt.Errorf("upstream: %w", r.Context().Err())
+			case <-time.After(10 * time.Second):
+				return struct{}{}, nil, nil
+			}
+		},
+	}
+	h := testServer(t, Config{RequestTimeout: 100 * time.Millisecond}, waits)
+	start := time.Now()
+	res := do(t, h, "GET", "/v1/test/waits", "")
+	checkEnvelope(t, res, 504, envelope.CodeUpstreamTimeout)
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("took %v with a 100 ms request timeout", took)
+	}
+	// Negative disables it: the operation sees no deadline.
+	noDeadline := route{
+		method: http.MethodGet, path: "/v1/test/deadline", group: groupDev, response: typeOf[bool](),
+		op: func(r *http.Request) (any, *envelope.AI, error) {
+			_, ok := r.Context().Deadline()
+			return ok, nil, nil
+		},
+	}
+	res = do(t, testServer(t, Config{RequestTimeout: -1}, noDeadline), "GET", "/v1/test/deadline", "")
+	if string(res.env.Data) != "false" {
+		t.Errorf("with RequestTimeout -1 the request has a deadline: %s", res.raw)
+	}
+}
+
 func TestClientGoneIsNotInternalError(t *testing.T) {
 	var logs testutil.SyncBuffer
 	stopped := route{

@@ -204,3 +204,18 @@ func (s *server) withBodyLimit(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// withRequestTimeout ends the context of a request after
+// Config.RequestTimeout, so that no operation outlives its caller's
+// patience: one that is still waiting then fails with the deadline, which
+// the envelope reports as UPSTREAM_TIMEOUT.
+func (s *server) withRequestTimeout(next http.Handler) http.Handler {
+	if s.cfg.RequestTimeout <= 0 { // New turns 0 into the default
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}

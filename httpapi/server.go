@@ -51,6 +51,9 @@ const (
 	DefaultRatePerSecond = 10
 	DefaultBurst         = 20
 	DefaultMaxBodyBytes  = 1 << 20
+	// DefaultRequestTimeout leaves room for a slow language model and stays
+	// below cmd/quiver's default WriteTimeout of 120 s.
+	DefaultRequestTimeout = 100 * time.Second
 )
 
 // Config configures the handler. The zero value serves every route but
@@ -77,6 +80,12 @@ type Config struct {
 	// MaxBodyBytes bounds request bodies; larger ones are answered 413.
 	// Default DefaultMaxBodyBytes (1 MiB).
 	MaxBodyBytes int64
+
+	// RequestTimeout bounds the work of one request: its context ends
+	// then, and an operation still waiting on an upstream answers 504
+	// UPSTREAM_TIMEOUT. Default DefaultRequestTimeout; negative disables
+	// it. Keep it below the server's WriteTimeout.
+	RequestTimeout time.Duration
 
 	// Logger receives access logs and internal errors. Default: discard.
 	Logger *slog.Logger
@@ -170,6 +179,9 @@ func newServer(cfg Config) *server {
 	if cfg.MaxBodyBytes <= 0 {
 		s.cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
+	if cfg.RequestTimeout == 0 {
+		s.cfg.RequestTimeout = DefaultRequestTimeout
+	}
 	for _, k := range cfg.Keys {
 		if k != "" {
 			s.keys = append(s.keys, hashKey(k))
@@ -235,6 +247,7 @@ func (s *server) handler(routes []route) http.Handler {
 		s.withGateway,
 		s.withRateLimit,
 		s.withBodyLimit,
+		s.withRequestTimeout,
 	)
 }
 

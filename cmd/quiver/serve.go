@@ -24,6 +24,7 @@ type serverConfig struct {
 	rate              float64
 	burst             int
 	maxBody           int64
+	requestTimeout    time.Duration
 	readHeaderTimeout time.Duration
 	readTimeout       time.Duration
 	writeTimeout      time.Duration
@@ -57,6 +58,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	f.Float(&sc.rate, "rate-limit", "QUIVER_RATE_LIMIT", httpapi.DefaultRatePerSecond, "requests per second allowed per key; negative disables the limit")
 	f.Int(&sc.burst, "burst", "QUIVER_BURST", httpapi.DefaultBurst, "requests a key may make at once")
 	f.Int64(&sc.maxBody, "max-body", "QUIVER_MAX_BODY", httpapi.DefaultMaxBodyBytes, "maximum request body in bytes")
+	f.Duration(&sc.requestTimeout, "request-timeout", "QUIVER_REQUEST_TIMEOUT", httpapi.DefaultRequestTimeout, "time limit of the work of one request (keep it below -write-timeout); negative disables it")
 	f.Duration(&sc.readHeaderTimeout, "read-header-timeout", "QUIVER_READ_HEADER_TIMEOUT", 5*time.Second, "time allowed to read request headers")
 	f.Duration(&sc.readTimeout, "read-timeout", "QUIVER_READ_TIMEOUT", 30*time.Second, "time allowed to read a whole request")
 	f.Duration(&sc.writeTimeout, "write-timeout", "QUIVER_WRITE_TIMEOUT", 120*time.Second, "time allowed to handle a request and write the response")
@@ -97,12 +99,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		sc.keys = []string{newKey()}
 	}
 	cfg := httpapi.Config{
-		Keys:          sc.keys,
-		Hosts:         sc.hosts,
-		RatePerSecond: sc.rate,
-		Burst:         sc.burst,
-		MaxBodyBytes:  sc.maxBody,
-		Logger:        logger,
+		Keys:           sc.keys,
+		Hosts:          sc.hosts,
+		RatePerSecond:  sc.rate,
+		Burst:          sc.burst,
+		MaxBodyBytes:   sc.maxBody,
+		RequestTimeout: sc.requestTimeout,
+		Logger:         logger,
 	}
 	// operations: the metrics and Redis come first, for the services to
 	// feed and use (metrics.go, redis.go, deps.go).
