@@ -341,17 +341,25 @@ func (p *jsonParser) enter() *jsonError {
 	return nil
 }
 
-func (p *jsonParser) parseObject() (*jsonNode, *jsonError) {
+// open consumes the opening bracket of an object or array, one level
+// deeper: a node to fill when sorting keys, else the bracket written out.
+func (p *jsonParser) open(kind byte) (*jsonNode, *jsonError) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	p.pos++ // '{'
-	var node *jsonNode
+	p.pos++
 	if p.sort {
-		node = &jsonNode{kind: '{'}
-	} else {
-		p.pretty.WriteByte('{')
-		p.mini.WriteByte('{')
+		return &jsonNode{kind: kind}, nil
+	}
+	p.pretty.WriteByte(kind)
+	p.mini.WriteByte(kind)
+	return nil, nil
+}
+
+func (p *jsonParser) parseObject() (*jsonNode, *jsonError) {
+	node, err := p.open('{')
+	if err != nil {
+		return nil, err
 	}
 	level := p.depth - 1
 	for len(p.keys) <= level {
@@ -466,16 +474,9 @@ func (p *jsonParser) duplicate(key string, first, again int) {
 }
 
 func (p *jsonParser) parseArray() (*jsonNode, *jsonError) {
-	if err := p.enter(); err != nil {
+	node, err := p.open('[')
+	if err != nil {
 		return nil, err
-	}
-	p.pos++ // '['
-	var node *jsonNode
-	if p.sort {
-		node = &jsonNode{kind: '['}
-	} else {
-		p.pretty.WriteByte('[')
-		p.mini.WriteByte('[')
 	}
 	p.skipSpace()
 	if p.pos < len(p.src) && p.src[p.pos] == ']' {
