@@ -13,7 +13,7 @@ import (
 	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
-	"github.com/quiverkit/quiver/internal/llmtest"
+	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
 func readText(t testing.TB, name string) string {

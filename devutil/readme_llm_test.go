@@ -11,7 +11,7 @@ import (
 
 	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/llmtest"
+	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
 var polishRequest = devutil.ReadmeRequest{

@@ -15,7 +15,7 @@ import (
 	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
-	"github.com/quiverkit/quiver/internal/llmtest"
+	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
 var flavors = []string{"pcre", "python", "javascript", "go", "re2", "dotnet"}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/llmtest"
+	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
 func readTrace(t *testing.T, name string) string {

@@ -14,8 +14,8 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/dnstest"
-	"github.com/quiverkit/quiver/internal/dnsx"
+	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // fixtureZone serves every DNS case the tests need under .test.
@@ -51,10 +51,10 @@ voidspf        TXT "v=spf1 a:gone1.voidspf.test a:gone2.voidspf.test a:gone3.voi
 _dmarc.voidspf TXT "v=DMARC1; p=reject; rua=mailto:d@voidspf.test"
 `
 
-func fixture(t testing.TB, opts ...dnstest.Option) (*dnstest.Server, *dnsx.Resolver) {
+func fixture(t testing.TB, opts ...resolvertest.Option) (*resolvertest.Server, *resolver.Resolver) {
 	t.Helper()
-	srv := dnstest.NewServer(t, fixtureZone, opts...)
-	r, err := dnsx.New(dnsx.Config{Servers: []string{srv.Addr}, Timeout: 150 * time.Millisecond, Attempts: 1})
+	srv := resolvertest.NewServer(t, fixtureZone, opts...)
+	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 150 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func fixture(t testing.TB, opts ...dnstest.Option) (*dnstest.Server, *dnsx.Resol
 func ptr[T any](v T) *T { return &v }
 
 func TestValidateMXRules(t *testing.T) {
-	_, r := fixture(t, dnstest.WithServFail("servfail.test"), dnstest.WithDrop("slow.test"))
+	_, r := fixture(t, resolvertest.WithServFail("servfail.test"), resolvertest.WithDrop("slow.test"))
 	v := &Verifier{Resolver: r}
 	tests := []struct {
 		addr    string
@@ -304,7 +304,7 @@ func TestValidateCSV(t *testing.T) {
 }
 
 func TestDomainHealth(t *testing.T) {
-	_, r := fixture(t, dnstest.WithServFail("servfail.test"))
+	_, r := fixture(t, resolvertest.WithServFail("servfail.test"))
 	v := &Verifier{Resolver: r}
 	res, err := v.DomainHealth(context.Background(), DomainHealthRequest{Domains: []string{"good.test", "weak.test", "twospf.test", "missing.test", "nullmx.test", "GOOD.test.", "servfail.test", "manyspf.test", "voidspf.test"}})
 	if err != nil {
@@ -361,7 +361,7 @@ func TestDomainHealth(t *testing.T) {
 // A domain whose DNS does not answer costs one timeout, not one per
 // record: after the MX lookup times out, SPF and DMARC are not asked.
 func TestDomainHealthTimeoutAsksOnce(t *testing.T) {
-	srv, r := fixture(t, dnstest.WithDrop("slow.test", "_dmarc.slow.test"))
+	srv, r := fixture(t, resolvertest.WithDrop("slow.test", "_dmarc.slow.test"))
 	v := &Verifier{Resolver: r}
 	res, err := v.DomainHealth(context.Background(), DomainHealthRequest{Domains: []string{"slow.test"}})
 	if err != nil {
@@ -426,8 +426,8 @@ func BenchmarkValidateBulk(b *testing.B) {
 	}
 	for b.Loop() {
 		b.StopTimer()
-		srv := dnstest.NewServer(b, zone.String(), dnstest.WithDelay(20*time.Millisecond))
-		r, _ := dnsx.New(dnsx.Config{Servers: []string{srv.Addr}, Timeout: time.Second})
+		srv := resolvertest.NewServer(b, zone.String(), resolvertest.WithDelay(20*time.Millisecond))
+		r, _ := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: time.Second})
 		v := &Verifier{Resolver: r}
 		b.StartTimer()
 		res, err := v.ValidateBulk(context.Background(), BulkRequest{Emails: emails})
@@ -439,8 +439,8 @@ func BenchmarkValidateBulk(b *testing.B) {
 }
 
 func TestValidateSlowServerTimesOut(t *testing.T) {
-	srv := dnstest.NewServer(t, fixtureZone, dnstest.WithDelay(500*time.Millisecond))
-	r, err := dnsx.New(dnsx.Config{Servers: []string{srv.Addr}, Timeout: 100 * time.Millisecond, Attempts: 2})
+	srv := resolvertest.NewServer(t, fixtureZone, resolvertest.WithDelay(500*time.Millisecond))
+	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 100 * time.Millisecond, Attempts: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -497,8 +497,8 @@ func TestValidateBulkBoundsConcurrency(t *testing.T) {
 		fmt.Fprintf(&zone, "d%d MX 10 mx.d%d.bench.\n", d, d)
 		emails[d] = fmt.Sprintf("u@d%d.bench", d)
 	}
-	srv := dnstest.NewServer(t, zone.String(), dnstest.WithDelay(20*time.Millisecond))
-	r, _ := dnsx.New(dnsx.Config{Servers: []string{srv.Addr}, Timeout: time.Second})
+	srv := resolvertest.NewServer(t, zone.String(), resolvertest.WithDelay(20*time.Millisecond))
+	r, _ := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: time.Second})
 	v := &Verifier{Resolver: r, Concurrency: 4}
 	start := time.Now()
 	res, _ := v.ValidateBulk(context.Background(), BulkRequest{Emails: emails})

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/mailauth"
+	"github.com/quiverkit/quiver/mailauth"
 )
 
 // SPF is a domain's SPF policy as evaluated by the domain-health check.

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	gosmtp "github.com/emersion/go-smtp"
-	"github.com/quiverkit/quiver/internal/dnstest"
 	"github.com/quiverkit/quiver/internal/safehttp"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // mailbox is the behaviour of a loopback SMTP server.
@@ -209,7 +209,7 @@ func TestSMTPProbeUndecided(t *testing.T) {
 // When the MX lookup itself fails the probe says so: a timeout is a
 // timeout, and the DNS error is given, not a bare no_mail_server.
 func TestSMTPProbeAfterDNSFailure(t *testing.T) {
-	_, r := fixture(t, dnstest.WithDrop("slow.test"), dnstest.WithServFail("servfail.test"))
+	_, r := fixture(t, resolvertest.WithDrop("slow.test"), resolvertest.WithServFail("servfail.test"))
 	v := &Verifier{Resolver: r, SMTP: SMTPOptions{AllowPrivateAddresses: true}}
 	for _, tt := range []struct{ addr, reason, message string }{
 		{"a@slow.test", SMTPTimeout, "timeout"},

@@ -15,8 +15,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/dnstest"
-	"github.com/quiverkit/quiver/internal/dnsx"
+	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // noLeaks checks, after the test's other cleanups (the DNS server's),
@@ -28,7 +28,7 @@ func noLeaks(t *testing.T) {
 
 func TestValidateStreamKeepsOrder(t *testing.T) {
 	noLeaks(t)
-	srv, r := fixture(t, dnstest.WithDelay(2*time.Millisecond))
+	srv, r := fixture(t, resolvertest.WithDelay(2*time.Millisecond))
 	v := &Verifier{Resolver: r, Concurrency: 8}
 	inputs := []string{"a@mx.test", "bad", "b@nullmx.test", "c@implicit.test", "info@mx.test", "d@missing.test"}
 	var addrs []string
@@ -59,7 +59,7 @@ func TestValidateStreamKeepsOrder(t *testing.T) {
 
 func TestValidateStreamBreak(t *testing.T) {
 	noLeaks(t)
-	_, r := fixture(t, dnstest.WithDelay(5*time.Millisecond))
+	_, r := fixture(t, resolvertest.WithDelay(5*time.Millisecond))
 	v := &Verifier{Resolver: r}
 	n := 0
 	for _, err := range v.ValidateStream(t.Context(), func(yield func(string) bool) {
@@ -80,7 +80,7 @@ func TestValidateStreamBreak(t *testing.T) {
 
 func TestValidateStreamBoundsWindow(t *testing.T) {
 	noLeaks(t)
-	_, r := fixture(t, dnstest.WithDelay(time.Millisecond))
+	_, r := fixture(t, resolvertest.WithDelay(time.Millisecond))
 	v := &Verifier{Resolver: r, Concurrency: 4}
 	const window = 8
 	pulled, received := 0, 0
@@ -114,7 +114,7 @@ func TestValidateStreamBoundsWindow(t *testing.T) {
 // in order, then the context's error, and nothing after it.
 func TestValidateStreamCancel(t *testing.T) {
 	noLeaks(t)
-	_, r := fixture(t, dnstest.WithDelay(5*time.Millisecond))
+	_, r := fixture(t, resolvertest.WithDelay(5*time.Millisecond))
 	v := &Verifier{Resolver: r, Concurrency: 4}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
@@ -224,7 +224,7 @@ func TestVerifyCSVErrors(t *testing.T) {
 func TestVerifyCSVCancel(t *testing.T) {
 	noLeaks(t)
 	// Every row has its own domain, and each query takes 20ms.
-	_, r := fixture(t, dnstest.WithDelay(20*time.Millisecond))
+	_, r := fixture(t, resolvertest.WithDelay(20*time.Millisecond))
 	v := &Verifier{Resolver: r, Concurrency: 4}
 	var in strings.Builder
 	in.WriteString("email\n")
@@ -277,8 +277,8 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 func TestVerifyCSVDeadDomainCostsOneTimeout(t *testing.T) {
 	noLeaks(t)
 	const timeout = 100 * time.Millisecond
-	srv := dnstest.NewServer(t, fixtureZone, dnstest.WithDrop("dead.test"))
-	r, err := dnsx.New(dnsx.Config{Servers: []string{srv.Addr}, Timeout: timeout, Attempts: 1})
+	srv := resolvertest.NewServer(t, fixtureZone, resolvertest.WithDrop("dead.test"))
+	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: timeout, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/quiverkit/quiver/internal/dnsx"
+	"github.com/quiverkit/quiver/resolver"
 )
 
 // A Verifier runs the checks of the package with its dependencies. The
@@ -13,7 +13,7 @@ import (
 // concurrent use.
 type Verifier struct {
 	// Resolver answers the MX, SPF and DMARC questions. Nil disables them.
-	Resolver *dnsx.Resolver
+	Resolver *resolver.Resolver
 	// Lists are the disposable, free-provider and role lists. Default:
 	// DefaultLists().
 	Lists *Lists
@@ -147,7 +147,7 @@ type Options struct {
 	Checks
 	SMTPOptions
 	// Resolver answers the MX lookup; nil skips it.
-	Resolver *dnsx.Resolver
+	Resolver *resolver.Resolver
 	// Lists default to DefaultLists().
 	Lists *Lists
 }
@@ -249,11 +249,11 @@ func (v *Verifier) domainMX(ctx context.Context, domain string) MX {
 		}
 		return MX{Status: MXFound, Hosts: hosts}
 	}
-	if errors.Is(err, dnsx.ErrNoData) {
+	if errors.Is(err, resolver.ErrNoData) {
 		if _, err = v.Resolver.LookupIP(ctx, domain); err == nil {
 			return MX{Status: MXImplicit, Hosts: []string{domain}}
 		}
-		if errors.Is(err, dnsx.ErrNoData) {
+		if errors.Is(err, resolver.ErrNoData) {
 			return MX{Status: MXNone, Hosts: []string{}}
 		}
 	}
@@ -263,11 +263,11 @@ func (v *Verifier) domainMX(ctx context.Context, domain string) MX {
 func mxFailure(err error) MX {
 	m := MX{Hosts: []string{}, Error: err.Error()}
 	switch {
-	case errors.Is(err, dnsx.ErrNXDomain):
+	case errors.Is(err, resolver.ErrNXDomain):
 		m.Status, m.Error = MXNXDomain, ""
-	case errors.Is(err, dnsx.ErrServFail):
+	case errors.Is(err, resolver.ErrServFail):
 		m.Status = MXServFail
-	case errors.Is(err, dnsx.ErrTimeout):
+	case errors.Is(err, resolver.ErrTimeout):
 		m.Status = MXTimeout
 	default:
 		m.Status = MXError
@@ -277,12 +277,12 @@ func mxFailure(err error) MX {
 
 // Resolver is the caching DNS resolver the checks use (the one Quiver
 // shares between its packages). Build one with [NewResolver] and share it.
-type Resolver = dnsx.Resolver
+type Resolver = resolver.Resolver
 
 // ResolverConfig configures [NewResolver]. The zero value asks the servers
 // of /etc/resolv.conf; set Servers to choose others ("host:port").
-type ResolverConfig = dnsx.Config
+type ResolverConfig = resolver.Config
 
 // NewResolver returns a resolver with a TTL-honouring cache and in-flight
 // de-duplication, for [Verifier.Resolver] and [Options.Resolver].
-func NewResolver(cfg ResolverConfig) (*Resolver, error) { return dnsx.New(cfg) }
+func NewResolver(cfg ResolverConfig) (*Resolver, error) { return resolver.New(cfg) }

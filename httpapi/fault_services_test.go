@@ -11,9 +11,9 @@ import (
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/dnstest"
-	"github.com/quiverkit/quiver/internal/dnsx"
-	"github.com/quiverkit/quiver/internal/llmtest"
+	"github.com/quiverkit/quiver/llm/llmtest"
+	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/microblog/microblogtest"
 	"github.com/quiverkit/quiver/social/photosocial"
@@ -55,9 +55,9 @@ func TestFaultDNSStopsAnswering(t *testing.T) {
 	// now so that the timings below measure DNS, not decompression.
 	email.DefaultLists()
 	const timeout = 200 * time.Millisecond
-	dns := dnstest.NewServer(t, "$ORIGIN test.\n@ 300 SOA ns hostmaster 1 3600 600 86400 60\n",
-		dnstest.WithDrop("dead.test", "_dmarc.dead.test"))
-	r, err := dnsx.New(dnsx.Config{Servers: []string{dns.Addr}, Timeout: timeout, Attempts: 1})
+	dns := resolvertest.NewServer(t, "$ORIGIN test.\n@ 300 SOA ns hostmaster 1 3600 600 86400 60\n",
+		resolvertest.WithDrop("dead.test", "_dmarc.dead.test"))
+	r, err := resolver.New(resolver.Config{Servers: []string{dns.Addr}, Timeout: timeout, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

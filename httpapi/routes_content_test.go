@@ -11,7 +11,7 @@ import (
 
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/llmjson"
-	"github.com/quiverkit/quiver/internal/llmtest"
+	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
 // contentResponse is the envelope of a content route.

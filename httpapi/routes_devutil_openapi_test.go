@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/llmtest"
+	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
 // TestDevOpenAPI checks the requests and responses of every devutil

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/llmtest"
+	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
 // postDev posts a JSON body to a devutil route and checks that success

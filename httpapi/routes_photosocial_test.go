@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/llmtest"
+	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/social/photosocial"
 )
 

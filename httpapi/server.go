@@ -39,8 +39,8 @@ import (
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/dnsx"
 	"github.com/quiverkit/quiver/internal/metrics"
+	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
 	"github.com/quiverkit/quiver/webcheck"
@@ -113,7 +113,7 @@ type Config struct {
 	// Resolver answers every DNS question of the email routes (MX, SPF,
 	// DMARC) and of the webcheck DNS routes. When nil, the email routes
 	// check syntax, disposable and role lists only, and report no MX.
-	Resolver *dnsx.Resolver
+	Resolver *resolver.Resolver
 	// EmailLists are the disposable, free-provider and role lists. Default:
 	// email.DefaultLists(), the lists embedded at build time.
 	EmailLists *email.Lists

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/dnsx"
 	"github.com/quiverkit/quiver/internal/safehttp"
+	"github.com/quiverkit/quiver/resolver"
 )
 
 // Config configures a [Checker]. The zero value works: it fetches through
@@ -22,7 +22,7 @@ type Config struct {
 	// Resolver answers the DNS queries of [Checker.AnalyzeDNS] and
 	// resolves the hosts that are fetched. Default: a resolver on the
 	// servers of /etc/resolv.conf.
-	Resolver *dnsx.Resolver
+	Resolver *resolver.Resolver
 	// AllowLoopback lets fetches reach loopback addresses. Only tests and
 	// internal deployments should set it.
 	AllowLoopback bool
@@ -72,7 +72,7 @@ type Checker struct {
 // New returns a Checker configured by cfg.
 func New(cfg Config) (*Checker, error) {
 	if cfg.Resolver == nil {
-		r, err := dnsx.New(dnsx.Config{})
+		r, err := resolver.New(resolver.Config{})
 		if err != nil {
 			return nil, err
 		}
@@ -124,7 +124,7 @@ func fetchError(field string, err error) error {
 			Details: []envelope.FieldIssue{{Field: field, Issue: "destination not allowed (private, loopback or special-purpose address)"}},
 			Err:     err,
 		}
-	case safehttp.IsTimeout(err), errors.Is(err, context.DeadlineExceeded), errors.Is(err, dnsx.ErrTimeout):
+	case safehttp.IsTimeout(err), errors.Is(err, context.DeadlineExceeded), errors.Is(err, resolver.ErrTimeout):
 		return envelope.Wrap(envelope.CodeUpstreamTimeout, err, "the site did not answer in time")
 	default:
 		// A fixed sentence per kind of failure: the error text itself can
@@ -139,9 +139,9 @@ func fetchFailure(err error) string {
 	var opErr *net.OpError
 	var certErr *tls.CertificateVerificationError
 	switch {
-	case errors.Is(err, dnsx.ErrNXDomain), errors.Is(err, dnsx.ErrNoData):
+	case errors.Is(err, resolver.ErrNXDomain), errors.Is(err, resolver.ErrNoData):
 		return "the host name does not resolve"
-	case errors.Is(err, dnsx.ErrServFail), errors.Is(err, dnsx.ErrRefused):
+	case errors.Is(err, resolver.ErrServFail), errors.Is(err, resolver.ErrRefused):
 		return "the host name could not be resolved"
 	case errors.As(err, &certErr):
 		return "its TLS certificate could not be verified"

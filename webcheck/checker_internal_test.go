@@ -9,20 +9,20 @@ import (
 	"testing"
 
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/dnsx"
+	"github.com/quiverkit/quiver/resolver"
 )
 
 func TestFetchErrorHidesInternalText(t *testing.T) {
-	resolver := "10.9.8.7:53"
+	server := "10.9.8.7:53"
 	tests := []struct {
 		err  error
 		want string
 	}{
-		{fmt.Errorf("lookup via %s: %w", resolver, dnsx.ErrNXDomain), "the host name does not resolve"},
-		{fmt.Errorf("lookup via %s: %w", resolver, dnsx.ErrServFail), "the host name could not be resolved"},
+		{fmt.Errorf("lookup via %s: %w", server, resolver.ErrNXDomain), "the host name does not resolve"},
+		{fmt.Errorf("lookup via %s: %w", server, resolver.ErrServFail), "the host name could not be resolved"},
 		{&net.OpError{Op: "dial", Net: "tcp", Addr: &net.TCPAddr{IP: net.ParseIP("10.9.8.7"), Port: 443}, Err: errors.New("connection refused")}, "no connection could be made"},
-		{fmt.Errorf("get: %w", &tls.CertificateVerificationError{Err: errors.New("x509: unknown authority " + resolver)}), "its TLS certificate could not be verified"},
-		{errors.New("read tcp " + resolver + ": reset by peer"), "the connection or the response failed"},
+		{fmt.Errorf("get: %w", &tls.CertificateVerificationError{Err: errors.New("x509: unknown authority " + server)}), "its TLS certificate could not be verified"},
+		{errors.New("read tcp " + server + ": reset by peer"), "the connection or the response failed"},
 	}
 	for _, tt := range tests {
 		e := envelope.From(fetchError("url", tt.err))

@@ -10,9 +10,9 @@ import (
 	"sync"
 
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/dnsx"
-	"github.com/quiverkit/quiver/internal/mailauth"
 	"github.com/quiverkit/quiver/internal/safehttp"
+	"github.com/quiverkit/quiver/mailauth"
+	"github.com/quiverkit/quiver/resolver"
 )
 
 // SPF is a domain's parsed and evaluated SPF policy: terms, the all
@@ -90,8 +90,8 @@ func (c *Checker) AnalyzeDNS(ctx context.Context, req DNSRequest) (DNSResult, er
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
-			case err == nil, errors.Is(err, dnsx.ErrNoData), errors.Is(err, mailauth.ErrNoRecord):
-			case errors.Is(err, dnsx.ErrNXDomain):
+			case err == nil, errors.Is(err, resolver.ErrNoData), errors.Is(err, mailauth.ErrNoRecord):
+			case errors.Is(err, resolver.ErrNXDomain):
 				nx = true
 			default:
 				if kind != "SPF" && kind != "DMARC" {
@@ -153,7 +153,7 @@ func (c *Checker) AnalyzeDNS(ctx context.Context, req DNSRequest) (DNSResult, er
 	wg.Wait()
 	if len(failures) == 6 {
 		for _, f := range failures {
-			if errors.Is(f, dnsx.ErrTimeout) || errors.Is(f, context.DeadlineExceeded) {
+			if errors.Is(f, resolver.ErrTimeout) || errors.Is(f, context.DeadlineExceeded) {
 				return DNSResult{}, envelope.Wrap(envelope.CodeUpstreamTimeout, f, "DNS lookups of "+domain+" timed out")
 			}
 		}

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/dnstest"
-	"github.com/quiverkit/quiver/internal/dnsx"
+	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 const dnsZone = `
@@ -31,9 +31,9 @@ www      IN CNAME example.test.
 bare     IN A   192.0.2.20
 `
 
-func dnsChecker(t *testing.T, opts ...dnstest.Option) *Checker {
-	ns := dnstest.NewServer(t, dnsZone, opts...)
-	r, err := dnsx.New(dnsx.Config{Servers: []string{ns.Addr}, Timeout: 300 * time.Millisecond, Attempts: 1})
+func dnsChecker(t *testing.T, opts ...resolvertest.Option) *Checker {
+	ns := resolvertest.NewServer(t, dnsZone, opts...)
+	r, err := resolver.New(resolver.Config{Servers: []string{ns.Addr}, Timeout: 300 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestAnalyzeDNS(t *testing.T) {
 }
 
 func TestAnalyzeDNSFailures(t *testing.T) {
-	c := dnsChecker(t, dnstest.WithDrop("slow.test"), dnstest.WithServFail("broken.test"))
+	c := dnsChecker(t, resolvertest.WithDrop("slow.test"), resolvertest.WithServFail("broken.test"))
 	_, err := c.AnalyzeDNS(context.Background(), DNSRequest{Domain: "slow.test"})
 	var ee *envelope.Error
 	if !errors.As(err, &ee) || ee.Code != envelope.CodeUpstreamTimeout {

@@ -10,8 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/quiverkit/quiver/internal/dnstest"
-	"github.com/quiverkit/quiver/internal/dnsx"
+	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // newTestChecker returns a Checker allowed to reach loopback, resolving
@@ -21,8 +21,8 @@ func newTestChecker(t testing.TB, zone string, mod ...func(*Config)) *Checker {
 	if zone == "" {
 		zone = "placeholder.test. 60 IN A 127.0.0.1\n"
 	}
-	ns := dnstest.NewServer(t, zone)
-	r, err := dnsx.New(dnsx.Config{Servers: []string{ns.Addr}, Timeout: time.Second})
+	ns := resolvertest.NewServer(t, zone)
+	r, err := resolver.New(resolver.Config{Servers: []string{ns.Addr}, Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/quiverkit/quiver/internal/dnstest"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 func main() {
@@ -38,11 +38,11 @@ _dmarc.example TXT "v=DMARC1; p=reject; rua=mailto:dmarc@example.test"
 	for i := range *domains {
 		fmt.Fprintf(&zone, "d%d MX 10 mail.example.test.\n", i)
 	}
-	var opts []dnstest.Option
+	var opts []resolvertest.Option
 	if *delay > 0 {
-		opts = append(opts, dnstest.WithDelay(*delay))
+		opts = append(opts, resolvertest.WithDelay(*delay))
 	}
-	s, err := dnstest.Start(zone.String(), opts...)
+	s, err := resolvertest.Start(zone.String(), opts...)
 	if err != nil {
 		log.Fatal(err)
 	}

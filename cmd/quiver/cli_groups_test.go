@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quiverkit/quiver/internal/dnstest"
-	"github.com/quiverkit/quiver/internal/llmtest"
+	"github.com/quiverkit/quiver/llm/llmtest"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // cliCase is one run of the real binary and what it must print.
@@ -74,7 +74,7 @@ nullmx         MX 0 .
 `
 
 func TestCLIEmail(t *testing.T) {
-	dns := dnstest.NewServer(t, cliZone)
+	dns := resolvertest.NewServer(t, cliZone)
 	env := []string{"QUIVER_DNS_SERVERS=" + dns.Addr, "QUIVER_DNS_TIMEOUT=1s"}
 	dir := t.TempDir()
 	list := filepath.Join(dir, "list.csv")
@@ -149,7 +149,7 @@ func TestCLIVerifyList100k(t *testing.T) {
 			fmt.Fprintf(&zone, "d%d MX 10 mail.d%d.test.\n", d, d)
 		}
 	}
-	dns := dnstest.NewServer(t, zone.String())
+	dns := resolvertest.NewServer(t, zone.String())
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "list.csv"), filepath.Join(dir, "results.csv")
 	var b bytes.Buffer
@@ -214,7 +214,7 @@ func TestCLIVerifyList100k(t *testing.T) {
 // file.
 func TestCLIVerifyListInterrupt(t *testing.T) {
 	const rows = 20_000
-	dns := dnstest.NewServer(t, "$ORIGIN test.\n@ 300 SOA ns hostmaster 1 3600 600 86400 60\n", dnstest.WithDelay(5*time.Millisecond))
+	dns := resolvertest.NewServer(t, "$ORIGIN test.\n@ 300 SOA ns hostmaster 1 3600 600 86400 60\n", resolvertest.WithDelay(5*time.Millisecond))
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "list.csv"), filepath.Join(dir, "results.csv")
 	var b bytes.Buffer
@@ -372,7 +372,7 @@ func TestCLIContent(t *testing.T) {
 }
 
 func TestCLIWeb(t *testing.T) {
-	dns := dnstest.NewServer(t, cliZone)
+	dns := resolvertest.NewServer(t, cliZone)
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
 			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\nSitemap: http://"+r.Host+"/sitemap.xml\n")

@@ -10,7 +10,7 @@ import (
 
 	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/llmtest"
+	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
 // applyContent parses the content flags from env and args and returns

@@ -8,7 +8,7 @@ import (
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/dnsx"
+	"github.com/quiverkit/quiver/resolver"
 )
 
 // emailSetup registers the flags of package email and of the shared DNS
@@ -22,7 +22,7 @@ func emailSetup(f *flags) func(context.Context, *httpapi.Config) error {
 		smtp       email.SMTPOptions
 	)
 	f.Strings(&servers, "dns-servers", "QUIVER_DNS_SERVERS", nil, "comma-separated recursive DNS servers (host or host:port); default: the nameservers of /etc/resolv.conf")
-	f.Duration(&timeout, "dns-timeout", "QUIVER_DNS_TIMEOUT", dnsx.DefaultTimeout, "timeout of one DNS query to one server")
+	f.Duration(&timeout, "dns-timeout", "QUIVER_DNS_TIMEOUT", resolver.DefaultTimeout, "timeout of one DNS query to one server")
 	f.String(&disposable, "email-disposable-list", "QUIVER_EMAIL_DISPOSABLE_LIST", "", "file of disposable domains (one a line) replacing the embedded list")
 	f.Strings(&allow, "email-allow-domains", "QUIVER_EMAIL_ALLOW_DOMAINS", nil, "comma-separated domains never reported disposable")
 	f.String(&smtp.HeloName, "smtp-helo", "QUIVER_SMTP_HELO", email.DefaultHeloName, "name sent with EHLO by the SMTP probe")
@@ -30,7 +30,7 @@ func emailSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	f.Int(&smtp.Port, "smtp-port", "QUIVER_SMTP_PORT", email.DefaultSMTPPort, "port the SMTP probe connects to")
 	f.Duration(&smtp.StepTimeout, "smtp-timeout", "QUIVER_SMTP_TIMEOUT", email.DefaultStepTimeout, "timeout of the SMTP probe's connection and of each command")
 	return func(_ context.Context, cfg *httpapi.Config) error {
-		r, err := dnsx.New(dnsx.Config{Servers: servers, Timeout: timeout})
+		r, err := resolver.New(resolver.Config{Servers: servers, Timeout: timeout})
 		if err != nil {
 			return fmt.Errorf("dns resolver: %w", err)
 		}

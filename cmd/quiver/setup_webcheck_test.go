@@ -10,14 +10,14 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/dnsx"
+	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/webcheck"
 )
 
 func TestWebcheckSetup(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 	defer srv.Close()
-	r, err := dnsx.New(dnsx.Config{Servers: []string{"127.0.0.1:1"}})
+	r, err := resolver.New(resolver.Config{Servers: []string{"127.0.0.1:1"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quiverkit/quiver/internal/llmtest"
+	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
 type output struct {

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
-	"github.com/quiverkit/quiver/internal/llmtest"
+	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
 type colors struct {

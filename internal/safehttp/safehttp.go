@@ -41,7 +41,7 @@ import (
 // destination: a prohibited address, scheme, or host spelling.
 var ErrDestinationNotAllowed = errors.New("destination not allowed")
 
-// Resolver resolves host names to addresses. *dnsx.Resolver satisfies it;
+// Resolver resolves host names to addresses. *resolver.Resolver satisfies it;
 // [net.Resolver] does through [NetResolver].
 type Resolver interface {
 	LookupIP(ctx context.Context, host string) ([]netip.Addr, error)

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quiverkit/quiver/internal/dnstest"
-	"github.com/quiverkit/quiver/internal/dnsx"
+	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // noResolver fails every lookup: the hostile table must be refused
@@ -255,7 +255,7 @@ func TestDNSAnswersChecked(t *testing.T) {
 		io.WriteString(w, "ok")
 	}))
 	port := strconv.Itoa(srv.Listener.Addr().(*net.TCPAddr).Port)
-	ns := dnstest.NewServer(t, `
+	ns := resolvertest.NewServer(t, `
 good.test.      60 IN A    127.0.0.2
 private.test.   60 IN A    10.0.0.1
 loop.test.      60 IN A    127.0.0.1
@@ -266,7 +266,7 @@ mixed.test.     60 IN A    192.168.1.1
 mapped.test.    60 IN AAAA ::ffff:127.0.0.2
 ula.test.       60 IN AAAA fd00::1
 `)
-	res, err := dnsx.New(dnsx.Config{Servers: []string{ns.Addr}})
+	res, err := resolver.New(resolver.Config{Servers: []string{ns.Addr}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/llmtest"
+	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
 func bakeryCarousel(t *testing.T, c *Client) Media {

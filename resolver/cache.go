@@ -1,4 +1,4 @@
-package dnsx
+package resolver
 
 import (
 	"container/list"

@@ -1,4 +1,4 @@
-// Package dnsx is Quiver's one DNS stub resolver: every DNS question the
+// Package resolver is Quiver's one DNS stub resolver: every DNS question the
 // email and webcheck packages ask goes through a [Resolver], over
 // github.com/miekg/dns, to the recursive servers it is configured with
 // (default: those of /etc/resolv.conf).
@@ -13,7 +13,7 @@
 // helpers only), [ErrServFail] (the server failed), [ErrRefused] and
 // [ErrTimeout] (no server answered in time). They are wrapped in a
 // [*LookupError] naming the question, so use [errors.Is].
-package dnsx
+package resolver
 
 import (
 	"cmp"
@@ -118,7 +118,7 @@ func New(cfg Config) (*Resolver, error) {
 	if len(cfg.Servers) == 0 {
 		cc, err := dns.ClientConfigFromFile("/etc/resolv.conf")
 		if err != nil {
-			return nil, fmt.Errorf("dnsx: reading /etc/resolv.conf: %w", err)
+			return nil, fmt.Errorf("resolver: reading /etc/resolv.conf: %w", err)
 		}
 		for _, s := range cc.Servers {
 			r.servers = append(r.servers, net.JoinHostPort(s, cc.Port))
@@ -139,13 +139,13 @@ func New(cfg Config) (*Resolver, error) {
 				s = net.JoinHostPort(strings.Trim(s, "[]"), "53")
 			}
 			if _, _, err := net.SplitHostPort(s); err != nil {
-				return nil, fmt.Errorf("dnsx: invalid server %q: %w", s, err)
+				return nil, fmt.Errorf("resolver: invalid server %q: %w", s, err)
 			}
 			r.servers = append(r.servers, s)
 		}
 	}
 	if len(r.servers) == 0 {
-		return nil, errors.New("dnsx: no DNS servers configured")
+		return nil, errors.New("resolver: no DNS servers configured")
 	}
 	if r.timeout <= 0 {
 		r.timeout = DefaultTimeout
@@ -205,7 +205,7 @@ type LookupError struct {
 
 // Error names the question and the failure.
 func (e *LookupError) Error() string {
-	return "dnsx: lookup " + e.Name + " " + dns.TypeToString[e.Type] + ": " + e.Err.Error()
+	return "resolver: lookup " + e.Name + " " + dns.TypeToString[e.Type] + ": " + e.Err.Error()
 }
 
 // Unwrap returns the sentinel (or network) error.

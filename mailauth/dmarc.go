@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/net/publicsuffix"
 
-	"github.com/quiverkit/quiver/internal/dnsx"
+	"github.com/quiverkit/quiver/resolver"
 )
 
 // DMARC is the DMARC policy (RFC 7489) that applies to a domain.
@@ -175,7 +175,7 @@ func ParseDMARC(record string) *DMARC {
 
 // CheckDMARC finds the DMARC record of domain at _dmarc.<domain>, else at
 // _dmarc.<organizational domain>, and parses it. It returns ErrNoRecord
-// when neither has one, and a dnsx error when DNS failed.
+// when neither has one, and a resolver error when DNS failed.
 func CheckDMARC(ctx context.Context, r Resolver, domain string) (*DMARC, error) {
 	domain = strings.ToLower(strings.TrimSuffix(domain, "."))
 	candidates := []string{domain}
@@ -184,7 +184,7 @@ func CheckDMARC(ctx context.Context, r Resolver, domain string) (*DMARC, error) 
 	}
 	for _, c := range candidates {
 		txts, err := r.LookupTXT(ctx, "_dmarc."+c)
-		if errors.Is(err, dnsx.ErrNXDomain) || errors.Is(err, dnsx.ErrNoData) {
+		if errors.Is(err, resolver.ErrNXDomain) || errors.Is(err, resolver.ErrNoData) {
 			continue
 		}
 		if err != nil {

@@ -3,7 +3,7 @@ package mailauth_test
 import (
 	"fmt"
 
-	"github.com/quiverkit/quiver/internal/mailauth"
+	"github.com/quiverkit/quiver/mailauth"
 )
 
 func ExampleParseSPF() {

@@ -18,7 +18,7 @@ import (
 	"net/netip"
 	"strings"
 
-	"github.com/quiverkit/quiver/internal/dnsx"
+	"github.com/quiverkit/quiver/resolver"
 )
 
 // RFC 7208 section 4.6.4 limits.
@@ -30,10 +30,10 @@ const (
 	maxSPFTerms    = 100
 )
 
-// Resolver is the DNS a check needs; *dnsx.Resolver implements it.
+// Resolver is the DNS a check needs; *resolver.Resolver implements it.
 type Resolver interface {
 	LookupTXT(ctx context.Context, name string) ([]string, error)
-	LookupMX(ctx context.Context, name string) ([]dnsx.MX, error)
+	LookupMX(ctx context.Context, name string) ([]resolver.MX, error)
 	LookupIP(ctx context.Context, host string) ([]netip.Addr, error)
 	LookupA(ctx context.Context, host string) ([]netip.Addr, error)
 }
@@ -186,7 +186,7 @@ var ErrNoRecord = errors.New("no record published")
 // errMultiple.
 func spfRecord(ctx context.Context, r Resolver, domain string) (string, error) {
 	txts, err := r.LookupTXT(ctx, domain)
-	if errors.Is(err, dnsx.ErrNXDomain) || errors.Is(err, dnsx.ErrNoData) {
+	if errors.Is(err, resolver.ErrNXDomain) || errors.Is(err, resolver.ErrNoData) {
 		return "", fmt.Errorf("%w: %w", ErrNoRecord, err)
 	}
 	if err != nil {
@@ -210,7 +210,7 @@ func spfRecord(ctx context.Context, r Resolver, domain string) (string, error) {
 var errMultiple = errors.New("multiple SPF records")
 
 // CheckSPF finds and evaluates the SPF policy of domain. It returns
-// ErrNoRecord when there is none, and a dnsx error when DNS failed.
+// ErrNoRecord when there is none, and a resolver error when DNS failed.
 func CheckSPF(ctx context.Context, r Resolver, domain string) (*SPF, error) {
 	rec, err := spfRecord(ctx, r, domain)
 	s := &SPF{Record: rec, DNSLookupLimit: MaxDNSLookups, VoidLookupLimit: MaxVoidLookups, Errors: []string{}, Warnings: []string{}}
@@ -343,7 +343,7 @@ func (w *walker) void(ctx context.Context, domain string, t SPFTerm, lookup func
 		return nil
 	}
 	found, err := lookup(name)
-	if err != nil && !errors.Is(err, dnsx.ErrNXDomain) && !errors.Is(err, dnsx.ErrNoData) {
+	if err != nil && !errors.Is(err, resolver.ErrNXDomain) && !errors.Is(err, resolver.ErrNoData) {
 		return err
 	}
 	if !found {
@@ -377,7 +377,7 @@ func (w *walker) fetch(ctx context.Context, domain string, depth int, kind strin
 	rec, err := spfRecord(ctx, w.r, domain)
 	switch {
 	case errors.Is(err, ErrNoRecord):
-		if errors.Is(err, dnsx.ErrNXDomain) || errors.Is(err, dnsx.ErrNoData) {
+		if errors.Is(err, resolver.ErrNXDomain) || errors.Is(err, resolver.ErrNoData) {
 			w.s.VoidLookups++
 		}
 		w.s.Errors = append(w.s.Errors, fmt.Sprintf("%s:%s has no SPF record (permerror)", kind, domain))

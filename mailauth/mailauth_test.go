@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/quiverkit/quiver/internal/dnstest"
-	"github.com/quiverkit/quiver/internal/dnsx"
+	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 const zone = `
@@ -54,10 +54,10 @@ _dmarc.broken   TXT "v=DMARC1; p=maybe; adkim=x"
 _dmarc.ruaonly  TXT "v=DMARC1; rua=mailto:x@ruaonly.test"
 `
 
-func resolver(t *testing.T, opts ...dnstest.Option) *dnsx.Resolver {
+func newResolver(t *testing.T, opts ...resolvertest.Option) *resolver.Resolver {
 	t.Helper()
-	srv := dnstest.NewServer(t, zone, opts...)
-	r, err := dnsx.New(dnsx.Config{Servers: []string{srv.Addr}, Timeout: 200 * time.Millisecond, Attempts: 1})
+	srv := resolvertest.NewServer(t, zone, opts...)
+	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 200 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func resolver(t *testing.T, opts ...dnstest.Option) *dnsx.Resolver {
 }
 
 func TestCheckSPF(t *testing.T) {
-	r := resolver(t)
+	r := newResolver(t)
 	tests := []struct {
 		domain        string
 		all           string
@@ -118,14 +118,14 @@ func checkContains(t *testing.T, what string, got, want []string) {
 }
 
 func TestCheckSPFAbsentAndFailing(t *testing.T) {
-	r := resolver(t, dnstest.WithServFail("fail.test"))
+	r := newResolver(t, resolvertest.WithServFail("fail.test"))
 	ctx := context.Background()
 	for _, d := range []string{"nothing.test", "sub.org.test"} {
 		if _, err := CheckSPF(ctx, r, d); !errors.Is(err, ErrNoRecord) {
 			t.Errorf("%s: err = %v, want ErrNoRecord", d, err)
 		}
 	}
-	if _, err := CheckSPF(ctx, r, "fail.test"); !errors.Is(err, dnsx.ErrServFail) {
+	if _, err := CheckSPF(ctx, r, "fail.test"); !errors.Is(err, resolver.ErrServFail) {
 		t.Errorf("err = %v, want SERVFAIL", err)
 	}
 }
@@ -155,7 +155,7 @@ func TestParseSPFTerms(t *testing.T) {
 }
 
 func TestCheckDMARC(t *testing.T) {
-	r := resolver(t, dnstest.WithServFail("_dmarc.fail.test"))
+	r := newResolver(t, resolvertest.WithServFail("_dmarc.fail.test"))
 	ctx := context.Background()
 
 	d, err := CheckDMARC(ctx, r, "good.test")
@@ -194,7 +194,7 @@ func TestCheckDMARC(t *testing.T) {
 	if _, err := CheckDMARC(ctx, r, "nothing.test"); !errors.Is(err, ErrNoRecord) {
 		t.Errorf("err = %v, want ErrNoRecord", err)
 	}
-	if _, err := CheckDMARC(ctx, r, "fail.test"); !errors.Is(err, dnsx.ErrServFail) {
+	if _, err := CheckDMARC(ctx, r, "fail.test"); !errors.Is(err, resolver.ErrServFail) {
 		t.Errorf("err = %v, want SERVFAIL", err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quiverkit/quiver/internal/llmtest"
+	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/tmc/langchaingo/llms"
 )
 

@@ -1,4 +1,4 @@
-// Package dnstest runs a DNS server on loopback for tests: it answers from
+// Package resolvertest runs a DNS server on loopback for tests: it answers from
 // fixture zones written as RFC 1035 zone text, over UDP and TCP on one
 // 127.0.0.1 port, and can be told to be slow, to fail, to drop queries or
 // to truncate UDP answers. It counts the queries it receives.
@@ -7,7 +7,7 @@
 // zones: records of the asked type (following CNAMEs inside the zones),
 // NODATA with the zone's SOA when the name exists without that type, and
 // NXDOMAIN with the SOA when it does not exist.
-package dnstest
+package resolvertest
 
 import (
 	"errors"
@@ -118,7 +118,7 @@ func Start(zone string, opts ...Option) (*Server, error) {
 		}
 	}
 	if err := zp.Err(); err != nil {
-		return nil, fmt.Errorf("dnstest: zone: %w", err)
+		return nil, fmt.Errorf("resolvertest: zone: %w", err)
 	}
 	for _, o := range opts {
 		o(s)
@@ -153,7 +153,7 @@ func listen() (net.PacketConn, net.Listener, error) {
 	for range 20 {
 		pc, err := net.ListenPacket("udp", "127.0.0.1:0")
 		if err != nil {
-			return nil, nil, fmt.Errorf("dnstest: %w", err)
+			return nil, nil, fmt.Errorf("resolvertest: %w", err)
 		}
 		ln, err := net.Listen("tcp", pc.LocalAddr().String())
 		if err == nil {
@@ -161,7 +161,7 @@ func listen() (net.PacketConn, net.Listener, error) {
 		}
 		pc.Close()
 	}
-	return nil, nil, errors.New("dnstest: no port free for both UDP and TCP")
+	return nil, nil, errors.New("resolvertest: no port free for both UDP and TCP")
 }
 
 // Queries returns the number of queries received.

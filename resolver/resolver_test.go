@@ -1,4 +1,4 @@
-package dnsx
+package resolver
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/miekg/dns"
 
-	"github.com/quiverkit/quiver/internal/dnstest"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 var zone = `
@@ -36,7 +36,7 @@ big      IN TXT "` + strings.Repeat("c", 250) + `" "` + strings.Repeat("d", 250)
 big      IN TXT "` + strings.Repeat("e", 250) + `" "` + strings.Repeat("f", 250) + `"
 `
 
-func newResolver(t *testing.T, srv *dnstest.Server, cfg Config) *Resolver {
+func newResolver(t *testing.T, srv *resolvertest.Server, cfg Config) *Resolver {
 	t.Helper()
 	cfg.Servers = []string{srv.Addr}
 	if cfg.Timeout == 0 {
@@ -53,7 +53,7 @@ func newResolver(t *testing.T, srv *dnstest.Server, cfg Config) *Resolver {
 }
 
 func TestLookupMX(t *testing.T) {
-	srv := dnstest.NewServer(t, zone)
+	srv := resolvertest.NewServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	ctx := context.Background()
 
@@ -76,10 +76,10 @@ func TestLookupMX(t *testing.T) {
 }
 
 func TestErrorsToldApart(t *testing.T) {
-	srv := dnstest.NewServer(t, zone,
-		dnstest.WithServFail("broken.example.test"),
-		dnstest.WithRefused("refused.example.test"),
-		dnstest.WithDrop("slow.example.test"))
+	srv := resolvertest.NewServer(t, zone,
+		resolvertest.WithServFail("broken.example.test"),
+		resolvertest.WithRefused("refused.example.test"),
+		resolvertest.WithDrop("slow.example.test"))
 	r := newResolver(t, srv, Config{Timeout: 100 * time.Millisecond})
 	ctx := context.Background()
 	tests := []struct {
@@ -114,7 +114,7 @@ func TestErrorsToldApart(t *testing.T) {
 }
 
 func TestLookupNODATAIsNotAnError(t *testing.T) {
-	srv := dnstest.NewServer(t, zone)
+	srv := resolvertest.NewServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	a, err := r.Lookup(context.Background(), "mx1.example.test", dns.TypeMX)
 	if err != nil {
@@ -129,7 +129,7 @@ func TestLookupNODATAIsNotAnError(t *testing.T) {
 }
 
 func TestTypedHelpers(t *testing.T) {
-	srv := dnstest.NewServer(t, zone)
+	srv := resolvertest.NewServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	ctx := context.Background()
 
@@ -165,7 +165,7 @@ func TestTypedHelpers(t *testing.T) {
 }
 
 func TestTruncatedRetriesOverTCP(t *testing.T) {
-	srv := dnstest.NewServer(t, zone, dnstest.WithTruncate("big.example.test"))
+	srv := resolvertest.NewServer(t, zone, resolvertest.WithTruncate("big.example.test"))
 	r := newResolver(t, srv, Config{})
 	txt, err := r.LookupTXT(context.Background(), "big.example.test")
 	if err != nil {
@@ -180,7 +180,7 @@ func TestTruncatedRetriesOverTCP(t *testing.T) {
 }
 
 func TestCacheHonoursTTLs(t *testing.T) {
-	srv := dnstest.NewServer(t, zone)
+	srv := resolvertest.NewServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	r.now = func() time.Time { return now }
@@ -234,7 +234,7 @@ func TestCacheHonoursTTLs(t *testing.T) {
 }
 
 func TestFailuresAreNotCached(t *testing.T) {
-	srv := dnstest.NewServer(t, zone, dnstest.WithServFail("broken.example.test"))
+	srv := resolvertest.NewServer(t, zone, resolvertest.WithServFail("broken.example.test"))
 	r := newResolver(t, srv, Config{})
 	for range 3 {
 		r.Lookup(context.Background(), "broken.example.test", dns.TypeMX)
@@ -245,7 +245,7 @@ func TestFailuresAreNotCached(t *testing.T) {
 }
 
 func TestCacheIsBounded(t *testing.T) {
-	srv := dnstest.NewServer(t, zone)
+	srv := resolvertest.NewServer(t, zone)
 	r := newResolver(t, srv, Config{CacheSize: 3})
 	for i := range 10 {
 		r.Lookup(context.Background(), fmt.Sprintf("n%d.example.test", i), dns.TypeA)
@@ -256,7 +256,7 @@ func TestCacheIsBounded(t *testing.T) {
 }
 
 func TestInFlightDeduplication(t *testing.T) {
-	srv := dnstest.NewServer(t, zone, dnstest.WithDelay(50*time.Millisecond))
+	srv := resolvertest.NewServer(t, zone, resolvertest.WithDelay(50*time.Millisecond))
 	r := newResolver(t, srv, Config{})
 	var wg sync.WaitGroup
 	errs := make(chan error, 100)
@@ -282,7 +282,7 @@ func TestInFlightDeduplication(t *testing.T) {
 }
 
 func TestCallerContextEndsWait(t *testing.T) {
-	srv := dnstest.NewServer(t, zone, dnstest.WithDelay(300*time.Millisecond))
+	srv := resolvertest.NewServer(t, zone, resolvertest.WithDelay(300*time.Millisecond))
 	r := newResolver(t, srv, Config{Timeout: time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
@@ -299,7 +299,7 @@ func TestCallerContextEndsWait(t *testing.T) {
 // A caller whose context has ended starts no query: nobody would wait for
 // it, and it would outlive the caller.
 func TestEndedContextSendsNothing(t *testing.T) {
-	srv := dnstest.NewServer(t, zone)
+	srv := resolvertest.NewServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -315,8 +315,8 @@ func TestEndedContextSendsNothing(t *testing.T) {
 }
 
 func TestServersFallBackInOrder(t *testing.T) {
-	bad := dnstest.NewServer(t, zone, dnstest.WithServFail("example.test"))
-	good := dnstest.NewServer(t, zone)
+	bad := resolvertest.NewServer(t, zone, resolvertest.WithServFail("example.test"))
+	good := resolvertest.NewServer(t, zone)
 	r, err := New(Config{Servers: []string{bad.Addr, good.Addr}, Timeout: 200 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -340,7 +340,7 @@ func TestNewServers(t *testing.T) {
 }
 
 func BenchmarkLookupCached(b *testing.B) {
-	srv := dnstest.NewServer(b, zone)
+	srv := resolvertest.NewServer(b, zone)
 	r, _ := New(Config{Servers: []string{srv.Addr}})
 	ctx := context.Background()
 	r.LookupMX(ctx, "example.test")
@@ -351,7 +351,7 @@ func BenchmarkLookupCached(b *testing.B) {
 }
 
 func TestRetriesWithoutEDNS(t *testing.T) {
-	srv := dnstest.NewServer(t, zone, dnstest.WithoutEDNS())
+	srv := resolvertest.NewServer(t, zone, resolvertest.WithoutEDNS())
 	r := newResolver(t, srv, Config{})
 	mx, err := r.LookupMX(context.Background(), "example.test")
 	if err != nil || len(mx) != 2 {
@@ -363,7 +363,7 @@ func TestRetriesWithoutEDNS(t *testing.T) {
 }
 
 func TestAnswersAreNotShared(t *testing.T) {
-	srv := dnstest.NewServer(t, zone)
+	srv := resolvertest.NewServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	a, _ := r.Lookup(context.Background(), "example.test", dns.TypeMX)
 	a.Name = "changed."

@@ -1,19 +1,19 @@
-package dnstest_test
+package resolvertest_test
 
 import (
 	"testing"
 
 	"github.com/miekg/dns"
 
-	"github.com/quiverkit/quiver/internal/dnstest"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 func TestServerAnswers(t *testing.T) {
-	srv := dnstest.NewServer(t, `
+	srv := resolvertest.NewServer(t, `
 $ORIGIN example.test.
 @ 300 IN SOA ns h 1 3600 600 86400 30
 a.b 300 IN A 192.0.2.1
-`, dnstest.WithServFail("bad.example.test"))
+`, resolvertest.WithServFail("bad.example.test"))
 	ask := func(name string, qtype uint16, network string) *dns.Msg {
 		t.Helper()
 		m := new(dns.Msg)
