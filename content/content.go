@@ -11,6 +11,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -19,20 +20,20 @@ import (
 const ExtractiveModel = "quiver-extractive"
 
 // Price is what a model costs, in US dollars per million tokens.
-type Price = llmjson.Price
+type Price = llm.Price
 
 // PriceTable maps model names to prices; see [WithPrices].
-type PriceTable = llmjson.PriceTable
+type PriceTable = llm.Prices
 
 // DefaultPrices returns a copy of the built-in price table (list prices of
 // common OpenAI, Anthropic and Google models published in 2025; local
 // models cost nothing).
-func DefaultPrices() PriceTable { return llmjson.DefaultPrices() }
+func DefaultPrices() PriceTable { return llm.DefaultPrices() }
 
 // Generator runs the eight content operations. It is safe for concurrent
 // use.
 type Generator struct {
-	llm *llmjson.Client // nil without a model
+	llm *llm.Config // nil without a model
 }
 
 // Option configures a [Generator]. Options matter only with a model.
@@ -78,13 +79,13 @@ func New(model llms.Model, opts ...Option) *Generator {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	return &Generator{llm: &llmjson.Client{
+	return &Generator{llm: &llm.Config{
 		Model:       model,
-		ModelName:   o.name,
+		Name:   o.name,
 		Prices:      o.prices,
 		MaxAttempts: o.attempts,
 		Timeout:     o.timeout,
-		NoJSONMode:  o.noJSON,
+		DisableJSONMode:  o.noJSON,
 	}}
 }
 

@@ -6,20 +6,20 @@ import (
 	"github.com/tmc/langchaingo/llms"
 
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // settings is what the operations backed by a language model share: the
 // model with its accounting, and the regex match timeout.
 type settings struct {
-	llm          *llmjson.Client // nil without a model
+	llm          *llm.Config // nil without a model
 	matchTimeout time.Duration
 }
 
 func newSettings(model llms.Model, opts []Option) settings {
 	s := settings{matchTimeout: DefaultRegexMatchTimeout}
 	if model != nil {
-		s.llm = &llmjson.Client{Model: model}
+		s.llm = &llm.Config{Model: model}
 	}
 	for _, o := range opts {
 		o(&s)
@@ -35,14 +35,14 @@ type Option func(*settings)
 func WithModelName(name string) Option {
 	return func(s *settings) {
 		if s.llm != nil {
-			s.llm.ModelName = name
+			s.llm.Name = name
 		}
 	}
 }
 
 // WithPrices replaces the price table (US dollars per million tokens by
 // model name); nil keeps the built-in table.
-func WithPrices(p llmjson.PriceTable) Option {
+func WithPrices(p llm.Prices) Option {
 	return func(s *settings) {
 		if s.llm != nil {
 			s.llm.Prices = p
@@ -76,7 +76,7 @@ func WithTimeout(d time.Duration) Option {
 func WithoutJSONMode() Option {
 	return func(s *settings) {
 		if s.llm != nil {
-			s.llm.NoJSONMode = true
+			s.llm.DisableJSONMode = true
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
@@ -161,7 +162,7 @@ var orderCases = []devutil.RegexTestCase{
 func TestRegexGenerateModelGoodAnswer(t *testing.T) {
 	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^ORD-[0-9]{5}$`, orderCases...), PromptTokens: 120, CompletionTokens: 40})
 	g := devutil.NewRegexGenerator(srv.Model(t, "gpt-4o-mini"), devutil.WithModelName("gpt-4o-mini"),
-		devutil.WithPrices(llmjson.PriceTable{"gpt-4o-mini": {Input: 1, Output: 2}}))
+		devutil.WithPrices(llm.Prices{"gpt-4o-mini": {Input: 1, Output: 2}}))
 	res, ai, err := g.Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers like ORD-12345", Flavor: "javascript"})
 	if err != nil {
 		t.Fatal(err)

@@ -5,8 +5,7 @@ import (
 
 	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/devutil"
-
-	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // LLMSettings tune the calls to [Config.LLM]. The zero value works: the
@@ -20,7 +19,7 @@ type LLMSettings struct {
 	// Prices are US dollars per million input and output tokens, by model
 	// name (exact, or the longest prefix followed by "-", ":" or "@").
 	// Nil means the built-in table of content.DefaultPrices.
-	Prices llmjson.PriceTable
+	Prices llm.Prices
 	// Timeout bounds each call to the model. Zero: only the request's
 	// context bounds it.
 	Timeout time.Duration
@@ -34,18 +33,18 @@ type LLMSettings struct {
 
 // LLMClient returns the client that the photo-sharing insights pass to
 // llmjson.Ask, or nil when no model is configured.
-func (c *Config) LLMClient() *llmjson.Client {
+func (c *Config) LLMClient() *llm.Config {
 	if c.LLM == nil {
 		return nil
 	}
 	st := c.LLMSettings
-	return &llmjson.Client{
+	return &llm.Config{
 		Model:       c.LLM,
-		ModelName:   st.Model,
+		Name:   st.Model,
 		Prices:      st.Prices,
 		MaxAttempts: st.MaxAttempts,
 		Timeout:     st.Timeout,
-		NoJSONMode:  st.NoJSONMode,
+		DisableJSONMode:  st.NoJSONMode,
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
@@ -312,11 +312,11 @@ func TestContentProviders(t *testing.T) {
 	good := validAnswer(path, 3, "")
 	two := validAnswer(path, 2, "")
 	models := map[llmtest.Protocol]string{llmtest.OpenAI: "gpt-4o-mini", llmtest.Anthropic: "claude-3-5-haiku-20241022", llmtest.Ollama: "llama3.2"}
-	prices := llmjson.DefaultPrices()
+	prices := llm.DefaultPrices()
 
 	for _, p := range []llmtest.Protocol{llmtest.OpenAI, llmtest.Anthropic, llmtest.Ollama} {
 		model := models[p]
-		cost := func(in, out int) float64 { return prices.Cost(model, in, out).CostUSD }
+		cost := func(in, out int) float64 { return prices.Cost(model, in, out) }
 		t.Run(string(p), func(t *testing.T) {
 			tests := []struct {
 				name    string
@@ -423,7 +423,7 @@ func deref[T any](p *T) any {
 
 func TestContentLLMSettings(t *testing.T) {
 	s := llmtest.NewOpenAI(t, llmtest.Reply{Content: validAnswer("/v1/content/headlines", 2, ""), PromptTokens: 1_000_000})
-	prices := llmjson.PriceTable{"local-model": {Input: 3, Output: 0}}
+	prices := llm.Prices{"local-model": {Input: 3, Output: 0}}
 	h := contentHandler(t, s, "local-model", httpapi.LLMSettings{NoJSONMode: true, MaxAttempts: 1, Prices: prices})
 	rec, res := postContent(t, h, "/v1/content/headlines", `{"topic":"Solar irrigation","count":3}`)
 	if rec.Code != http.StatusBadGateway {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/anthropic"
 	"github.com/tmc/langchaingo/llms/googleai"
@@ -53,7 +53,7 @@ func contentSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	f.String(&c.baseURL, "llm-base-url", "QUIVER_LLM_BASE_URL", "", "provider base URL, e.g. http://localhost:8000/v1 for vLLM, LM Studio or llama.cpp with provider openai, http://localhost:11434 for ollama")
 	f.Strings(&c.prices, "llm-prices", "QUIVER_LLM_PRICES", nil, "price overrides in USD per million tokens, comma-separated model=input/output, e.g. gpt-4o-mini=0.15/0.60")
 	f.Duration(&c.timeout, "llm-timeout", "QUIVER_LLM_TIMEOUT", 50*time.Second, "time limit of one call to the model; an answer that breaks its contract is asked again once")
-	f.Int(&c.attempts, "llm-max-attempts", "QUIVER_LLM_MAX_ATTEMPTS", llmjson.DefaultMaxAttempts, "how many times the model is asked before an answer that breaks its contract fails the call")
+	f.Int(&c.attempts, "llm-max-attempts", "QUIVER_LLM_MAX_ATTEMPTS", llm.DefaultMaxAttempts, "how many times the model is asked before an answer that breaks its contract fails the call")
 	f.Bool(&c.jsonMode, "llm-json-mode", "QUIVER_LLM_JSON_MODE", true, "request the provider's JSON mode; turn off for OpenAI-compatible servers that reject response_format json_object")
 	return func(ctx context.Context, cfg *httpapi.Config) error {
 		c.deps = f.deps

@@ -8,46 +8,16 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/tmc/langchaingo/llms"
 )
-
-// DefaultMaxAttempts is the number of times [Ask] asks the model when
-// [Client.MaxAttempts] is zero: the first answer and one retry.
-const DefaultMaxAttempts = 2
 
 // maxViolationsShown bounds the violations repeated to the model and kept
 // in a [ContractError], so that a wildly wrong answer cannot blow up the
 // retry prompt.
 const maxViolationsShown = 20
-
-// Client is a language model with the settings [Ask] needs. The zero value
-// is not usable: set Model.
-type Client struct {
-	// Model answers the prompts. A nil Model makes Ask fail with
-	// SERVICE_UNAVAILABLE.
-	Model llms.Model
-	// ModelName names the model in the usage metadata and selects its
-	// price. Default: "unknown".
-	ModelName string
-	// Prices prices the usage per million tokens. Nil means
-	// [DefaultPrices]; an empty table prices everything at zero.
-	Prices PriceTable
-	// MaxAttempts is how many times the model is asked before Ask gives
-	// up on an answer that breaks the contract. Default DefaultMaxAttempts
-	// (2: one retry).
-	MaxAttempts int
-	// Timeout bounds each attempt; an attempt that runs out of time fails
-	// the call with UPSTREAM_TIMEOUT. Zero means only the caller's context
-	// bounds the call.
-	Timeout time.Duration
-	// NoJSONMode stops Ask from requesting the provider's JSON mode, for
-	// OpenAI-compatible servers that reject response_format json_object.
-	// The prompt still asks for JSON.
-	NoJSONMode bool
-}
 
 // Request is what Ask sends to the model.
 type Request struct {
@@ -87,32 +57,27 @@ func (e *ContractError) Error() string {
 // SERVICE_UNAVAILABLE without a model, RATE_LIMIT_EXCEEDED,
 // UPSTREAM_TIMEOUT or UPSTREAM_ERROR from the provider, and UPSTREAM_ERROR
 // wrapping a *ContractError when no answer met the contract.
-func Ask[T any](ctx context.Context, c *Client, req Request, validate func(*T) []string) (T, envelope.AI, error) {
+func Ask[T any](ctx context.Context, c *llm.Config, req Request, validate func(*T) []string) (T, envelope.AI, error) {
 	var zero T
 	if c == nil || c.Model == nil {
 		return zero, envelope.AI{}, envelope.Errorf(envelope.CodeServiceUnavailable, "no language model is configured")
 	}
-	usage := envelope.AI{Model: c.modelName()}
-	prices := c.Prices
-	if prices == nil {
-		prices = DefaultPrices()
-	}
-	attempts := c.MaxAttempts
-	if attempts <= 0 {
-		attempts = DefaultMaxAttempts
-	}
+	usage := envelope.AI{Model: c.ModelName()}
+	prices := c.PriceTable()
+	attempts := c.Attempts()
 
 	msgs := make([]llms.MessageContent, 0, 2+2*(attempts-1))
 	if req.System != "" {
 		msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeSystem, req.System))
 	}
 	msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, req.Prompt))
-	opts := c.callOptions(req)
+	opts := callOptions(c, req)
 
 	var violations []string
 	for attempt := 1; attempt <= attempts; attempt++ {
-		answer, u, err := c.generate(ctx, msgs, opts)
-		usage.Add(prices.Cost(usage.Model, u.PromptTokens, u.CompletionTokens))
+		answer, u, err := generate(ctx, c, msgs, opts)
+		usage.Add(envelope.AI{Model: usage.Model, PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
+			CostUSD: prices.Cost(usage.Model, u.PromptTokens, u.CompletionTokens)})
 		if err != nil {
 			return zero, usage, err
 		}
@@ -137,16 +102,9 @@ func Ask[T any](ctx context.Context, c *Client, req Request, validate func(*T) [
 		fmt.Sprintf("the language model's answer did not meet the contract after %d attempts", attempts))
 }
 
-func (c *Client) modelName() string {
-	if c.ModelName == "" {
-		return "unknown"
-	}
-	return c.ModelName
-}
-
-func (c *Client) callOptions(req Request) []llms.CallOption {
+func callOptions(c *llm.Config, req Request) []llms.CallOption {
 	var opts []llms.CallOption
-	if !c.NoJSONMode {
+	if !c.DisableJSONMode {
 		opts = append(opts, llms.WithJSONMode())
 	}
 	if req.MaxTokens > 0 {
@@ -160,7 +118,7 @@ func (c *Client) callOptions(req Request) []llms.CallOption {
 
 // generate makes one call to the model and returns the text of its first
 // choice with the usage it reported, or a classified error.
-func (c *Client) generate(ctx context.Context, msgs []llms.MessageContent, opts []llms.CallOption) (string, Usage, error) {
+func generate(ctx context.Context, c *llm.Config, msgs []llms.MessageContent, opts []llms.CallOption) (string, Usage, error) {
 	actx, cancel := ctx, context.CancelFunc(func() {})
 	if c.Timeout > 0 {
 		actx, cancel = context.WithTimeout(ctx, c.Timeout)

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
@@ -37,12 +38,12 @@ var modelOf = map[llmtest.Protocol]string{
 	llmtest.Ollama:    "llama3.2",
 }
 
-func client(t *testing.T, s *llmtest.Server) *llmjson.Client {
+func client(t *testing.T, s *llmtest.Server) *llm.Config {
 	name := modelOf[s.Protocol()]
-	return &llmjson.Client{Model: s.Model(t, name), ModelName: name}
+	return &llm.Config{Model: s.Model(t, name), Name: name}
 }
 
-func ask(t *testing.T, c *llmjson.Client) (colors, envelope.AI, error) {
+func ask(t *testing.T, c *llm.Config) (colors, envelope.AI, error) {
 	return llmjson.Ask(context.Background(), c, llmjson.Request{
 		System: "Answer with a JSON object {\"colors\": [3 strings]}.",
 		Prompt: "Name three colors.",
@@ -50,7 +51,7 @@ func ask(t *testing.T, c *llmjson.Client) (colors, envelope.AI, error) {
 }
 
 func cost(p llmtest.Protocol, in, out int) float64 {
-	return llmjson.DefaultPrices().Cost(modelOf[p], in, out).CostUSD
+	return llm.DefaultPrices().Cost(modelOf[p], in, out)
 }
 
 func approx(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
@@ -226,7 +227,7 @@ func TestAskProviderUnreachable(t *testing.T) {
 }
 
 func TestAskWithoutModel(t *testing.T) {
-	_, _, err := llmjson.Ask(context.Background(), &llmjson.Client{}, llmjson.Request{}, wantThree)
+	_, _, err := llmjson.Ask(context.Background(), &llm.Config{}, llmjson.Request{}, wantThree)
 	if e := envelope.From(err); e.Code != envelope.CodeServiceUnavailable {
 		t.Errorf("err = %v, want SERVICE_UNAVAILABLE", err)
 	}
@@ -288,7 +289,7 @@ func TestAskMaxAttempts(t *testing.T) {
 func TestAskNoJSONMode(t *testing.T) {
 	s := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"colors":["a","b","c"]}`})
 	c := client(t, s)
-	c.NoJSONMode = true
+	c.DisableJSONMode = true
 	if _, _, err := ask(t, c); err != nil {
 		t.Fatal(err)
 	}
@@ -318,43 +319,36 @@ func TestUsageOf(t *testing.T) {
 }
 
 func TestPriceTableLookup(t *testing.T) {
-	pt := llmjson.PriceTable{
+	pt := llm.Prices{
 		"gpt-4o":      {Input: 2.5, Output: 10},
 		"gpt-4o-mini": {Input: 0.15, Output: 0.6},
 		"llama3.2":    {Input: 1, Output: 1},
 	}
 	tests := []struct {
 		model string
-		want  llmjson.Price
+		want  llm.Price
 	}{
 		{"gpt-4o", pt["gpt-4o"]},
 		{"gpt-4o-mini", pt["gpt-4o-mini"]},
 		{"gpt-4o-mini-2024-07-18", pt["gpt-4o-mini"]},
 		{"gpt-4o-2024-08-06", pt["gpt-4o"]},
-		{"gpt-4omni", llmjson.Price{}},
+		{"gpt-4omni", llm.Price{}},
 		{"llama3.2:3b", pt["llama3.2"]},
-		{"mistral", llmjson.Price{}},
+		{"mistral", llm.Price{}},
 	}
 	for _, tt := range tests {
-		if got := pt.Lookup(tt.model); got != tt.want {
+		if got, _ := pt.Lookup(tt.model); got != tt.want {
 			t.Errorf("Lookup(%q) = %+v, want %+v", tt.model, got, tt.want)
 		}
 	}
 }
 
 func TestDefaultPricesIsACopy(t *testing.T) {
-	a := llmjson.DefaultPrices()
-	a["gpt-4o-mini"] = llmjson.Price{}
-	if llmjson.DefaultPrices()["gpt-4o-mini"] == (llmjson.Price{}) {
+	a := llm.DefaultPrices()
+	a["gpt-4o-mini"] = llm.Price{}
+	if llm.DefaultPrices()["gpt-4o-mini"] == (llm.Price{}) {
 		t.Error("DefaultPrices shares its map")
 	}
-}
-
-func ExamplePriceTable_Cost() {
-	prices := llmjson.PriceTable{"gpt-4o-mini": {Input: 0.15, Output: 0.60}}
-	ai := prices.Cost("gpt-4o-mini-2024-07-18", 2000, 500)
-	fmt.Printf("%s %d+%d tokens: $%.6f\n", ai.Model, ai.PromptTokens, ai.CompletionTokens, ai.CostUSD)
-	// Output: gpt-4o-mini-2024-07-18 2000+500 tokens: $0.000600
 }
 
 func TestAskBoundsViolationsShown(t *testing.T) {

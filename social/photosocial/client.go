@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -42,7 +42,7 @@ type Client struct {
 	// LLM, when set, replaces Model and ModelName with fully tuned
 	// settings (prices, per-call timeout, attempts, JSON mode); the HTTP
 	// server sets it from its Config.
-	LLM *llmjson.Client
+	LLM *llm.Config
 	// Now returns the current time; default time.Now. Tests set it.
 	Now func() time.Time
 }

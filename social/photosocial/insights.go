@@ -10,6 +10,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // Bounds and defaults of the AI insight requests.
@@ -184,15 +185,15 @@ func checkConfidence(c float64) []string {
 	return nil
 }
 
-// llm returns the model client, or nil when none is configured.
-func (c *Client) llm() *llmjson.Client {
+// modelConfig returns the model settings, or nil when none is configured.
+func (c *Client) modelConfig() *llm.Config {
 	if c.LLM != nil && c.LLM.Model != nil {
 		return c.LLM
 	}
 	if c.Model == nil {
 		return nil
 	}
-	return &llmjson.Client{Model: c.Model, ModelName: c.ModelName}
+	return &llm.Config{Model: c.Model, Name: c.ModelName}
 }
 
 func checkGoal(v *envelope.ValidationError, field, s string) string {
@@ -288,7 +289,7 @@ func (c *Client) ProfileInsights(ctx context.Context, req ProfileInsightsRequest
 	if err := v.Err(); err != nil {
 		return ProfileInsights{}, envelope.AI{}, err
 	}
-	llm := c.llm()
+	llm := c.modelConfig()
 	if llm == nil {
 		return ProfileInsights{}, envelope.AI{}, errNoModel
 	}
@@ -373,7 +374,7 @@ func (c *Client) CommentInsights(ctx context.Context, req CommentInsightsRequest
 	if err := v.Err(); err != nil {
 		return CommentInsights{}, envelope.AI{}, err
 	}
-	llm := c.llm()
+	llm := c.modelConfig()
 	if llm == nil {
 		return CommentInsights{}, envelope.AI{}, errNoModel
 	}
