@@ -80,12 +80,12 @@ func New(model llms.Model, opts ...Option) *Generator {
 		opt(&o)
 	}
 	return &Generator{llm: &llm.Config{
-		Model:       model,
-		Name:   o.name,
-		Prices:      o.prices,
-		MaxAttempts: o.attempts,
-		Timeout:     o.timeout,
-		DisableJSONMode:  o.noJSON,
+		Model:           model,
+		Name:            o.name,
+		Prices:          o.prices,
+		MaxAttempts:     o.attempts,
+		Timeout:         o.timeout,
+		DisableJSONMode: o.noJSON,
 	}}
 }
 

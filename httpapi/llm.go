@@ -39,12 +39,12 @@ func (c *Config) LLMClient() *llm.Config {
 	}
 	st := c.LLMSettings
 	return &llm.Config{
-		Model:       c.LLM,
-		Name:   st.Model,
-		Prices:      st.Prices,
-		MaxAttempts: st.MaxAttempts,
-		Timeout:     st.Timeout,
-		DisableJSONMode:  st.NoJSONMode,
+		Model:           c.LLM,
+		Name:            st.Model,
+		Prices:          st.Prices,
+		MaxAttempts:     st.MaxAttempts,
+		Timeout:         st.Timeout,
+		DisableJSONMode: st.NoJSONMode,
 	}
 }
 
