@@ -1,11 +1,16 @@
 package httpapi_test
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/quiverkit/quiver/httpapi"
 )
@@ -13,7 +18,11 @@ import (
 // The handler mounts in any mux; here under /quiver/ next to an
 // application's own routes.
 func ExampleNew() {
-	api := httpapi.New(httpapi.Config{Keys: []string{"secret-key"}})
+	api, err := httpapi.New(httpapi.Config{Keys: []string{"secret-key"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/quiver/", http.StripPrefix("/quiver", api))
 
@@ -37,4 +46,44 @@ func ExampleNew() {
 	// Output:
 	// 200 OK 20
 	// {"success":true,"data":{"input":"hello","output":"aGVsbG8=","operation":"encode","is_valid":true,"error":null},"error":null,
+}
+
+// A configuration that cannot work is an error naming the field.
+func ExampleNew_invalid() {
+	_, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, Burst: -1})
+	fmt.Println(errors.Is(err, httpapi.ErrInvalidConfig))
+	fmt.Println(err)
+	// Output:
+	// true
+	// httpapi: invalid configuration: Burst must not be negative
+}
+
+// The handler registers its metrics in the embedder's registry, which the
+// embedder serves with promhttp next to the API.
+func ExampleConfig_metrics() {
+	reg := prometheus.NewRegistry()
+	api, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, Metrics: reg})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/quiver/", http.StripPrefix("/quiver", api))
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+
+	req := httptest.NewRequest("GET", "/quiver/v1/dev/data/url/parse", nil)
+	req.Header.Set("X-Gateway-Key", "k")
+	req.Header.Set("X-Gateway-Host", "example")
+	mux.ServeHTTP(httptest.NewRecorder(), req) // 405: the route takes POST
+
+	scrape := httptest.NewRecorder()
+	mux.ServeHTTP(scrape, httptest.NewRequest("GET", "/metrics", nil))
+	sc := bufio.NewScanner(scrape.Body)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "quiver_http_requests_total{") {
+			fmt.Println(sc.Text())
+		}
+	}
+	// Output:
+	// quiver_http_requests_total{route="/v1/dev/data/url/parse",status="405"} 1
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
@@ -61,7 +62,7 @@ func TestFaultDNSStopsAnswering(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Resolver: r})
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Resolver: r})
 
 	// A DNS timeout proves nothing about an address: it stays valid, and
 	// mx.status says what happened.
@@ -105,7 +106,7 @@ func TestFaultUpstreamProviderHangs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Microblog: p, PhotosocialProvider: g})
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, MicroblogProvider: p, PhotosocialProvider: g})
 
 	for _, target := range []string{
 		"/v1/microblog/profile?username=ana_dev",
@@ -127,8 +128,7 @@ func TestFaultLLMHangs(t *testing.T) {
 	for range 8 {
 		s.Push(llmtest.Reply{Delay: time.Minute})
 	}
-	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: s.Model(t, "gpt-4o-mini"),
-		LLMSettings: httpapi.LLMSettings{Model: "gpt-4o-mini", Timeout: timeout}})
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: llm.Config{Model: s.Model(t, "gpt-4o-mini"), Name: "gpt-4o-mini", Timeout: timeout}})
 	for _, c := range []struct{ path, body string }{
 		{"/v1/content/headlines", `{"topic":"remote work for small teams"}`},
 		{"/v1/content/summarize", `{"text":"` + strings.Repeat("Quiver checks email addresses and domains. ", 5) + `"}`},

@@ -13,7 +13,10 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/quiverkit/quiver/envelope"
+
 	"github.com/quiverkit/quiver/internal/metrics"
 )
 
@@ -40,11 +43,16 @@ func TestClientDisconnectCancelsOperation(t *testing.T) {
 			}
 		},
 	}
-	m := metrics.New()
+	reg := prometheus.NewRegistry()
+	m, err := metrics.New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := &server{
-		cfg:  Config{MaxBodyBytes: DefaultMaxBodyBytes, Metrics: m},
-		log:  slog.New(slog.NewTextHandler(io.Discard, nil)),
-		keys: [][32]byte{hashKey("k")},
+		cfg:     Config{MaxBodyBytes: DefaultMaxBodyBytes},
+		metrics: m,
+		log:     slog.New(slog.NewTextHandler(io.Discard, nil)),
+		keys:    [][32]byte{hashKey("k")},
 	}
 	srv := httptest.NewServer(s.handler([]route{slow}))
 	defer srv.Close()
@@ -86,7 +94,7 @@ func TestClientDisconnectCancelsOperation(t *testing.T) {
 	deadline := time.Now().Add(2 * time.Second)
 	for {
 		rec := httptest.NewRecorder()
-		m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+		promhttp.HandlerFor(reg, promhttp.HandlerOpts{}).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 		text := rec.Body.String()
 		if strings.Contains(text, "quiver_http_requests_in_flight 0") && strings.Contains(text, want) {
 			break

@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/quiverkit/quiver/httpapi"
 )
 
 // envelopeBody is the envelope as route tests decode it.
@@ -48,4 +50,15 @@ func send(t *testing.T, h http.Handler, method, target, contentType string, body
 		t.Errorf("%s %s: Content-Type %q", method, target, ct)
 	}
 	return rec.Result(), env
+}
+
+// mustNew returns the handler of cfg, failing the test when New refuses
+// the configuration.
+func mustNew(t testing.TB, cfg httpapi.Config) *httpapi.Handler {
+	t.Helper()
+	h, err := httpapi.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

@@ -8,88 +8,56 @@ import (
 	"github.com/quiverkit/quiver/llm"
 )
 
-// LLMSettings tune the calls to [Config.LLM]. The zero value works: the
-// model is reported as "unknown" and priced at zero, calls are bounded by
-// the request only, answers that break their contract are retried once,
-// and the provider's JSON mode is used.
-type LLMSettings struct {
-	// Model names the model in meta.model and selects its price, e.g.
-	// "gpt-4o-mini" or "llama3.2".
-	Model string
-	// Prices are US dollars per million input and output tokens, by model
-	// name (exact, or the longest prefix followed by "-", ":" or "@").
-	// Nil means the built-in table of content.DefaultPrices.
-	Prices llm.Prices
-	// Timeout bounds each call to the model. Zero: only the request's
-	// context bounds it.
-	Timeout time.Duration
-	// MaxAttempts is how many times the model is asked before an answer
-	// that breaks the contract fails the call. Default 2.
-	MaxAttempts int
-	// NoJSONMode stops requesting the provider's JSON mode, for
-	// OpenAI-compatible servers that reject response_format json_object.
-	NoJSONMode bool
-}
+// This file builds the model-backed services from Config.LLM, each the
+// way its package documents, so that every route asks the model alike.
 
-// LLMClient returns the client that the photo-sharing insights pass to
-// llmjson.Ask, or nil when no model is configured.
-func (c *Config) LLMClient() *llm.Config {
-	if c.LLM == nil {
+// llmOrNil returns c for the packages that take a *llm.Config, nil when
+// it has no model.
+func llmOrNil(c llm.Config) *llm.Config {
+	if !c.Enabled() {
 		return nil
 	}
-	st := c.LLMSettings
-	return &llm.Config{
-		Model:           c.LLM,
-		Name:            st.Model,
-		Prices:          st.Prices,
-		MaxAttempts:     st.MaxAttempts,
-		Timeout:         st.Timeout,
-		DisableJSONMode: st.NoJSONMode,
-	}
+	return &c
 }
 
-// ContentGenerator returns the content generator that the content routes
-// use: Config.LLM tuned by Config.LLMSettings, or the extractive fallback
-// when LLM is nil. Programs that call package content directly with the
-// server's configuration (the quiver command line) use it too.
-func (c *Config) ContentGenerator() *content.Generator {
-	if c.LLM == nil {
-		return content.New(nil)
+// newContentGenerator returns the generator of the content routes: the
+// model of c, or the extractive fallback when c has none.
+func newContentGenerator(c llm.Config) (*content.Generator, error) {
+	if !c.Enabled() {
+		return content.New(nil), nil
 	}
-	st := c.LLMSettings
 	opts := []content.Option{
-		content.WithModelName(st.Model),
-		content.WithTimeout(st.Timeout),
-		content.WithMaxAttempts(st.MaxAttempts),
+		content.WithModelName(c.ModelName()),
+		content.WithTimeout(c.Timeout),
+		content.WithMaxAttempts(c.MaxAttempts),
 	}
-	if st.Prices != nil {
-		opts = append(opts, content.WithPrices(st.Prices))
+	if c.Prices != nil {
+		opts = append(opts, content.WithPrices(c.Prices))
 	}
-	if st.NoJSONMode {
+	if c.DisableJSONMode {
 		opts = append(opts, content.WithoutJSONMode())
 	}
-	return content.New(c.LLM, opts...)
+	return content.New(c.Model, opts...), nil
 }
 
-// DevutilOptions returns the options of the devutil operations backed by
-// a model (regex generation, stack trace advice, README polish): the regex
-// match timeout and, when LLM is set, the LLMSettings.
-func (c *Config) DevutilOptions() []devutil.Option {
-	opts := []devutil.Option{devutil.WithMatchTimeout(c.RegexMatchTimeout)}
-	if c.LLM == nil {
-		return opts
+// newDevutil returns the model-backed devutil operations: regex
+// generation, stack trace analysis and README drafts.
+func newDevutil(c llm.Config, matchTimeout time.Duration) (*devutil.RegexGenerator, *devutil.StacktraceAnalyzer, *devutil.ReadmeGenerator, error) {
+	opts := []devutil.Option{devutil.WithMatchTimeout(matchTimeout)}
+	if c.Enabled() {
+		opts = append(opts,
+			devutil.WithModelName(c.ModelName()),
+			devutil.WithTimeout(c.Timeout),
+			devutil.WithMaxAttempts(c.MaxAttempts),
+		)
+		if c.Prices != nil {
+			opts = append(opts, devutil.WithPrices(c.Prices))
+		}
+		if c.DisableJSONMode {
+			opts = append(opts, devutil.WithoutJSONMode())
+		}
 	}
-	st := c.LLMSettings
-	opts = append(opts,
-		devutil.WithModelName(st.Model),
-		devutil.WithTimeout(st.Timeout),
-		devutil.WithMaxAttempts(st.MaxAttempts),
-	)
-	if st.Prices != nil {
-		opts = append(opts, devutil.WithPrices(st.Prices))
-	}
-	if st.NoJSONMode {
-		opts = append(opts, devutil.WithoutJSONMode())
-	}
-	return opts
+	return devutil.NewRegexGenerator(c.Model, opts...),
+		devutil.NewStacktraceAnalyzer(c.Model, opts...),
+		devutil.NewReadmeGenerator(c.Model, opts...), nil
 }

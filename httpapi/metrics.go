@@ -11,13 +11,13 @@ import (
 // disconnected before the operation ended.
 const statusClientClosed = 499
 
-// withMetrics records every request in Config.Metrics: its route pattern
+// withMetrics records every request in the metrics: its route pattern
 // (known once the mux has run, through reqInfo), status and duration. A
 // request whose client disconnected and whose operation then failed is
 // recorded with status 499, so that clients giving up do not count as
 // server errors. It is left out of the chain when metrics are off.
 func (s *server) withMetrics(next http.Handler) http.Handler {
-	m := s.cfg.Metrics
+	m := s.metrics
 	if m == nil {
 		return next
 	}

@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/metrics"
 )
 
 func TestMetrics(t *testing.T) {
-	m := metrics.New()
-	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: 0.001, Burst: 3, Metrics: m})
+	reg := prometheus.NewRegistry()
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: 0.001, Burst: 3, Metrics: reg})
 	do := func(key, path, body string) int {
 		req := httptest.NewRequest("POST", path, strings.NewReader(body))
 		req.Header.Set("X-Gateway-Key", key)
@@ -34,7 +35,7 @@ func TestMetrics(t *testing.T) {
 	}
 
 	rec := httptest.NewRecorder()
-	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	promhttp.HandlerFor(reg, promhttp.HandlerOpts{}).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	text := rec.Body.String()
 	for _, want := range []string{
 		`quiver_http_requests_total{route="POST /v1/dev/data/base64/encode",status="200"} 2`,
@@ -56,10 +57,10 @@ func TestMetrics(t *testing.T) {
 func BenchmarkMetricsOverhead(b *testing.B) {
 	for _, bc := range []struct {
 		name string
-		m    *metrics.Metrics
-	}{{"metrics=off", nil}, {"metrics=on", metrics.New()}} {
+		reg  prometheus.Registerer // nil: metrics off
+	}{{"metrics=off", nil}, {"metrics=on", prometheus.NewRegistry()}} {
 		b.Run(bc.name, func(b *testing.B) {
-			h := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Metrics: bc.m})
+			h := mustNew(b, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Metrics: bc.reg})
 			body := `{"value":"hello, world"}`
 			b.ReportAllocs()
 			for b.Loop() {

@@ -171,7 +171,7 @@ func (s *server) withRateLimit(next http.Handler) http.Handler {
 			// A limiter that cannot answer (a shared store is down) must not
 			// take the service down with it: fail open, and say so in the log.
 			s.log.WarnContext(r.Context(), "rate limiter failed; allowing request", "request_id", ri.id, "error", err)
-			s.cfg.Metrics.LimiterFailed()
+			s.metrics.LimiterFailed()
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -179,7 +179,7 @@ func (s *server) withRateLimit(next http.Handler) http.Handler {
 		h.Set("X-RateLimit-Limit", strconv.Itoa(d.Limit))
 		h.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
 		if !d.Allowed {
-			s.cfg.Metrics.RateLimited()
+			s.metrics.RateLimited()
 			s.respond(w, r, nil, nil, &envelope.Error{
 				Code:       envelope.CodeRateLimitExceeded,
 				Message:    "rate limit exceeded; retry after " + retryAfterSeconds(d.RetryAfter) + "s",

@@ -32,7 +32,7 @@ func fetchOpenAPI(t *testing.T, h http.Handler) []byte {
 // TestOpenAPIDocument validates the served document as OpenAPI 3.1 and
 // checks that it lists exactly the routes the handler serves.
 func TestOpenAPIDocument(t *testing.T) {
-	h := httpapi.New(httpapi.Config{Keys: []string{"k"}})
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
 	raw := fetchOpenAPI(t, h)
 	doc, err := openapi3.NewLoader().LoadFromData(raw)
 	if err != nil {
@@ -139,10 +139,10 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := httpapi.New(httpapi.Config{
+	h := mustNew(t, httpapi.Config{
 		Keys:                []string{"k"},
 		RatePerSecond:       -1,
-		Microblog:           mb,
+		MicroblogProvider:   mb,
 		PhotosocialProvider: photosocial.SampleProvider(),
 	})
 	router := documentRouter(t, h)

@@ -18,7 +18,7 @@ import (
 // sent.
 func (s *server) respond(w http.ResponseWriter, r *http.Request, data any, ai *envelope.AI, err error) {
 	meta := envelope.Meta{RequestID: requestID(r.Context()), AI: ai}
-	s.cfg.Metrics.ObserveAI(ai)
+	s.metrics.ObserveAI(ai)
 	if err == nil {
 		s.write(w, http.StatusOK, envelope.Success(data, meta))
 		return

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"reflect"
 
@@ -107,13 +108,24 @@ func get[Req, Res any](group, path, summary string, fn func(context.Context, Req
 
 // routes is the route table: every route the handler serves, by group.
 // Each group's rows live in the file of the package that implements them.
-func (s *server) routes() []route {
+//
+// Every route is returned even when a service cannot be built from the
+// configuration (its routes then answer 503); the error says which could
+// not, for New to refuse the configuration.
+func (s *server) routes() ([]route, error) {
 	var rs []route
-	rs = append(rs, s.photosocialRoutes()...)
-	rs = append(rs, s.microblogRoutes()...)
-	rs = append(rs, s.emailRoutes()...)
-	rs = append(rs, s.webcheckRoutes()...)
-	rs = append(rs, s.devutilRoutes()...)
-	rs = append(rs, s.contentRoutes()...)
-	return rs
+	var errs []error
+	for _, group := range []func() ([]route, error){
+		s.photosocialRoutes,
+		s.microblogRoutes,
+		s.emailRoutes,
+		s.webcheckRoutes,
+		s.devutilRoutes,
+		s.contentRoutes,
+	} {
+		r, err := group()
+		rs = append(rs, r...)
+		errs = append(errs, err)
+	}
+	return rs, errors.Join(errs...)
 }

@@ -1,8 +1,8 @@
 package httpapi
 
 // contentRoutes returns the routes served by package content.
-func (s *server) contentRoutes() []route {
-	g := s.cfg.ContentGenerator()
+func (s *server) contentRoutes() ([]route, error) {
+	g, err := newContentGenerator(s.cfg.LLM)
 	return []route{
 		postAI(groupContent, "/v1/content/summarize", "Summarize a text", g.Summarize),
 		postAI(groupContent, "/v1/content/rewrite", "Rewrite a text in another tone", g.Rewrite),
@@ -12,5 +12,5 @@ func (s *server) contentRoutes() []route {
 		postAI(groupContent, "/v1/content/social-caption", "Write social media captions", g.SocialCaption),
 		postAI(groupContent, "/v1/content/headlines", "Write headline variants", g.Headlines),
 		postAI(groupContent, "/v1/content/faq", "Write a FAQ from a text", g.FAQ),
-	}
+	}, err
 }

@@ -43,14 +43,14 @@ func postContent(t *testing.T, h http.Handler, path, body string) (*httptest.Res
 	return rec, res
 }
 
-func contentHandler(t *testing.T, s *llmtest.Server, model string, st httpapi.LLMSettings) http.Handler {
+func contentHandler(t *testing.T, s *llmtest.Server, model string, st llm.Config) http.Handler {
 	cfg := httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1}
 	if s != nil {
-		cfg.LLM = s.Model(t, model)
-		st.Model = model
-		cfg.LLMSettings = st
+		st.Model = s.Model(t, model)
+		st.Name = model
+		cfg.LLM = st
 	}
-	return httpapi.New(cfg)
+	return mustNew(t, cfg)
 }
 
 // validAnswer builds an answer that passes the checks of the operation at
@@ -231,7 +231,7 @@ func TestContentBounds(t *testing.T) {
 			if tt.field == "" {
 				s.Push(llmtest.Reply{Content: validAnswer(tt.path, tt.n, tt.variant), PromptTokens: 5, CompletionTokens: 7})
 			}
-			rec, res := postContent(t, contentHandler(t, s, "gpt-4o-mini", httpapi.LLMSettings{}), tt.path, tt.body)
+			rec, res := postContent(t, contentHandler(t, s, "gpt-4o-mini", llm.Config{}), tt.path, tt.body)
 			if tt.field != "" {
 				if rec.Code != http.StatusBadRequest || res.Error == nil || res.Error.Code != "INVALID_REQUEST" {
 					t.Fatalf("status %d, body %s; want 400 INVALID_REQUEST", rec.Code, rec.Body)
@@ -262,7 +262,7 @@ func TestContentBounds(t *testing.T) {
 }
 
 func TestContentWithoutProvider(t *testing.T) {
-	h := contentHandler(t, nil, "", httpapi.LLMSettings{})
+	h := contentHandler(t, nil, "", llm.Config{})
 	text := "Rooftop hives do well in cities. Bees find flowers in parks and gardens all season long. " +
 		"Beekeepers must control swarms. Honey from city hives is often excellent."
 
@@ -370,7 +370,7 @@ func TestContentProviders(t *testing.T) {
 				t.Run(tt.name, func(t *testing.T) {
 					s := llmtest.New(t, p, tt.replies...)
 					// A generous timeout: answered cases must not time out on a loaded machine.
-					h := contentHandler(t, s, model, httpapi.LLMSettings{Timeout: time.Second})
+					h := contentHandler(t, s, model, llm.Config{Timeout: time.Second})
 					start := time.Now()
 					rec, res := postContent(t, h, path, body)
 					if rec.Code != tt.status {
@@ -424,7 +424,7 @@ func deref[T any](p *T) any {
 func TestContentLLMSettings(t *testing.T) {
 	s := llmtest.NewOpenAI(t, llmtest.Reply{Content: validAnswer("/v1/content/headlines", 2, ""), PromptTokens: 1_000_000})
 	prices := llm.Prices{"local-model": {Input: 3, Output: 0}}
-	h := contentHandler(t, s, "local-model", httpapi.LLMSettings{NoJSONMode: true, MaxAttempts: 1, Prices: prices})
+	h := contentHandler(t, s, "local-model", llm.Config{DisableJSONMode: true, MaxAttempts: 1, Prices: prices})
 	rec, res := postContent(t, h, "/v1/content/headlines", `{"topic":"Solar irrigation","count":3}`)
 	if rec.Code != http.StatusBadGateway {
 		t.Fatalf("status %d: %s", rec.Code, rec.Body)

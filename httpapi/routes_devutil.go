@@ -8,11 +8,8 @@ import (
 )
 
 // devutilRoutes returns the routes served by package devutil.
-func (s *server) devutilRoutes() []route {
-	opts := s.cfg.DevutilOptions()
-	regex := devutil.NewRegexGenerator(s.cfg.LLM, opts...)
-	stacktrace := devutil.NewStacktraceAnalyzer(s.cfg.LLM, opts...)
-	readme := devutil.NewReadmeGenerator(s.cfg.LLM, opts...)
+func (s *server) devutilRoutes() ([]route, error) {
+	regex, stacktrace, readme, err := newDevutil(s.cfg.LLM, s.cfg.RegexMatchTimeout)
 	return []route{
 		post(groupDev, "/v1/dev/data/base64/encode", "Encode UTF-8 text to Base64", devutil.EncodeBase64),
 		post(groupDev, "/v1/dev/data/base64/decode", "Decode Base64 to UTF-8 text", devutil.DecodeBase64),
@@ -25,7 +22,7 @@ func (s *server) devutilRoutes() []route {
 		post(groupDev, "/v1/dev/regex/explain", "Explain a regular expression token by token", devutil.ExplainRegex),
 		postAI(groupDev, "/v1/dev/stacktrace", "Analyze a stack trace", stacktrace.Analyze),
 		postAI(groupDev, "/v1/dev/readme", "Draft a README from repository metadata", readme.Generate),
-	}
+	}, err
 }
 
 // hash decodes a hash request telling a missing value (400: the spec

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
@@ -23,8 +24,8 @@ func postDev(t *testing.T, h http.Handler, path, body string) (int, envelopeBody
 	return res.StatusCode, env
 }
 
-func devHandler() http.Handler {
-	return httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1})
+func devHandler(t testing.TB) http.Handler {
+	return mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1})
 }
 
 // jsonString encodes s as a JSON string.
@@ -80,7 +81,7 @@ const bodyLimit = httpapi.DefaultMaxBodyBytes
 
 func TestDevHashRoute(t *testing.T) {
 	huge := strings.Repeat("a", bodyLimit-100)
-	runDevCases(t, devHandler(), []devCase{
+	runDevCases(t, devHandler(t), []devCase{
 		{"defaults", "/v1/dev/data/hash", `{"value":"abc"}`, 200, "", "", []string{
 			`"md5":"900150983cd24fb0d6963f7d28e17f72"`, `"sha1":"a9993e364706816aba3e25717850c26c9cd0d89d"`,
 			`"sha256":"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"`, `"sha512":"ddaf35a1`, `"unsupported_algorithms":[]`}},
@@ -128,11 +129,11 @@ func TestDevJSONFormatRoute(t *testing.T) {
 		devCase{"indentation that would multiply the size", "/v1/dev/data/json/format", `{"text":"[` + strings.Repeat(strings.Repeat("[", 998)+strings.Repeat("]", 998)+",", 100) + `1]","indent":8}`, 400, "INVALID_REQUEST", "indent", nil},
 		devCase{"huge document", "/v1/dev/data/json/format", `{"text":` + jsonString(doc.String()) + `,"indent":8}`, 200, "", "", []string{`"is_valid":true`, `"type":"array"`}},
 	)
-	runDevCases(t, devHandler(), cases)
+	runDevCases(t, devHandler(t), cases)
 }
 
 func TestDevRegexExplainRoute(t *testing.T) {
-	runDevCases(t, devHandler(), []devCase{
+	runDevCases(t, devHandler(t), []devCase{
 		{"explain", "/v1/dev/regex/explain", `{"pattern":"^(?<y>\\d{4})+$"}`, 200, "", "", []string{
 			`"token":"(?<y>","meaning":"start of capture group 1, named \"y\"","offset":1,"depth":0,"group":1`, `"explanation":"The pattern has`, `keeps only its last repetition`}},
 		{"invalid pattern", "/v1/dev/regex/explain", `{"pattern":"ab(c"}`, 400, "INVALID_REQUEST", "pattern", nil},
@@ -141,14 +142,14 @@ func TestDevRegexExplainRoute(t *testing.T) {
 		{"too long pattern", "/v1/dev/regex/explain", `{"pattern":"` + strings.Repeat("a", 10001) + `"}`, 400, "INVALID_REQUEST", "pattern", nil},
 	})
 	// The position is in the details.
-	_, res := postDev(t, devHandler(), "/v1/dev/regex/explain", `{"pattern":"ab)"}`)
+	_, res := postDev(t, devHandler(t), "/v1/dev/regex/explain", `{"pattern":"ab)"}`)
 	if res.Error == nil || len(res.Error.Details) != 1 || res.Error.Details[0].Issue != "at offset 2: unmatched ')'" {
 		t.Errorf("error %+v", res.Error)
 	}
 }
 
 func TestDevRegexGenerateRoute(t *testing.T) {
-	runDevCases(t, devHandler(), []devCase{
+	runDevCases(t, devHandler(t), []devCase{
 		{"catalog", "/v1/dev/regex/generate", `{"description":"UUID","flavor":"go"}`, 200, "", "", []string{`"pattern":"^[0-9A-Fa-f]{8}`, `"source":"catalog"`, `"should_match":false`}},
 		{"default flavor pcre", "/v1/dev/regex/generate", `{"description":"semver"}`, 200, "", "", []string{`"flavor":"pcre"`, `"pattern":"\\A`}},
 		{"no model", "/v1/dev/regex/generate", `{"description":"German postcodes"}`, 503, "SERVICE_UNAVAILABLE", "", nil},
@@ -159,7 +160,7 @@ func TestDevRegexGenerateRoute(t *testing.T) {
 
 	answer := `{"pattern":"^[0-9]{5}$","explanation":"Five digits.","test_cases":[{"string":"10115","should_match":true},{"string":"80331","should_match":true},{"string":"1011","should_match":false},{"string":"1011a","should_match":false}]}`
 	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: answer, PromptTokens: 200, CompletionTokens: 50})
-	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: srv.Model(t, "gpt-4o-mini"), LLMSettings: httpapi.LLMSettings{Model: "gpt-4o-mini"}})
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: llm.Config{Model: srv.Model(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}})
 	status, res := postDev(t, h, "/v1/dev/regex/generate", `{"description":"German postcodes","flavor":"javascript"}`)
 	if status != 200 || !bytes.Contains(res.Data, []byte(`"source":"model"`)) {
 		t.Fatalf("status %d %s %+v", status, res.Data, res.Error)
@@ -171,7 +172,7 @@ func TestDevRegexGenerateRoute(t *testing.T) {
 
 func TestDevStacktraceRoute(t *testing.T) {
 	goTrace := "panic: assignment to entry in nil map\n\ngoroutine 1 [running]:\nmain.main()\n\t/app/main.go:9 +0x45\n"
-	runDevCases(t, devHandler(), []devCase{
+	runDevCases(t, devHandler(t), []devCase{
 		{"go panic", "/v1/dev/stacktrace", `{"stacktrace":` + jsonString(goTrace) + `}`, 200, "", "", []string{
 			`"error_type":"runtime error: assignment to entry in nil map"`, `"root_cause":"panic: assignment to entry in nil map, raised in main.main (/app/main.go:9)"`, `"language":"go"`, `"documentation_links":["https://go.dev/ref/spec#Map_types"`}},
 		{"not a trace", "/v1/dev/stacktrace", `{"stacktrace":"hello"}`, 200, "", "", []string{`"error_type":"unknown"`, `"confidence":0.1`}},
@@ -183,7 +184,7 @@ func TestDevStacktraceRoute(t *testing.T) {
 
 	// With a model, the suggestion is added and meta accounts for it.
 	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"suggestion":"Create the map in the constructor of Cache."}`, PromptTokens: 90, CompletionTokens: 12})
-	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: srv.Model(t, "gpt-4o-mini"), LLMSettings: httpapi.LLMSettings{Model: "gpt-4o-mini"}})
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: llm.Config{Model: srv.Model(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}})
 	status, res := postDev(t, h, "/v1/dev/stacktrace", `{"stacktrace":`+jsonString(goTrace)+`}`)
 	if status != 200 || !bytes.Contains(res.Data, []byte(`"ai_suggestion":"Create the map in the constructor of Cache."`)) ||
 		!bytes.Contains(res.Data, []byte(`"error_type":"runtime error: assignment to entry in nil map"`)) {
@@ -200,7 +201,7 @@ func TestDevReadmeRoute(t *testing.T) {
 		items[i] = strings.Repeat("f", 1000)
 	}
 	many, _ := json.Marshal(items)
-	runDevCases(t, devHandler(), []devCase{
+	runDevCases(t, devHandler(t), []devCase{
 		{"full", "/v1/dev/readme", `{"repo_name":"quiver","description":"A *toolkit*.","language":"go","stack":["Go"],"features":["Hashes"],"install_commands":["go get x"],"usage_example":"x := 1","license":"Apache-2.0"}`, 200, "", "", []string{
 			`"readme_md":"# quiver\n\n`, `A \\*toolkit\\*.`, "```go\\nx := 1\\n```", `license-Apache--2.0-blue`}},
 		{"minimal, license MIT by default", "/v1/dev/readme", `{"repo_name":"r","description":"d"}`, 200, "", "", []string{`licensed under the MIT license`}},
@@ -213,7 +214,7 @@ func TestDevReadmeRoute(t *testing.T) {
 	})
 
 	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"description":"A small tool.","features":["Fast."]}`, PromptTokens: 40, CompletionTokens: 9})
-	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: srv.Model(t, "gpt-4o-mini"), LLMSettings: httpapi.LLMSettings{Model: "gpt-4o-mini"}})
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: llm.Config{Model: srv.Model(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}})
 	status, res := postDev(t, h, "/v1/dev/readme", `{"repo_name":"r","description":"tool, small","features":["fast"],"polish":true}`)
 	if status != 200 || !bytes.Contains(res.Data, []byte(`A small tool.\n\n## Features\n\n- Fast.`)) || !bytes.Contains(res.Data, []byte(`"polished":true`)) {
 		t.Fatalf("status %d %s", status, res.Data)

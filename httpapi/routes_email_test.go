@@ -40,7 +40,7 @@ func emailHandler(t *testing.T, cfg httpapi.Config) http.Handler {
 	}
 	cfg.Keys = []string{"k"}
 	cfg.Resolver = r
-	return httpapi.New(cfg)
+	return mustNew(t, cfg)
 }
 
 func call(t *testing.T, h http.Handler, path, contentType string, body io.Reader) (int, envelopeBody) {
@@ -282,7 +282,7 @@ func TestEmailDomainHealthRoute(t *testing.T) {
 	if code != 400 || !strings.Contains(errorText(env), "domains[1]") {
 		t.Errorf("status %d, %s; want 400 naming domains[1]", code, errorText(env))
 	}
-	code, env = postJSON(t, httpapi.New(httpapi.Config{Keys: []string{"k"}}), "/v1/email/domain/health", `{"domains":["good.test"]}`)
+	code, env = postJSON(t, mustNew(t, httpapi.Config{Keys: []string{"k"}}), "/v1/email/domain/health", `{"domains":["good.test"]}`)
 	if code != 503 {
 		t.Errorf("without a resolver: status %d, %s", code, errorText(env))
 	}

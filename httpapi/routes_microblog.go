@@ -3,8 +3,8 @@ package httpapi
 import "github.com/quiverkit/quiver/social/microblog"
 
 // microblogRoutes returns the routes served by package microblog.
-func (s *server) microblogRoutes() []route {
-	mb := microblog.New(s.cfg.Microblog)
+func (s *server) microblogRoutes() ([]route, error) {
+	mb := microblog.New(s.cfg.MicroblogProvider)
 	return []route{
 		get(groupMicroblog, "/v1/microblog/profile", "Profile of a user", mb.Profile),
 		get(groupMicroblog, "/v1/microblog/user-tweets", "Latest tweets of a user", mb.UserTweets),
@@ -16,5 +16,5 @@ func (s *server) microblogRoutes() []route {
 		get(groupMicroblog, "/v1/microblog/replies", "Replies to a tweet", mb.Replies),
 		get(groupMicroblog, "/v1/microblog/tweet/conversation-insights", "A tweet, sampled replies and conversation insights", mb.ConversationInsights),
 		get(groupMicroblog, "/v1/microblog/thread", "The author's thread as tweets, text or Markdown", mb.Thread),
-	}
+	}, nil
 }

@@ -3,8 +3,8 @@ package httpapi
 import "github.com/quiverkit/quiver/social/photosocial"
 
 // photosocialRoutes returns the routes served by package photosocial.
-func (s *server) photosocialRoutes() []route {
-	c := &photosocial.Client{Provider: s.cfg.PhotosocialProvider, LLM: s.cfg.LLMClient()}
+func (s *server) photosocialRoutes() ([]route, error) {
+	c := &photosocial.Client{Provider: s.cfg.PhotosocialProvider, LLM: llmOrNil(s.cfg.LLM)}
 	const p = "/v1/photosocial"
 	return []route{
 		get(groupPhotosocial, p+"/profile", "Profile of a photo-sharing account", c.Profile),
@@ -16,5 +16,5 @@ func (s *server) photosocialRoutes() []route {
 		get(groupPhotosocial, p+"/search", "Search profiles or hashtags", c.Search),
 		postAI(groupPhotosocial, p+"/ai/profile-insights", "AI insights on a profile and its posts", c.ProfileInsights),
 		postAI(groupPhotosocial, p+"/ai/comment-insights", "AI insights on the comments of a post", c.CommentInsights),
-	}
+	}, nil
 }

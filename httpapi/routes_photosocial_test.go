@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/social/photosocial"
 )
@@ -68,7 +69,7 @@ func callJSON(t *testing.T, h http.Handler, method, target, body string) (*http.
 }
 
 func TestPhotosocialDataRoutes(t *testing.T) {
-	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: apifyReplay(t)})
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: apifyReplay(t)})
 	tests := []struct {
 		target string
 		status int
@@ -114,12 +115,12 @@ func TestPhotosocialDataRoutes(t *testing.T) {
 }
 
 func TestPhotosocialNotConfigured(t *testing.T) {
-	h := httpapi.New(httpapi.Config{Keys: []string{"k"}})
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
 	res, env := callJSON(t, h, http.MethodGet, "/v1/photosocial/profile?username=x", "")
 	if res.StatusCode != 503 || !strings.Contains(env.Error.Message, "QUIVER_PHOTOSOCIAL_PROVIDER") {
 		t.Errorf("status %d, error %+v", res.StatusCode, env.Error)
 	}
-	h = httpapi.New(httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: photosocial.SampleProvider()})
+	h = mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: photosocial.SampleProvider()})
 	res, env = callJSON(t, h, http.MethodPost, "/v1/photosocial/ai/profile-insights", `{"username":"sample.bakery"}`)
 	if res.StatusCode != 503 || !strings.Contains(env.Error.Message, "language model") {
 		t.Errorf("no model: status %d, error %+v", res.StatusCode, env.Error)
@@ -141,7 +142,7 @@ func TestPhotosocialAIRoutes(t *testing.T) {
 		llmtest.Reply{Content: `{"content_themes":[{"name":"Bread","description":"","evidence_ids":["` + id + `"]}],"posting_summary":"steady","engagement_drivers":[],"strengths":[],"opportunities":[],"evidence":[{"id":"` + id + `","reason":"r"},{"id":"ghost","reason":"r"}],"confidence":0.6,"limitations":[]}`, PromptTokens: 800, CompletionTokens: 60},
 		llmtest.Reply{Content: `{"sentiment_summary":"warm","recurring_topics":[],"objections":[],"moderation_flags":[],"evidence":[],"confidence":0.5,"limitations":[]}`, PromptTokens: 500, CompletionTokens: 30},
 	)
-	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: prov, LLM: srv.Model(t, "gpt-4o-mini"), LLMSettings: httpapi.LLMSettings{Model: "gpt-4o-mini"}})
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: prov, LLM: llm.Config{Model: srv.Model(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}})
 	res, env := callJSON(t, h, http.MethodPost, "/v1/photosocial/ai/profile-insights", `{"username":"@sample.bakery","media_limit":12,"analysis_goal":"grow"}`)
 	if res.StatusCode != 200 || env.Meta["model"] != "gpt-4o-mini" || env.Meta["prompt_tokens"] != float64(800) || env.Meta["request_id"] == nil {
 		t.Fatalf("profile insights: %d %+v %+v", res.StatusCode, env.Meta, env.Error)
@@ -163,7 +164,7 @@ func TestPhotosocialAIRoutes(t *testing.T) {
 }
 
 func TestPhotosocialOpenAPI(t *testing.T) {
-	h := httpapi.New(httpapi.Config{Keys: []string{"k"}})
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/openapi.json", nil))
 	var doc struct {
@@ -223,7 +224,7 @@ func TestPhotosocialGraphRoutes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: g})
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: g})
 	for _, tt := range []struct {
 		target string
 		status int

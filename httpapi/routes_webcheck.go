@@ -2,18 +2,19 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/webcheck"
 )
 
 // webcheckRoutes returns the routes served by package webcheck.
-func (s *server) webcheckRoutes() []route {
+func (s *server) webcheckRoutes() ([]route, error) {
 	wc := s.cfg.WebCheck
+	var err error
 	if wc == nil {
-		var err error
 		if wc, err = webcheck.New(webcheck.Config{Resolver: s.cfg.Resolver}); err != nil {
-			s.log.Error("web checks unavailable", "err", err)
+			err = fmt.Errorf("web checks: %w", err)
 		}
 	}
 	return []route{
@@ -24,7 +25,7 @@ func (s *server) webcheckRoutes() []route {
 		post(groupUtility, "/v1/utility/url/safety", "Follow a URL's redirects and flag threats", needs(wc, (*webcheck.Checker).CheckURLSafety)),
 		post(groupUtility, "/v1/utility/robots/analyze", "Fetch and analyze a site's robots.txt", needs(wc, (*webcheck.Checker).AnalyzeRobots)),
 		post(groupUtility, "/v1/utility/sitemap/validate", "Fetch and validate a sitemap or sitemap index", needs(wc, (*webcheck.Checker).ValidateSitemap)),
-	}
+	}, err
 }
 
 // needs binds a Checker method, answering 503 when no Checker could be

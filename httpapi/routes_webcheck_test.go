@@ -34,7 +34,7 @@ example.test. 60 IN TXT "v=spf1 -all"
 	if err != nil {
 		t.Fatal(err)
 	}
-	return httpapi.New(httpapi.Config{Keys: []string{"k"}, Resolver: r, WebCheck: wc})
+	return mustNew(t, httpapi.Config{Keys: []string{"k"}, Resolver: r, WebCheck: wc})
 }
 
 // wcPost posts a JSON body and returns the status and the envelope.

@@ -27,19 +27,45 @@
 // GET /healthz (no authentication) answers {"status":"ok"} in the
 // envelope, and GET /openapi.json serves an OpenAPI 3.1 description of
 // every route.
+//
+// # Metrics
+//
+// [Config.Metrics] takes a [prometheus.Registerer] rather than a metrics
+// type of this package: the embedder keeps one registry for its whole
+// program, adds its own collectors (and the Go runtime and process ones
+// if it wants them), and serves it with promhttp.HandlerFor. New
+// registers these collectors in it:
+//
+//	quiver_http_requests_total{route,status}     requests, by route pattern and status
+//	quiver_http_request_duration_seconds{route}  latency histogram
+//	quiver_http_requests_in_flight               requests being served
+//	quiver_rate_limit_rejections_total           requests refused by the rate limit
+//	quiver_rate_limiter_errors_total             limiter failures (request let through)
+//	quiver_llm_tokens_total{model,kind}          language model tokens, prompt or completion
+//	quiver_llm_cost_usd_total{model}             estimated language model cost in US dollars
+//	quiver_upstream_requests_total{provider,outcome}, quiver_upstream_request_duration_seconds{provider}
+//	                                             registered for cmd/quiver's provider clients
+//
+// Route labels are route patterns, never raw paths; requests refused
+// before routing, or matching no route, share the label "unmatched".
 package httpapi
 
 import (
-	"github.com/tmc/langchaingo/llms"
+	"errors"
+	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/metrics"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
@@ -56,106 +82,147 @@ const (
 	DefaultRequestTimeout = 100 * time.Second
 )
 
-// Config configures the handler. The zero value serves every route but
-// authenticates nobody: set Keys.
+// ErrInvalidConfig is wrapped by the error of [New] when a [Config] field
+// holds a value that cannot work; the message names the field.
+var ErrInvalidConfig = errors.New("httpapi: invalid configuration")
+
+// Config configures the handler that [New] returns. Keys is required;
+// every other field's zero value works and its comment gives the default.
 type Config struct {
-	// Keys are the accepted X-Gateway-Key values. With none, every /v1
-	// request is refused with 401.
+	// Keys are the accepted X-Gateway-Key values. Required: New fails
+	// when it is empty or holds an empty key.
 	Keys []string
 	// Hosts, when set, are the accepted X-Gateway-Host values, compared
-	// case-insensitively. When empty, any non-empty host is accepted.
+	// case-insensitively. Default (empty): any non-empty host is accepted.
 	Hosts []string
 
 	// RatePerSecond is the sustained request rate allowed per key.
-	// Default DefaultRatePerSecond; negative disables rate limiting.
+	// Default (0): DefaultRatePerSecond; negative disables rate limiting.
 	RatePerSecond float64
-	// Burst is how many requests a key may make at once. Default
+	// Burst is how many requests a key may make at once. Default (0):
 	// DefaultBurst.
 	Burst int
 	// Limiter replaces the in-process per-key limiter, e.g. with one that
-	// shares its state between instances. RatePerSecond and Burst are then
-	// the limiter's business.
+	// shares its state between instances (package httpapi/redislimit).
+	// RatePerSecond and Burst are then the limiter's business. Default
+	// (nil): a [MemoryLimiter] of RatePerSecond and Burst.
 	Limiter Limiter
 
 	// MaxBodyBytes bounds request bodies; larger ones are answered 413.
-	// Default DefaultMaxBodyBytes (1 MiB).
+	// Default (0): DefaultMaxBodyBytes (1 MiB).
 	MaxBodyBytes int64
 
 	// RequestTimeout bounds the work of one request: its context ends
 	// then, and an operation still waiting on an upstream answers 504
-	// UPSTREAM_TIMEOUT. Default DefaultRequestTimeout; negative disables
-	// it. Keep it below the server's WriteTimeout.
+	// UPSTREAM_TIMEOUT. Default (0): DefaultRequestTimeout; negative
+	// disables it. Keep it below the server's WriteTimeout.
 	RequestTimeout time.Duration
 
-	// Logger receives access logs and internal errors. Default: discard.
+	// Logger receives access logs, internal errors and, from New, a
+	// warning when the model's price is unknown. Default (nil): discard.
 	Logger *slog.Logger
 
-	// operations:
+	// Metrics, when set, is the Prometheus registry in which New registers
+	// the handler's collectors: requests by route and status, latency,
+	// requests in flight, rate-limit rejections and limiter failures,
+	// language model tokens and cost by model (quiver_* names; see the
+	// package documentation). Serve it with promhttp.HandlerFor. Several
+	// handlers may share one registry, and then share their counters.
+	// Default (nil): no metrics.
+	Metrics prometheus.Registerer
 
-	// Metrics, when set, receives the handler's request, rate-limit and
-	// LLM usage metrics; serve them with its Handler. Nil disables them.
-	Metrics *metrics.Metrics
+	// The services' dependencies follow. A nil dependency makes the routes
+	// that need it answer 503 or fall back as their package documents.
 
-	// The services' dependencies follow, one block per package. A nil
-	// dependency makes the routes that need it answer 503 or fall back as
-	// their package documents.
-
-	// LLM answers the operations backed by a language model: content
-	// generation, regex generation and photo-sharing insights. When nil,
-	// those operations use their deterministic fallback or answer 503.
-	LLM llms.Model
-	// LLMSettings tune how every LLM-backed route asks LLM: the model's
-	// name and price, the per-call timeout, retries and JSON mode.
-	LLMSettings LLMSettings
-
-	// email:
+	// LLM is the language model of the content generation, regex
+	// generation, stack trace, README and photo-sharing insight routes,
+	// with its name, prices, timeout, attempts and JSON mode (see
+	// package llm for each field's default). Default (zero value): no
+	// model; summarize and meta-tags use their extractive fallback and the
+	// other model-backed routes answer 503. When the price table does not
+	// name the model, its cost is reported as 0 and New logs a warning.
+	LLM llm.Config
 
 	// Resolver answers every DNS question of the email routes (MX, SPF,
-	// DMARC) and of the webcheck DNS routes. When nil, the email routes
-	// check syntax, disposable and role lists only, and report no MX.
+	// DMARC) and of the webcheck routes. Default (nil): the email routes
+	// check syntax, disposable and role lists only and report no MX, and
+	// the default WebCheck resolves with the system's nameservers.
 	Resolver *resolver.Resolver
-	// EmailLists are the disposable, free-provider and role lists. Default:
-	// email.DefaultLists(), the lists embedded at build time.
+	// EmailLists are the disposable, free-provider and role lists.
+	// Default (nil): email.DefaultLists(), the lists embedded at build
+	// time.
 	EmailLists *email.Lists
 	// EmailSMTP configures the SMTP probe of single validations (EHLO
-	// name, MAIL FROM, port, dialer, timeouts).
+	// name, MAIL FROM, port, dialer, timeouts). Default (zero value): the
+	// defaults of email.SMTPOptions.
 	EmailSMTP email.SMTPOptions
 
-	// webcheck:
-
-	// WebCheck runs the web and domain checks. When nil, the handler
-	// builds one with the defaults of webcheck.Config on Resolver:
-	// loopback and private destinations refused, system roots.
+	// WebCheck runs the web and domain checks. Default (nil): New builds
+	// one with the defaults of webcheck.Config on Resolver (loopback and
+	// private destinations refused, system roots).
 	WebCheck *webcheck.Checker
 
-	// devutil:
-
 	// RegexMatchTimeout bounds each test-case match when a generated
-	// regex is checked in a backtracking flavor. Default
+	// regex is checked in a backtracking flavor. Default (0):
 	// devutil.DefaultRegexMatchTimeout (100ms).
 	RegexMatchTimeout time.Duration
 
-	// content:
+	// MicroblogProvider serves the /v1/microblog routes (package
+	// microblog's providers). Default (nil): those routes answer 503
+	// saying how to configure one.
+	MicroblogProvider microblog.Provider
 
-	// microblog:
-
-	// Microblog is the microblog data provider: microblog.NewTwitterAPIIO,
-	// microblog.NewXAPI or microblog.OpenFile. When nil, the /v1/microblog
-	// routes answer 503 saying how to configure one.
-	Microblog microblog.Provider
-
-	// photosocial:
-
-	// PhotosocialProvider serves the photo-sharing data routes (a
-	// photosocial.GraphProvider, ApifyProvider or FileProvider). When nil
-	// they answer 503 saying how to configure one.
+	// PhotosocialProvider serves the /v1/photosocial data routes (package
+	// photosocial's providers). Default (nil): those routes answer 503
+	// saying how to configure one.
 	PhotosocialProvider photosocial.Provider
+}
+
+// validate reports the fields of c that hold values that cannot work.
+func (c *Config) validate() error {
+	var errs []error
+	bad := func(field, rule string) {
+		errs = append(errs, fmt.Errorf("%w: %s %s", ErrInvalidConfig, field, rule))
+	}
+	if len(c.Keys) == 0 {
+		bad("Keys", "is empty: every /v1 request would be refused")
+	}
+	for i, k := range c.Keys {
+		if strings.TrimSpace(k) == "" {
+			bad(fmt.Sprintf("Keys[%d]", i), "is empty")
+		}
+	}
+	for i, h := range c.Hosts {
+		if strings.TrimSpace(h) == "" {
+			bad(fmt.Sprintf("Hosts[%d]", i), "is empty")
+		}
+	}
+	if math.IsNaN(c.RatePerSecond) || math.IsInf(c.RatePerSecond, 0) {
+		bad("RatePerSecond", "must be a finite number")
+	}
+	if c.Burst < 0 {
+		bad("Burst", "must not be negative")
+	}
+	if c.MaxBodyBytes < 0 {
+		bad("MaxBodyBytes", "must not be negative")
+	}
+	if c.RegexMatchTimeout < 0 {
+		bad("RegexMatchTimeout", "must not be negative")
+	}
+	if c.LLM.Timeout < 0 {
+		bad("LLM.Timeout", "must not be negative")
+	}
+	if c.LLM.MaxAttempts < 0 {
+		bad("LLM.MaxAttempts", "must not be negative")
+	}
+	return errors.Join(errs...)
 }
 
 // server holds the handler's state. Its methods are the route operations
 // and middleware.
 type server struct {
 	cfg     Config
+	metrics *metrics.Metrics // nil when Config.Metrics is
 	log     *slog.Logger
 	ids     envelope.IDSource
 	limiter Limiter
@@ -164,10 +231,39 @@ type server struct {
 	bufs    sync.Pool // *bytes.Buffer for encoding responses
 }
 
-// New returns the Quiver HTTP handler configured by cfg.
-func New(cfg Config) http.Handler {
+// Handler serves every Quiver route. It is an [http.Handler]: mount it in
+// any mux, under a path prefix with [http.StripPrefix]. Build it with
+// [New]; it is safe for concurrent use.
+type Handler struct {
+	h http.Handler
+}
+
+// ServeHTTP implements [http.Handler].
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.h.ServeHTTP(w, r) }
+
+// New returns the Quiver HTTP handler configured by cfg. The error wraps
+// [ErrInvalidConfig] when a field of cfg cannot work, names the field,
+// and reports a service that cannot be built from cfg or metrics that
+// cannot be registered in cfg.Metrics.
+func New(cfg Config) (*Handler, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
 	s := newServer(cfg)
-	return s.handler(s.routes())
+	m, err := metrics.New(cfg.Metrics)
+	if err != nil {
+		return nil, fmt.Errorf("httpapi: Metrics: %w", err)
+	}
+	s.metrics = m
+	routes, err := s.routes()
+	if err != nil {
+		return nil, fmt.Errorf("httpapi: %w", err)
+	}
+	if cfg.LLM.Enabled() && !cfg.LLM.PriceKnown() {
+		s.log.Warn("the language model's price is unknown: its cost is reported as 0; set LLM.Prices (-llm-prices) to count it",
+			"model", cfg.LLM.ModelName())
+	}
+	return &Handler{h: s.handler(routes)}, nil
 }
 
 // newServer applies the defaults of cfg.

@@ -122,7 +122,7 @@ var devOpCommands = []command{
 		},
 		operand: "description",
 	}, func(ctx context.Context, env *cmdEnv, req devutil.RegexGenerateRequest) (any, bool, error) {
-		res, ai, err := devutil.NewRegexGenerator(env.cfg.LLM, env.cfg.DevutilOptions()...).Generate(ctx, req)
+		res, ai, err := devutil.NewRegexGenerator(env.cfg.LLM.Model, devutilOptions(env.cfg)...).Generate(ctx, req)
 		return doneAI(env, res, ai, err)
 	}),
 	op(opSpec{
@@ -136,7 +136,7 @@ var devOpCommands = []command{
 		},
 		operand: "stacktrace", stdin: true,
 	}, func(ctx context.Context, env *cmdEnv, req devutil.StacktraceRequest) (any, bool, error) {
-		res, ai, err := devutil.NewStacktraceAnalyzer(env.cfg.LLM, env.cfg.DevutilOptions()...).Analyze(ctx, req)
+		res, ai, err := devutil.NewStacktraceAnalyzer(env.cfg.LLM.Model, devutilOptions(env.cfg)...).Analyze(ctx, req)
 		return doneAI(env, res, ai, err)
 	}),
 	op(opSpec{
@@ -149,7 +149,7 @@ var devOpCommands = []command{
 		},
 		operand: "repo_name",
 	}, func(ctx context.Context, env *cmdEnv, req devutil.ReadmeRequest) (any, bool, error) {
-		res, ai, err := devutil.NewReadmeGenerator(env.cfg.LLM, env.cfg.DevutilOptions()...).Generate(ctx, req)
+		res, ai, err := devutil.NewReadmeGenerator(env.cfg.LLM.Model, devutilOptions(env.cfg)...).Generate(ctx, req)
 		return doneAI(env, res, ai, err)
 	}),
 }

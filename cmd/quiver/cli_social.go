@@ -44,7 +44,7 @@ func microblogOp[Req, Res any](name, args, summary, operand, example string, fn 
 		command: command{name: "microblog " + name, args: args, summary: summary, example: example, services: []setup{microblogSetup}},
 		operand: operand,
 	}, func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error) {
-		return done(fn(microblog.New(env.cfg.Microblog), ctx, req))
+		return done(fn(microblog.New(env.cfg.MicroblogProvider), ctx, req))
 	})
 }
 
@@ -75,7 +75,11 @@ var photosocialCommands = []command{
 }
 
 func photosocialClient(cfg *httpapi.Config) *photosocial.Client {
-	return &photosocial.Client{Provider: cfg.PhotosocialProvider, LLM: cfg.LLMClient()}
+	c := &photosocial.Client{Provider: cfg.PhotosocialProvider}
+	if cfg.LLM.Enabled() {
+		c.LLM = &cfg.LLM
+	}
+	return c
 }
 
 func photosocialOp[Req, Res any](name, args, summary, operand, example string, fn func(*photosocial.Client, context.Context, Req) (Res, error)) command {
@@ -134,7 +138,7 @@ func contentOp[Req, Res any](name, args, summary, operand, example string, fn fu
 		command: command{name: "content " + name, args: args, summary: summary, example: example, services: []setup{contentSetup}},
 		operand: operand, stdin: true,
 	}, func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error) {
-		res, ai, err := fn(env.cfg.ContentGenerator(), ctx, req)
+		res, ai, err := fn(contentGenerator(env.cfg.LLM), ctx, req)
 		return doneAI(env, res, ai, err)
 	})
 }

@@ -10,6 +10,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/metrics"
 )
@@ -22,8 +26,8 @@ type metricsServer struct {
 	enabled bool
 	addr    string
 
-	m   *metrics.Metrics
-	srv *http.Server // the separate listener, if any
+	reg *prometheus.Registry // nil when metrics are off
+	srv *http.Server         // the separate listener, if any
 }
 
 // metricsFlags registers -metrics and -metrics-addr.
@@ -34,25 +38,32 @@ func metricsFlags(f *flags) *metricsServer {
 	return ms
 }
 
-// create creates the metrics, when enabled, and hands them to the
-// handler config, before the services are set up so that they can feed
-// them too (DNS cache, upstream calls).
-func (ms *metricsServer) create(cfg *httpapi.Config) error {
+// create creates the registry, when metrics are enabled, with the Go
+// runtime and process collectors, and hands it to the handler config;
+// the returned Metrics, registered in it, is for the services to feed
+// (DNS cache, upstream calls). It runs before the services are set up.
+func (ms *metricsServer) create(cfg *httpapi.Config) (*metrics.Metrics, error) {
 	if !ms.enabled {
 		if ms.addr != "" {
-			return usageError{errors.New("-metrics-addr is set but -metrics is not")}
+			return nil, usageError{errors.New("-metrics-addr is set but -metrics is not")}
 		}
-		return nil
+		return nil, nil
 	}
-	ms.m = metrics.New()
-	cfg.Metrics = ms.m
-	return nil
+	ms.reg = prometheus.NewRegistry()
+	ms.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	cfg.Metrics = ms.reg
+	return metrics.New(ms.reg)
+}
+
+// scrape serves the registry in the Prometheus exposition format.
+func (ms *metricsServer) scrape() http.Handler {
+	return promhttp.HandlerFor(ms.reg, promhttp.HandlerOpts{Registry: ms.reg})
 }
 
 // listen starts the separate listener of /metrics when -metrics-addr is
 // set.
 func (ms *metricsServer) listen(logger *slog.Logger, stdout io.Writer) error {
-	if ms.m == nil || ms.addr == "" {
+	if ms.reg == nil || ms.addr == "" {
 		return nil
 	}
 	ln, err := net.Listen("tcp", ms.addr)
@@ -60,7 +71,7 @@ func (ms *metricsServer) listen(logger *slog.Logger, stdout io.Writer) error {
 		return fmt.Errorf("metrics listener: %w", err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", ms.m.Handler())
+	mux.Handle("GET /metrics", ms.scrape())
 	ms.srv = &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 5 * time.Second,
@@ -79,11 +90,11 @@ func (ms *metricsServer) listen(logger *slog.Logger, stdout io.Writer) error {
 // handler adds GET /metrics in front of api when metrics are served on
 // the main listener.
 func (ms *metricsServer) handler(api http.Handler) http.Handler {
-	if ms.m == nil || ms.srv != nil {
+	if ms.reg == nil || ms.srv != nil {
 		return api
 	}
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", ms.m.Handler())
+	mux.Handle("GET /metrics", ms.scrape())
 	mux.Handle("/", api)
 	return mux
 }

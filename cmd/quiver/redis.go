@@ -110,12 +110,17 @@ func (rc *redisConfig) install(cfg *httpapi.Config, logger *slog.Logger) error {
 		return nil
 	}
 	if cfg.RatePerSecond >= 0 {
-		cfg.Limiter = redislimit.New(rc.client, redislimit.Config{
+		l, err := redislimit.New(redislimit.Config{
+			Client:        rc.client,
 			RatePerSecond: cfg.RatePerSecond,
 			Burst:         cfg.Burst,
 			Prefix:        rc.prefix,
 			Timeout:       rc.timeout,
 		})
+		if err != nil {
+			return usageError{err}
+		}
+		cfg.Limiter = l
 		logger.Info("rate limits shared through redis", "addr", rc.client.Options().Addr)
 	}
 	return rc.cacheLLM(cfg, logger)
@@ -125,12 +130,12 @@ func (rc *redisConfig) install(cfg *httpapi.Config, logger *slog.Logger) error {
 // when -llm-cache-ttl is set. The cache is named after the model, so that
 // a change of model does not answer from the previous one's answers.
 func (rc *redisConfig) cacheLLM(cfg *httpapi.Config, logger *slog.Logger) error {
-	if rc.llmTTL <= 0 || cfg.LLM == nil {
+	if rc.llmTTL <= 0 || !cfg.LLM.Enabled() {
 		return nil
 	}
 	backend, err := llmcache.NewRedis(rc.client, llmcache.Config{
 		TTL:       rc.llmTTL,
-		Namespace: llmCacheNamespace(cfg.LLMSettings.Model),
+		Namespace: llmCacheNamespace(cfg.LLM.Name),
 		Prefix:    rc.prefix,
 		Timeout:   rc.timeout,
 		OnError:   func(err error) { logger.Warn("llm cache", "error", err) },
@@ -138,7 +143,7 @@ func (rc *redisConfig) cacheLLM(cfg *httpapi.Config, logger *slog.Logger) error 
 	if err != nil {
 		return usageError{fmt.Errorf("-llm-cache-ttl: %w", err)}
 	}
-	cfg.LLM = llmcache.Wrap(cfg.LLM, backend)
+	cfg.LLM.Model = llmcache.Wrap(cfg.LLM.Model, backend)
 	logger.Info("language model answers cached in redis", "ttl", rc.llmTTL)
 	return nil
 }

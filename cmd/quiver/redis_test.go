@@ -17,6 +17,7 @@ import (
 
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/redistest"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // Two quiver processes configured with one QUIVER_REDIS_URL enforce one
@@ -71,19 +72,19 @@ func TestLLMCacheWraps(t *testing.T) {
 		fmt.Fprintf(w, `{"id":"c","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"answer %d"},"finish_reason":"stop"}]}`, n)
 	}))
 	defer provider.Close()
-	llm, err := openai.New(openai.WithToken("t"), openai.WithBaseURL(provider.URL), openai.WithModel("m"))
+	model, err := openai.New(openai.WithToken("t"), openai.WithBaseURL(provider.URL), openai.WithModel("m"))
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	rc := &redisConfig{url: "redis://" + rs.Addr, timeout: time.Second, prefix: "test:", llmTTL: time.Minute}
-	cfg := &httpapi.Config{LLM: llm, RatePerSecond: -1}
+	cfg := &httpapi.Config{LLM: llm.Config{Model: model, Name: "m"}, RatePerSecond: -1}
 	if err := rc.start(t.Context(), cfg, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatal(err)
 	}
 	defer rc.close()
 	for range 3 {
-		got, err := llms.GenerateFromSinglePrompt(t.Context(), cfg.LLM, "same question")
+		got, err := llms.GenerateFromSinglePrompt(t.Context(), cfg.LLM.Model, "same question")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -93,3 +93,26 @@ func TestOperationsUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// A model that the price table does not name costs 0: the server says so
+// at start-up, naming the model and the flag that prices it; a priced
+// model starts without the warning.
+func TestUnknownPriceWarning(t *testing.T) {
+	for _, tt := range []struct {
+		model string
+		warn  bool
+	}{
+		{"llama3.2", true},
+		{"gpt-4o-mini", false},
+	} {
+		s := startServer(t, []string{"-llm-provider", "ollama", "-llm-model", tt.model, "-llm-base-url", "http://127.0.0.1:9"}, nil)
+		if err := s.stop(t, 10*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		out := s.out.String()
+		warned := regexp.MustCompile(`level=WARN msg=".*price is unknown.*-llm-prices.*" model=` + regexp.QuoteMeta(tt.model)).MatchString(out)
+		if warned != tt.warn {
+			t.Errorf("%s: warned %v, want %v:\n%s", tt.model, warned, tt.warn, out)
+		}
+	}
+}

@@ -109,15 +109,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}
 	// operations: the metrics and Redis come first, for the services to
 	// feed and use (metrics.go, redis.go, deps.go).
-	if err := ms.create(&cfg); err != nil {
+	m, err := ms.create(&cfg)
+	if err != nil {
 		return err
 	}
 	if err := rc.connect(ctx, logger); err != nil {
 		return err
 	}
 	defer rc.close()
-	f.deps.metrics = cfg.Metrics
-	var err error
+	f.deps.metrics = m
 	if f.deps.cache, err = rc.upstreamCache(logger); err != nil {
 		return err
 	}
@@ -127,7 +127,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			return err
 		}
 	}
-	if c, ok := cfg.LLM.(io.Closer); ok { // the Google AI client holds a gRPC connection
+	if c, ok := cfg.LLM.Model.(io.Closer); ok { // the Google AI client holds a gRPC connection
 		defer c.Close()
 	}
 
@@ -143,8 +143,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return err
 	}
+	api, err := httpapi.New(cfg) // logs a warning when the model's price is unknown
+	if err != nil {
+		return err
+	}
 	srv := &http.Server{
-		Handler:           ms.handler(httpapi.New(cfg)), // operations: /metrics on this listener
+		Handler:           ms.handler(api), // operations: /metrics on this listener
 		ReadHeaderTimeout: sc.readHeaderTimeout,
 		ReadTimeout:       sc.readTimeout,
 		WriteTimeout:      sc.writeTimeout,

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/tmc/langchaingo/llms"
@@ -57,37 +56,37 @@ func contentSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	f.Bool(&c.jsonMode, "llm-json-mode", "QUIVER_LLM_JSON_MODE", true, "request the provider's JSON mode; turn off for OpenAI-compatible servers that reject response_format json_object")
 	return func(ctx context.Context, cfg *httpapi.Config) error {
 		c.deps = f.deps
-		model, settings, err := c.build(ctx)
+		lc, err := c.build(ctx)
 		if err != nil {
 			return fmt.Errorf("language model: %w", err)
 		}
-		cfg.LLM, cfg.LLMSettings = model, settings
+		cfg.LLM = lc
 		return nil
 	}
 }
 
-// build returns the model the configuration describes (nil without a
-// provider) and its settings. It makes no network call: the clients
-// connect on their first request.
-func (c llmConfig) build(ctx context.Context) (llms.Model, httpapi.LLMSettings, error) {
-	var st httpapi.LLMSettings
+// build returns the model the configuration describes, with its
+// settings; the zero llm.Config without a provider. It makes no network
+// call: the clients connect on their first request.
+func (c llmConfig) build(ctx context.Context) (llm.Config, error) {
+	var st llm.Config
 	if c.timeout < 0 || c.attempts < 1 {
-		return nil, st, fmt.Errorf("llm-timeout must not be negative and llm-max-attempts must be at least 1")
+		return st, fmt.Errorf("llm-timeout must not be negative and llm-max-attempts must be at least 1")
 	}
 	prices, err := parsePrices(c.prices)
 	if err != nil {
-		return nil, st, err
+		return st, err
 	}
 	provider := strings.ToLower(strings.TrimSpace(c.provider))
 	if provider == "" {
 		if c.model != "" || c.baseURL != "" || c.key != "" {
-			return nil, st, fmt.Errorf("QUIVER_LLM_MODEL, QUIVER_LLM_API_KEY or QUIVER_LLM_BASE_URL is set but QUIVER_LLM_PROVIDER is not")
+			return st, fmt.Errorf("QUIVER_LLM_MODEL, QUIVER_LLM_API_KEY or QUIVER_LLM_BASE_URL is set but QUIVER_LLM_PROVIDER is not")
 		}
-		return nil, st, nil
+		return st, nil
 	}
 	def, ok := defaultModels[provider]
 	if !ok {
-		return nil, st, fmt.Errorf("QUIVER_LLM_PROVIDER=%q: must be openai, anthropic, ollama or googleai", c.provider)
+		return st, fmt.Errorf("QUIVER_LLM_PROVIDER=%q: must be openai, anthropic, ollama or googleai", c.provider)
 	}
 	name := c.model
 	if name == "" {
@@ -97,7 +96,7 @@ func (c llmConfig) build(ctx context.Context) (llms.Model, httpapi.LLMSettings, 
 		u, err := url.Parse(c.baseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			// Not quoted: it may carry a password.
-			return nil, st, errors.New("QUIVER_LLM_BASE_URL: must be an absolute http or https URL")
+			return st, errors.New("QUIVER_LLM_BASE_URL: must be an absolute http or https URL")
 		}
 	}
 	// The transport records the provider's status codes and Retry-After
@@ -149,22 +148,22 @@ func (c llmConfig) build(ctx context.Context) (llms.Model, httpapi.LLMSettings, 
 		m, err = googleai.New(ctx, opts...)
 	}
 	if err != nil {
-		return nil, st, fmt.Errorf("%s client: %w", provider, err)
+		return st, fmt.Errorf("%s client: %w", provider, err)
 	}
-	st = httpapi.LLMSettings{
-		Model:       name,
-		Prices:      prices,
-		Timeout:     c.timeout,
-		MaxAttempts: c.attempts,
-		NoJSONMode:  !c.jsonMode,
-	}
-	return m, st, nil
+	return llm.Config{
+		Model:           m,
+		Name:            name,
+		Prices:          prices,
+		Timeout:         c.timeout,
+		MaxAttempts:     c.attempts,
+		DisableJSONMode: !c.jsonMode,
+	}, nil
 }
 
 // parsePrices reads "model=input/output" overrides on top of the built-in
 // price table.
-func parsePrices(entries []string) (content.PriceTable, error) {
-	prices := content.DefaultPrices()
+func parsePrices(entries []string) (llm.Prices, error) {
+	prices := llm.DefaultPrices()
 	for _, e := range entries {
 		name, pair, ok := strings.Cut(e, "=")
 		in, out, ok2 := strings.Cut(pair, "/")
@@ -176,7 +175,7 @@ func parsePrices(entries []string) (content.PriceTable, error) {
 		if err1 != nil || err2 != nil || pi < 0 || po < 0 {
 			return nil, fmt.Errorf("QUIVER_LLM_PRICES entry %q: prices must be non-negative numbers", e)
 		}
-		prices[strings.TrimSpace(name)] = content.Price{Input: pi, Output: po}
+		prices[strings.TrimSpace(name)] = llm.Price{Input: pi, Output: po}
 	}
 	return prices, nil
 }

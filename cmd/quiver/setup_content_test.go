@@ -70,8 +70,8 @@ func TestContentSetupBaseURLErrorHidesPassword(t *testing.T) {
 
 func TestContentSetupNoProvider(t *testing.T) {
 	cfg, err := applyContent(t, nil)
-	if err != nil || cfg.LLM != nil {
-		t.Fatalf("LLM = %v, err = %v; want no model", cfg.LLM, err)
+	if err != nil || cfg.LLM.Enabled() {
+		t.Fatalf("LLM = %+v, err = %v; want no model", cfg.LLM, err)
 	}
 }
 
@@ -82,10 +82,10 @@ func TestContentSetupGoogleAIMakesNoCall(t *testing.T) {
 	cfg, err := applyContent(t, map[string]string{
 		"QUIVER_LLM_PROVIDER": "googleai", "QUIVER_LLM_API_KEY": "k", "QUIVER_LLM_BASE_URL": "http://127.0.0.1:9",
 	})
-	if err != nil || cfg.LLM == nil || cfg.LLMSettings.Model != "gemini-2.0-flash" {
-		t.Fatalf("cfg = %+v, err = %v", cfg.LLMSettings, err)
+	if err != nil || !cfg.LLM.Enabled() || cfg.LLM.Name != "gemini-2.0-flash" {
+		t.Fatalf("cfg = %+v, err = %v", cfg.LLM, err)
 	}
-	closer, ok := cfg.LLM.(io.Closer)
+	closer, ok := cfg.LLM.Model.(io.Closer)
 	if !ok {
 		t.Fatal("the Google AI model cannot be closed; its gRPC connection would leak")
 	}
@@ -130,7 +130,7 @@ func TestContentSetupProviders(t *testing.T) {
 			if wantModel == "" {
 				wantModel = defaultModels[tt.provider]
 			}
-			g := content.New(cfg.LLM, content.WithModelName(cfg.LLMSettings.Model), content.WithPrices(cfg.LLMSettings.Prices))
+			g := contentGenerator(cfg.LLM)
 			_, ai, err := g.Summarize(context.Background(), content.SummarizeRequest{Text: "Urban beekeeping has grown from a niche hobby into a common sight on city rooftops."})
 			if err != nil {
 				t.Fatal(err)
@@ -146,8 +146,8 @@ func TestContentSetupProviders(t *testing.T) {
 			if d := ai.CostUSD - wantCost; d > 1e-9 || d < -1e-9 {
 				t.Errorf("cost = %v, want %v from the price table", ai.CostUSD, wantCost)
 			}
-			if cfg.LLMSettings.Timeout != 50*time.Second || cfg.LLMSettings.MaxAttempts != 2 || cfg.LLMSettings.NoJSONMode {
-				t.Errorf("settings = %+v, want the defaults", cfg.LLMSettings)
+			if cfg.LLM.Timeout != 50*time.Second || cfg.LLM.MaxAttempts != 2 || cfg.LLM.DisableJSONMode {
+				t.Errorf("settings = %+v, want the defaults", cfg.LLM)
 			}
 		})
 	}
@@ -159,7 +159,7 @@ func TestContentSetupFlagsOverrideEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := cfg.LLMSettings; st.Model != "mistral" || !st.NoJSONMode || st.Timeout != 5*time.Second {
+	if st := cfg.LLM; st.Name != "mistral" || !st.DisableJSONMode || st.Timeout != 5*time.Second {
 		t.Errorf("settings = %+v", st)
 	}
 }

@@ -29,7 +29,7 @@ func microblogSetup(f *flags) func(context.Context, *httpapi.Config) error {
 		if err != nil {
 			return usageError{err} // a configuration mistake, as for photosocial
 		}
-		cfg.Microblog = p
+		cfg.MicroblogProvider = p
 		return nil
 	}
 }

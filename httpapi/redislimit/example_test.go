@@ -20,9 +20,13 @@ func Example() {
 	})
 	defer rdb.Close()
 
-	api := httpapi.New(httpapi.Config{
-		Keys:    []string{"key-of-team-a"},
-		Limiter: redislimit.New(rdb, redislimit.Config{RatePerSecond: 10, Burst: 20}),
-	})
+	limiter, err := redislimit.New(redislimit.Config{Client: rdb, RatePerSecond: 10, Burst: 20})
+	if err != nil {
+		log.Fatal(err)
+	}
+	api, err := httpapi.New(httpapi.Config{Keys: []string{"key-of-team-a"}, Limiter: limiter})
+	if err != nil {
+		log.Fatal(err)
+	}
 	log.Fatal(http.ListenAndServe(":8080", api))
 }

@@ -20,7 +20,9 @@ package redislimit
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/go-redis/redis_rate/v10"
@@ -32,19 +34,29 @@ import (
 // DefaultTimeout bounds each Redis call when Config.Timeout is zero.
 const DefaultTimeout = 100 * time.Millisecond
 
-// Config configures a Limiter. The zero value has httpapi's default limit.
+// ErrNoClient is returned by [New] when Config.Client is nil.
+var ErrNoClient = errors.New("redislimit: Config.Client is nil")
+
+// Config configures a Limiter. Client is required; the other fields'
+// zero values give httpapi's default limit.
 type Config struct {
+	// Client is the Redis client holding the limiter's state: a
+	// *redis.Client, *redis.ClusterClient or *redis.Ring. Required. Create
+	// it with ContextTimeoutEnabled so that Timeout interrupts a read.
+	Client redis.UniversalClient
 	// RatePerSecond is the sustained request rate allowed per key.
-	// Default httpapi.DefaultRatePerSecond.
+	// Default (0): httpapi.DefaultRatePerSecond. Negative or not finite is
+	// an error.
 	RatePerSecond float64
-	// Burst is how many requests a key may make at once. Default
-	// httpapi.DefaultBurst.
+	// Burst is how many requests a key may make at once. Default (0):
+	// httpapi.DefaultBurst. Negative is an error.
 	Burst int
 	// Prefix is put before every Redis key, to share one Redis between
-	// deployments. Default "quiver:". Instances that must share a limit
+	// deployments. Default (""): "quiver:". Instances that must share a limit
 	// must use the same prefix, rate and burst.
 	Prefix string
-	// Timeout bounds each call to Redis. Default DefaultTimeout.
+	// Timeout bounds each call to Redis. Default (0): DefaultTimeout.
+	// Negative is an error.
 	Timeout time.Duration
 }
 
@@ -57,23 +69,33 @@ type Limiter struct {
 	timeout time.Duration
 }
 
-// New returns a Limiter storing its state in rdb, which may be a
-// *redis.Client, *redis.ClusterClient or *redis.Ring.
-func New(rdb redis.UniversalClient, cfg Config) *Limiter {
-	if cfg.RatePerSecond <= 0 {
+// New returns a Limiter storing its state in cfg.Client. The error is
+// [ErrNoClient], or names a field whose value cannot work.
+func New(cfg Config) (*Limiter, error) {
+	switch {
+	case cfg.Client == nil:
+		return nil, ErrNoClient
+	case cfg.RatePerSecond < 0 || math.IsNaN(cfg.RatePerSecond) || math.IsInf(cfg.RatePerSecond, 0):
+		return nil, fmt.Errorf("redislimit: Config.RatePerSecond %v: want a positive number, or 0 for the default", cfg.RatePerSecond)
+	case cfg.Burst < 0:
+		return nil, fmt.Errorf("redislimit: Config.Burst %d: want a positive number, or 0 for the default", cfg.Burst)
+	case cfg.Timeout < 0:
+		return nil, fmt.Errorf("redislimit: Config.Timeout %v: want a positive duration, or 0 for the default", cfg.Timeout)
+	}
+	if cfg.RatePerSecond == 0 {
 		cfg.RatePerSecond = httpapi.DefaultRatePerSecond
 	}
-	if cfg.Burst <= 0 {
+	if cfg.Burst == 0 {
 		cfg.Burst = httpapi.DefaultBurst
 	}
 	if cfg.Prefix == "" {
 		cfg.Prefix = "quiver:"
 	}
-	if cfg.Timeout <= 0 {
+	if cfg.Timeout == 0 {
 		cfg.Timeout = DefaultTimeout
 	}
 	return &Limiter{
-		rl: redis_rate.NewLimiter(rdb),
+		rl: redis_rate.NewLimiter(cfg.Client),
 		// GCRA needs only the emission interval (Period/Rate) and the
 		// burst; one request per 1/RatePerSecond keeps fractional rates
 		// exact, which redis_rate's integer Rate could not.
@@ -84,7 +106,7 @@ func New(rdb redis.UniversalClient, cfg Config) *Limiter {
 		},
 		prefix:  cfg.Prefix,
 		timeout: cfg.Timeout,
-	}
+	}, nil
 }
 
 // Allow implements httpapi.Limiter. The key is hex-encoded into the Redis

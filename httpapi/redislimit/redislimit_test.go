@@ -2,6 +2,8 @@ package redislimit_test
 
 import (
 	"context"
+	"errors"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -33,10 +35,54 @@ func client(t *testing.T, addr string) *redis.Client {
 // instance is one Quiver instance: its own handler, Redis client and
 // limiter, sharing only the Redis server.
 func instance(t *testing.T, addr string, cfg redislimit.Config) http.Handler {
-	return httpapi.New(httpapi.Config{
-		Keys:    []string{"k1", "k2"},
-		Limiter: redislimit.New(client(t, addr), cfg),
-	})
+	cfg.Client = client(t, addr)
+	return handler(t, httpapi.Config{Keys: []string{"k1", "k2"}, Limiter: newLimiter(t, cfg)})
+}
+
+// newLimiter returns the limiter of cfg, failing the test on an error.
+func newLimiter(t testing.TB, cfg redislimit.Config) *redislimit.Limiter {
+	t.Helper()
+	l, err := redislimit.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// handler returns the handler of cfg, failing the test on an error.
+func handler(t testing.TB, cfg httpapi.Config) http.Handler {
+	t.Helper()
+	h, err := httpapi.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func TestNewRefusesInvalidConfig(t *testing.T) {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
+	defer rdb.Close()
+	for _, tt := range []struct {
+		cfg   redislimit.Config
+		field string
+	}{
+		{redislimit.Config{}, "Client"},
+		{redislimit.Config{Client: rdb, RatePerSecond: -1}, "RatePerSecond"},
+		{redislimit.Config{Client: rdb, RatePerSecond: math.Inf(1)}, "RatePerSecond"},
+		{redislimit.Config{Client: rdb, Burst: -1}, "Burst"},
+		{redislimit.Config{Client: rdb, Timeout: -time.Second}, "Timeout"},
+	} {
+		l, err := redislimit.New(tt.cfg)
+		if l != nil || err == nil || !strings.Contains(err.Error(), "Config."+tt.field) {
+			t.Errorf("%+v: New = %v, %v; want an error naming %s", tt.cfg, l, err, tt.field)
+		}
+	}
+	if _, err := redislimit.New(redislimit.Config{}); !errors.Is(err, redislimit.ErrNoClient) {
+		t.Errorf("no client: %v, want ErrNoClient", err)
+	}
+	if _, err := redislimit.New(redislimit.Config{Client: rdb}); err != nil {
+		t.Errorf("defaults: %v", err)
+	}
 }
 
 func encode(h http.Handler, key string) *httptest.ResponseRecorder {
@@ -92,7 +138,7 @@ func TestSharedLimitAcrossInstances(t *testing.T) {
 // The limit refills at the configured rate, measured by Redis's clock.
 func TestRefill(t *testing.T) {
 	srv := redistest.Start(t)
-	l := redislimit.New(client(t, srv.Addr), redislimit.Config{RatePerSecond: 20, Burst: 1})
+	l := newLimiter(t, redislimit.Config{Client: client(t, srv.Addr), RatePerSecond: 20, Burst: 1})
 	ctx := context.Background()
 	d, err := l.Allow(ctx, "key")
 	if err != nil || !d.Allowed {
@@ -157,7 +203,7 @@ func TestRedisHangsFailsOpen(t *testing.T) {
 
 // A Redis that is gone fails open at once.
 func TestRedisDownFailsOpen(t *testing.T) {
-	l := redislimit.New(client(t, "127.0.0.1:1"), redislimit.Config{Timeout: time.Second})
+	l := newLimiter(t, redislimit.Config{Client: client(t, "127.0.0.1:1"), Timeout: time.Second})
 	start := time.Now()
 	_, err := l.Allow(context.Background(), "key")
 	if err == nil {
@@ -166,7 +212,7 @@ func TestRedisDownFailsOpen(t *testing.T) {
 	if took := time.Since(start); took > time.Second {
 		t.Errorf("Allow with no Redis took %v", took)
 	}
-	h := httpapi.New(httpapi.Config{Keys: []string{"k1"}, Limiter: l})
+	h := handler(t, httpapi.Config{Keys: []string{"k1"}, Limiter: l})
 	if rec := encode(h, "k1"); rec.Code != http.StatusOK {
 		t.Errorf("status %d, want 200 (fail open)", rec.Code)
 	}
@@ -183,7 +229,7 @@ func BenchmarkAllow(b *testing.B) {
 		name string
 		l    httpapi.Limiter
 	}{
-		{"limiter=redis", redislimit.New(rdb, redislimit.Config{RatePerSecond: 1e9, Burst: 1e6})},
+		{"limiter=redis", newLimiter(b, redislimit.Config{Client: rdb, RatePerSecond: 1e9, Burst: 1e6})},
 		{"limiter=memory", httpapi.NewMemoryLimiter(1e9, 1e6)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {

@@ -7,14 +7,21 @@ import (
 	"net/http/httptest"
 	"strings"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/metrics"
 )
 
-// Metrics fed by the HTTP handler, scraped from Handler.
+// Metrics fed by the HTTP handler, scraped from the registry.
 func Example() {
-	m := metrics.New()
-	api := httpapi.New(httpapi.Config{Keys: []string{"k"}, Metrics: m})
+	reg := prometheus.NewRegistry()
+	api, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, Metrics: reg})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 
 	req := httptest.NewRequest("POST", "/v1/dev/data/base64/encode", strings.NewReader(`{"value":"hi"}`))
 	req.Header.Set("X-Gateway-Key", "k")
@@ -22,7 +29,7 @@ func Example() {
 	req.Header.Set("Content-Type", "application/json")
 	api.ServeHTTP(httptest.NewRecorder(), req)
 
-	printMetric(m, "quiver_http_requests_total")
+	printMetric(reg, "quiver_http_requests_total")
 	// Output:
 	// quiver_http_requests_total{route="POST /v1/dev/data/base64/encode",status="200"} 1
 }
@@ -34,13 +41,18 @@ func ExampleMetrics_Transport() {
 	}))
 	defer upstream.Close()
 
-	m := metrics.New()
+	reg := prometheus.NewRegistry()
+	m, err := metrics.New(reg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	client := &http.Client{Transport: m.Transport("acme", upstream.Client().Transport)}
 	if res, err := client.Get(upstream.URL); err == nil {
 		res.Body.Close()
 	}
 
-	printMetric(m, "quiver_upstream_requests_total")
+	printMetric(reg, "quiver_upstream_requests_total")
 	// Output:
 	// quiver_upstream_requests_total{outcome="rate_limited",provider="acme"} 1
 }
@@ -51,15 +63,17 @@ func Example_disabled() {
 	var m *metrics.Metrics
 	m.RateLimited()
 	m.ObserveUpstream("acme", metrics.OutcomeOK, 0)
-	fmt.Println(m.Registry() == nil)
+	m, err := metrics.New(nil)
+	fmt.Println(m == nil, err)
 	// Output:
-	// true
+	// true <nil>
 }
 
-// printMetric prints the lines of one metric family that m serves.
-func printMetric(m *metrics.Metrics, name string) {
+// printMetric prints the lines of one metric family that promhttp serves
+// from reg.
+func printMetric(reg *prometheus.Registry, name string) {
 	scrape := httptest.NewRecorder()
-	m.Handler().ServeHTTP(scrape, httptest.NewRequest("GET", "/metrics", nil))
+	promhttp.HandlerFor(reg, promhttp.HandlerOpts{}).ServeHTTP(scrape, httptest.NewRequest("GET", "/metrics", nil))
 	sc := bufio.NewScanner(scrape.Body)
 	for sc.Scan() {
 		if strings.HasPrefix(sc.Text(), name+"{") || strings.HasPrefix(sc.Text(), name+" ") {

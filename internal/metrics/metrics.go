@@ -1,11 +1,13 @@
 // Package metrics collects Quiver's operational metrics and serves them in
 // the Prometheus text format, with github.com/prometheus/client_golang.
 //
-// A [Metrics] owns its own registry: nothing is registered globally, so
-// two servers in one process (or two tests) never share counters. Every
-// method is safe on a nil *Metrics and then does nothing, so code that
-// feeds metrics needs no "enabled?" checks and pays nothing when they are
-// off:
+// [New] registers the collectors in the registry its caller gives (package
+// httpapi passes its Config.Metrics, cmd/quiver a registry of its own):
+// nothing is registered globally unless the caller passes
+// prometheus.DefaultRegisterer. Serving the registry, and adding the Go
+// runtime and process collectors, is the caller's business. Every method
+// is safe on a nil *Metrics and then does nothing, so code that feeds
+// metrics needs no "enabled?" checks and pays nothing when they are off:
 //
 //	var m *metrics.Metrics // nil: metrics disabled
 //	m.RateLimited() // no-op
@@ -23,8 +25,6 @@
 //	quiver_llm_tokens_total{model,kind}              prompt and completion tokens, by model
 //	quiver_llm_cost_usd_total{model}                 estimated LLM cost in US dollars, by model
 //
-// plus the Go runtime (go_*) and process (process_*) collectors.
-//
 // Route labels are route patterns ("POST /v1/dev/data/base64/encode"),
 // never raw paths, so their number is bounded by the route table; requests
 // that matched no route, or were refused before routing (authentication,
@@ -32,13 +32,12 @@
 package metrics
 
 import (
-	"net/http"
+	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/quiverkit/quiver/envelope"
 )
@@ -58,11 +57,11 @@ const (
 // slow LLM generation (a minute).
 var durationBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60}
 
-// Metrics is a set of collectors in a private registry. Create it with
-// [New]; the zero value is not usable, but a nil *Metrics is: every method
-// is then a no-op.
+// Metrics is a set of collectors registered in one registry. Create it
+// with [New]; the zero value is not usable, but a nil *Metrics is: every
+// method is then a no-op.
 type Metrics struct {
-	reg *prometheus.Registry
+	reg prometheus.Registerer
 
 	requests         *prometheus.CounterVec
 	duration         *prometheus.HistogramVec
@@ -75,11 +74,18 @@ type Metrics struct {
 	llmCost          *prometheus.CounterVec
 }
 
-// New returns a Metrics with every Quiver collector, and the Go runtime
-// and process collectors, registered in a new registry.
-func New() *Metrics {
+// New registers every Quiver collector in reg and returns the Metrics that
+// feeds them. A collector that reg already holds, from an earlier New on
+// the same registry, is reused: two handlers sharing a registry share
+// their counters. A nil reg gives a nil *Metrics (metrics off). The error
+// is a registration conflict, e.g. a collector of the same name with
+// other labels.
+func New(reg prometheus.Registerer) (*Metrics, error) {
+	if reg == nil {
+		return nil, nil
+	}
 	m := &Metrics{
-		reg: prometheus.NewRegistry(),
+		reg: reg,
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "quiver_http_requests_total",
 			Help: "HTTP requests served, by route pattern and status code.",
@@ -119,33 +125,30 @@ func New() *Metrics {
 			Help: "Estimated language model cost in US dollars, by model.",
 		}, []string{"model"}),
 	}
-	m.reg.MustRegister(
-		collectors.NewGoCollector(),
-		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.requests, m.duration, m.inFlight,
-		m.rateLimited, m.limiterErrors,
-		m.upstream, m.upstreamDuration,
-		m.llmTokens, m.llmCost,
+	err := errors.Join(
+		register(reg, &m.requests), register(reg, &m.duration), register(reg, &m.inFlight),
+		register(reg, &m.rateLimited), register(reg, &m.limiterErrors),
+		register(reg, &m.upstream), register(reg, &m.upstreamDuration),
+		register(reg, &m.llmTokens), register(reg, &m.llmCost),
 	)
-	return m
+	if err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	return m, nil
 }
 
-// Registry returns the registry holding the collectors, to gather from it
-// or to register more. It is nil for a nil Metrics.
-func (m *Metrics) Registry() *prometheus.Registry {
-	if m == nil {
-		return nil
+// register registers *c in reg, or replaces *c with the equal collector
+// that reg already holds.
+func register[C prometheus.Collector](reg prometheus.Registerer, c *C) error {
+	err := reg.Register(*c)
+	var dup prometheus.AlreadyRegisteredError
+	if errors.As(err, &dup) {
+		if existing, ok := dup.ExistingCollector.(C); ok {
+			*c = existing
+			return nil
+		}
 	}
-	return m.reg
-}
-
-// Handler serves the metrics in the Prometheus exposition format. For a
-// nil Metrics it answers 404.
-func (m *Metrics) Handler() http.Handler {
-	if m == nil {
-		return http.NotFoundHandler()
-	}
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+	return err
 }
 
 // RequestStarted counts a request in flight, until RequestDone.
@@ -234,7 +237,8 @@ type CacheStats func() (hits, misses uint64)
 // WatchDNSCache exports the counts of the shared DNS cache as
 // quiver_dns_cache_hits_total and quiver_dns_cache_misses_total, read from
 // stats at every scrape, so the cache itself needs no dependency on this
-// package. Call it once; a second call returns the registration error.
+// package. Call it once per registry; a second call returns the
+// registration error.
 func (m *Metrics) WatchDNSCache(stats CacheStats) error {
 	if m == nil {
 		return nil

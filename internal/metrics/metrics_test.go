@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/quiverkit/quiver/envelope"
@@ -26,25 +28,32 @@ func TestNilMetricsIsANoOp(t *testing.T) {
 	if err := m.WatchDNSCache(func() (uint64, uint64) { return 1, 2 }); err != nil {
 		t.Errorf("WatchDNSCache on nil: %v", err)
 	}
-	if m.Registry() != nil {
-		t.Error("Registry of nil Metrics is not nil")
+	if m, err := metrics.New(nil); m != nil || err != nil {
+		t.Errorf("New(nil) = %v, %v; want nil, nil", m, err)
 	}
 	rt := http.DefaultTransport
 	if got := m.Transport("p", rt); got != rt {
 		t.Error("Transport on nil Metrics wrapped its transport")
 	}
-	rec := httptest.NewRecorder()
-	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
-	if rec.Code != http.StatusNotFound {
-		t.Errorf("nil Handler status = %d, want 404", rec.Code)
-	}
 }
 
-// scrape returns the exposition text the handler serves.
-func scrape(t *testing.T, m *metrics.Metrics) string {
+// newMetrics returns Metrics registered in a new registry, and the
+// registry.
+func newMetrics(t *testing.T) (*metrics.Metrics, *prometheus.Registry) {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	m, err := metrics.New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, reg
+}
+
+// scrape returns the exposition text that promhttp serves from reg.
+func scrape(t *testing.T, reg *prometheus.Registry) string {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	promhttp.HandlerFor(reg, promhttp.HandlerOpts{}).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	if rec.Code != http.StatusOK {
 		t.Fatalf("GET /metrics: status %d", rec.Code)
 	}
@@ -52,7 +61,7 @@ func scrape(t *testing.T, m *metrics.Metrics) string {
 }
 
 func TestExposition(t *testing.T) {
-	m := metrics.New()
+	m, reg := newMetrics(t)
 	for range 4 {
 		m.RequestStarted()
 	}
@@ -69,7 +78,7 @@ func TestExposition(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	text := scrape(t, m)
+	text := scrape(t, reg)
 	for _, want := range []string{
 		`quiver_http_requests_total{route="POST /v1/dev/data/base64/encode",status="200"} 2`,
 		`quiver_http_requests_total{route="unmatched",status="404"} 1`,
@@ -83,7 +92,6 @@ func TestExposition(t *testing.T) {
 		`quiver_llm_cost_usd_total{model="gpt-4o-mini"} 0.003`,
 		`quiver_dns_cache_hits_total 7`,
 		`quiver_dns_cache_misses_total 3`,
-		`go_goroutines `,
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("exposition lacks %q", want)
@@ -92,7 +100,7 @@ func TestExposition(t *testing.T) {
 
 	// The DNS counts are read at every scrape.
 	hits = 9
-	if text := scrape(t, m); !strings.Contains(text, "quiver_dns_cache_hits_total 9") {
+	if text := scrape(t, reg); !strings.Contains(text, "quiver_dns_cache_hits_total 9") {
 		t.Error("DNS cache hits not re-read at scrape")
 	}
 	if err := m.WatchDNSCache(func() (uint64, uint64) { return 0, 0 }); err == nil {
@@ -100,12 +108,40 @@ func TestExposition(t *testing.T) {
 	}
 }
 
-// Two Metrics never share state: nothing is registered globally.
+// Metrics on two registries never share state: nothing is registered
+// globally.
 func TestIndependentRegistries(t *testing.T) {
-	a, b := metrics.New(), metrics.New()
+	a, _ := newMetrics(t)
+	_, regB := newMetrics(t)
 	a.RateLimited()
-	if text := scrape(t, b); strings.Contains(text, "quiver_rate_limit_rejections_total 1") {
+	if text := scrape(t, regB); strings.Contains(text, "quiver_rate_limit_rejections_total 1") {
 		t.Error("a counter of one Metrics shows in another")
+	}
+}
+
+// Two Metrics on one registry share their collectors, so that two
+// handlers (or a handler and cmd/quiver's upstream clients) can feed one
+// registry.
+func TestSharedRegistry(t *testing.T) {
+	a, reg := newMetrics(t)
+	b, err := metrics.New(reg)
+	if err != nil {
+		t.Fatalf("second New on one registry: %v", err)
+	}
+	a.RateLimited()
+	b.RateLimited()
+	if text := scrape(t, reg); !strings.Contains(text, "quiver_rate_limit_rejections_total 2") {
+		t.Errorf("shared counter not at 2:\n%s", text)
+	}
+}
+
+// A registry holding a different collector under a Quiver name is a
+// conflict that New reports.
+func TestRegistrationConflict(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(prometheus.NewCounterVec(prometheus.CounterOpts{Name: "quiver_rate_limit_rejections_total", Help: "other"}, []string{"x"}))
+	if m, err := metrics.New(reg); err == nil || m != nil {
+		t.Errorf("New = %v, %v; want a registration error", m, err)
 	}
 }
 
@@ -120,7 +156,7 @@ func TestTransport(t *testing.T) {
 	}))
 	defer upstream.Close()
 
-	m := metrics.New()
+	m, reg := newMetrics(t)
 	client := &http.Client{Transport: m.Transport("acme", upstream.Client().Transport)}
 	get := func(path string, timeout time.Duration) {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -137,7 +173,7 @@ func TestTransport(t *testing.T) {
 	}
 	get("/hang", 50*time.Millisecond)
 
-	text := scrape(t, m)
+	text := scrape(t, reg)
 	for _, want := range []string{
 		`quiver_upstream_requests_total{outcome="ok",provider="acme"} 2`,
 		`quiver_upstream_requests_total{outcome="client_error",provider="acme"} 1`,
@@ -162,10 +198,10 @@ func TestOutcomeCanceled(t *testing.T) {
 }
 
 func TestLint(t *testing.T) {
-	m := metrics.New()
+	m, reg := newMetrics(t)
 	m.RequestStarted()
 	m.RequestDone("GET /healthz", 200, time.Millisecond)
-	problems, err := testutil.GatherAndLint(m.Registry())
+	problems, err := testutil.GatherAndLint(reg)
 	if err != nil {
 		t.Fatal(err)
 	}
