@@ -1,0 +1,235 @@
+// Package apicheck finds exported identifiers of non-internal packages
+// whose types name a type of an internal package: the rule of
+// CONVENTIONS.md that a user never meets a type they cannot import, read
+// the documentation of, or construct.
+//
+// It reads the packages' export data, which `go list -export` builds (and
+// the build cache keeps), and walks every exported declaration with
+// go/types: variables, constants, functions and their type parameters,
+// types and their exported fields, embedded fields, methods, interface
+// methods and alias targets, through pointers, slices, maps, channels,
+// function types, and the type arguments of generic instances. Unexported
+// types of the same package that an exported declaration exposes are
+// walked too.
+package apicheck
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"go/importer"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+)
+
+// Violation is one exported identifier that names an internal type.
+type Violation struct {
+	Pkg  string // import path of the package that exports Name
+	Name string // the identifier, e.g. "Config.Metrics" or "(*Client).Do"
+	Type string // the internal type it names
+}
+
+func (v Violation) String() string {
+	return fmt.Sprintf("%s.%s names %s", v.Pkg, v.Name, v.Type)
+}
+
+// Check lists the packages matching patterns in the module at dir with
+// `go list -export`, and returns the violations of every non-internal,
+// non-main package, and the import paths it checked.
+func Check(dir string, patterns ...string) (violations []Violation, checked []string, err error) {
+	args := append([]string{"list", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}\t{{.Name}}\t{{.DepOnly}}\t{{.Module}}"}, patterns...)
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, nil, fmt.Errorf("go list: %w\n%s", err, stderr.String())
+	}
+	exports := map[string]string{}
+	var targets []string
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), "\t")
+		if len(f) != 5 {
+			continue
+		}
+		path, export, name, depOnly := f[0], f[1], f[2], f[3] == "true"
+		exports[path] = export
+		if !depOnly && name != "main" && !isInternal(path) {
+			targets = append(targets, path)
+		}
+	}
+	fset := token.NewFileSet()
+	imp := importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+		file, ok := exports[path]
+		if !ok || file == "" {
+			return nil, fmt.Errorf("no export data for %s", path)
+		}
+		return os.Open(file)
+	})
+	for _, path := range targets {
+		pkg, err := imp.(types.ImporterFrom).ImportFrom(path, dir, 0)
+		if err != nil {
+			return nil, nil, fmt.Errorf("import %s: %w", path, err)
+		}
+		violations = append(violations, checkPackage(pkg)...)
+		checked = append(checked, path)
+	}
+	return violations, checked, nil
+}
+
+// isInternal reports whether path has an element "internal".
+func isInternal(path string) bool {
+	return slices.Contains(strings.Split(path, "/"), "internal")
+}
+
+// checker walks the API of one package.
+type checker struct {
+	pkg  *types.Package
+	seen map[types.Type]bool // unexported local types already walked
+	out  []Violation
+}
+
+func checkPackage(pkg *types.Package) []Violation {
+	c := &checker{pkg: pkg, seen: map[types.Type]bool{}}
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		obj := scope.Lookup(name)
+		if !obj.Exported() {
+			continue
+		}
+		switch obj := obj.(type) {
+		case *types.TypeName:
+			c.typeDecl(name, obj)
+		case *types.Func:
+			c.walk(name, obj.Type())
+		default: // Var, Const
+			c.walk(name, obj.Type())
+		}
+	}
+	return c.out
+}
+
+// typeDecl walks a declared type: an alias's target, or a named type's
+// type parameters, structure and methods.
+func (c *checker) typeDecl(name string, obj *types.TypeName) {
+	if obj.IsAlias() {
+		c.walk(name, types.Unalias(obj.Type()))
+		return
+	}
+	named, ok := obj.Type().(*types.Named)
+	if !ok {
+		return
+	}
+	c.typeParams(name, named.TypeParams())
+	c.structure(name, named.Underlying())
+	for m := range named.Methods() {
+		if m.Exported() {
+			c.walk(methodName(name, m), m.Type())
+		}
+	}
+}
+
+func methodName(typ string, m *types.Func) string {
+	if sig, ok := m.Type().(*types.Signature); ok && sig.Recv() != nil {
+		if _, ptr := sig.Recv().Type().(*types.Pointer); ptr {
+			return "(*" + typ + ")." + m.Name()
+		}
+	}
+	return typ + "." + m.Name()
+}
+
+func (c *checker) typeParams(name string, tps *types.TypeParamList) {
+	for tp := range tps.TypeParams() {
+		c.walk(name+"["+tp.Obj().Name()+"]", tp.Constraint())
+	}
+}
+
+// structure walks the exported parts of a type's underlying type: struct
+// fields (embedded ones included) and interface methods (embedded ones
+// included); any other type is walked whole.
+func (c *checker) structure(name string, t types.Type) {
+	switch u := t.(type) {
+	case *types.Struct:
+		for f := range u.Fields() {
+			if f.Exported() || f.Embedded() {
+				c.walk(name+"."+f.Name(), f.Type())
+			}
+		}
+	case *types.Interface:
+		for m := range u.Methods() {
+			if m.Exported() {
+				c.walk(name+"."+m.Name(), m.Type())
+			}
+		}
+		for e := range u.EmbeddedTypes() {
+			c.walk(name, e)
+		}
+	default:
+		c.walk(name, t)
+	}
+}
+
+// walk reports every internal named type that t mentions.
+func (c *checker) walk(name string, t types.Type) {
+	switch t := t.(type) {
+	case *types.Alias:
+		if p := t.Obj().Pkg(); p != nil && isInternal(p.Path()) {
+			c.report(name, t)
+			return
+		}
+		c.walk(name, types.Unalias(t))
+	case *types.Named:
+		obj := t.Obj()
+		if p := obj.Pkg(); p != nil && isInternal(p.Path()) {
+			c.report(name, t)
+			return
+		}
+		for a := range t.TypeArgs().Types() {
+			c.walk(name, a)
+		}
+		// An unexported type of this package that the API exposes is
+		// part of the API: its exported fields and methods are reachable.
+		if obj.Pkg() == c.pkg && !obj.Exported() && !c.seen[t] {
+			c.seen[t] = true
+			c.typeDecl(name, obj)
+		}
+	case *types.Pointer:
+		c.walk(name, t.Elem())
+	case *types.Slice:
+		c.walk(name, t.Elem())
+	case *types.Array:
+		c.walk(name, t.Elem())
+	case *types.Map:
+		c.walk(name, t.Key())
+		c.walk(name, t.Elem())
+	case *types.Chan:
+		c.walk(name, t.Elem())
+	case *types.Signature:
+		c.typeParams(name, t.TypeParams())
+		for v := range t.Params().Variables() {
+			c.walk(name, v.Type())
+		}
+		for v := range t.Results().Variables() {
+			c.walk(name, v.Type())
+		}
+	case *types.Struct, *types.Interface:
+		c.structure(name, t)
+	case *types.TypeParam:
+		// Its constraint is walked where it is declared (typeParams).
+	case *types.Union:
+		for term := range t.Terms() {
+			c.walk(name, term.Type())
+		}
+	}
+}
+
+func (c *checker) report(name string, t types.Type) {
+	c.out = append(c.out, Violation{Pkg: c.pkg.Path(), Name: name, Type: t.String()})
+}
