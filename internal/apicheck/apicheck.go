@@ -1,4 +1,4 @@
-// Package apicheck finds exported identifiers of non-internal packages
+// Package apicheck guards the public API. [Check] finds exported identifiers of non-internal packages
 // whose types name a type of an internal package: the rule of
 // CONVENTIONS.md that a user never meets a type they cannot import, read
 // the documentation of, or construct.
@@ -42,7 +42,35 @@ func (v Violation) String() string {
 // `go list -export`, and returns the violations of every non-internal,
 // non-main package, and the import paths it checked.
 func Check(dir string, patterns ...string) (violations []Violation, checked []string, err error) {
-	args := append([]string{"list", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}\t{{.Name}}\t{{.DepOnly}}\t{{.Module}}"}, patterns...)
+	imp, listed, err := Importer(dir, patterns...)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, p := range listed {
+		if p.Name == "main" || isInternal(p.Path) {
+			continue
+		}
+		pkg, err := imp.ImportFrom(p.Path, dir, 0)
+		if err != nil {
+			return nil, nil, fmt.Errorf("import %s: %w", p.Path, err)
+		}
+		violations = append(violations, checkPackage(pkg)...)
+		checked = append(checked, p.Path)
+	}
+	return violations, checked, nil
+}
+
+// Package is a package that matched the patterns of [Importer].
+type Package struct {
+	Path string // import path
+	Name string // package name
+}
+
+// Importer returns an importer of the packages matching patterns in the
+// module at dir, and of their dependencies, from the export data that
+// `go list -export` builds; and the packages that matched.
+func Importer(dir string, patterns ...string) (types.ImporterFrom, []Package, error) {
+	args := append([]string{"list", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}\t{{.Name}}\t{{.DepOnly}}"}, patterns...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
@@ -52,36 +80,26 @@ func Check(dir string, patterns ...string) (violations []Violation, checked []st
 		return nil, nil, fmt.Errorf("go list: %w\n%s", err, stderr.String())
 	}
 	exports := map[string]string{}
-	var targets []string
+	var listed []Package
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		f := strings.Split(sc.Text(), "\t")
-		if len(f) != 5 {
+		if len(f) != 4 {
 			continue
 		}
-		path, export, name, depOnly := f[0], f[1], f[2], f[3] == "true"
-		exports[path] = export
-		if !depOnly && name != "main" && !isInternal(path) {
-			targets = append(targets, path)
+		exports[f[0]] = f[1]
+		if f[3] != "true" {
+			listed = append(listed, Package{Path: f[0], Name: f[2]})
 		}
 	}
-	fset := token.NewFileSet()
-	imp := importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+	imp := importer.ForCompiler(token.NewFileSet(), "gc", func(path string) (io.ReadCloser, error) {
 		file, ok := exports[path]
 		if !ok || file == "" {
 			return nil, fmt.Errorf("no export data for %s", path)
 		}
 		return os.Open(file)
 	})
-	for _, path := range targets {
-		pkg, err := imp.(types.ImporterFrom).ImportFrom(path, dir, 0)
-		if err != nil {
-			return nil, nil, fmt.Errorf("import %s: %w", path, err)
-		}
-		violations = append(violations, checkPackage(pkg)...)
-		checked = append(checked, path)
-	}
-	return violations, checked, nil
+	return imp.(types.ImporterFrom), listed, nil
 }
 
 // isInternal reports whether path has an element "internal".
