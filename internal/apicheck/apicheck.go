@@ -1,16 +1,18 @@
-// Package apicheck guards the public API. [Check] finds exported identifiers of non-internal packages
-// whose types name a type of an internal package: the rule of
-// CONVENTIONS.md that a user never meets a type they cannot import, read
-// the documentation of, or construct.
+// Package apicheck guards Quiver's public API.
 //
-// It reads the packages' export data, which `go list -export` builds (and
-// the build cache keeps), and walks every exported declaration with
-// go/types: variables, constants, functions and their type parameters,
-// types and their exported fields, embedded fields, methods, interface
-// methods and alias targets, through pointers, slices, maps, channels,
-// function types, and the type arguments of generic instances. Unexported
-// types of the same package that an exported declaration exposes are
-// walked too.
+// [Check] finds exported identifiers of non-internal packages whose
+// types name a type of an internal package: the rule of CONVENTIONS.md
+// that a user never meets a type they cannot import, read the
+// documentation of, or construct. It reads the packages' export data,
+// which `go list -export` builds (and the build cache keeps), and walks
+// every exported declaration with go/types: variables, constants,
+// functions and their type parameters, types and their exported fields,
+// embedded fields, methods, interface methods and alias targets, through
+// pointers, slices, maps, channels, function types, and the type
+// arguments of generic instances. Unexported types of the same package
+// that an exported declaration exposes are walked too.
+//
+// Its tests also type-check the Go snippets of README.md.
 package apicheck
 
 import (
