@@ -237,3 +237,29 @@ func f(res Res) string {
 		t.Errorf("unguarded dereferences on lines %v, want %v", got, want)
 	}
 }
+
+// TestCIRunsTheREADMECommand keeps .ci/run running exactly the test
+// command that README.md gives.
+func TestCIRunsTheREADMECommand(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile("../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want string
+	for line := range strings.Lines(string(readme)) {
+		if strings.HasPrefix(line, `test -z "$(gofmt -l .)"`) {
+			want = strings.TrimSpace(line)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(string(ci)), "\n")
+	if got := lines[len(lines)-1]; want == "" || got != want {
+		t.Errorf(".ci/run ends with\n\t%s\nREADME.md's test command is\n\t%s", got, want)
+	}
+	if !strings.Contains(want, "cd internal/consumer") {
+		t.Errorf("the test command does not test the consumer module: %s", want)
+	}
+}

@@ -1,0 +1,253 @@
+// Command quiverconsumer is a program outside the Quiver module that uses
+// Quiver the way README.md shows, so that the public API is proven usable
+// from another module: it imports nothing under internal/ (the Go
+// toolchain would refuse), and `.ci/run` builds and tests it.
+//
+// It serves, in its own http.ServeMux:
+//
+//   - /quiver/: the Quiver HTTP API (package httpapi) under a path prefix,
+//     with the program's own keys, DNS resolver, language model, metrics
+//     registry and social providers;
+//   - GET /metrics: that registry, served by promhttp;
+//   - GET /report: the packages called directly, without httpapi.
+//
+// The resolver and the model are whatever -dns and -model-url point at:
+// the test points them at resolver/resolvertest and llm/llmtest servers
+// on loopback.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/tmc/langchaingo/llms/openai"
+
+	"github.com/quiverkit/quiver/content"
+	"github.com/quiverkit/quiver/devutil"
+	"github.com/quiverkit/quiver/email"
+	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/social/microblog"
+	"github.com/quiverkit/quiver/social/photosocial"
+	"github.com/quiverkit/quiver/webcheck"
+)
+
+// options configure the program.
+type options struct {
+	addr          string // listen address
+	key           string // the X-Gateway-Key of the embedded API
+	dns           string // host:port of the recursive DNS server
+	modelURL      string // base URL of an OpenAI-compatible server
+	modelName     string
+	microblogFile string // JSON Lines export served as microblog data
+	domain        string // the domain /report checks
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.addr, "addr", "127.0.0.1:8090", "listen address")
+	flag.StringVar(&o.key, "key", "", "X-Gateway-Key of the embedded Quiver API (required)")
+	flag.StringVar(&o.dns, "dns", "", "recursive DNS server, host:port (required)")
+	flag.StringVar(&o.modelURL, "model-url", "", "base URL of an OpenAI-compatible model server (required)")
+	flag.StringVar(&o.modelName, "model", "gpt-4o-mini", "model name")
+	flag.StringVar(&o.microblogFile, "microblog-file", "", "JSON Lines export of tweets (required)")
+	flag.StringVar(&o.domain, "domain", "example.com", "domain that /report checks")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, o, os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// run serves the program's mux on o.addr until ctx is done.
+func run(ctx context.Context, o options, stdout io.Writer) error {
+	app, err := newApp(o)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: app, ReadHeaderTimeout: 5 * time.Second}
+	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// app is the program's own state: the Quiver values it built once.
+type app struct {
+	domain    string
+	verifier  *email.Verifier
+	checker   *webcheck.Checker
+	generator *content.Generator
+	microblog *microblog.Client
+	photos    *photosocial.Client
+}
+
+// newApp builds every Quiver value from o, and the mux.
+func newApp(o options) (http.Handler, error) {
+	r, err := resolver.New(resolver.Config{Servers: []string{o.dns}, Timeout: time.Second})
+	if err != nil {
+		return nil, err
+	}
+	model, err := openai.New(openai.WithBaseURL(o.modelURL), openai.WithToken("consumer-key"), openai.WithModel(o.modelName))
+	if err != nil {
+		return nil, err
+	}
+	lc := llm.Config{Model: model, Name: o.modelName, Timeout: 10 * time.Second}
+	mbFile, err := microblog.OpenFile(o.microblogFile)
+	if err != nil {
+		return nil, err
+	}
+	checker, err := webcheck.New(webcheck.Config{Resolver: r})
+	if err != nil {
+		return nil, err
+	}
+	reg := prometheus.NewRegistry()
+	api, err := httpapi.New(httpapi.Config{
+		Keys:                []string{o.key},
+		Resolver:            r,
+		LLM:                 lc,
+		Metrics:             reg,
+		WebCheck:            checker,
+		MicroblogProvider:   mbFile,
+		PhotosocialProvider: photosocial.SampleProvider(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	a := &app{
+		domain:    o.domain,
+		verifier:  &email.Verifier{Resolver: r},
+		checker:   checker,
+		generator: content.New(lc.Model, content.WithModelName(lc.Name), content.WithTimeout(lc.Timeout)),
+		microblog: microblog.New(mbFile),
+		photos:    &photosocial.Client{Provider: photosocial.SampleProvider()},
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/quiver/", http.StripPrefix("/quiver", api))
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /report", a.report)
+	return mux, nil
+}
+
+// report is what the program learns from calling the packages directly.
+type report struct {
+	Base64       string   `json:"base64"`
+	EmailValid   bool     `json:"email_valid"`
+	DidYouMean   string   `json:"did_you_mean"`
+	MXStatus     string   `json:"mx_status"`
+	Verdict      string   `json:"verdict"`
+	MXRecords    []string `json:"mx_records"`
+	URLHost      string   `json:"url_host"`
+	Summary      string   `json:"summary"`
+	Model        string   `json:"model"`
+	Tweets       int      `json:"tweets"`
+	TopHashtag   string   `json:"top_hashtag"`
+	PhotoMedia   int      `json:"photo_media"`
+	RobotsAllows bool     `json:"robots_allows"`
+}
+
+func (a *app) report(w http.ResponseWriter, r *http.Request) {
+	rep, err := a.build(r.Context())
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(rep)
+}
+
+// build calls each package as README.md shows.
+func (a *app) build(ctx context.Context) (report, error) {
+	var rep report
+	b64, err := devutil.EncodeBase64(ctx, devutil.Base64Request{Value: "hello"})
+	if err != nil {
+		return rep, fmt.Errorf("devutil: %w", err)
+	}
+	rep.Base64 = b64.Output
+
+	res := a.verifier.Validate(ctx, "jane@"+a.domain, email.Checks{})
+	rep.EmailValid, rep.MXStatus = res.IsValid, res.MX.Status
+	typo := a.verifier.Validate(ctx, "Jane.Doe@gmial.com", email.Checks{})
+	if typo.DidYouMean != nil {
+		rep.DidYouMean = *typo.DidYouMean
+	}
+	health, err := a.verifier.DomainHealth(ctx, email.DomainHealthRequest{Domains: []string{a.domain}})
+	if err != nil {
+		return rep, fmt.Errorf("email: %w", err)
+	}
+	if len(health.Results) > 0 {
+		rep.Verdict = health.Results[0].Verdict
+	}
+
+	dns, err := a.checker.AnalyzeDNS(ctx, webcheck.DNSRequest{Domain: a.domain})
+	if err != nil {
+		return rep, fmt.Errorf("webcheck: %w", err)
+	}
+	rep.MXRecords = dns.MXRecords
+	u, err := webcheck.ParseURL(ctx, webcheck.URLParseRequest{URL: "https://Example.COM:443/a/../b"})
+	if err != nil {
+		return rep, fmt.Errorf("webcheck: %w", err)
+	}
+	rep.URLHost = u.Host
+	robots := webcheck.ParseRobots([]byte("User-agent: *\nDisallow: /private/\n"))
+	rep.RobotsAllows = robots.Allowed("MyBot/1.0", "https://"+a.domain+"/public/page")
+
+	sum, ai, err := a.generator.Summarize(ctx, content.SummarizeRequest{
+		Text: "Quiver verifies email addresses, checks domains and web sites, and generates content with a language model.",
+	})
+	if err != nil {
+		return rep, fmt.Errorf("content: %w", err)
+	}
+	if sum.Summary != nil {
+		rep.Summary = *sum.Summary
+	}
+	rep.Model = ai.Model
+
+	page, err := a.microblog.UserTweets(ctx, microblog.UserTweetsRequest{Username: "@ana_dev"})
+	if err != nil {
+		return rep, fmt.Errorf("microblog: %w", err)
+	}
+	rep.Tweets = len(page.Tweets)
+	insights := microblog.AnalyzeTweets(page.Tweets)
+	if len(insights.TopHashtags) > 0 {
+		rep.TopHashtag = insights.TopHashtags[0].Value
+	}
+
+	posts, err := a.photos.Posts(ctx, photosocial.PostsRequest{Username: "@sample.bakery", Limit: 12})
+	if err != nil {
+		return rep, fmt.Errorf("photosocial: %w", err)
+	}
+	rep.PhotoMedia = len(posts.Media)
+	return rep, nil
+}
