@@ -2,11 +2,13 @@ package httpapi_test
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -86,4 +88,32 @@ func ExampleConfig_metrics() {
 	}
 	// Output:
 	// quiver_http_requests_total{route="/v1/dev/data/url/parse",status="405"} 1
+}
+
+// A MemoryLimiter gives each key its own bucket: a burst, refilled at the
+// sustained rate.
+func ExampleMemoryLimiter() {
+	l := httpapi.NewMemoryLimiter(1, 2) // 1 request per second, bursts of 2
+	for _, key := range []string{"team-a", "team-a", "team-a", "team-b"} {
+		d, _ := l.Allow(context.Background(), key)
+		fmt.Println(key, d.Allowed, d.Remaining)
+	}
+	fmt.Println(l.Len(), "keys tracked")
+	// Output:
+	// team-a true 1
+	// team-a true 0
+	// team-a false 0
+	// team-b true 1
+	// 2 keys tracked
+}
+
+// Routes lists the route table, as the OpenAPI document and the mux are
+// built from it.
+func ExampleRoutes() {
+	routes := httpapi.Routes()
+	fmt.Println(len(routes), "routes, from", routes[0])
+	fmt.Println(slices.Contains(routes, "POST /v1/dev/data/base64/encode"))
+	// Output:
+	// 49 routes, from GET /v1/photosocial/profile
+	// true
 }
