@@ -11,6 +11,7 @@ import (
 
 	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
@@ -23,11 +24,11 @@ var polishRequest = devutil.ReadmeRequest{
 }
 
 func TestReadmeGeneratorPolish(t *testing.T) {
-	srv := llmtest.NewOpenAI(t,
+	srv := testutil.NewOpenAI(t,
 		// The first answer drops a feature; the retry shows the count.
 		llmtest.Reply{Content: `{"description":"x","features":["Email checks."]}`, PromptTokens: 100, CompletionTokens: 20},
 		llmtest.Reply{Content: `{"description":"Quiver is a *toolkit* for email and web checks.\n\nIt has <b>more</b>.","features":["Email verification.","Web checks."]}`, PromptTokens: 150, CompletionTokens: 30})
-	g := devutil.NewReadmeGenerator(srv.Model(t, "gpt-4o-mini"), devutil.WithModelName("gpt-4o-mini"))
+	g := devutil.NewReadmeGenerator(testutil.Model(t, srv, "gpt-4o-mini"), devutil.WithModelName("gpt-4o-mini"))
 	res, ai, err := g.Generate(context.Background(), polishRequest)
 	if err != nil {
 		t.Fatal(err)
@@ -66,8 +67,8 @@ func TestReadmeGeneratorPolishFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := llmtest.NewOpenAI(t, tt.replies...)
-			_, _, err := devutil.NewReadmeGenerator(srv.Model(t, "m"), tt.opts...).Generate(context.Background(), polishRequest)
+			srv := testutil.NewOpenAI(t, tt.replies...)
+			_, _, err := devutil.NewReadmeGenerator(testutil.Model(t, srv, "m"), tt.opts...).Generate(context.Background(), polishRequest)
 			var e *envelope.Error
 			if !errors.As(err, &e) || e.Code != tt.code {
 				t.Errorf("err = %v, want %s", err, tt.code)
@@ -77,10 +78,10 @@ func TestReadmeGeneratorPolishFailures(t *testing.T) {
 }
 
 func TestReadmeGeneratorWithoutPolish(t *testing.T) {
-	srv := llmtest.NewOpenAI(t) // any call fails the test
+	srv := testutil.NewOpenAI(t) // any call fails the test
 	req := polishRequest
 	req.Polish = false
-	res, ai, err := devutil.NewReadmeGenerator(srv.Model(t, "m")).Generate(context.Background(), req)
+	res, ai, err := devutil.NewReadmeGenerator(testutil.Model(t, srv, "m")).Generate(context.Background(), req)
 	if err != nil || res.Polished || ai != (envelope.AI{}) || res.ReadmeMD != readme(t, req) {
 		t.Errorf("res %+v ai %+v err %v", res, ai, err)
 	}

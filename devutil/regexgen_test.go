@@ -15,6 +15,7 @@ import (
 	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
@@ -160,8 +161,8 @@ var orderCases = []devutil.RegexTestCase{
 }
 
 func TestRegexGenerateModelGoodAnswer(t *testing.T) {
-	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^ORD-[0-9]{5}$`, orderCases...), PromptTokens: 120, CompletionTokens: 40})
-	g := devutil.NewRegexGenerator(srv.Model(t, "gpt-4o-mini"), devutil.WithModelName("gpt-4o-mini"),
+	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^ORD-[0-9]{5}$`, orderCases...), PromptTokens: 120, CompletionTokens: 40})
+	g := devutil.NewRegexGenerator(testutil.Model(t, srv, "gpt-4o-mini"), devutil.WithModelName("gpt-4o-mini"),
 		devutil.WithPrices(llm.Prices{"gpt-4o-mini": {Input: 1, Output: 2}}))
 	res, ai, err := g.Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers like ORD-12345", Flavor: "javascript"})
 	if err != nil {
@@ -182,8 +183,8 @@ func TestRegexGenerateModelGoodAnswer(t *testing.T) {
 func TestRegexGenerateModelFixesFailingPattern(t *testing.T) {
 	bad := modelReply(t, `^ORD-[0-9]+$`, orderCases...) // accepts ORD-1234
 	good := modelReply(t, `^ORD-[0-9]{5}$`, orderCases...)
-	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: bad, PromptTokens: 100, CompletionTokens: 30}, llmtest.Reply{Content: good, PromptTokens: 180, CompletionTokens: 30})
-	res, ai, err := devutil.NewRegexGenerator(srv.Model(t, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: "go"})
+	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: bad, PromptTokens: 100, CompletionTokens: 30}, llmtest.Reply{Content: good, PromptTokens: 180, CompletionTokens: 30})
+	res, ai, err := devutil.NewRegexGenerator(testutil.Model(t, srv, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: "go"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,8 +206,8 @@ func TestRegexGenerateModelFixesFailingPattern(t *testing.T) {
 
 func TestRegexGenerateModelFlavorCompileError(t *testing.T) {
 	// A lookahead is not RE2: the retry says so, and the fix passes.
-	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^(?=ORD)ORD-[0-9]{5}$`, orderCases...)}, llmtest.Reply{Content: modelReply(t, `^ORD-[0-9]{5}$`, orderCases...)})
-	if _, _, err := devutil.NewRegexGenerator(srv.Model(t, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: "re2"}); err != nil {
+	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^(?=ORD)ORD-[0-9]{5}$`, orderCases...)}, llmtest.Reply{Content: modelReply(t, `^ORD-[0-9]{5}$`, orderCases...)})
+	if _, _, err := devutil.NewRegexGenerator(testutil.Model(t, srv, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: "re2"}); err != nil {
 		t.Fatal(err)
 	}
 	if last := srv.Requests()[1].Messages; !strings.Contains(last[len(last)-1].Content, "does not compile as re2") {
@@ -215,8 +216,8 @@ func TestRegexGenerateModelFlavorCompileError(t *testing.T) {
 }
 
 func TestRegexGenerateModelGarbage(t *testing.T) {
-	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: "Sure! Here is your regex: /ORD-\\d+/"}, llmtest.Reply{Content: `{"pattern": 42}`})
-	_, ai, err := devutil.NewRegexGenerator(srv.Model(t, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers"})
+	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: "Sure! Here is your regex: /ORD-\\d+/"}, llmtest.Reply{Content: `{"pattern": 42}`})
+	_, ai, err := devutil.NewRegexGenerator(testutil.Model(t, srv, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers"})
 	var e *envelope.Error
 	if !errors.As(err, &e) || e.Code != envelope.CodeUpstreamError {
 		t.Fatalf("err = %v, want UPSTREAM_ERROR", err)
@@ -233,8 +234,8 @@ func TestRegexGenerateModelGarbage(t *testing.T) {
 func TestRegexGenerateModelCatastrophicPattern(t *testing.T) {
 	evil := modelReply(t, `\A(a+)+\z`, devutil.RegexTestCase{String: "aaaa", ShouldMatch: true}, devutil.RegexTestCase{String: "a", ShouldMatch: true},
 		devutil.RegexTestCase{String: strings.Repeat("a", 40) + "!", ShouldMatch: false}, devutil.RegexTestCase{String: "b", ShouldMatch: false})
-	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: evil})
-	g := devutil.NewRegexGenerator(srv.Model(t, "m"), devutil.WithMaxAttempts(1), devutil.WithMatchTimeout(50*time.Millisecond))
+	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: evil})
+	g := devutil.NewRegexGenerator(testutil.Model(t, srv, "m"), devutil.WithMaxAttempts(1), devutil.WithMatchTimeout(50*time.Millisecond))
 	start := time.Now()
 	_, _, err := g.Generate(context.Background(), devutil.RegexGenerateRequest{Description: "runs of a"})
 	var ce *llmjson.ContractError
@@ -247,8 +248,8 @@ func TestRegexGenerateModelCatastrophicPattern(t *testing.T) {
 }
 
 func TestRegexGenerateModelTimeout(t *testing.T) {
-	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^x$`, orderCases...), Delay: 5 * time.Second})
-	g := devutil.NewRegexGenerator(srv.Model(t, "m"), devutil.WithTimeout(100*time.Millisecond))
+	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^x$`, orderCases...), Delay: 5 * time.Second})
+	g := devutil.NewRegexGenerator(testutil.Model(t, srv, "m"), devutil.WithTimeout(100*time.Millisecond))
 	_, _, err := g.Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers"})
 	var e *envelope.Error
 	if !errors.As(err, &e) || e.Code != envelope.CodeUpstreamTimeout {
@@ -270,8 +271,8 @@ func TestRegexGenerateModelUnanchored(t *testing.T) {
 		{"re2", `^ORD-[0-9]{5}`, `\AORD-[0-9]{5}\z`},
 		{"go", `^ORD-[0-9]{5}|^X$`, `^(?:ORD-[0-9]{5}|X)$`}, // the first alternative has no end
 	} {
-		srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, tt.bad, orderCases...)}, llmtest.Reply{Content: modelReply(t, tt.good, orderCases...)})
-		res, _, err := devutil.NewRegexGenerator(srv.Model(t, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: tt.flavor})
+		srv := testutil.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, tt.bad, orderCases...)}, llmtest.Reply{Content: modelReply(t, tt.good, orderCases...)})
+		res, _, err := devutil.NewRegexGenerator(testutil.Model(t, srv, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: tt.flavor})
 		if err != nil || res.Pattern != tt.good {
 			t.Errorf("%s %#q: pattern %#q, err %v; want the retry's %#q", tt.flavor, tt.bad, res.Pattern, err, tt.good)
 			continue

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
@@ -46,7 +47,7 @@ func postContent(t *testing.T, h http.Handler, path, body string) (*httptest.Res
 func contentHandler(t *testing.T, s *llmtest.Server, model string, st httpapi.LLMSettings) http.Handler {
 	cfg := httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1}
 	if s != nil {
-		cfg.LLM = s.Model(t, model)
+		cfg.LLM = testutil.Model(t, s, model)
 		st.Model = model
 		cfg.LLMSettings = st
 	}
@@ -227,7 +228,7 @@ func TestContentBounds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := llmtest.NewOpenAI(t)
+			s := testutil.NewOpenAI(t)
 			if tt.field == "" {
 				s.Push(llmtest.Reply{Content: validAnswer(tt.path, tt.n, tt.variant), PromptTokens: 5, CompletionTokens: 7})
 			}
@@ -368,7 +369,7 @@ func TestContentProviders(t *testing.T) {
 			}
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
-					s := llmtest.New(t, p, tt.replies...)
+					s := testutil.NewLLMServer(t, p, tt.replies...)
 					// A generous timeout: answered cases must not time out on a loaded machine.
 					h := contentHandler(t, s, model, httpapi.LLMSettings{Timeout: time.Second})
 					start := time.Now()
@@ -422,7 +423,7 @@ func deref[T any](p *T) any {
 }
 
 func TestContentLLMSettings(t *testing.T) {
-	s := llmtest.NewOpenAI(t, llmtest.Reply{Content: validAnswer("/v1/content/headlines", 2, ""), PromptTokens: 1_000_000})
+	s := testutil.NewOpenAI(t, llmtest.Reply{Content: validAnswer("/v1/content/headlines", 2, ""), PromptTokens: 1_000_000})
 	prices := llm.Prices{"local-model": {Input: 3, Output: 0}}
 	h := contentHandler(t, s, "local-model", httpapi.LLMSettings{NoJSONMode: true, MaxAttempts: 1, Prices: prices})
 	rec, res := postContent(t, h, "/v1/content/headlines", `{"topic":"Solar irrigation","count":3}`)
