@@ -24,7 +24,7 @@ var flavors = []string{"pcre", "python", "javascript", "go", "re2", "dotnet"}
 
 func catalogResult(t *testing.T, description, flavor string) devutil.RegexGenerateResult {
 	t.Helper()
-	res, ai, err := devutil.NewRegexGenerator(nil).Generate(context.Background(), devutil.RegexGenerateRequest{Description: description, Flavor: flavor})
+	res, ai, err := newRegexGenerator(t, devutil.Config{}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: description, Flavor: flavor})
 	if err != nil {
 		t.Fatalf("Generate(%q, %s): %v", description, flavor, err)
 	}
@@ -123,7 +123,7 @@ func TestRegexCatalogDescriptions(t *testing.T) {
 
 func TestRegexGenerateWithoutModel(t *testing.T) {
 	for _, desc := range []string{"gmail addresses only", "email or phone", "a date", "phone number", "palindromes"} {
-		_, _, err := devutil.NewRegexGenerator(nil).Generate(context.Background(), devutil.RegexGenerateRequest{Description: desc})
+		_, _, err := newRegexGenerator(t, devutil.Config{}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: desc})
 		var e *envelope.Error
 		if !errors.As(err, &e) || e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "QUIVER_LLM_PROVIDER") {
 			t.Errorf("%q: err = %v, want SERVICE_UNAVAILABLE naming QUIVER_LLM_PROVIDER", desc, err)
@@ -138,7 +138,7 @@ func TestRegexGenerateInvalid(t *testing.T) {
 		{Description: strings.Repeat("x", devutil.MaxRegexDescriptionLength+1)},
 		{Description: "email", Flavor: "perl6"},
 	} {
-		_, _, err := devutil.NewRegexGenerator(nil).Generate(context.Background(), req)
+		_, _, err := newRegexGenerator(t, devutil.Config{}).Generate(context.Background(), req)
 		var v *envelope.ValidationError
 		if !errors.As(err, &v) {
 			t.Errorf("%+v: err = %v, want a ValidationError", req, err)
@@ -162,8 +162,8 @@ var orderCases = []devutil.RegexTestCase{
 
 func TestRegexGenerateModelGoodAnswer(t *testing.T) {
 	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^ORD-[0-9]{5}$`, orderCases...), PromptTokens: 120, CompletionTokens: 40})
-	g := devutil.NewRegexGenerator(testutil.Model(t, srv, "gpt-4o-mini"), devutil.WithModelName("gpt-4o-mini"),
-		devutil.WithPrices(llm.Prices{"gpt-4o-mini": {Input: 1, Output: 2}}))
+	g := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini"), Name: "gpt-4o-mini",
+		Prices: llm.Prices{"gpt-4o-mini": {Input: 1, Output: 2}}}})
 	res, ai, err := g.Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers like ORD-12345", Flavor: "javascript"})
 	if err != nil {
 		t.Fatal(err)
@@ -184,7 +184,7 @@ func TestRegexGenerateModelFixesFailingPattern(t *testing.T) {
 	bad := modelReply(t, `^ORD-[0-9]+$`, orderCases...) // accepts ORD-1234
 	good := modelReply(t, `^ORD-[0-9]{5}$`, orderCases...)
 	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: bad, PromptTokens: 100, CompletionTokens: 30}, llmtest.Reply{Content: good, PromptTokens: 180, CompletionTokens: 30})
-	res, ai, err := devutil.NewRegexGenerator(testutil.Model(t, srv, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: "go"})
+	res, ai, err := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m")}}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: "go"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestRegexGenerateModelFixesFailingPattern(t *testing.T) {
 func TestRegexGenerateModelFlavorCompileError(t *testing.T) {
 	// A lookahead is not RE2: the retry says so, and the fix passes.
 	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^(?=ORD)ORD-[0-9]{5}$`, orderCases...)}, llmtest.Reply{Content: modelReply(t, `^ORD-[0-9]{5}$`, orderCases...)})
-	if _, _, err := devutil.NewRegexGenerator(testutil.Model(t, srv, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: "re2"}); err != nil {
+	if _, _, err := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m")}}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: "re2"}); err != nil {
 		t.Fatal(err)
 	}
 	if last := srv.Requests()[1].Messages; !strings.Contains(last[len(last)-1].Content, "does not compile as re2") {
@@ -217,7 +217,7 @@ func TestRegexGenerateModelFlavorCompileError(t *testing.T) {
 
 func TestRegexGenerateModelGarbage(t *testing.T) {
 	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: "Sure! Here is your regex: /ORD-\\d+/"}, llmtest.Reply{Content: `{"pattern": 42}`})
-	_, ai, err := devutil.NewRegexGenerator(testutil.Model(t, srv, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers"})
+	_, ai, err := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m")}}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers"})
 	var e *envelope.Error
 	if !errors.As(err, &e) || e.Code != envelope.CodeUpstreamError {
 		t.Fatalf("err = %v, want UPSTREAM_ERROR", err)
@@ -235,7 +235,7 @@ func TestRegexGenerateModelCatastrophicPattern(t *testing.T) {
 	evil := modelReply(t, `\A(a+)+\z`, devutil.RegexTestCase{String: "aaaa", ShouldMatch: true}, devutil.RegexTestCase{String: "a", ShouldMatch: true},
 		devutil.RegexTestCase{String: strings.Repeat("a", 40) + "!", ShouldMatch: false}, devutil.RegexTestCase{String: "b", ShouldMatch: false})
 	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: evil})
-	g := devutil.NewRegexGenerator(testutil.Model(t, srv, "m"), devutil.WithMaxAttempts(1), devutil.WithMatchTimeout(50*time.Millisecond))
+	g := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m"), MaxAttempts: 1}, RegexMatchTimeout: 50 * time.Millisecond})
 	start := time.Now()
 	_, _, err := g.Generate(context.Background(), devutil.RegexGenerateRequest{Description: "runs of a"})
 	var ce *llmjson.ContractError
@@ -249,7 +249,7 @@ func TestRegexGenerateModelCatastrophicPattern(t *testing.T) {
 
 func TestRegexGenerateModelTimeout(t *testing.T) {
 	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^x$`, orderCases...), Delay: 5 * time.Second})
-	g := devutil.NewRegexGenerator(testutil.Model(t, srv, "m"), devutil.WithTimeout(100*time.Millisecond))
+	g := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m"), Timeout: 100 * time.Millisecond}})
 	_, _, err := g.Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers"})
 	var e *envelope.Error
 	if !errors.As(err, &e) || e.Code != envelope.CodeUpstreamTimeout {
@@ -272,7 +272,7 @@ func TestRegexGenerateModelUnanchored(t *testing.T) {
 		{"go", `^ORD-[0-9]{5}|^X$`, `^(?:ORD-[0-9]{5}|X)$`}, // the first alternative has no end
 	} {
 		srv := testutil.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, tt.bad, orderCases...)}, llmtest.Reply{Content: modelReply(t, tt.good, orderCases...)})
-		res, _, err := devutil.NewRegexGenerator(testutil.Model(t, srv, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: tt.flavor})
+		res, _, err := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m")}}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: tt.flavor})
 		if err != nil || res.Pattern != tt.good {
 			t.Errorf("%s %#q: pattern %#q, err %v; want the retry's %#q", tt.flavor, tt.bad, res.Pattern, err, tt.good)
 			continue

@@ -131,7 +131,10 @@ func TestContentSetupProviders(t *testing.T) {
 			if wantModel == "" {
 				wantModel = defaultModels[tt.provider]
 			}
-			g := content.New(cfg.LLM, content.WithModelName(cfg.LLMSettings.Model), content.WithPrices(cfg.LLMSettings.Prices))
+			g, err := cfg.ContentGenerator()
+			if err != nil {
+				t.Fatal(err)
+			}
 			_, ai, err := g.Summarize(context.Background(), content.SummarizeRequest{Text: "Urban beekeeping has grown from a niche hobby into a common sight on city rooftops."})
 			if err != nil {
 				t.Fatal(err)
