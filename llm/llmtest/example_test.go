@@ -63,3 +63,47 @@ func ExampleServer_Push() {
 	// two
 	// 2 0
 }
+
+// A call beyond the script fails, and Err says so: a test fails on a
+// non-nil Err when it ends.
+func ExampleServer_Err() {
+	srv := llmtest.NewOpenAI() // no replies scripted
+	defer srv.Close()
+
+	model, _ := srv.Model("gpt-4o-mini")
+	_, err := llms.GenerateFromSinglePrompt(context.Background(), model, "hello")
+	fmt.Println(err != nil)
+	fmt.Println(srv.Err())
+	// Output:
+	// true
+	// llmtest: unscripted call 1 to the openai server
+}
+
+// NewServer takes the protocol as a value, for tests that run against
+// every provider.
+func ExampleNewServer() {
+	for _, p := range []llmtest.Protocol{llmtest.OpenAI, llmtest.Anthropic, llmtest.Ollama} {
+		srv := llmtest.NewServer(p, llmtest.Reply{Content: "hi from " + string(p)})
+		model, err := srv.Model("some-model")
+		if err != nil {
+			fmt.Println(err)
+			srv.Close()
+			continue
+		}
+		answer, err := llms.GenerateFromSinglePrompt(context.Background(), model, "hello")
+		fmt.Println(answer, err, srv.Requests()[0].Path)
+		srv.Close()
+	}
+	// Output:
+	// hi from openai <nil> /v1/chat/completions
+	// hi from anthropic <nil> /v1/messages
+	// hi from ollama <nil> /api/chat
+}
+
+// BaseURL is what a client of your own is configured with.
+func ExampleServer_BaseURL() {
+	srv := llmtest.NewAnthropic()
+	defer srv.Close()
+	fmt.Println(srv.Protocol(), srv.BaseURL() == srv.URL+"/v1")
+	// Output: anthropic true
+}

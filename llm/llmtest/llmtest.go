@@ -13,12 +13,12 @@
 //
 // A server is scripted: each call consumes the next [Reply] (content,
 // token usage, HTTP status, Retry-After, delay), and [Server.Push] adds
-// replies later. A call beyond the script, or a request the server cannot
-// read, is answered with HTTP 500 and remembered: [Server.Err] reports
-// it, so a test can fail on it. Every request is recorded with the
+// replies later. A call beyond the script (HTTP 500), or a request the
+// server cannot read (HTTP 400), is answered with an error and
+// remembered: [Server.Err] reports it, so a test can fail on it. Every request is recorded with the
 // messages it carried ([Server.Requests]), so a test can check what the
 // model was shown. [Server.Model] builds the real langchaingo client
-// pointed at the server; give it to [llm.Config].
+// pointed at the server; give it to an llm.Config, as Model.
 //
 // Like an httptest.Server, a Server runs until [Server.Close].
 package llmtest
@@ -46,24 +46,28 @@ const (
 	Ollama    Protocol = "ollama"
 )
 
-// Reply scripts the answer to one call.
+// Reply scripts the answer to one call. The zero Reply is a successful,
+// empty answer with no usage, sent at once.
 type Reply struct {
-	// Content is the text of the model's answer.
+	// Content is the text of the model's answer. Default: "".
 	Content string
 	// PromptTokens and CompletionTokens are the usage the provider
 	// reports (prompt_tokens/completion_tokens, input_tokens/output_tokens
 	// or prompt_eval_count/eval_count, depending on the protocol).
+	// Default: 0.
 	PromptTokens     int
 	CompletionTokens int
 	// Status, when not 0 or 200, makes the call fail with this HTTP status
-	// and an error body in the provider's format.
+	// and an error body in the provider's format. Default (0): success.
 	Status int
 	// Message is the error message of a failing call. Default: the status
 	// text.
 	Message string
-	// RetryAfter, when set, is sent as the Retry-After header.
+	// RetryAfter, when set, is sent as the Retry-After header. Default:
+	// no header.
 	RetryAfter string
-	// Delay holds the answer back, or until the client gives up.
+	// Delay holds the answer back that long, or until the client gives
+	// up. Default (0): the answer is sent at once.
 	Delay time.Duration
 }
 
