@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/quiverkit/quiver/devutil"
@@ -9,7 +10,14 @@ import (
 
 // devutilRoutes returns the routes served by package devutil.
 func (s *server) devutilRoutes() ([]route, error) {
-	regex, stacktrace, readme, err := newDevutil(s.cfg.LLM, s.cfg.RegexMatchTimeout)
+	cfg := devutil.Config{LLM: s.cfg.LLM, RegexMatchTimeout: s.cfg.RegexMatchTimeout}
+	regex, err := devutil.NewRegexGenerator(cfg)
+	if err != nil {
+		err = fmt.Errorf("devutil: %w", err)
+	}
+	// The three constructors validate cfg alike: err is theirs too.
+	stacktrace, _ := devutil.NewStacktraceAnalyzer(cfg)
+	readme, _ := devutil.NewReadmeGenerator(cfg)
 	return []route{
 		post(groupDev, "/v1/dev/data/base64/encode", "Encode UTF-8 text to Base64", devutil.EncodeBase64),
 		post(groupDev, "/v1/dev/data/base64/decode", "Decode Base64 to UTF-8 text", devutil.DecodeBase64),

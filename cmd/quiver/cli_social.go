@@ -138,7 +138,11 @@ func contentOp[Req, Res any](name, args, summary, operand, example string, fn fu
 		command: command{name: "content " + name, args: args, summary: summary, example: example, services: []setup{contentSetup}},
 		operand: operand, stdin: true,
 	}, func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error) {
-		res, ai, err := fn(contentGenerator(env.cfg.LLM), ctx, req)
+		g, err := content.New(content.Config{LLM: env.cfg.LLM})
+		if err != nil {
+			return nil, false, err
+		}
+		res, ai, err := fn(g, ctx, req)
 		return doneAI(env, res, ai, err)
 	})
 }
