@@ -13,7 +13,6 @@ import (
 
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/llm"
-	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
 func TestNewRefusesInvalidConfig(t *testing.T) {
@@ -34,8 +33,9 @@ func TestNewRefusesInvalidConfig(t *testing.T) {
 		{"negative burst", func(c *httpapi.Config) { c.Burst = -1 }, "Burst"},
 		{"negative body limit", func(c *httpapi.Config) { c.MaxBodyBytes = -1 }, "MaxBodyBytes"},
 		{"negative regex timeout", func(c *httpapi.Config) { c.RegexMatchTimeout = -time.Second }, "RegexMatchTimeout"},
-		{"negative LLM timeout", func(c *httpapi.Config) { c.LLM.Timeout = -time.Second }, "LLM.Timeout"},
-		{"negative LLM attempts", func(c *httpapi.Config) { c.LLM.MaxAttempts = -1 }, "LLM.MaxAttempts"},
+		{"negative LLM timeout", func(c *httpapi.Config) { c.LLM.Timeout = -time.Second }, "Timeout"},
+		{"negative LLM price", func(c *httpapi.Config) { c.LLM.Prices = llm.Prices{"m": {Input: -1}} }, `Prices["m"]`},
+		{"negative LLM attempts", func(c *httpapi.Config) { c.LLM.MaxAttempts = -1 }, "MaxAttempts"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,8 +2,8 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -442,46 +442,16 @@ func TestContentLLMSettings(t *testing.T) {
 	}
 }
 
-// TestInvalidLLMSettingsAnswer503 checks that settings that cannot work
-// (a negative attempt count) make the model-backed routes answer
-// SERVICE_UNAVAILABLE without calling the model, rather than run with a
-// silently corrected setting.
-func TestInvalidLLMSettingsAnswer503(t *testing.T) {
+// TestInvalidLLMSettingsRefused checks that settings that cannot work
+// (a negative attempt count) make New fail, naming the field, rather
+// than serve with a silently corrected setting.
+func TestInvalidLLMSettingsRefused(t *testing.T) {
 	s := testutil.NewOpenAI(t)
-	h := contentHandler(t, s, "gpt-4o-mini", httpapi.LLMSettings{MaxAttempts: -1})
-	for path, body := range map[string]string{
-		"/v1/content/rewrite":    `{"text":"A text long enough to rewrite."}`,
-		"/v1/dev/regex/generate": `{"description":"German postcodes"}`,
-		"/v1/dev/readme":         `{"repo_name":"x","description":"d","polish":true}`,
-	} {
-		rec, res := postContent(t, h, path, body)
-		if rec.Code != http.StatusServiceUnavailable || res.Error == nil || res.Error.Code != "SERVICE_UNAVAILABLE" {
-			t.Errorf("%s: status %d, error %+v; want 503 SERVICE_UNAVAILABLE", path, rec.Code, res.Error)
-		}
+	h, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, LLM: llm.Config{Model: testutil.Model(t, s, "gpt-4o-mini"), MaxAttempts: -1}})
+	if h != nil || !errors.Is(err, httpapi.ErrInvalidConfig) || !errors.Is(err, llm.ErrInvalidConfig) || !strings.Contains(err.Error(), "MaxAttempts") {
+		t.Errorf("New = %v, %v; want ErrInvalidConfig naming MaxAttempts", h, err)
 	}
 	if n := len(s.Requests()); n != 0 {
 		t.Errorf("the model was called %d times", n)
-	}
-}
-
-// TestUnpricedModelIsLogged checks that a model without a price is
-// named in a warning when the handler is built, so that its cost of 0
-// is not silent, and that a priced one is not.
-func TestUnpricedModelIsLogged(t *testing.T) {
-	s := testutil.NewOllama(t)
-	for _, tt := range []struct {
-		st   httpapi.LLMSettings
-		warn bool
-	}{
-		{httpapi.LLMSettings{Model: "llama3.2"}, true},
-		{httpapi.LLMSettings{}, true},
-		{httpapi.LLMSettings{Model: "llama3.2", Prices: llm.Prices{"llama3.2": {}}}, false},
-		{httpapi.LLMSettings{Model: "gpt-4o-mini"}, false},
-	} {
-		var logs testutil.SyncBuffer
-		httpapi.New(httpapi.Config{LLM: testutil.Model(t, s, "llama3.2"), LLMSettings: tt.st, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-		if got := strings.Contains(logs.String(), "has no price"); got != tt.warn {
-			t.Errorf("%+v: warned %v, want %v:\n%s", tt.st, got, tt.warn, logs.String())
-		}
 	}
 }

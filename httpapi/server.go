@@ -209,11 +209,8 @@ func (c *Config) validate() error {
 	if c.RegexMatchTimeout < 0 {
 		bad("RegexMatchTimeout", "must not be negative")
 	}
-	if c.LLM.Timeout < 0 {
-		bad("LLM.Timeout", "must not be negative")
-	}
-	if c.LLM.MaxAttempts < 0 {
-		bad("LLM.MaxAttempts", "must not be negative")
+	if err := c.LLM.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("%w: LLM: %w", ErrInvalidConfig, err))
 	}
 	return errors.Join(errs...)
 }

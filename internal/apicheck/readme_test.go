@@ -38,6 +38,7 @@ var readmeImports = map[string]string{
 	"microblog":    "github.com/quiverkit/quiver/social/microblog",
 	"photosocial":  "github.com/quiverkit/quiver/social/photosocial",
 	"webcheck":     "github.com/quiverkit/quiver/webcheck",
+	"llms":         "github.com/tmc/langchaingo/llms",
 	"ollama":       "github.com/tmc/langchaingo/llms/ollama",
 	"openai":       "github.com/tmc/langchaingo/llms/openai",
 	"prometheus":   "github.com/prometheus/client_golang/prometheus",
@@ -46,7 +47,8 @@ var readmeImports = map[string]string{
 
 // readmeGivens are the names that the README's prose gives a snippet
 // (a context, the bytes of a robots.txt, a list of addresses, a text, a
-// crash log); any other name a snippet uses it must declare.
+// crash log, a langchaingo model); any other name a snippet uses it must
+// declare.
 const readmeGivens = `
 var (
 	ctx      = context.Background()
@@ -54,6 +56,7 @@ var (
 	addrs    []string
 	text     string
 	crashLog string
+	model    llms.Model
 )
 `
 

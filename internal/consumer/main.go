@@ -145,11 +145,15 @@ func newApp(o options) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	generator, err := content.New(content.Config{LLM: lc})
+	if err != nil {
+		return nil, err
+	}
 	a := &app{
 		domain:    o.domain,
 		verifier:  &email.Verifier{Resolver: r},
 		checker:   checker,
-		generator: content.New(lc.Model, content.WithModelName(lc.Name), content.WithTimeout(lc.Timeout)),
+		generator: generator,
 		microblog: microblog.New(mbFile),
 		photos:    &photosocial.Client{Provider: photosocial.SampleProvider()},
 	}

@@ -52,7 +52,13 @@ func start(t *testing.T, replies ...llmtest.Reply) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(dns.Close)
-	model := llmtest.NewOpenAI(t, replies...)
+	model := llmtest.NewOpenAI(replies...)
+	t.Cleanup(func() {
+		model.Close()
+		if err := model.Err(); err != nil {
+			t.Errorf("model server: %v", err)
+		}
+	})
 
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &syncBuffer{}
