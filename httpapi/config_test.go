@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
 )
 
@@ -78,16 +79,16 @@ func TestNewSharesRegistry(t *testing.T) {
 // A model that no price table names costs 0: New says so in the log, and
 // only then.
 func TestNewWarnsOfUnknownPrice(t *testing.T) {
-	s := llmtest.NewOpenAI(t)
+	s := testutil.NewOpenAI(t)
 	for _, tt := range []struct {
 		name string
 		llm  llm.Config
 		warn bool
 	}{
 		{"no model", llm.Config{}, false},
-		{"priced model", llm.Config{Model: s.Model(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}, false},
-		{"local model", llm.Config{Model: s.Model(t, "llama3.2"), Name: "llama3.2"}, true},
-		{"price given", llm.Config{Model: s.Model(t, "llama3.2"), Name: "llama3.2", Prices: llm.Prices{"llama3.2": {}}}, false},
+		{"priced model", llm.Config{Model: testutil.Model(t, s, "gpt-4o-mini"), Name: "gpt-4o-mini"}, false},
+		{"local model", llm.Config{Model: testutil.Model(t, s, "llama3.2"), Name: "llama3.2"}, true},
+		{"price given", llm.Config{Model: testutil.Model(t, s, "llama3.2"), Name: "llama3.2", Prices: llm.Prices{"llama3.2": {}}}, false},
 	} {
 		var logs bytes.Buffer
 		_, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, LLM: tt.llm, Logger: slog.New(slog.NewTextHandler(&logs, nil))})

@@ -40,8 +40,14 @@ func instance(t *testing.T, addr string, cfg redislimit.Config) http.Handler {
 }
 
 // newLimiter returns the limiter of cfg, failing the test on an error.
+// Without a Timeout, each call may take 5s rather than the default 100ms:
+// on a saturated machine a healthy loopback Redis can take longer than
+// 100ms, and only the timeout tests are about timeouts.
 func newLimiter(t testing.TB, cfg redislimit.Config) *redislimit.Limiter {
 	t.Helper()
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 5 * time.Second
+	}
 	l, err := redislimit.New(cfg)
 	if err != nil {
 		t.Fatal(err)
