@@ -160,15 +160,24 @@ func TestREADMESnippetsCompile(t *testing.T) {
 
 // nilDerefs returns the struct fields of pointer type that the code
 // reaches through (p.F.G or *p.F) with no `p.F != nil` in the condition
-// of an enclosing if statement.
+// of an enclosing if statement or switch case.
 func nilDerefs(file *ast.File, info *types.Info) []ast.Expr {
 	var out []ast.Expr
 	var stack []ast.Node
 	guarded := func(e ast.Expr) bool {
 		want := types.ExprString(e) + " != nil"
 		for _, n := range stack {
-			if is, ok := n.(*ast.IfStmt); ok && strings.Contains(types.ExprString(is.Cond), want) {
-				return true
+			switch n := n.(type) {
+			case *ast.IfStmt:
+				if strings.Contains(types.ExprString(n.Cond), want) {
+					return true
+				}
+			case *ast.CaseClause: // of a switch without a tag
+				for _, e := range n.List {
+					if strings.Contains(types.ExprString(e), want) {
+						return true
+					}
+				}
 			}
 		}
 		return false
@@ -219,6 +228,12 @@ func f(res Res) string {
 		_ = res.Issuer.Org
 		_ = *res.Issuer
 	}
+	switch {
+	case res.Issuer != nil && res.Value.Org == "":
+		_ = res.Issuer.Org
+	case res.Value.Org != "":
+		_ = res.Issuer.Org
+	}
 	_ = *res.Issuer
 	return res.Issuer.Org
 }
@@ -236,7 +251,7 @@ func f(res Res) string {
 	for _, d := range nilDerefs(file, info) {
 		got = append(got, fset.Position(d.Pos()).Line)
 	}
-	if want := []int{13, 14}; !slices.Equal(got, want) {
+	if want := []int{17, 19, 20}; !slices.Equal(got, want) {
 		t.Errorf("unguarded dereferences on lines %v, want %v", got, want)
 	}
 }
