@@ -39,6 +39,7 @@ import (
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
@@ -106,6 +107,7 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 // app is the program's own state: the Quiver values it built once.
 type app struct {
 	domain    string
+	resolver  *resolver.Resolver
 	verifier  *email.Verifier
 	checker   *webcheck.Checker
 	generator *content.Generator
@@ -151,6 +153,7 @@ func newApp(o options) (http.Handler, error) {
 	}
 	a := &app{
 		domain:    o.domain,
+		resolver:  r,
 		verifier:  &email.Verifier{Resolver: r},
 		checker:   checker,
 		generator: generator,
@@ -179,6 +182,8 @@ type report struct {
 	TopHashtag   string   `json:"top_hashtag"`
 	PhotoMedia   int      `json:"photo_media"`
 	RobotsAllows bool     `json:"robots_allows"`
+	DMARCPolicy  string   `json:"dmarc_policy"`
+	NXDomain     bool     `json:"nxdomain"`
 }
 
 func (a *app) report(w http.ResponseWriter, r *http.Request) {
@@ -219,6 +224,15 @@ func (a *app) build(ctx context.Context) (report, error) {
 		return rep, fmt.Errorf("webcheck: %w", err)
 	}
 	rep.MXRecords = dns.MXRecords
+	dmarc, err := mailauth.CheckDMARC(ctx, a.resolver, a.domain)
+	if err != nil {
+		return rep, fmt.Errorf("mailauth: %w", err)
+	}
+	if dmarc != nil {
+		rep.DMARCPolicy = dmarc.Policy
+	}
+	_, err = a.resolver.LookupMX(ctx, "missing."+a.domain)
+	rep.NXDomain = errors.Is(err, resolver.ErrNXDomain)
 	u, err := webcheck.ParseURL(ctx, webcheck.URLParseRequest{URL: "https://Example.COM:443/a/../b"})
 	if err != nil {
 		return rep, fmt.Errorf("webcheck: %w", err)

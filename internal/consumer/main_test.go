@@ -214,6 +214,8 @@ func TestDirectUse(t *testing.T) {
 		TopHashtag:   got.TopHashtag,
 		PhotoMedia:   12,
 		RobotsAllows: true,
+		DMARCPolicy:  "reject",
+		NXDomain:     true,
 	}
 	if got.Tweets == 0 || got.TopHashtag == "" {
 		t.Errorf("microblog: %d tweets, top hashtag %q; want the sample's", got.Tweets, got.TopHashtag)
