@@ -4,7 +4,8 @@ import "github.com/quiverkit/quiver/social/microblog"
 
 // microblogRoutes returns the routes served by package microblog.
 func (s *server) microblogRoutes() []route {
-	mb := microblog.New(s.cfg.Microblog)
+	// New fails only on settings that cannot work; a provider alone has none.
+	mb, _ := microblog.New(microblog.Config{Provider: s.cfg.Microblog})
 	return []route{
 		get(groupMicroblog, "/v1/microblog/profile", "Profile of a user", mb.Profile),
 		get(groupMicroblog, "/v1/microblog/user-tweets", "Latest tweets of a user", mb.UserTweets),

@@ -1,10 +1,18 @@
 package httpapi
 
-import "github.com/quiverkit/quiver/social/photosocial"
+import (
+	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/social/photosocial"
+)
 
 // photosocialRoutes returns the routes served by package photosocial.
 func (s *server) photosocialRoutes() []route {
-	c := &photosocial.Client{Provider: s.cfg.PhotosocialProvider, LLM: s.cfg.LLMClient()}
+	var model llm.Config
+	if m := s.cfg.LLMClient(); m != nil {
+		model = *m
+	}
+	// New fails only on settings that cannot work; these have none.
+	c, _ := photosocial.New(photosocial.Config{Provider: s.cfg.PhotosocialProvider, LLM: model})
 	const p = "/v1/photosocial"
 	return []route{
 		get(groupPhotosocial, p+"/profile", "Profile of a photo-sharing account", c.Profile),

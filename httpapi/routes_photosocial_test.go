@@ -37,14 +37,14 @@ func apifyReplay(t *testing.T) photosocial.Provider {
 		case len(in.DirectURLs) > 0 && strings.Contains(in.DirectURLs[0], "quiet.person"):
 			name = "no_items.json"
 		}
-		b, err := os.ReadFile("../social/photosocial/testdata/apify/" + name)
+		b, err := os.ReadFile("../social/photosocial/photosocialtest/fixtures/apify/" + name)
 		if err != nil {
 			t.Errorf("fixture %q: %v", name, err)
 		}
 		w.Write(b)
 	}))
 	t.Cleanup(srv.Close)
-	p, err := photosocial.NewApifyProvider(photosocial.ApifyConfig{Token: "apify-secret", BaseURL: srv.URL})
+	p, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "apify-secret", BaseURL: srv.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestPhotosocialNotConfigured(t *testing.T) {
 	if res.StatusCode != 503 || !strings.Contains(env.Error.Message, "QUIVER_PHOTOSOCIAL_PROVIDER") {
 		t.Errorf("status %d, error %+v", res.StatusCode, env.Error)
 	}
-	h = httpapi.New(httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: photosocial.SampleProvider()})
+	h = httpapi.New(httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: photosocial.Sample()})
 	res, env = callJSON(t, h, http.MethodPost, "/v1/photosocial/ai/profile-insights", `{"username":"sample.bakery"}`)
 	if res.StatusCode != 503 || !strings.Contains(env.Error.Message, "language model") {
 		t.Errorf("no model: status %d, error %+v", res.StatusCode, env.Error)
@@ -127,8 +127,11 @@ func TestPhotosocialNotConfigured(t *testing.T) {
 }
 
 func TestPhotosocialAIRoutes(t *testing.T) {
-	prov := photosocial.SampleProvider()
-	c := &photosocial.Client{Provider: prov}
+	prov := photosocial.Sample()
+	c, err := photosocial.New(photosocial.Config{Provider: prov})
+	if err != nil {
+		t.Fatal(err)
+	}
 	posts, _ := c.Posts(t.Context(), photosocial.PostsRequest{Username: "sample.bakery", Limit: 12})
 	var car photosocial.Media
 	for _, m := range posts.Media {
@@ -211,7 +214,7 @@ func TestPhotosocialGraphRoutes(t *testing.T) {
 		case strings.Contains(fields, "media.limit("):
 			name = "media_page1.json"
 		}
-		b, err := os.ReadFile("../social/photosocial/testdata/graph/" + name)
+		b, err := os.ReadFile("../social/photosocial/photosocialtest/fixtures/graph/" + name)
 		if err != nil {
 			t.Error(err)
 		}
@@ -219,7 +222,7 @@ func TestPhotosocialGraphRoutes(t *testing.T) {
 		w.Write(b)
 	}))
 	defer srv.Close()
-	g, err := photosocial.NewGraphProvider(photosocial.GraphConfig{AccessToken: "apify-secret", UserID: "17841405309211844", BaseURL: srv.URL})
+	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "apify-secret", UserID: "17841405309211844", BaseURL: srv.URL})
 	if err != nil {
 		t.Fatal(err)
 	}

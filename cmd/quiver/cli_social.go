@@ -7,6 +7,7 @@ import (
 	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
 )
@@ -44,7 +45,11 @@ func microblogOp[Req, Res any](name, args, summary, operand, example string, fn 
 		command: command{name: "microblog " + name, args: args, summary: summary, example: example, services: []setup{microblogSetup}},
 		operand: operand,
 	}, func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error) {
-		return done(fn(microblog.New(env.cfg.Microblog), ctx, req))
+		mb, err := microblog.New(microblog.Config{Provider: env.cfg.Microblog})
+		if err != nil {
+			return nil, false, err
+		}
+		return done(fn(mb, ctx, req))
 	})
 }
 
@@ -75,7 +80,13 @@ var photosocialCommands = []command{
 }
 
 func photosocialClient(cfg *httpapi.Config) *photosocial.Client {
-	return &photosocial.Client{Provider: cfg.PhotosocialProvider, LLM: cfg.LLMClient()}
+	var model llm.Config
+	if m := cfg.LLMClient(); m != nil {
+		model = *m
+	}
+	// New fails only on settings that cannot work; these have none.
+	c, _ := photosocial.New(photosocial.Config{Provider: cfg.PhotosocialProvider, LLM: model})
+	return c
 }
 
 func photosocialOp[Req, Res any](name, args, summary, operand, example string, fn func(*photosocial.Client, context.Context, Req) (Res, error)) command {

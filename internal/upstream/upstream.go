@@ -31,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -316,4 +317,28 @@ func NotConfigured(service, how string) error {
 // 404 with one the caller understands ("user @nobody not found").
 func NotFound(err error, format string, args ...any) error {
 	return &envelope.Error{Code: envelope.CodeNotFound, Message: fmt.Sprintf(format, args...), Err: err}
+}
+
+// Redact returns "[redacted]" for a non-empty credential and "" for an
+// empty one, so that a printed config still shows whether it is set.
+func Redact(secret string) string {
+	if secret == "" {
+		return ""
+	}
+	return "[redacted]"
+}
+
+// LogValue is the log/slog value of a provider config: its settings, and
+// whether the credential is set, never the credential.
+func LogValue(baseURL string, credentialSet bool, maxBytes int64, timeout time.Duration) slog.Value {
+	cred := ""
+	if credentialSet {
+		cred = "[redacted]"
+	}
+	return slog.GroupValue(
+		slog.String("base_url", baseURL),
+		slog.String("credential", cred),
+		slog.Int64("max_response_bytes", maxBytes),
+		slog.Duration("timeout", timeout),
+	)
 }

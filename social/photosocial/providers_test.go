@@ -26,7 +26,7 @@ var fixedNow = time.Date(2025, 10, 21, 12, 0, 0, 0, time.UTC)
 
 func fixture(t *testing.T, path string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", path))
+	b, err := os.ReadFile(filepath.Join("photosocialtest", "fixtures", path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func fixture(t *testing.T, path string) []byte {
 }
 
 func newClient(p Provider) *Client {
-	return &Client{Provider: p, Now: func() time.Time { return fixedNow }}
+	return mustClient(Config{Provider: p, Now: func() time.Time { return fixedNow }})
 }
 
 // wantCode asserts that err is an *envelope.Error (or validation error)
@@ -53,7 +53,7 @@ func wantCode(t *testing.T, err error, code envelope.Code) *envelope.Error {
 
 // graphServer replays Graph API fixtures. route picks the fixture and
 // status of a request.
-func graphServer(t *testing.T, route func(r *http.Request) (int, string)) *GraphProvider {
+func graphServer(t *testing.T, route func(r *http.Request) (int, string)) *Graph {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer "+testToken {
@@ -68,7 +68,7 @@ func graphServer(t *testing.T, route func(r *http.Request) (int, string)) *Graph
 		w.Write(fixture(t, "graph/"+name))
 	}))
 	t.Cleanup(srv.Close)
-	g, err := NewGraphProvider(GraphConfig{AccessToken: testToken, UserID: testUserID, BaseURL: srv.URL + "/v21.0", HTTPClient: srv.Client()})
+	g, err := NewGraph(GraphConfig{Token: testToken, UserID: testUserID, BaseURL: srv.URL + "/v21.0", HTTPClient: srv.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestGraphErrors(t *testing.T) {
 	t.Run("bare 502", func(t *testing.T) {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(502) }))
 		defer srv.Close()
-		g, _ := NewGraphProvider(GraphConfig{AccessToken: testToken, UserID: testUserID, BaseURL: srv.URL})
+		g, _ := NewGraph(GraphConfig{Token: testToken, UserID: testUserID, BaseURL: srv.URL})
 		_, err := newClient(g).Profile(context.Background(), ProfileRequest{Username: "x"})
 		wantCode(t, err, envelope.CodeUpstreamError)
 	})
@@ -186,7 +186,7 @@ func TestGraphErrors(t *testing.T) {
 			}
 		}))
 		defer srv.Close()
-		g, _ := NewGraphProvider(GraphConfig{AccessToken: testToken, UserID: testUserID, BaseURL: srv.URL})
+		g, _ := NewGraph(GraphConfig{Token: testToken, UserID: testUserID, BaseURL: srv.URL})
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
 		_, err := newClient(g).Profile(ctx, ProfileRequest{Username: "x"})
@@ -197,7 +197,7 @@ func TestGraphErrors(t *testing.T) {
 			w.Write([]byte(`{"id":"` + strings.Repeat("x", 4096) + `"}`))
 		}))
 		defer srv.Close()
-		g, _ := NewGraphProvider(GraphConfig{AccessToken: testToken, UserID: testUserID, BaseURL: srv.URL, MaxResponseBytes: 1024})
+		g, _ := NewGraph(GraphConfig{Token: testToken, UserID: testUserID, BaseURL: srv.URL, MaxResponseBytes: 1024})
 		_, err := newClient(g).Profile(context.Background(), ProfileRequest{Username: "x"})
 		wantCode(t, err, envelope.CodeUpstreamError)
 	})
@@ -270,7 +270,7 @@ func TestGraphHashtagAndSearch(t *testing.T) {
 }
 
 // apifyServer replays Apify run-sync-get-dataset-items answers.
-func apifyServer(t *testing.T, route func(in apifyInput) (int, string)) *ApifyProvider {
+func apifyServer(t *testing.T, route func(in apifyInput) (int, string)) *Apify {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.URL.Path != "/v2/acts/apify~instagram-scraper/run-sync-get-dataset-items" {
@@ -292,7 +292,7 @@ func apifyServer(t *testing.T, route func(in apifyInput) (int, string)) *ApifyPr
 		w.Write(fixture(t, "apify/"+name))
 	}))
 	t.Cleanup(srv.Close)
-	a, err := NewApifyProvider(ApifyConfig{Token: testToken, BaseURL: srv.URL, HTTPClient: srv.Client()})
+	a, err := NewApify(ApifyConfig{Token: testToken, BaseURL: srv.URL, HTTPClient: srv.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +449,7 @@ func TestApifyErrors(t *testing.T) {
 }
 
 func TestFileProviderSample(t *testing.T) {
-	c := newClient(SampleProvider())
+	c := newClient(Sample())
 	ctx := context.Background()
 	p, err := c.Profile(ctx, ProfileRequest{Username: "@sample.bakery"})
 	if err != nil || p.FollowersCount != 48210 || p.Source != "file" {
@@ -513,7 +513,7 @@ func TestFileProviderRejectsBadRecords(t *testing.T) {
 		`{"kind":"story"}`,
 		`not json`,
 	} {
-		if _, err := NewFileProvider(strings.NewReader("\n" + in)); err == nil || !strings.Contains(err.Error(), "line 2") {
+		if _, err := NewFile(FileConfig{Reader: strings.NewReader("\n" + in)}); err == nil || !strings.Contains(err.Error(), "line 2") {
 			t.Errorf("%s: error %v, want one naming line 2", in, err)
 		}
 	}
@@ -555,7 +555,7 @@ func TestApifyErrorItemBounded(t *testing.T) {
 		json.NewEncoder(w).Encode([]map[string]string{{"error": long, "errorDescription": "boom"}})
 	}))
 	defer srv.Close()
-	a, err := NewApifyProvider(ApifyConfig{Token: testToken, BaseURL: srv.URL, HTTPClient: srv.Client()})
+	a, err := NewApify(ApifyConfig{Token: testToken, BaseURL: srv.URL, HTTPClient: srv.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -583,7 +583,7 @@ func TestGraphReelsCursorIntoPage(t *testing.T) {
 		io.WriteString(w, pageA)
 	}))
 	defer srv.Close()
-	g, err := NewGraphProvider(GraphConfig{AccessToken: testToken, UserID: testUserID, BaseURL: srv.URL, HTTPClient: srv.Client()})
+	g, err := NewGraph(GraphConfig{Token: testToken, UserID: testUserID, BaseURL: srv.URL, HTTPClient: srv.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -607,4 +607,14 @@ func TestGraphReelsCursorIntoPage(t *testing.T) {
 	}
 	_, err = c.Reels(context.Background(), ReelsRequest{Username: "northwind.coffee", Cursor: "PAGEB.x"})
 	wantCode(t, err, envelope.CodeInvalidRequest)
+}
+
+// mustClient returns New(cfg); New fails only on a configuration that
+// cannot work, which a test's setup never has.
+func mustClient(cfg Config) *Client {
+	c, err := New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return c
 }

@@ -1,7 +1,12 @@
 // Package microblogtest runs loopback servers that speak the wire
 // protocols of the microblog providers (twitterapi.io and the X API v2),
-// replaying recorded-style fixtures, for the tests of package microblog and
-// of the HTTP API.
+// replaying recorded-style fixtures, in the spirit of net/http/httptest:
+// for the tests of package microblog and of the HTTP API, and for users'
+// own tests and programs.
+//
+//	srv := microblogtest.NewTwitterAPIIO("test-key")
+//	defer srv.Close()
+//	p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: "test-key", BaseURL: srv.URL})
 //
 // The fixtures (fixtures/twitterapi, fixtures/xapi) are our own content,
 // shaped after the providers' published response formats: fictional
@@ -16,7 +21,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 )
 
@@ -33,7 +37,9 @@ const (
 	MissingUser = "nobody_here"         // a user that does not exist
 )
 
-// Server is a loopback provider server.
+// Server is a loopback provider server. Its URL is the provider's base
+// URL; Close shuts it down. A request without the credential the server
+// was started with is answered 401.
 type Server struct {
 	*httptest.Server
 
@@ -72,7 +78,7 @@ func (s *Server) Delay(prefix string, d time.Duration) {
 	s.overrides[prefix] = override{delay: d}
 }
 
-func newServer(t testing.TB, auth func(*http.Request) bool, route func(*http.Request) (string, int)) *Server {
+func newServer(auth func(*http.Request) bool, route func(*http.Request) (string, int)) *Server {
 	s := &Server{overrides: map[string]override{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
@@ -119,13 +125,13 @@ func newServer(t testing.TB, auth func(*http.Request) bool, route func(*http.Req
 		w.WriteHeader(status)
 		_, _ = w.Write(body)
 	}))
-	t.Cleanup(s.Close)
 	return s
 }
 
-// TwitterAPI starts a loopback twitterapi.io that accepts X-API-Key key.
-func TwitterAPI(t testing.TB, key string) *Server {
-	return newServer(t, func(r *http.Request) bool { return r.Header.Get("X-API-Key") == key }, func(r *http.Request) (string, int) {
+// NewTwitterAPIIO starts a loopback twitterapi.io that accepts the API key
+// apiKey in the X-API-Key header. The caller must Close it.
+func NewTwitterAPIIO(apiKey string) *Server {
+	return newServer(func(r *http.Request) bool { return r.Header.Get("X-API-Key") == apiKey }, func(r *http.Request) (string, int) {
 		q := r.URL.Query()
 		switch r.URL.Path {
 		case "/twitter/user/info":
@@ -173,10 +179,11 @@ func TwitterAPI(t testing.TB, key string) *Server {
 	})
 }
 
-// XAPI starts a loopback X API v2 (paths without the /2 prefix: use the
-// server's URL as the base URL) that accepts the bearer token.
-func XAPI(t testing.TB, token string) *Server {
-	return newServer(t, func(r *http.Request) bool { return r.Header.Get("Authorization") == "Bearer "+token }, func(r *http.Request) (string, int) {
+// NewXAPI starts a loopback X API v2 (paths without the /2 prefix: use the
+// server's URL as the base URL) that accepts the bearer token. The caller
+// must Close it.
+func NewXAPI(token string) *Server {
+	return newServer(func(r *http.Request) bool { return r.Header.Get("Authorization") == "Bearer "+token }, func(r *http.Request) (string, int) {
 		q := r.URL.Query()
 		switch p := r.URL.Path; {
 		case p == "/users/by/username/"+Username:
