@@ -342,3 +342,14 @@ func LogValue(baseURL string, credentialSet bool, maxBytes int64, timeout time.D
 		slog.Duration("timeout", timeout),
 	)
 }
+
+// FormatProvider writes a provider for fmt as "typeName{base URL}",
+// whatever the verb: what a provider's Format method does, so that no
+// verb reaches the credential in the client's header.
+func FormatProvider(f fmt.State, typeName string, c *Client) {
+	base := ""
+	if c != nil {
+		base = c.BaseURL
+	}
+	fmt.Fprintf(f, "%s{%s}", typeName, base)
+}

@@ -101,7 +101,7 @@ func TestFileThreadFromMiddle(t *testing.T) {
 	}
 }
 
-func TestReadFileErrors(t *testing.T) {
+func TestNewFileErrors(t *testing.T) {
 	for _, data := range []string{
 		`{"id":"1"}`,                          // no author
 		`{"type":"profile"}`,                  // no username
@@ -109,7 +109,7 @@ func TestReadFileErrors(t *testing.T) {
 		`{"id":"1","author":{"username":"a"}`, // truncated
 	} {
 		if _, err := microblog.NewFile(microblog.FileConfig{Name: "t", Reader: strings.NewReader(data)}); err == nil || !strings.Contains(err.Error(), "line 1") {
-			t.Errorf("ReadFile(%s) = %v, want an error naming line 1", data, err)
+			t.Errorf("NewFile(%s) = %v, want an error naming line 1", data, err)
 		}
 	}
 }

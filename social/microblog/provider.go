@@ -19,8 +19,8 @@ import (
 // Implementations return tweets and profiles normalized except for
 // DataSource and AsOf, which [Client] sets. Failures are *envelope.Error
 // values: NOT_FOUND for an unknown user or tweet, RATE_LIMIT_EXCEEDED with
-// RetryAfter, UPSTREAM_ERROR, UPSTREAM_TIMEOUT (package internal/upstream
-// does the mapping for HTTP providers).
+// RetryAfter, UPSTREAM_ERROR, UPSTREAM_TIMEOUT (the HTTP providers of this
+// package do the mapping).
 type Provider interface {
 	// Name identifies the provider in data_source, e.g. "twitterapi.io".
 	Name() string

@@ -32,8 +32,9 @@ type TwitterAPIIO struct {
 	up *upstream.Client
 }
 
-// TwitterAPIIOConfig configures a [TwitterAPIIO] provider. Printing it
-// with fmt or log/slog shows "[redacted]" in place of APIKey.
+// TwitterAPIIOConfig configures a [TwitterAPIIO] provider.
+// Printing it with fmt, log/slog or encoding/json shows "[redacted]" in
+// place of APIKey.
 type TwitterAPIIOConfig struct {
 	// APIKey is the twitterapi.io API key, sent in the X-API-Key header.
 	// Required. It never appears in errors, fmt or log/slog output.
@@ -62,6 +63,19 @@ func (c TwitterAPIIOConfig) Format(f fmt.State, verb rune) {
 // LogValue implements slog.LogValuer: the API key is redacted.
 func (c TwitterAPIIOConfig) LogValue() slog.Value {
 	return upstream.LogValue(c.BaseURL, c.APIKey != "", c.MaxResponseBytes, c.Timeout)
+}
+
+// Format implements fmt.Formatter: every verb prints the provider's type
+// and base URL, never its credential.
+func (p TwitterAPIIO) Format(f fmt.State, _ rune) {
+	upstream.FormatProvider(f, "microblog.TwitterAPIIO", p.up)
+}
+
+// MarshalJSON implements json.Marshaler: the APIKey is redacted.
+func (c TwitterAPIIOConfig) MarshalJSON() ([]byte, error) {
+	type plain TwitterAPIIOConfig
+	c.APIKey = upstream.Redact(c.APIKey)
+	return json.Marshal(plain(c))
 }
 
 // NewTwitterAPIIO returns the twitterapi.io provider. The error wraps

@@ -2,6 +2,7 @@ package microblog
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -31,8 +32,9 @@ type XAPI struct {
 	up *upstream.Client
 }
 
-// XAPIConfig configures an [XAPI] provider. Printing it with fmt or
-// log/slog shows "[redacted]" in place of Token.
+// XAPIConfig configures an [XAPI] provider.
+// Printing it with fmt, log/slog or encoding/json shows "[redacted]" in
+// place of Token.
 type XAPIConfig struct {
 	// Token is the app-only bearer token, sent in the Authorization
 	// header. Required. It never appears in errors, fmt or log/slog output.
@@ -61,6 +63,17 @@ func (c XAPIConfig) Format(f fmt.State, verb rune) {
 // LogValue implements slog.LogValuer: the token is redacted.
 func (c XAPIConfig) LogValue() slog.Value {
 	return upstream.LogValue(c.BaseURL, c.Token != "", c.MaxResponseBytes, c.Timeout)
+}
+
+// Format implements fmt.Formatter: every verb prints the provider's type
+// and base URL, never its credential.
+func (p XAPI) Format(f fmt.State, _ rune) { upstream.FormatProvider(f, "microblog.XAPI", p.up) }
+
+// MarshalJSON implements json.Marshaler: the Token is redacted.
+func (c XAPIConfig) MarshalJSON() ([]byte, error) {
+	type plain XAPIConfig
+	c.Token = upstream.Redact(c.Token)
+	return json.Marshal(plain(c))
 }
 
 // NewXAPI returns the X API v2 provider. The error wraps

@@ -26,8 +26,9 @@ const (
 	maxApifyOffset = 1000
 )
 
-// ApifyConfig configures an [Apify] provider. Printing it with fmt or
-// log/slog shows "[redacted]" in place of Token.
+// ApifyConfig configures an [Apify] provider.
+// Printing it with fmt, log/slog or encoding/json shows "[redacted]" in
+// place of Token.
 type ApifyConfig struct {
 	// Token is the Apify API token. Required. It travels in the
 	// Authorization header and never appears in errors, fmt or log/slog
@@ -76,6 +77,17 @@ type Apify struct {
 	actor   string
 	timeout time.Duration
 	up      *upstream.Client // holds the token, behind a pointer
+}
+
+// Format implements fmt.Formatter: every verb prints the provider's type
+// and base URL, never its credential.
+func (p Apify) Format(f fmt.State, _ rune) { upstream.FormatProvider(f, "photosocial.Apify", p.up) }
+
+// MarshalJSON implements json.Marshaler: the Token is redacted.
+func (c ApifyConfig) MarshalJSON() ([]byte, error) {
+	type plain ApifyConfig
+	c.Token = upstream.Redact(c.Token)
+	return json.Marshal(plain(c))
 }
 
 // NewApify returns an Apify provider. The error wraps [ErrInvalidConfig]

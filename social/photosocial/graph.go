@@ -20,8 +20,9 @@ import (
 // DefaultGraphBaseURL is the Graph API version the Graph provider targets.
 const DefaultGraphBaseURL = "https://graph.facebook.com/v21.0"
 
-// GraphConfig configures a [Graph] provider. Printing it with fmt or
-// log/slog shows "[redacted]" in place of Token.
+// GraphConfig configures a [Graph] provider.
+// Printing it with fmt, log/slog or encoding/json shows "[redacted]" in
+// place of Token.
 type GraphConfig struct {
 	// Token is the app user's access token (instagram_basic and
 	// pages_read_engagement; Instagram Public Content Access for
@@ -76,6 +77,17 @@ func (c GraphConfig) LogValue() slog.Value {
 type Graph struct {
 	userID string
 	up     *upstream.Client // holds the token, behind a pointer
+}
+
+// Format implements fmt.Formatter: every verb prints the provider's type
+// and base URL, never its credential.
+func (p Graph) Format(f fmt.State, _ rune) { upstream.FormatProvider(f, "photosocial.Graph", p.up) }
+
+// MarshalJSON implements json.Marshaler: the Token is redacted.
+func (c GraphConfig) MarshalJSON() ([]byte, error) {
+	type plain GraphConfig
+	c.Token = upstream.Redact(c.Token)
+	return json.Marshal(plain(c))
 }
 
 // NewGraph returns a Graph API provider. The error wraps
