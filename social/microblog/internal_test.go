@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/quiverkit/quiver/internal/upstream"
 )
 
 func TestParseTime(t *testing.T) {
@@ -78,4 +80,13 @@ func FuzzNewFile(f *testing.F) {
 			q.match(tw)
 		}
 	})
+}
+
+// The documented defaults are the ones the upstream client applies when
+// a config leaves them at 0.
+func TestDocumentedDefaultsAreApplied(t *testing.T) {
+	if DefaultTimeout != upstream.DefaultTimeout || DefaultMaxResponseBytes != upstream.DefaultMaxBytes {
+		t.Errorf("DefaultTimeout %v, DefaultMaxResponseBytes %d; upstream applies %v and %d",
+			DefaultTimeout, DefaultMaxResponseBytes, upstream.DefaultTimeout, upstream.DefaultMaxBytes)
+	}
 }

@@ -107,10 +107,10 @@ const (
 const (
 	// DefaultTimeout bounds each request of an HTTP provider, body
 	// included, when its config leaves Timeout at 0.
-	DefaultTimeout = upstream.DefaultTimeout
+	DefaultTimeout = 15 * time.Second
 	// DefaultMaxResponseBytes bounds each response body of an HTTP
 	// provider when its config leaves MaxResponseBytes at 0.
-	DefaultMaxResponseBytes = upstream.DefaultMaxBytes
+	DefaultMaxResponseBytes = 4 << 20
 )
 
 // ErrInvalidConfig is wrapped by the errors of the provider constructors

@@ -20,7 +20,7 @@ const (
 	DefaultMaxResponseBytes = 8 << 20
 	// DefaultTimeout bounds each request of the Graph provider when its
 	// config leaves Timeout at 0.
-	DefaultTimeout = upstream.DefaultTimeout
+	DefaultTimeout = 15 * time.Second
 )
 
 // ErrInvalidConfig is wrapped by the errors of the constructors when a

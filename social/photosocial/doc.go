@@ -104,7 +104,7 @@
 //
 // [Client.ProfileInsights] and [Client.CommentInsights] compute the facts
 // in Go first ([ComputeProfileFacts], [ComputeCommentFacts]), hand them to
-// the model through internal/llmjson (JSON asked for, validated, retried
+// the model configured by [Config].LLM (JSON asked for, validated, retried
 // once with the violations shown, usage and cost accounted), and return
 // the fields of section 2.3:
 //
