@@ -12,6 +12,7 @@ import (
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/social/photosocial"
+	"github.com/quiverkit/quiver/social/photosocial/photosocialtest"
 )
 
 // apifyReplay is a loopback Apify server replaying the package's fixtures.
@@ -248,5 +249,55 @@ func TestPhotosocialGraphRoutes(t *testing.T) {
 		if res.StatusCode != tt.status || !strings.Contains(text, tt.check) {
 			t.Errorf("%s: %d %s; want %d with %s", tt.target, res.StatusCode, text, tt.status, tt.check)
 		}
+	}
+}
+
+// TestPhotosocialGraphConformance replays the Graph API as it answers
+// (issue 14) through the HTTP routes: business discovery refuses
+// thumbnail_url (photosocialtest's server does, as the live API does), a
+// code-100 refusal of an optional field is asked again without it and
+// noted, and throttling is 429 with the Retry-After of
+// X-Business-Use-Case-Usage.
+func TestPhotosocialGraphConformance(t *testing.T) {
+	srv := photosocialtest.NewGraph("graph-secret")
+	t.Cleanup(srv.Close)
+	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "graph-secret", UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: g})
+
+	res, env := callJSON(t, h, http.MethodGet, "/v1/photosocial/posts?username="+photosocialtest.Username+"&limit=3", "")
+	if res.StatusCode != 200 || !strings.Contains(string(env.Data), `"source":"instagram_graph"`) {
+		t.Errorf("posts: %d %s %+v", res.StatusCode, env.Data, env.Error)
+	}
+
+	res, env = callJSON(t, h, http.MethodGet, "/v1/photosocial/profile?username="+photosocialtest.GraphThrottledUser, "")
+	if want := "420"; res.StatusCode != 429 || res.Header.Get("Retry-After") != want || env.Error == nil || env.Error.Code != "RATE_LIMIT_EXCEEDED" {
+		t.Errorf("throttled: %d Retry-After %q %+v; want 429 with Retry-After %s", res.StatusCode, res.Header.Get("Retry-After"), env.Error, want)
+	}
+
+	// A Graph API that refuses the optional fields too.
+	strict := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name, status := "media_page1.json", 200
+		if f := r.URL.Query().Get("fields"); strings.Contains(f, "children") || strings.Contains(f, "thumbnail_url") {
+			name, status = "error_unsupported_field.json", 400
+		}
+		b, err := os.ReadFile("../social/photosocial/photosocialtest/fixtures/graph/" + name)
+		if err != nil {
+			t.Error(err)
+		}
+		w.WriteHeader(status)
+		w.Write(b)
+	}))
+	t.Cleanup(strict.Close)
+	g, err = photosocial.NewGraph(photosocial.GraphConfig{Token: "graph-secret", UserID: photosocialtest.GraphUserID, BaseURL: strict.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h = httpapi.New(httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: g})
+	res, env = callJSON(t, h, http.MethodGet, "/v1/photosocial/posts?username="+photosocialtest.Username+"&limit=2", "")
+	if res.StatusCode != 200 || !strings.Contains(string(env.Data), "refused optional media fields") {
+		t.Errorf("field refusal: %d %s %+v", res.StatusCode, env.Data, env.Error)
 	}
 }

@@ -20,7 +20,13 @@
 //     NOT_FOUND), media by shortcode, nor media or comments of other
 //     accounts: those answer SERVICE_UNAVAILABLE wrapping [ErrUnsupported],
 //     with a message saying what it cannot do. Reels are told apart by
-//     media_product_type.
+//     media_product_type. Business discovery does not serve thumbnail_url,
+//     so its videos have no thumbnail; should it refuse the optional
+//     fields (username, children), the media are asked again without them
+//     and the list's notes say so. Throttling (codes 4, 17, 32, 613,
+//     80002) is RATE_LIMIT_EXCEEDED with the wait the Graph API gives in
+//     X-Business-Use-Case-Usage or X-App-Usage
+//     (estimated_time_to_regain_access).
 //   - [Apify] ("apify", [NewApify]): the Apify Instagram scraper actor through
 //     run-sync-get-dataset-items: profiles, posts, reels, comments, hashtag
 //     media and search. Reels are told apart by productType "clips".
@@ -30,7 +36,8 @@
 //
 // Upstream failures map to the envelope codes of package envelope: an
 // unknown account or media is 404 NOT_FOUND, a provider rate limit 429
-// RATE_LIMIT_EXCEEDED with the provider's Retry-After, a failure 502
+// RATE_LIMIT_EXCEEDED with the provider's Retry-After (60 s when the
+// provider does not say when to retry), a failure 502
 // UPSTREAM_ERROR, a timeout 504 UPSTREAM_TIMEOUT, and a Client without a
 // provider 503 SERVICE_UNAVAILABLE saying how to configure one. Responses
 // are size-bounded (8 MiB by default) and tokens travel in headers only,

@@ -1,6 +1,7 @@
 package photosocial
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -112,7 +113,31 @@ func (g *Graph) Name() string { return "instagram_graph" }
 // returned (a page of reels may hold more than a response takes).
 var graphCursorRE = regexp.MustCompile(`^([A-Za-z0-9_=-]*)(?:\.([0-9]{1,3}))?$`)
 
+// graphMediaFields are the fields asked of an IG Media object the app
+// user owns.
 const graphMediaFields = "id,caption,comments_count,like_count,media_type,media_product_type,media_url,permalink,thumbnail_url,timestamp,username,children{id,media_type,media_url,thumbnail_url}"
+
+// Fields asked of the media of business discovery. Business discovery
+// serves fewer media fields than an IG Media object: it refuses
+// thumbnail_url (and shortcode, ig_id, is_comment_enabled) with
+// "(#100) Please read documentation for supported fields.", as an
+// open-source client tested against the live API records
+// (bk-rs/instagram-apis-rs, instagram-graph-api/src/objects/ig_media.rs).
+// So videos found through business discovery have no thumbnail. username
+// and children are optional: should the API refuse them too, the media
+// are asked again with the required fields only, and a note says so.
+const (
+	graphDiscoveryMediaFields    = graphDiscoveryRequiredFields + ",username,children{id,media_type,media_url}"
+	graphDiscoveryRequiredFields = "id,caption,comments_count,like_count,media_type,media_product_type,media_url,permalink,timestamp"
+)
+
+// errFieldRefused marks a Graph API refusal of a requested field (code
+// 100, "supported fields").
+var errFieldRefused = errors.New("the Graph API refused a requested field")
+
+// fieldRefusalNote is the note of a page whose media were asked again
+// without the optional fields.
+const fieldRefusalNote = "the Graph API refused optional media fields (username, children): carousel items are missing"
 
 // graphError is the error object of a Graph API failure.
 type graphError struct {
@@ -145,6 +170,9 @@ func (g *Graph) classify(status int, body []byte, what string) error {
 		return envelope.Errorf(envelope.CodeRateLimitExceeded, "the Instagram Graph API rate limit was reached (code %d); retry later", e.Code)
 	case e.Code == 190:
 		return envelope.Errorf(envelope.CodeUpstreamError, "the Instagram Graph API rejected the configured access token (code 190): renew it")
+	case e.Code == 100 && strings.Contains(strings.ToLower(e.Message), "supported fields"):
+		return envelope.Wrap(envelope.CodeUpstreamError, errFieldRefused,
+			fmt.Sprintf("the Instagram Graph API refused a requested field of %s (code 100)", what))
 	case e.Code == 110 || e.Subcode == 2207013:
 		return notFound("%s was not found: the Instagram Graph API sees only business and creator accounts", what)
 	case e.Code == 100 && e.Subcode == 33:
@@ -301,18 +329,26 @@ func (g *Graph) UserMedia(ctx context.Context, q UserMediaQuery) (MediaPage, err
 	cursor := m[1]
 	skip, _ := strconv.Atoi(m[2]) // "" is 0
 	var page MediaPage
+	fields := graphDiscoveryMediaFields
 	for range graphReelPages {
 		edge := fmt.Sprintf("media.limit(%d)", q.Limit)
 		if cursor != "" {
 			edge = fmt.Sprintf("media.after(%s).limit(%d)", cursor, q.Limit)
 		}
-		d, err := g.discover(ctx, q.Username, "id,"+edge+"{"+graphMediaFields+"}")
+		d, err := g.discover(ctx, q.Username, "id,"+edge+"{"+fields+"}")
+		if errors.Is(err, errFieldRefused) && fields != graphDiscoveryRequiredFields {
+			fields = graphDiscoveryRequiredFields
+			page.Notes = append(page.Notes, fieldRefusalNote)
+			d, err = g.discover(ctx, q.Username, "id,"+edge+"{"+fields+"}")
+		}
 		if err != nil {
 			return MediaPage{}, err
 		}
 		b := d.BusinessDiscovery
 		var selected []Media
 		for _, gm := range b.Media.Data {
+			// Every medium of business discovery is the account's own.
+			gm.Username = cmp.Or(gm.Username, q.Username)
 			if n := gm.normalize(b.ID); !q.Reels || n.Type == TypeReel {
 				selected = append(selected, n)
 			}

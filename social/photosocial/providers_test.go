@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/upstream"
 )
 
 const (
@@ -95,6 +96,9 @@ func TestGraphProfile(t *testing.T) {
 
 func TestGraphPostsPagination(t *testing.T) {
 	g := graphServer(t, func(r *http.Request) (int, string) {
+		if f := r.URL.Query().Get("fields"); strings.Contains(f, "thumbnail_url") {
+			t.Errorf("business discovery asked for thumbnail_url, which it refuses: %s", f)
+		}
 		if strings.Contains(r.URL.Query().Get("fields"), "media.after(QVFIUkNhbmV4dF9wYWdlX2N1cnNvcg)") {
 			return 200, "media_page2.json"
 		}
@@ -116,8 +120,9 @@ func TestGraphPostsPagination(t *testing.T) {
 	if reel.Type != TypeReel || reel.VideoURL == "" || reel.DisplayURL != reel.ThumbnailURL {
 		t.Errorf("reel: %+v", reel)
 	}
-	// A video whose media_url the Graph API withholds (copyrighted audio).
-	if noURL.Type != TypeVideo || noURL.VideoURL != "" || noURL.DisplayURL == "" || noURL.LikeCount != 0 {
+	// A video whose media_url the Graph API withholds (copyrighted audio);
+	// business discovery serves no thumbnail_url either.
+	if noURL.Type != TypeVideo || noURL.VideoURL != "" || noURL.DisplayURL != "" || noURL.LikeCount != 0 {
 		t.Errorf("video without media_url: %+v", noURL)
 	}
 	p2, err := c.Posts(context.Background(), PostsRequest{Username: "northwind.coffee", Limit: 3, Cursor: p1.PageInfo.NextCursor})
@@ -617,4 +622,77 @@ func mustClient(cfg Config) *Client {
 		panic(err)
 	}
 	return c
+}
+
+// TestGraphFieldRefusal: when business discovery refuses an optional
+// media field (code 100, "supported fields"), the media are asked again
+// with the required fields only, and a note says what is missing.
+func TestGraphFieldRefusal(t *testing.T) {
+	var asked []string
+	g := graphServer(t, func(r *http.Request) (int, string) {
+		f := r.URL.Query().Get("fields")
+		asked = append(asked, f)
+		if strings.Contains(f, "children") || strings.Contains(f, "username,") {
+			return 400, "error_unsupported_field.json"
+		}
+		return 200, "media_page1.json"
+	})
+	l, err := newClient(g).Posts(context.Background(), PostsRequest{Username: "northwind.coffee", Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 2 || l.ResultCount != 2 || l.Media[0].Owner.Username != "northwind.coffee" {
+		t.Fatalf("asked %q; got %+v", asked, l)
+	}
+	if len(l.Notes) != 1 || !strings.Contains(l.Notes[0], "refused optional media fields") {
+		t.Errorf("notes = %q", l.Notes)
+	}
+	// A refusal of the required fields is an upstream error, asked once more at most.
+	asked = nil
+	g = graphServer(t, func(r *http.Request) (int, string) {
+		asked = append(asked, r.URL.Query().Get("fields"))
+		return 400, "error_unsupported_field.json"
+	})
+	_, err = newClient(g).Posts(context.Background(), PostsRequest{Username: "northwind.coffee"})
+	if e := wantCode(t, err, envelope.CodeUpstreamError); !errors.Is(e, errFieldRefused) || len(asked) != 2 {
+		t.Errorf("err %v after %d requests", err, len(asked))
+	}
+}
+
+// TestGraphThrottling: the Graph API's throttling codes are 429 with the
+// wait of X-Business-Use-Case-Usage or X-App-Usage, or the default wait
+// when it gives none.
+func TestGraphThrottling(t *testing.T) {
+	tests := []struct {
+		name   string
+		code   int
+		header http.Header
+		want   time.Duration
+	}{
+		{"app limit, no hint", 4, nil, upstream.DefaultRetryAfter},
+		{"user limit, app usage", 17, http.Header{"X-App-Usage": {`{"call_count":100,"total_cputime":3,"total_time":5,"estimated_time_to_regain_access":2}`}}, 2 * time.Minute},
+		{"custom level, app usage", 32, http.Header{"X-App-Usage": {`{"call_count":100,"estimated_time_to_regain_access":1}`}}, time.Minute},
+		{"spam limit, business usage", 613, http.Header{"X-Business-Use-Case-Usage": {`{"178414":[{"type":"instagram","estimated_time_to_regain_access":15}]}`}}, 15 * time.Minute},
+		{"business use case", 80002, http.Header{"X-Business-Use-Case-Usage": {`{"178414":[{"type":"instagram","estimated_time_to_regain_access":0},{"type":"pages","estimated_time_to_regain_access":4}]}`}}, 4 * time.Minute},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				for k, v := range tt.header {
+					w.Header()[k] = v
+				}
+				w.WriteHeader(http.StatusBadRequest)
+				fmt.Fprintf(w, `{"error":{"message":"limited","type":"OAuthException","code":%d}}`, tt.code)
+			}))
+			defer srv.Close()
+			g, err := NewGraph(GraphConfig{Token: testToken, UserID: testUserID, BaseURL: srv.URL})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = newClient(g).Profile(context.Background(), ProfileRequest{Username: "northwind.coffee"})
+			if e := wantCode(t, err, envelope.CodeRateLimitExceeded); e.RetryAfter != tt.want {
+				t.Errorf("RetryAfter = %v, want %v", e.RetryAfter, tt.want)
+			}
+		})
+	}
 }

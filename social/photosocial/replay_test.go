@@ -136,3 +136,14 @@ func TestConstructorsRefuseConfigsThatCannotWork(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// TestGraphReplayThrottled: the replay's throttled account answers code
+// 80002 with X-Business-Use-Case-Usage; the wait it names is RetryAfter.
+func TestGraphReplayThrottled(t *testing.T) {
+	_, c := replay(t, "graph", secret, secret)
+	_, err := c.Profile(context.Background(), photosocial.ProfileRequest{Username: photosocialtest.GraphThrottledUser})
+	e := envelope.From(err)
+	if e == nil || e.Code != envelope.CodeRateLimitExceeded || e.RetryAfter != photosocialtest.GraphRegainAccessMinutes*time.Minute {
+		t.Fatalf("err = %v (%+v)", err, e)
+	}
+}

@@ -17,6 +17,7 @@ package photosocialtest
 import (
 	"embed"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -42,6 +43,14 @@ const (
 	Shortcode = "DAreBwfYYAA"
 	// Hashtag is a hashtag with media.
 	Hashtag = "coffee"
+	// GraphThrottledUser is an account whose business discovery the Graph
+	// server answers with business use case throttling (code 80002) and an
+	// X-Business-Use-Case-Usage header asking to wait
+	// [GraphRegainAccessMinutes] minutes.
+	GraphThrottledUser = "busy.roastery"
+	// GraphRegainAccessMinutes is the estimated_time_to_regain_access of
+	// the throttled answer.
+	GraphRegainAccessMinutes = 7
 	// graphSecondPage is the media cursor of the Graph fixtures' page 2.
 	graphSecondPage = "QVFIUkNhbmV4dF9wYWdlX2N1cnNvcg"
 )
@@ -79,9 +88,9 @@ func (s *Server) Respond(part string, status int, header http.Header, body strin
 	s.overrides[part] = override{status: status, header: header, body: body}
 }
 
-// route picks the fixture and status of a request; body is the request
-// body, already read.
-type route func(r *http.Request, body []byte) (fixture string, status int)
+// route picks the fixture and status of a request, and may set headers;
+// body is the request body, already read.
+type route func(w http.ResponseWriter, r *http.Request, body []byte) (fixture string, status int)
 
 func newServer(token, refusal string, refusalStatus int, pick route) *Server {
 	s := &Server{overrides: map[string]override{}}
@@ -107,7 +116,7 @@ func newServer(token, refusal string, refusalStatus int, pick route) *Server {
 		}
 		name, status := refusal, refusalStatus
 		if r.Header.Get("Authorization") == "Bearer "+token {
-			name, status = pick(r, body)
+			name, status = pick(w, r, body)
 		}
 		if name == "" {
 			http.NotFound(w, r)
@@ -129,10 +138,12 @@ func newServer(token, refusal string, refusalStatus int, pick route) *Server {
 // paths may carry a version prefix ("/v21.0"). It serves business
 // discovery of [Username] (profile and two pages of media; any other
 // account is the Graph API's not-found error), comments of any media,
-// and the hashtag search and media of any hashtag. The caller must Close
-// it.
+// and the hashtag search and media of any hashtag. As the Graph API does,
+// it refuses thumbnail_url inside business discovery media with a code
+// 100 error, and answers business discovery of [GraphThrottledUser] with
+// throttling. The caller must Close it.
 func NewGraph(token string) *Server {
-	return newServer(token, "graph/error_token.json", http.StatusBadRequest, func(r *http.Request, _ []byte) (string, int) {
+	return newServer(token, "graph/error_token.json", http.StatusBadRequest, func(w http.ResponseWriter, r *http.Request, _ []byte) (string, int) {
 		p, fields := r.URL.Path, r.URL.Query().Get("fields")
 		switch {
 		case strings.HasSuffix(p, "/ig_hashtag_search"):
@@ -141,6 +152,13 @@ func NewGraph(token string) *Server {
 			return "graph/hashtag_top_media.json", 200
 		case strings.HasSuffix(p, "/comments"):
 			return "graph/comments.json", 200
+		case strings.HasPrefix(fields, "business_discovery.") && strings.Contains(fields, "thumbnail_url"):
+			return "graph/error_unsupported_field.json", http.StatusBadRequest
+		case strings.HasPrefix(fields, "business_discovery.username("+GraphThrottledUser+")"):
+			w.Header().Set("X-Business-Use-Case-Usage", fmt.Sprintf(
+				`{"%s":[{"type":"instagram","call_count":100,"total_cputime":9,"total_time":14,"estimated_time_to_regain_access":%d}]}`,
+				GraphUserID, GraphRegainAccessMinutes))
+			return "graph/error_throttled.json", http.StatusBadRequest
 		case strings.HasPrefix(fields, "business_discovery.username("+Username+")"):
 			switch {
 			case strings.Contains(fields, "media.after("+graphSecondPage+")"):
@@ -163,7 +181,7 @@ func NewGraph(token string) *Server {
 // found), posts, reels, comments, and user or hashtag search. The caller
 // must Close it.
 func NewApify(token string) *Server {
-	return newServer(token, "apify/error_token.json", http.StatusUnauthorized, func(r *http.Request, body []byte) (string, int) {
+	return newServer(token, "apify/error_token.json", http.StatusUnauthorized, func(_ http.ResponseWriter, r *http.Request, body []byte) (string, int) {
 		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/run-sync-get-dataset-items") {
 			return "", 0
 		}
