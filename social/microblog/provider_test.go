@@ -401,3 +401,45 @@ func TestThreadFromMiddleTweet(t *testing.T) {
 		})
 	}
 }
+
+// TestTwitterAPIIOResponseShapes: twitterapi.io documents its list pages
+// at the top level ("tweets", or "replies" for thread_context and
+// replies) and also answers them under "data"; every shape is read, on
+// every list endpoint.
+func TestTwitterAPIIOResponseShapes(t *testing.T) {
+	tweet := func(id string) string {
+		return `{"id":"` + id + `","text":"t` + id + `","createdAt":"2026-03-01T10:00:00Z","author":{"id":"7","userName":"ana_dev"},"conversationId":"` + microblogtest.RootID + `"}`
+	}
+	shapes := map[string]string{
+		"top-level tweets":  `{"tweets":[` + tweet("11") + `,` + tweet("12") + `],"has_next_page":true,"next_cursor":"N","status":"success","message":""}`,
+		"top-level replies": `{"replies":[` + tweet("11") + `,` + tweet("12") + `],"has_next_page":true,"next_cursor":"N","status":"success","message":""}`,
+		"data tweets":       `{"status":"success","msg":"success","data":{"pin_tweet":null,"tweets":[` + tweet("11") + `,` + tweet("12") + `]},"has_next_page":true,"next_cursor":"N"}`,
+		"data replies":      `{"status":"success","data":{"replies":[` + tweet("11") + `,` + tweet("12") + `],"has_next_page":true,"next_cursor":"N"}}`,
+	}
+	srv := replay(t, "twitterapi.io", key)
+	p := must(microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: key, BaseURL: srv.URL}))
+	ctx := context.Background()
+	calls := map[string]func() (microblog.Page, error){
+		"/twitter/tweet/thread_context": func() (microblog.Page, error) {
+			return p.Conversation(ctx, microblog.PageQuery{TweetID: microblogtest.RootID, Limit: 20})
+		},
+		"/twitter/user/last_tweets": func() (microblog.Page, error) {
+			return p.UserTweets(ctx, microblog.UserTweetsQuery{Username: "ana_dev", Limit: 20})
+		},
+		"/twitter/tweet/replies/v2": func() (microblog.Page, error) {
+			return p.Replies(ctx, microblog.RepliesQuery{TweetID: microblogtest.RootID, Limit: 20})
+		},
+		"/twitter/tweet/advanced_search": func() (microblog.Page, error) {
+			return p.Search(ctx, microblog.SearchQuery{Query: "x", Limit: 20})
+		},
+	}
+	for path, call := range calls {
+		for name, body := range shapes {
+			srv.Respond(path, http.StatusOK, http.Header{"Content-Type": {"application/json"}}, body)
+			page, err := call()
+			if err != nil || len(page.Tweets) != 2 || page.Tweets[1].ID != "12" || !page.HasNext || page.NextCursor != "N" {
+				t.Errorf("%s, %s: %+v, %v", path, name, page, err)
+			}
+		}
+	}
+}

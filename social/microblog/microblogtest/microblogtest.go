@@ -13,6 +13,9 @@
 // accounts @ana_dev and @bo_ops, a thread rooted at tweet [RootID], a user
 // timeline over three pages (the last empty while claiming has_next_page),
 // a search over two pages, replies, and the providers' not-found forms.
+// The twitterapi.io pages come in both shapes it answers: the top-level
+// one its documentation shows (last_tweets page 2; thread_context page 1,
+// under "replies") and the "data"-wrapped one also seen live.
 package microblogtest
 
 import (
