@@ -1,18 +1,18 @@
 package httpapi
 
 import (
-	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/social/photosocial"
 )
 
 // photosocialRoutes returns the routes served by package photosocial.
 func (s *server) photosocialRoutes() []route {
-	var model llm.Config
-	if m := s.cfg.LLMClient(); m != nil {
-		model = *m
+	ai, err := photosocial.New(photosocial.Config{Provider: s.cfg.PhotosocialProvider, LLM: s.cfg.LLMConfig()})
+	if err != nil {
+		s.log.Error("photo-sharing insight routes unavailable", "err", err)
 	}
-	// New fails only on settings that cannot work; these have none.
-	c, _ := photosocial.New(photosocial.Config{Provider: s.cfg.PhotosocialProvider, LLM: model})
+	// Without a model New cannot fail: the data routes are served whatever
+	// the model settings.
+	c, _ := photosocial.New(photosocial.Config{Provider: s.cfg.PhotosocialProvider})
 	const p = "/v1/photosocial"
 	return []route{
 		get(groupPhotosocial, p+"/profile", "Profile of a photo-sharing account", c.Profile),
@@ -22,7 +22,7 @@ func (s *server) photosocialRoutes() []route {
 		get(groupPhotosocial, p+"/comments", "Comments of a post or reel", c.Comments),
 		get(groupPhotosocial, p+"/hashtag/search", "Public media of a hashtag", c.HashtagSearch),
 		get(groupPhotosocial, p+"/search", "Search profiles or hashtags", c.Search),
-		postAI(groupPhotosocial, p+"/ai/profile-insights", "AI insights on a profile and its posts", c.ProfileInsights),
-		postAI(groupPhotosocial, p+"/ai/comment-insights", "AI insights on the comments of a post", c.CommentInsights),
+		postAI(groupPhotosocial, p+"/ai/profile-insights", "AI insights on a profile and its posts", built(ai, err, (*photosocial.Client).ProfileInsights)),
+		postAI(groupPhotosocial, p+"/ai/comment-insights", "AI insights on the comments of a post", built(ai, err, (*photosocial.Client).CommentInsights)),
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
 )
@@ -79,14 +78,8 @@ var photosocialCommands = []command{
 		`quiver photosocial insights comments C-9VcYrWAAR -comment-limit 100`, (*photosocial.Client).CommentInsights),
 }
 
-func photosocialClient(cfg *httpapi.Config) *photosocial.Client {
-	var model llm.Config
-	if m := cfg.LLMClient(); m != nil {
-		model = *m
-	}
-	// New fails only on settings that cannot work; these have none.
-	c, _ := photosocial.New(photosocial.Config{Provider: cfg.PhotosocialProvider, LLM: model})
-	return c
+func photosocialClient(cfg *httpapi.Config) (*photosocial.Client, error) {
+	return photosocial.New(photosocial.Config{Provider: cfg.PhotosocialProvider, LLM: cfg.LLMConfig()})
 }
 
 func photosocialOp[Req, Res any](name, args, summary, operand, example string, fn func(*photosocial.Client, context.Context, Req) (Res, error)) command {
@@ -94,7 +87,11 @@ func photosocialOp[Req, Res any](name, args, summary, operand, example string, f
 		command: command{name: "photosocial " + name, args: args, summary: summary, example: example, services: []setup{photosocialSetup}},
 		operand: operand,
 	}, func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error) {
-		return done(fn(photosocialClient(env.cfg), ctx, req))
+		c, err := photosocialClient(env.cfg)
+		if err != nil {
+			return nil, false, err
+		}
+		return done(fn(c, ctx, req))
 	})
 }
 
@@ -103,7 +100,11 @@ func photosocialAIOp[Req, Res any](name, args, summary, operand, example string,
 		command: command{name: "photosocial " + name, args: args, summary: summary, example: example, services: []setup{photosocialSetup, contentSetup}},
 		operand: operand,
 	}, func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error) {
-		res, ai, err := fn(photosocialClient(env.cfg), ctx, req)
+		c, err := photosocialClient(env.cfg)
+		if err != nil {
+			return nil, false, err
+		}
+		res, ai, err := fn(c, ctx, req)
 		return doneAI(env, res, ai, err)
 	})
 }
@@ -145,7 +146,11 @@ func contentOp[Req, Res any](name, args, summary, operand, example string, fn fu
 		command: command{name: "content " + name, args: args, summary: summary, example: example, services: []setup{contentSetup}},
 		operand: operand, stdin: true,
 	}, func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error) {
-		res, ai, err := fn(env.cfg.ContentGenerator(), ctx, req)
+		g, err := env.cfg.ContentGenerator()
+		if err != nil {
+			return nil, false, err
+		}
+		res, ai, err := fn(g, ctx, req)
 		return doneAI(env, res, ai, err)
 	})
 }

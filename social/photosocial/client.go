@@ -52,9 +52,12 @@ type Client struct {
 	clock func() time.Time
 }
 
-// New returns a Client over cfg. Every Config works, so the error is
-// always nil today; it is there for settings that cannot work.
+// New returns a Client over cfg. The error reports model settings that
+// cannot work (see [llm.Config.Validate]); it wraps llm.ErrInvalidConfig.
 func New(cfg Config) (*Client, error) {
+	if err := cfg.LLM.Validate(); err != nil {
+		return nil, fmt.Errorf("photosocial: %w", err)
+	}
 	return &Client{src: cfg.Provider, llm: cfg.LLM, clock: cfg.Now}, nil
 }
 

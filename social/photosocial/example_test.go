@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/social/photosocial"
 	"github.com/quiverkit/quiver/social/photosocial/photosocialtest"
-	"github.com/tmc/langchaingo/llms"
 )
 
 // sampleClient returns a Client over the bundled sample dataset.
@@ -21,21 +21,15 @@ func sampleClient() *photosocial.Client {
 	return c
 }
 
-// scripted is a language model that answers each call with the next of
-// its replies: a stand-in for a real model in these examples.
-type scripted struct{ replies []string }
-
-func (s *scripted) GenerateContent(_ context.Context, _ []llms.MessageContent, _ ...llms.CallOption) (*llms.ContentResponse, error) {
-	if len(s.replies) == 0 {
-		return nil, errors.New("scripted: no reply left")
+// scriptedModel returns model settings over an llmtest server that
+// answers each call with the next reply; stop closes the server.
+func scriptedModel(replies ...llmtest.Reply) (cfg llm.Config, stop func()) {
+	srv := llmtest.NewOpenAI(replies...)
+	model, err := srv.Model("gpt-4o-mini")
+	if err != nil {
+		panic(err)
 	}
-	r := s.replies[0]
-	s.replies = s.replies[1:]
-	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: r}}}, nil
-}
-
-func (s *scripted) Call(ctx context.Context, prompt string, opts ...llms.CallOption) (string, error) {
-	return llms.GenerateFromSinglePrompt(ctx, s, prompt, opts...)
+	return llm.Config{Model: model, Name: "gpt-4o-mini"}, srv.Close
 }
 
 func ExampleNew() {
@@ -233,11 +227,12 @@ func ExampleClient_Search() {
 // The model answers in JSON; the facts are computed in Go before it is
 // asked, and evidence IDs it makes up are dropped.
 func ExampleClient_ProfileInsights() {
-	model := &scripted{replies: []string{`{"content_themes":[{"name":"Bread","description":"sourdough and how it is made","evidence_ids":["not-a-post"]}],
+	model, stop := scriptedModel(llmtest.Reply{Content: `{"content_themes":[{"name":"Bread","description":"sourdough and how it is made","evidence_ids":["not-a-post"]}],
 	 "posting_summary":"Every two or three days, mornings.",
 	 "engagement_drivers":[{"title":"Reels","detail":"reels draw the most engagement","evidence_ids":[]}],
-	 "strengths":[],"opportunities":[],"evidence":[],"confidence":0.6,"limitations":[]}`}}
-	c, err := photosocial.New(photosocial.Config{Provider: photosocial.Sample(), LLM: llm.Config{Model: model, Name: "scripted"}})
+	 "strengths":[],"opportunities":[],"evidence":[],"confidence":0.6,"limitations":[]}`, PromptTokens: 1200, CompletionTokens: 150})
+	defer stop()
+	c, err := photosocial.New(photosocial.Config{Provider: photosocial.Sample(), LLM: model})
 	if err != nil {
 		panic(err)
 	}
@@ -248,18 +243,19 @@ func ExampleClient_ProfileInsights() {
 	fmt.Println(res.Facts.MediaAnalyzed, "posts, engagement rate", res.Facts.EngagementRate)
 	fmt.Println(res.ContentThemes[0].Name, res.ContentThemes[0].EvidenceIDs)
 	fmt.Println(res.PostingPatterns.Summary, res.Confidence)
-	fmt.Println(ai.Model)
+	fmt.Printf("%s: %d+%d tokens, $%.6f\n", ai.Model, ai.PromptTokens, ai.CompletionTokens, ai.CostUSD)
 	// Output:
 	// 12 posts, engagement rate 0.06351
 	// Bread []
 	// Every two or three days, mornings. 0.6
-	// scripted
+	// gpt-4o-mini: 1200+150 tokens, $0.000270
 }
 
 func ExampleClient_CommentInsights() {
-	model := &scripted{replies: []string{`{"sentiment_summary":"Warm, with some price pushback.",
-	 "recurring_topics":[],"objections":[],"moderation_flags":[],"evidence":[],"confidence":0.7,"limitations":[]}`}}
-	c, err := photosocial.New(photosocial.Config{Provider: photosocial.Sample(), LLM: llm.Config{Model: model, Name: "scripted"}})
+	model, stop := scriptedModel(llmtest.Reply{Content: `{"sentiment_summary":"Warm, with some price pushback.",
+	 "recurring_topics":[],"objections":[],"moderation_flags":[],"evidence":[],"confidence":0.7,"limitations":[]}`})
+	defer stop()
+	c, err := photosocial.New(photosocial.Config{Provider: photosocial.Sample(), LLM: model})
 	if err != nil {
 		panic(err)
 	}

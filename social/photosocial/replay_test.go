@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/social/photosocial"
 	"github.com/quiverkit/quiver/social/photosocial/photosocialtest"
 )
@@ -136,6 +137,16 @@ func TestConstructorsRefuseConfigsThatCannotWork(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+func TestNewRefusesModelSettingsThatCannotWork(t *testing.T) {
+	_, err := photosocial.New(photosocial.Config{Provider: photosocial.Sample(), LLM: llm.Config{Timeout: -time.Second}})
+	if !errors.Is(err, llm.ErrInvalidConfig) {
+		t.Errorf("negative model timeout: err = %v, want llm.ErrInvalidConfig", err)
+	}
+	if _, err := photosocial.New(photosocial.Config{}); err != nil {
+		t.Errorf("zero Config: %v", err)
+	}
+}
 
 // TestGraphReplayThrottled: the replay's throttled account answers code
 // 80002 with X-Business-Use-Case-Usage; the wait it names is RetryAfter.
