@@ -63,7 +63,7 @@ func ExampleNewApify() {
 func ExampleServer_Respond() {
 	srv := photosocialtest.NewApify("test-token")
 	defer srv.Close()
-	srv.Respond("/run-sync", http.StatusTooManyRequests, http.Header{"Retry-After": {"20"}}, `{"error":{"type":"rate-limit-exceeded"}}`)
+	srv.Respond("/v2/acts/", http.StatusTooManyRequests, http.Header{"Retry-After": {"20"}}, `{"error":{"type":"rate-limit-exceeded"}}`)
 	a, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "test-token", BaseURL: srv.URL})
 	if err != nil {
 		panic(err)

@@ -18,11 +18,13 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
+	"time"
+
+	"github.com/quiverkit/quiver/internal/replay"
 )
 
 //go:embed fixtures
@@ -60,77 +62,31 @@ const (
 // started with is refused as the provider refuses a bad token.
 type Server struct {
 	*httptest.Server
-
-	mu        sync.Mutex
-	requests  []string
-	overrides map[string]override
+	h *replay.Handler
 }
 
-type override struct {
-	status int
-	header http.Header
-	body   string
+// Requests returns the requests served so far as "path?query".
+func (s *Server) Requests() []string { return s.h.Requests() }
+
+// Respond makes requests whose path starts with prefix answer status with
+// header and body instead of the fixture, the longest matching prefix
+// winning: a way to replay rate limits and failures.
+func (s *Server) Respond(prefix string, status int, header http.Header, body string) {
+	s.h.Respond(prefix, status, header, body)
 }
 
-// Requests returns the requests served so far as "METHOD path?query".
-func (s *Server) Requests() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.requests...)
-}
+// Delay makes requests whose path starts with prefix wait d (or until the
+// client gives up) before answering.
+func (s *Server) Delay(prefix string, d time.Duration) { s.h.Delay(prefix, d) }
 
-// Respond makes requests whose path contains part answer status with
-// header and body instead of the fixture: a way to replay rate limits and
-// failures.
-func (s *Server) Respond(part string, status int, header http.Header, body string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.overrides[part] = override{status: status, header: header, body: body}
-}
-
-// route picks the fixture and status of a request, and may set headers;
-// body is the request body, already read.
-type route func(w http.ResponseWriter, r *http.Request, body []byte) (fixture string, status int)
-
-func newServer(token, refusal string, refusalStatus int, pick route) *Server {
-	s := &Server{overrides: map[string]override{}}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-		s.mu.Lock()
-		s.requests = append(s.requests, r.Method+" "+r.URL.Path+"?"+r.URL.RawQuery)
-		var ov *override
-		for part, o := range s.overrides {
-			if strings.Contains(r.URL.Path, part) {
-				ov = &o
-			}
-		}
-		s.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		if ov != nil {
-			for k, v := range ov.header {
-				w.Header()[k] = v
-			}
-			w.WriteHeader(ov.status)
-			_, _ = io.WriteString(w, ov.body)
-			return
-		}
-		name, status := refusal, refusalStatus
-		if r.Header.Get("Authorization") == "Bearer "+token {
-			name, status = pick(w, r, body)
-		}
-		if name == "" {
-			http.NotFound(w, r)
-			return
-		}
-		b, err := fixtures.ReadFile("fixtures/" + name)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		w.WriteHeader(status)
-		_, _ = w.Write(b)
-	}))
-	return s
+func newServer(token string, refusal replay.Refusal, route replay.Route) *Server {
+	files, err := fs.Sub(fixtures, "fixtures")
+	if err != nil {
+		panic(err) // the embedded directory is there
+	}
+	auth := func(r *http.Request) bool { return r.Header.Get("Authorization") == "Bearer "+token }
+	h := replay.New(files, auth, refusal, route)
+	return &Server{Server: httptest.NewServer(h), h: h}
 }
 
 // NewGraph starts a loopback Instagram Graph API that accepts the access
@@ -143,7 +99,7 @@ func newServer(token, refusal string, refusalStatus int, pick route) *Server {
 // 100 error, and answers business discovery of [GraphThrottledUser] with
 // throttling. The caller must Close it.
 func NewGraph(token string) *Server {
-	return newServer(token, "graph/error_token.json", http.StatusBadRequest, func(w http.ResponseWriter, r *http.Request, _ []byte) (string, int) {
+	return newServer(token, replay.Refusal{Status: http.StatusBadRequest, Fixture: "graph/error_token.json"}, func(w http.ResponseWriter, r *http.Request, _ []byte) (string, int) {
 		p, fields := r.URL.Path, r.URL.Query().Get("fields")
 		switch {
 		case strings.HasSuffix(p, "/ig_hashtag_search"):
@@ -181,7 +137,7 @@ func NewGraph(token string) *Server {
 // found), posts, reels, comments, and user or hashtag search. The caller
 // must Close it.
 func NewApify(token string) *Server {
-	return newServer(token, "apify/error_token.json", http.StatusUnauthorized, func(_ http.ResponseWriter, r *http.Request, body []byte) (string, int) {
+	return newServer(token, replay.Refusal{Status: http.StatusUnauthorized, Fixture: "apify/error_token.json"}, func(_ http.ResponseWriter, r *http.Request, body []byte) (string, int) {
 		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/run-sync-get-dataset-items") {
 			return "", 0
 		}
