@@ -44,7 +44,9 @@ type Config struct {
 }
 
 // Client runs the microblog operations against a Provider. Build it with
-// [New]. A Client is safe for concurrent use when its Provider is.
+// [New]; the zero value is a Client without a provider, which answers
+// every data operation with SERVICE_UNAVAILABLE. A Client is safe for
+// concurrent use when its Provider is.
 type Client struct {
 	src   Provider
 	clock func() time.Time

@@ -44,8 +44,9 @@ type Config struct {
 }
 
 // Client serves the photo-sharing operations over a Provider. Build it
-// with [New]. A Client is safe for concurrent use when its Provider and
-// model are.
+// with [New]; the zero value is a Client without a provider or a model,
+// which answers every operation with SERVICE_UNAVAILABLE. A Client is
+// safe for concurrent use when its Provider and model are.
 type Client struct {
 	src   Provider
 	llm   llm.Config

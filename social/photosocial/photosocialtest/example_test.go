@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
+	"time"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/social/photosocial"
@@ -73,4 +76,40 @@ func ExampleServer_Respond() {
 	fmt.Println(e.Code, e.RetryAfter)
 	// Output:
 	// RATE_LIMIT_EXCEEDED 20s
+}
+
+// Delay replays a provider that does not answer in time.
+func ExampleServer_Delay() {
+	srv := photosocialtest.NewGraph("test-token")
+	defer srv.Close()
+	srv.Delay("/", time.Minute)
+	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "test-token", UserID: photosocialtest.GraphUserID, BaseURL: srv.URL, Timeout: 50 * time.Millisecond})
+	if err != nil {
+		panic(err)
+	}
+	_, err = g.Profile(context.Background(), photosocialtest.Username)
+	fmt.Println(envelope.From(err).Code)
+	// Output:
+	// UPSTREAM_TIMEOUT
+}
+
+// Requests shows what a provider was asked: here, that business discovery
+// is asked once per page of posts.
+func ExampleServer_Requests() {
+	srv := photosocialtest.NewGraph("test-token")
+	defer srv.Close()
+	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "test-token", UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
+	if err != nil {
+		panic(err)
+	}
+	if _, err := g.UserMedia(context.Background(), photosocial.UserMediaQuery{Username: photosocialtest.Username, Limit: 12}); err != nil {
+		panic(err)
+	}
+	for _, r := range srv.Requests() {
+		path, query, _ := strings.Cut(r, "?")
+		q, _ := url.ParseQuery(query)
+		fmt.Println(path, q.Get("fields"))
+	}
+	// Output:
+	// /17841405309211844 business_discovery.username(northwind.coffee){id,media.limit(12){id,caption,comments_count,like_count,media_type,media_product_type,media_url,permalink,timestamp,username,children{id,media_type,media_url}}}
 }
