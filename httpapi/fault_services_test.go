@@ -92,17 +92,19 @@ func TestFaultUpstreamProviderHangs(t *testing.T) {
 	noLeaks(t)
 	const timeout = 200 * time.Millisecond
 
-	mb := microblogtest.TwitterAPI(t, "key")
+	mb := microblogtest.NewTwitterAPIIO("key")
+	t.Cleanup(mb.Close)
 	mb.Delay("/", time.Minute)
-	p := microblog.NewTwitterAPIIO("key")
-	p.BaseURL, p.Timeout = mb.URL, timeout
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
-	p.HTTP = &http.Client{Transport: tr}
+	p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: "key", BaseURL: mb.URL, Timeout: timeout, HTTPClient: &http.Client{Transport: tr}})
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
 	defer hang.Close()
-	g, err := photosocial.NewGraphProvider(photosocial.GraphConfig{AccessToken: "t", UserID: "17841405309211844",
+	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "t", UserID: "17841405309211844",
 		BaseURL: hang.URL, Timeout: timeout, HTTPClient: &http.Client{Transport: tr}})
 	if err != nil {
 		t.Fatal(err)

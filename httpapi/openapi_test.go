@@ -135,7 +135,7 @@ func checkExchange(t *testing.T, router routers.Router, h http.Handler, method, 
 // describe what the handler sends. (The devutil routes have their own
 // table in routes_devutil_openapi_test.go.)
 func TestOpenAPIResponsesMatch(t *testing.T) {
-	mb, err := microblog.OpenFile("../examples/microblog/data/sample.jsonl")
+	mb, err := microblog.NewFile(microblog.FileConfig{Paths: []string{"../examples/microblog/data/sample.jsonl"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 		Keys:                []string{"k"},
 		RatePerSecond:       -1,
 		MicroblogProvider:   mb,
-		PhotosocialProvider: photosocial.SampleProvider(),
+		PhotosocialProvider: photosocial.Sample(),
 	})
 	router := documentRouter(t, h)
 	article := strings.Repeat("Rooftop beekeeping has grown in many cities over the last decade. ", 3) +

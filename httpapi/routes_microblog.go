@@ -1,10 +1,17 @@
 package httpapi
 
-import "github.com/quiverkit/quiver/social/microblog"
+import (
+	"fmt"
+
+	"github.com/quiverkit/quiver/social/microblog"
+)
 
 // microblogRoutes returns the routes served by package microblog.
 func (s *server) microblogRoutes() ([]route, error) {
-	mb := microblog.New(s.cfg.MicroblogProvider)
+	mb, err := microblog.New(microblog.Config{Provider: s.cfg.MicroblogProvider})
+	if err != nil {
+		err = fmt.Errorf("microblog: %w", err)
+	}
 	return []route{
 		get(groupMicroblog, "/v1/microblog/profile", "Profile of a user", mb.Profile),
 		get(groupMicroblog, "/v1/microblog/user-tweets", "Latest tweets of a user", mb.UserTweets),
@@ -16,5 +23,5 @@ func (s *server) microblogRoutes() ([]route, error) {
 		get(groupMicroblog, "/v1/microblog/replies", "Replies to a tweet", mb.Replies),
 		get(groupMicroblog, "/v1/microblog/tweet/conversation-insights", "A tweet, sampled replies and conversation insights", mb.ConversationInsights),
 		get(groupMicroblog, "/v1/microblog/thread", "The author's thread as tweets, text or Markdown", mb.Thread),
-	}, nil
+	}, err
 }

@@ -49,10 +49,12 @@ func microblogGet(t *testing.T, h http.Handler, target string) (*httptest.Respon
 }
 
 func twitterAPIHandler(t *testing.T) (http.Handler, *microblogtest.Server) {
-	srv := microblogtest.TwitterAPI(t, microblogKey)
-	p := microblog.NewTwitterAPIIO(microblogKey)
-	p.BaseURL = srv.URL
-	p.Timeout = 300 * time.Millisecond
+	srv := microblogtest.NewTwitterAPIIO(microblogKey)
+	t.Cleanup(srv.Close)
+	p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: microblogKey, BaseURL: srv.URL, Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
 	return mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, MicroblogProvider: p}), srv
 }
 
@@ -237,7 +239,7 @@ func TestMicroblogNotConfigured(t *testing.T) {
 }
 
 func TestMicroblogFileProviderRoutes(t *testing.T) {
-	p, err := microblog.OpenFile("../examples/microblog/data/sample.jsonl")
+	p, err := microblog.NewFile(microblog.FileConfig{Paths: []string{"../examples/microblog/data/sample.jsonl"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,17 @@
 package httpapi
 
-import "github.com/quiverkit/quiver/social/photosocial"
+import (
+	"fmt"
+
+	"github.com/quiverkit/quiver/social/photosocial"
+)
 
 // photosocialRoutes returns the routes served by package photosocial.
 func (s *server) photosocialRoutes() ([]route, error) {
-	c := &photosocial.Client{Provider: s.cfg.PhotosocialProvider, LLM: llmOrNil(s.cfg.LLM)}
+	c, err := photosocial.New(photosocial.Config{Provider: s.cfg.PhotosocialProvider, LLM: s.cfg.LLM})
+	if err != nil {
+		return nil, fmt.Errorf("photosocial: %w", err)
+	}
 	const p = "/v1/photosocial"
 	return []route{
 		get(groupPhotosocial, p+"/profile", "Profile of a photo-sharing account", c.Profile),

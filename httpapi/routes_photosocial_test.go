@@ -14,6 +14,7 @@ import (
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/social/photosocial"
+	"github.com/quiverkit/quiver/social/photosocial/photosocialtest"
 )
 
 // apifyReplay is a loopback Apify server replaying the package's fixtures.
@@ -39,14 +40,14 @@ func apifyReplay(t *testing.T) photosocial.Provider {
 		case len(in.DirectURLs) > 0 && strings.Contains(in.DirectURLs[0], "quiet.person"):
 			name = "no_items.json"
 		}
-		b, err := os.ReadFile("../social/photosocial/testdata/apify/" + name)
+		b, err := os.ReadFile("../social/photosocial/photosocialtest/fixtures/apify/" + name)
 		if err != nil {
 			t.Errorf("fixture %q: %v", name, err)
 		}
 		w.Write(b)
 	}))
 	t.Cleanup(srv.Close)
-	p, err := photosocial.NewApifyProvider(photosocial.ApifyConfig{Token: "apify-secret", BaseURL: srv.URL})
+	p, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "apify-secret", BaseURL: srv.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestPhotosocialNotConfigured(t *testing.T) {
 	if res.StatusCode != 503 || !strings.Contains(env.Error.Message, "QUIVER_PHOTOSOCIAL_PROVIDER") {
 		t.Errorf("status %d, error %+v", res.StatusCode, env.Error)
 	}
-	h = mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: photosocial.SampleProvider()})
+	h = mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: photosocial.Sample()})
 	res, env = callJSON(t, h, http.MethodPost, "/v1/photosocial/ai/profile-insights", `{"username":"sample.bakery"}`)
 	if res.StatusCode != 503 || !strings.Contains(env.Error.Message, "language model") {
 		t.Errorf("no model: status %d, error %+v", res.StatusCode, env.Error)
@@ -129,8 +130,11 @@ func TestPhotosocialNotConfigured(t *testing.T) {
 }
 
 func TestPhotosocialAIRoutes(t *testing.T) {
-	prov := photosocial.SampleProvider()
-	c := &photosocial.Client{Provider: prov}
+	prov := photosocial.Sample()
+	c, err := photosocial.New(photosocial.Config{Provider: prov})
+	if err != nil {
+		t.Fatal(err)
+	}
 	posts, _ := c.Posts(t.Context(), photosocial.PostsRequest{Username: "sample.bakery", Limit: 12})
 	var car photosocial.Media
 	for _, m := range posts.Media {
@@ -213,7 +217,7 @@ func TestPhotosocialGraphRoutes(t *testing.T) {
 		case strings.Contains(fields, "media.limit("):
 			name = "media_page1.json"
 		}
-		b, err := os.ReadFile("../social/photosocial/testdata/graph/" + name)
+		b, err := os.ReadFile("../social/photosocial/photosocialtest/fixtures/graph/" + name)
 		if err != nil {
 			t.Error(err)
 		}
@@ -221,7 +225,7 @@ func TestPhotosocialGraphRoutes(t *testing.T) {
 		w.Write(b)
 	}))
 	defer srv.Close()
-	g, err := photosocial.NewGraphProvider(photosocial.GraphConfig{AccessToken: "apify-secret", UserID: "17841405309211844", BaseURL: srv.URL})
+	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "apify-secret", UserID: "17841405309211844", BaseURL: srv.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,5 +251,55 @@ func TestPhotosocialGraphRoutes(t *testing.T) {
 		if res.StatusCode != tt.status || !strings.Contains(text, tt.check) {
 			t.Errorf("%s: %d %s; want %d with %s", tt.target, res.StatusCode, text, tt.status, tt.check)
 		}
+	}
+}
+
+// TestPhotosocialGraphConformance replays the Graph API as it answers
+// (issue 14) through the HTTP routes: business discovery refuses
+// thumbnail_url (photosocialtest's server does, as the live API does), a
+// code-100 refusal of an optional field is asked again without it and
+// noted, and throttling is 429 with the Retry-After of
+// X-Business-Use-Case-Usage.
+func TestPhotosocialGraphConformance(t *testing.T) {
+	srv := photosocialtest.NewGraph("graph-secret")
+	t.Cleanup(srv.Close)
+	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "graph-secret", UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: g})
+
+	res, env := callJSON(t, h, http.MethodGet, "/v1/photosocial/posts?username="+photosocialtest.Username+"&limit=3", "")
+	if res.StatusCode != 200 || !strings.Contains(string(env.Data), `"source":"instagram_graph"`) {
+		t.Errorf("posts: %d %s %+v", res.StatusCode, env.Data, env.Error)
+	}
+
+	res, env = callJSON(t, h, http.MethodGet, "/v1/photosocial/profile?username="+photosocialtest.GraphThrottledUser, "")
+	if want := "420"; res.StatusCode != 429 || res.Header.Get("Retry-After") != want || env.Error == nil || env.Error.Code != "RATE_LIMIT_EXCEEDED" {
+		t.Errorf("throttled: %d Retry-After %q %+v; want 429 with Retry-After %s", res.StatusCode, res.Header.Get("Retry-After"), env.Error, want)
+	}
+
+	// A Graph API that refuses the optional fields too.
+	strict := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name, status := "media_page1.json", 200
+		if f := r.URL.Query().Get("fields"); strings.Contains(f, "children") || strings.Contains(f, "thumbnail_url") {
+			name, status = "error_unsupported_field.json", 400
+		}
+		b, err := os.ReadFile("../social/photosocial/photosocialtest/fixtures/graph/" + name)
+		if err != nil {
+			t.Error(err)
+		}
+		w.WriteHeader(status)
+		w.Write(b)
+	}))
+	t.Cleanup(strict.Close)
+	g, err = photosocial.NewGraph(photosocial.GraphConfig{Token: "graph-secret", UserID: photosocialtest.GraphUserID, BaseURL: strict.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h = mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: g})
+	res, env = callJSON(t, h, http.MethodGet, "/v1/photosocial/posts?username="+photosocialtest.Username+"&limit=2", "")
+	if res.StatusCode != 200 || !strings.Contains(string(env.Data), "refused optional media fields") {
+		t.Errorf("field refusal: %d %s %+v", res.StatusCode, env.Data, env.Error)
 	}
 }

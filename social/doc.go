@@ -1,5 +1,7 @@
-// Package social is the home of Quiver's social-data services. It holds
-// no code itself; each network has its own package:
+// Package social is the home of Quiver's social-data services and of the
+// few types both of them share: the sentiment of a set of texts
+// ([Sentiment], [Label]) and a ranked value with its frequency ([Count]).
+// Each network has its own package:
 //
 //   - [github.com/quiverkit/quiver/social/microblog]: public microblog data
 //     (profiles, a user's tweets, search, tweets, replies, threads) through

@@ -44,7 +44,11 @@ func microblogOp[Req, Res any](name, args, summary, operand, example string, fn 
 		command: command{name: "microblog " + name, args: args, summary: summary, example: example, services: []setup{microblogSetup}},
 		operand: operand,
 	}, func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error) {
-		return done(fn(microblog.New(env.cfg.MicroblogProvider), ctx, req))
+		mb, err := microblog.New(microblog.Config{Provider: env.cfg.MicroblogProvider})
+		if err != nil {
+			return nil, false, err
+		}
+		return done(fn(mb, ctx, req))
 	})
 }
 
@@ -74,12 +78,8 @@ var photosocialCommands = []command{
 		`quiver photosocial insights comments C-9VcYrWAAR -comment-limit 100`, (*photosocial.Client).CommentInsights),
 }
 
-func photosocialClient(cfg *httpapi.Config) *photosocial.Client {
-	c := &photosocial.Client{Provider: cfg.PhotosocialProvider}
-	if cfg.LLM.Enabled() {
-		c.LLM = &cfg.LLM
-	}
-	return c
+func photosocialClient(cfg *httpapi.Config) (*photosocial.Client, error) {
+	return photosocial.New(photosocial.Config{Provider: cfg.PhotosocialProvider, LLM: cfg.LLM})
 }
 
 func photosocialOp[Req, Res any](name, args, summary, operand, example string, fn func(*photosocial.Client, context.Context, Req) (Res, error)) command {
@@ -87,7 +87,11 @@ func photosocialOp[Req, Res any](name, args, summary, operand, example string, f
 		command: command{name: "photosocial " + name, args: args, summary: summary, example: example, services: []setup{photosocialSetup}},
 		operand: operand,
 	}, func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error) {
-		return done(fn(photosocialClient(env.cfg), ctx, req))
+		c, err := photosocialClient(env.cfg)
+		if err != nil {
+			return nil, false, err
+		}
+		return done(fn(c, ctx, req))
 	})
 }
 
@@ -96,7 +100,11 @@ func photosocialAIOp[Req, Res any](name, args, summary, operand, example string,
 		command: command{name: "photosocial " + name, args: args, summary: summary, example: example, services: []setup{photosocialSetup, contentSetup}},
 		operand: operand,
 	}, func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error) {
-		res, ai, err := fn(photosocialClient(env.cfg), ctx, req)
+		c, err := photosocialClient(env.cfg)
+		if err != nil {
+			return nil, false, err
+		}
+		res, ai, err := fn(c, ctx, req)
 		return doneAI(env, res, ai, err)
 	})
 }

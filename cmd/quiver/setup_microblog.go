@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/upstream"
 	"github.com/quiverkit/quiver/social/microblog"
 )
 
@@ -22,8 +21,8 @@ func microblogSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	f.Secret(&key, "microblog-api-key", "QUIVER_MICROBLOG_API_KEY", "twitterapi.io API key, or X API v2 bearer token (prefer the environment variable: flags show in ps)")
 	f.String(&baseURL, "microblog-base-url", "QUIVER_MICROBLOG_BASE_URL", "", "provider API root; default https://api.twitterapi.io or https://api.x.com/2")
 	f.String(&file, "microblog-file", "QUIVER_MICROBLOG_FILE", "", "JSON Lines export served by the file provider")
-	f.Duration(&timeout, "microblog-timeout", "QUIVER_MICROBLOG_TIMEOUT", upstream.DefaultTimeout, "timeout of each provider request")
-	f.Int64(&maxBytes, "microblog-max-bytes", "QUIVER_MICROBLOG_MAX_BYTES", upstream.DefaultMaxBytes, "largest provider response accepted, in bytes")
+	f.Duration(&timeout, "microblog-timeout", "QUIVER_MICROBLOG_TIMEOUT", microblog.DefaultTimeout, "timeout of each provider request")
+	f.Int64(&maxBytes, "microblog-max-bytes", "QUIVER_MICROBLOG_MAX_BYTES", microblog.DefaultMaxResponseBytes, "largest provider response accepted, in bytes")
 	return func(_ context.Context, cfg *httpapi.Config) error {
 		p, err := microblogProvider(kind, key, baseURL, file, timeout, maxBytes, f.deps.upstreamClient(kind))
 		if err != nil {
@@ -50,21 +49,17 @@ func microblogProvider(kind, key, baseURL, file string, timeout time.Duration, m
 		if err := needKey(kind); err != nil {
 			return nil, err
 		}
-		p := microblog.NewTwitterAPIIO(key)
-		p.BaseURL, p.Timeout, p.MaxBytes, p.HTTP = baseURL, timeout, maxBytes, hc
-		return p, nil
+		return microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: key, BaseURL: baseURL, HTTPClient: hc, MaxResponseBytes: maxBytes, Timeout: timeout})
 	case "xapi":
 		if err := needKey(kind); err != nil {
 			return nil, err
 		}
-		p := microblog.NewXAPI(key)
-		p.BaseURL, p.Timeout, p.MaxBytes, p.HTTP = baseURL, timeout, maxBytes, hc
-		return p, nil
+		return microblog.NewXAPI(microblog.XAPIConfig{Token: key, BaseURL: baseURL, HTTPClient: hc, MaxResponseBytes: maxBytes, Timeout: timeout})
 	case "file":
 		if file == "" {
 			return nil, fmt.Errorf("QUIVER_MICROBLOG_PROVIDER=file needs QUIVER_MICROBLOG_FILE (-microblog-file)")
 		}
-		p, err := microblog.OpenFile(file)
+		p, err := microblog.NewFile(microblog.FileConfig{Paths: []string{file}})
 		if err != nil {
 			return nil, fmt.Errorf("microblog file provider: %w", err)
 		}

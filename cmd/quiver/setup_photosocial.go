@@ -52,7 +52,7 @@ func newPhotosocialProvider(kind, graphToken, graphUser, graphBase, apifyToken, 
 		if graphToken == "" || graphUser == "" {
 			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=graph needs QUIVER_PHOTOSOCIAL_GRAPH_TOKEN and QUIVER_PHOTOSOCIAL_GRAPH_USER_ID")
 		}
-		return photosocial.NewGraphProvider(photosocial.GraphConfig{AccessToken: graphToken, UserID: graphUser, BaseURL: graphBase, Timeout: timeout, HTTPClient: d.upstreamClient("instagram_graph")})
+		return photosocial.NewGraph(photosocial.GraphConfig{Token: graphToken, UserID: graphUser, BaseURL: graphBase, Timeout: timeout, HTTPClient: d.upstreamClient("instagram_graph")})
 	case "apify":
 		if apifyToken == "" {
 			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=apify needs QUIVER_PHOTOSOCIAL_APIFY_TOKEN")
@@ -60,17 +60,17 @@ func newPhotosocialProvider(kind, graphToken, graphUser, graphBase, apifyToken, 
 		if apifyTimeout > 300*time.Second {
 			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_APIFY_TIMEOUT=%s: Apify's run-sync endpoints wait at most 300s", apifyTimeout)
 		}
-		return photosocial.NewApifyProvider(photosocial.ApifyConfig{Token: apifyToken, Actor: apifyActor, BaseURL: apifyBase, Timeout: apifyTimeout, HTTPClient: d.upstreamClient("apify")})
+		return photosocial.NewApify(photosocial.ApifyConfig{Token: apifyToken, Actor: apifyActor, BaseURL: apifyBase, Timeout: apifyTimeout, HTTPClient: d.upstreamClient("apify")})
 	case "file":
 		switch {
 		case len(files) > 0:
-			p, err := photosocial.OpenFileProvider(files...)
+			p, err := photosocial.NewFile(photosocial.FileConfig{Paths: files})
 			if err != nil {
 				return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_FILE: %w", err)
 			}
 			return p, nil
 		case sample:
-			return photosocial.SampleProvider(), nil
+			return photosocial.Sample(), nil
 		}
 		return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=file needs QUIVER_PHOTOSOCIAL_FILE (or QUIVER_PHOTOSOCIAL_SAMPLE=true for the sample dataset)")
 	}

@@ -25,7 +25,8 @@ func TestServicesFeedMetricsAndCache(t *testing.T) {
 	t.Cleanup(func() { checkLeaks(t) })
 	rs := redistest.Start(t)
 	dns := resolvertest.NewServer(t, cliZone)
-	mb := microblogtest.TwitterAPI(t, "key")
+	mb := microblogtest.NewTwitterAPIIO("key")
+	t.Cleanup(mb.Close)
 	llm := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +
 		`{"headline":"Five habits of remote teams","angle":"listicle","predicted_ctr_score":0.6},` +
 		`{"headline":"Why your remote team is slow","angle":"question","predicted_ctr_score":0.5}]}`,

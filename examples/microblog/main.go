@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quiverkit/quiver/social"
 	"github.com/quiverkit/quiver/social/microblog"
 )
 
@@ -29,12 +30,15 @@ func main() {
 	conv := flag.String("conversation", "2008", "tweet ID for conversation insights")
 	flag.Parse()
 
-	p, err := microblog.OpenFile(*file)
+	p, err := microblog.NewFile(microblog.FileConfig{Paths: []string{*file}})
 	if err != nil {
 		log.Fatal(err)
 	}
 	// A fixed clock keeps the output reproducible.
-	mb := &microblog.Client{Provider: p, Now: func() time.Time { return time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC) }}
+	mb, err := microblog.New(microblog.Config{Provider: p, Now: func() time.Time { return time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC) }})
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
 	out := os.Stdout
 
@@ -60,7 +64,7 @@ func main() {
 	}
 	fmt.Fprintf(out, "\n== Brand mentions of %q (query %s)\n", bm.Brand, bm.Query)
 	fmt.Fprintf(out, "mentions: %d, sentiment %s (%+.3f): %d positive, %d neutral, %d negative\n",
-		bm.MentionCount, bm.Sentiment.Label, bm.Sentiment.AverageCompound, bm.Sentiment.Positive, bm.Sentiment.Neutral, bm.Sentiment.Negative)
+		bm.MentionCount, bm.Sentiment.Label, bm.Sentiment.MeanCompound, bm.Sentiment.Positive, bm.Sentiment.Neutral, bm.Sentiment.Negative)
 	for _, t := range bm.TopComplaints {
 		fmt.Fprintf(out, "  complaint @%-11s %s\n", t.Username, short(t.Text))
 	}
@@ -88,7 +92,7 @@ func main() {
 	fmt.Fprintf(out, "\n== Thread %s (%d tweets)\n%s\n", *thread, th.ThreadLength, th.Text)
 }
 
-func counts(cs []microblog.Count, n int) string {
+func counts(cs []social.Count, n int) string {
 	var parts []string
 	for _, c := range cs[:min(n, len(cs))] {
 		parts = append(parts, fmt.Sprintf("%s (%d)", c.Value, c.Count))

@@ -21,7 +21,10 @@ import (
 
 func main() {
 	ctx := context.Background()
-	c := &photosocial.Client{Provider: photosocial.SampleProvider()}
+	c, err := photosocial.New(photosocial.Config{Provider: photosocial.Sample()})
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	prof, err := c.Profile(ctx, photosocial.ProfileRequest{Username: "@sample.bakery"})
 	check(err)

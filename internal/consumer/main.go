@@ -126,7 +126,7 @@ func newApp(o options) (http.Handler, error) {
 		return nil, err
 	}
 	lc := llm.Config{Model: model, Name: o.modelName, Timeout: 10 * time.Second}
-	mbFile, err := microblog.OpenFile(o.microblogFile)
+	mbFile, err := microblog.NewFile(microblog.FileConfig{Paths: []string{o.microblogFile}})
 	if err != nil {
 		return nil, err
 	}
@@ -142,12 +142,20 @@ func newApp(o options) (http.Handler, error) {
 		Metrics:             reg,
 		WebCheck:            checker,
 		MicroblogProvider:   mbFile,
-		PhotosocialProvider: photosocial.SampleProvider(),
+		PhotosocialProvider: photosocial.Sample(),
 	})
 	if err != nil {
 		return nil, err
 	}
 	generator, err := content.New(content.Config{LLM: lc})
+	if err != nil {
+		return nil, err
+	}
+	mb, err := microblog.New(microblog.Config{Provider: mbFile})
+	if err != nil {
+		return nil, err
+	}
+	photos, err := photosocial.New(photosocial.Config{Provider: photosocial.Sample(), LLM: lc})
 	if err != nil {
 		return nil, err
 	}
@@ -157,8 +165,8 @@ func newApp(o options) (http.Handler, error) {
 		verifier:  &email.Verifier{Resolver: r},
 		checker:   checker,
 		generator: generator,
-		microblog: microblog.New(mbFile),
-		photos:    &photosocial.Client{Provider: photosocial.SampleProvider()},
+		microblog: mb,
+		photos:    photos,
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/quiver/", http.StripPrefix("/quiver", api))

@@ -50,6 +50,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/quiverkit/quiver/social"
 )
 
 // The constants of the VADER rules.
@@ -68,17 +70,17 @@ const (
 )
 
 // Threshold is the compound score at or beyond which a text is labelled
-// positive (>= Threshold) or negative (<= -Threshold).
-const Threshold = 0.05
+// positive (>= Threshold) or negative (<= -Threshold): [social.Threshold].
+const Threshold = social.Threshold
 
-// Label is the polarity of a text.
-type Label string
+// Label is the polarity of a text: [social.Label].
+type Label = social.Label
 
 // The labels.
 const (
-	Positive Label = "positive"
-	Neutral  Label = "neutral"
-	Negative Label = "negative"
+	Positive = social.Positive
+	Neutral  = social.Neutral
+	Negative = social.Negative
 )
 
 // Scores are the sentiment scores of one text.
@@ -96,15 +98,7 @@ type Scores struct {
 func (s Scores) Label() Label { return LabelOf(s.Compound) }
 
 // LabelOf labels a compound score with the ±[Threshold] rule.
-func LabelOf(compound float64) Label {
-	switch {
-	case compound >= Threshold:
-		return Positive
-	case compound <= -Threshold:
-		return Negative
-	}
-	return Neutral
-}
+func LabelOf(compound float64) Label { return social.LabelOf(compound) }
 
 //go:embed vader_lexicon.txt
 var lexiconText string

@@ -8,8 +8,11 @@
 //
 //   - 404 and 410: NOT_FOUND;
 //   - 429: RATE_LIMIT_EXCEEDED, with the provider's Retry-After (seconds or
-//     an HTTP date) or X API style x-rate-limit-reset (Unix seconds) in
-//     [envelope.Error.RetryAfter];
+//     an HTTP date), X API style x-rate-limit-reset (Unix seconds) or Graph
+//     API style estimated_time_to_regain_access (minutes, in
+//     X-Business-Use-Case-Usage or X-App-Usage) in
+//     [envelope.Error.RetryAfter], and [DefaultRetryAfter] when the
+//     provider gives no hint: a rate limit always says when to retry;
 //   - 401 and 403: UPSTREAM_ERROR saying the provider refused the
 //     configured credentials (the caller is not at fault);
 //   - any other non-2xx status, a body over the size bound, a body that is
@@ -31,6 +34,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -46,6 +51,9 @@ import (
 const (
 	DefaultTimeout  = 15 * time.Second
 	DefaultMaxBytes = 4 << 20
+	// DefaultRetryAfter is the RetryAfter of a provider's rate limit that
+	// does not say when to retry.
+	DefaultRetryAfter = 60 * time.Second
 )
 
 // Secret is a credential. It formats as "[redacted]" with fmt, log/slog
@@ -261,19 +269,24 @@ func (c *Client) statusError(resp *http.Response, body []byte, path string) erro
 // maxRetryAfter bounds the wait a provider can ask for.
 const maxRetryAfter = 24 * time.Hour
 
-// retryAfter is RetryAfter at the client's clock.
+// retryAfter is RetryAfter at the client's clock, or DefaultRetryAfter
+// when the provider gives no hint.
 func (c *Client) retryAfter(h http.Header) time.Duration {
 	now := time.Now
 	if c.Now != nil {
 		now = c.Now
 	}
-	return RetryAfter(h, now())
+	if d := RetryAfter(h, now()); d > 0 {
+		return d
+	}
+	return DefaultRetryAfter
 }
 
 // RetryAfter reads how long a provider asks to wait: Retry-After
 // (delay-seconds or HTTP-date) or, failing that, x-rate-limit-reset (Unix
-// seconds), relative to now and bounded by 24 hours. It returns 0 when
-// neither says.
+// seconds) or, failing that, the Graph API's estimated_time_to_regain_access
+// (minutes) in X-Business-Use-Case-Usage or X-App-Usage; relative to now
+// and bounded by 24 hours. It returns 0 when none says.
 func RetryAfter(h http.Header, now time.Time) time.Duration {
 	until := func(t time.Time) time.Duration {
 		return min(max(0, t.Sub(now).Round(time.Second)), maxRetryAfter)
@@ -291,7 +304,42 @@ func RetryAfter(h http.Header, now time.Time) time.Duration {
 			return until(time.Unix(unix, 0))
 		}
 	}
-	return 0
+	return min(graphRegainAccess(h), maxRetryAfter)
+}
+
+// graphUsage is one usage report of the Graph API's usage headers.
+type graphUsage struct {
+	// RegainAccess is estimated_time_to_regain_access, in minutes.
+	RegainAccess float64 `json:"estimated_time_to_regain_access"`
+}
+
+// graphRegainAccess is the longest estimated_time_to_regain_access of
+// X-Business-Use-Case-Usage (reports per business ID:
+// {"<id>":[{"type":"instagram",...,"estimated_time_to_regain_access":5}]})
+// and X-App-Usage (one report), as a duration; 0 when neither has one.
+// Malformed headers count as absent.
+func graphRegainAccess(h http.Header) time.Duration {
+	var minutes float64
+	if v := h.Get("X-Business-Use-Case-Usage"); v != "" {
+		var byID map[string][]graphUsage
+		if json.Unmarshal([]byte(v), &byID) == nil {
+			for _, reports := range byID {
+				for _, r := range reports {
+					minutes = max(minutes, r.RegainAccess)
+				}
+			}
+		}
+	}
+	if v := h.Get("X-App-Usage"); v != "" {
+		var r graphUsage
+		if json.Unmarshal([]byte(v), &r) == nil {
+			minutes = max(minutes, r.RegainAccess)
+		}
+	}
+	if minutes <= 0 || math.IsNaN(minutes) {
+		return 0
+	}
+	return time.Duration(min(minutes, maxRetryAfter.Minutes()) * float64(time.Minute)).Round(time.Second)
 }
 
 // Excerpt returns s on one line, its runs of white space collapsed, cut
@@ -316,4 +364,39 @@ func NotConfigured(service, how string) error {
 // 404 with one the caller understands ("user @nobody not found").
 func NotFound(err error, format string, args ...any) error {
 	return &envelope.Error{Code: envelope.CodeNotFound, Message: fmt.Sprintf(format, args...), Err: err}
+}
+
+// Redact returns "[redacted]" for a non-empty credential and "" for an
+// empty one, so that a printed config still shows whether it is set.
+func Redact(secret string) string {
+	if secret == "" {
+		return ""
+	}
+	return "[redacted]"
+}
+
+// LogValue is the log/slog value of a provider config: its settings, and
+// whether the credential is set, never the credential.
+func LogValue(baseURL string, credentialSet bool, maxBytes int64, timeout time.Duration) slog.Value {
+	cred := ""
+	if credentialSet {
+		cred = "[redacted]"
+	}
+	return slog.GroupValue(
+		slog.String("base_url", baseURL),
+		slog.String("credential", cred),
+		slog.Int64("max_response_bytes", maxBytes),
+		slog.Duration("timeout", timeout),
+	)
+}
+
+// FormatProvider writes a provider for fmt as "typeName{base URL}",
+// whatever the verb: what a provider's Format method does, so that no
+// verb reaches the credential in the client's header.
+func FormatProvider(f fmt.State, typeName string, c *Client) {
+	base := ""
+	if c != nil {
+		base = c.BaseURL
+	}
+	fmt.Fprintf(f, "%s{%s}", typeName, base)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/quiverkit/quiver/internal/sentiment"
 	"github.com/quiverkit/quiver/internal/stopwords"
+	"github.com/quiverkit/quiver/social"
 )
 
 // Sizes of the ranked lists of the analyses.
@@ -18,14 +19,6 @@ const (
 	topTweets = 5  // top_tweets, best_performing_tweets, complaints, praise, notable, questions, objections
 )
 
-// Count is a value and how often it occurs.
-type Count struct {
-	// Value is the hashtag ("#go"), mention ("@user") or term, lower case.
-	Value string `json:"value"`
-	// Count is the number of occurrences.
-	Count int `json:"count"`
-}
-
 // TweetSentiment is the sentiment of one tweet.
 type TweetSentiment struct {
 	// TweetID is the tweet.
@@ -33,19 +26,13 @@ type TweetSentiment struct {
 	// Compound is VADER's compound score in [-1, 1].
 	Compound float64 `json:"compound"`
 	// Label is positive (compound >= 0.05), negative (<= -0.05) or neutral.
-	Label string `json:"label"`
+	Label social.Label `json:"label"`
 }
 
-// SentimentSummary is the sentiment of a set of tweets.
+// SentimentSummary is the sentiment of a set of tweets: the aggregate
+// (label, mean compound, counts per label) and each tweet's.
 type SentimentSummary struct {
-	// Label is the label of AverageCompound (±0.05 rule).
-	Label string `json:"label"`
-	// AverageCompound is the mean compound score; 0 for no tweets.
-	AverageCompound float64 `json:"average_compound"`
-	// Positive, Neutral and Negative count the tweets of each label.
-	Positive int `json:"positive"`
-	Neutral  int `json:"neutral"`
-	Negative int `json:"negative"`
+	social.Sentiment
 	// PerTweet is the sentiment of each tweet, in input order.
 	PerTweet []TweetSentiment `json:"per_tweet"`
 }
@@ -63,8 +50,8 @@ type ScoredTweet struct {
 	// Engagement is likes + replies + retweets + quotes.
 	Engagement int64 `json:"engagement"`
 	// Compound and Sentiment are the tweet's sentiment.
-	Compound  float64 `json:"compound"`
-	Sentiment string  `json:"sentiment"`
+	Compound  float64      `json:"compound"`
+	Sentiment social.Label `json:"sentiment"`
 	// Score is the ranking score where the ranking has one (notability:
 	// reach × engagement); 0 otherwise.
 	Score float64 `json:"score,omitempty"`
@@ -97,14 +84,14 @@ type TweetsAnalysis struct {
 	// Sentiment is the per-tweet and aggregate sentiment.
 	Sentiment SentimentSummary `json:"sentiment"`
 	// TopHashtags are the most used hashtags.
-	TopHashtags []Count `json:"top_hashtags"`
+	TopHashtags []social.Count `json:"top_hashtags"`
 	// TopMentions are the most mentioned accounts.
-	TopMentions []Count `json:"top_mentions"`
+	TopMentions []social.Count `json:"top_mentions"`
 	// TopAuthors are the authors with most tweets, then most engagement.
 	TopAuthors []AccountStat `json:"top_authors"`
 	// CommonTerms are the most frequent words, without stop words, URLs,
 	// mentions, hashtags and numbers.
-	CommonTerms []Count `json:"common_terms"`
+	CommonTerms []social.Count `json:"common_terms"`
 	// TopTweets are the tweets with most engagement.
 	TopTweets []ScoredTweet `json:"top_tweets"`
 }
@@ -150,18 +137,11 @@ func summarize(tweets []Tweet, scores []sentiment.Scores) SentimentSummary {
 		c := scores[i].Compound
 		sum += c
 		l := sentiment.LabelOf(c)
-		switch l {
-		case sentiment.Positive:
-			s.Positive++
-		case sentiment.Negative:
-			s.Negative++
-		default:
-			s.Neutral++
-		}
-		s.PerTweet[i] = TweetSentiment{TweetID: t.ID, Compound: c, Label: string(l)}
+		s.Add(l)
+		s.PerTweet[i] = TweetSentiment{TweetID: t.ID, Compound: c, Label: l}
 	}
-	s.AverageCompound = round(mean(sum, len(tweets)), 4)
-	s.Label = string(sentiment.LabelOf(s.AverageCompound))
+	s.MeanCompound = round(mean(sum, len(tweets)), 4)
+	s.Label = sentiment.LabelOf(s.MeanCompound)
 	return s
 }
 
@@ -185,7 +165,7 @@ func terms(text string) []string {
 
 // topValues counts the values extract finds in each tweet and returns the
 // n most frequent, ties in alphabetical order.
-func topValues(tweets []Tweet, extract func(string) []string, n int) []Count {
+func topValues(tweets []Tweet, extract func(string) []string, n int) []social.Count {
 	counts := map[string]int{}
 	for _, t := range tweets {
 		for _, v := range extract(t.Text) {
@@ -195,12 +175,12 @@ func topValues(tweets []Tweet, extract func(string) []string, n int) []Count {
 	return topN(counts, n)
 }
 
-func topN(counts map[string]int, n int) []Count {
-	out := make([]Count, 0, len(counts))
+func topN(counts map[string]int, n int) []social.Count {
+	out := make([]social.Count, 0, len(counts))
 	for v, c := range counts {
-		out = append(out, Count{Value: v, Count: c})
+		out = append(out, social.Count{Value: v, Count: c})
 	}
-	slices.SortFunc(out, func(a, b Count) int {
+	slices.SortFunc(out, func(a, b social.Count) int {
 		if c := cmp.Compare(b.Count, a.Count); c != 0 {
 			return c
 		}
@@ -248,7 +228,7 @@ func topAuthors(tweets []Tweet, n int) []AccountStat {
 func scored(t Tweet, s sentiment.Scores) ScoredTweet {
 	return ScoredTweet{
 		ID: t.ID, URL: t.URL, Text: t.Text, Username: t.Author.Username, CreatedAt: t.CreatedAt,
-		Engagement: t.Metrics.Engagement(), Compound: s.Compound, Sentiment: string(s.Label()),
+		Engagement: t.Metrics.Engagement(), Compound: s.Compound, Sentiment: s.Label(),
 	}
 }
 
@@ -343,7 +323,7 @@ type BrandAnalysis struct {
 	// TopAccounts are the accounts mentioning the brand most.
 	TopAccounts []AccountStat `json:"top_accounts"`
 	// TopHashtags are the hashtags used with the brand.
-	TopHashtags []Count `json:"top_hashtags"`
+	TopHashtags []social.Count `json:"top_hashtags"`
 	// NotableMentions are the mentions with the highest reach × engagement.
 	NotableMentions []ScoredTweet `json:"notable_mentions"`
 }
@@ -455,9 +435,9 @@ type ProfileAnalysis struct {
 	BestPerformingTweets []ScoredTweet `json:"best_performing_tweets"`
 	// CommonTopics are the most frequent terms, hashtags counted as their
 	// word.
-	CommonTopics []Count `json:"common_topics"`
+	CommonTopics []social.Count `json:"common_topics"`
 	// TopHashtags are the most used hashtags.
-	TopHashtags []Count `json:"top_hashtags"`
+	TopHashtags []social.Count `json:"top_hashtags"`
 	// PostingStyle describes how the account posts.
 	PostingStyle PostingStyle `json:"posting_style"`
 	// Sentiment is the sentiment of the tweets.

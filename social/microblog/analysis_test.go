@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/quiverkit/quiver/social"
 	"github.com/quiverkit/quiver/social/microblog"
 )
 
@@ -31,13 +32,13 @@ func TestAnalyzeTweets(t *testing.T) {
 	if a.TotalEngagement != 16+10+1+1 || a.AverageEngagement != 7 {
 		t.Errorf("engagement total %d average %v, want 28 and 7", a.TotalEngagement, a.AverageEngagement)
 	}
-	if diff := cmp.Diff([]microblog.Count{{Value: "#golang", Count: 3}, {Value: "#ci", Count: 1}}, a.TopHashtags); diff != "" {
+	if diff := cmp.Diff([]social.Count{{Value: "#golang", Count: 3}, {Value: "#ci", Count: 1}}, a.TopHashtags); diff != "" {
 		t.Errorf("top_hashtags (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]microblog.Count{{Value: "@gopher", Count: 2}, {Value: "@ana", Count: 1}}, a.TopMentions); diff != "" {
+	if diff := cmp.Diff([]social.Count{{Value: "@gopher", Count: 2}, {Value: "@ana", Count: 1}}, a.TopMentions); diff != "" {
 		t.Errorf("top_mentions (-want +got):\n%s", diff)
 	}
-	if a.CommonTerms[0] != (microblog.Count{Value: "release", Count: 4}) {
+	if a.CommonTerms[0] != (social.Count{Value: "release", Count: 4}) {
 		t.Errorf("common_terms[0] = %+v, want release ×4", a.CommonTerms[0])
 	}
 	for _, c := range a.CommonTerms {
@@ -52,7 +53,7 @@ func TestAnalyzeTweets(t *testing.T) {
 		t.Errorf("top_tweets order %s, %s", a.TopTweets[0].ID, a.TopTweets[1].ID)
 	}
 	// Hand labels: 1 positive, 2 negative, 3 and 4 neutral.
-	want := map[string]string{"1": "positive", "2": "negative", "3": "neutral", "4": "neutral"}
+	want := map[string]social.Label{"1": social.Positive, "2": social.Negative, "3": social.Neutral, "4": social.Neutral}
 	for _, s := range a.Sentiment.PerTweet {
 		if s.Label != want[s.TweetID] {
 			t.Errorf("tweet %s: %s (%v), labelled %s", s.TweetID, s.Label, s.Compound, want[s.TweetID])
@@ -201,7 +202,7 @@ func TestAnalyzeProfile(t *testing.T) {
 	if ps.HourlyDistribution[9] != 4 || ps.HourlyDistribution[14] != 1 {
 		t.Errorf("hourly distribution %v", ps.HourlyDistribution)
 	}
-	if a.CommonTopics[0] != (microblog.Count{Value: "queue", Count: 3}) || a.CommonTopics[1].Value != "postgres" {
+	if a.CommonTopics[0] != (social.Count{Value: "queue", Count: 3}) || a.CommonTopics[1].Value != "postgres" {
 		t.Errorf("common_topics = %v", a.CommonTopics)
 	}
 	if a.BestPerformingTweets[0].ID != "1" {

@@ -1,20 +1,31 @@
 // Package microblog returns normalized public microblog data through
 // pluggable providers, and analyses it deterministically.
 //
-//	mb := microblog.New(microblog.NewTwitterAPIIO(key))
+//	p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: key})
+//	...
+//	mb, err := microblog.New(microblog.Config{Provider: p})
+//	...
 //	list, err := mb.UserTweets(ctx, microblog.UserTweetsRequest{Username: "@golang"})
+//
+// Every provider is built the same way, so a local export is a drop-in
+// replacement: microblog.NewFile(microblog.FileConfig{Paths: []string{"tweets.jsonl"}}).
 //
 // # Providers
 //
 // A [Provider] fetches the data: [TwitterAPIIO] (header X-API-Key),
 // [XAPI] (X API v2, bearer token) or [File] (a local JSON Lines export, for
-// offline analysis). Each names itself in data_source. Provider failures
+// offline analysis), built by [NewTwitterAPIIO], [NewXAPI] and [NewFile]
+// from a config struct; the credential is a plain string that the package
+// keeps out of errors, fmt, log/slog and encoding/json output. Each names
+// itself in data_source. Package microblogtest serves loopback replays of
+// twitterapi.io and the X API for tests and examples. Provider failures
 // are *envelope.Error values: an unknown user or tweet is NOT_FOUND (404),
 // a provider's rate limit RATE_LIMIT_EXCEEDED (429) with the provider's
-// Retry-After, any other failure UPSTREAM_ERROR (502), a timeout
+// Retry-After (60 s when the provider does not say), any other failure UPSTREAM_ERROR (502), a timeout
 // UPSTREAM_TIMEOUT (504); a [Client] without a provider answers
 // SERVICE_UNAVAILABLE (503) saying how to configure one. Responses are
-// bounded (4 MiB) and timed out (15 s) by package internal/upstream.
+// bounded ([DefaultMaxResponseBytes], 4 MiB) and timed out
+// ([DefaultTimeout], 15 s) unless the provider's config says otherwise.
 //
 // # Normalization
 //
@@ -30,7 +41,8 @@
 // # Parameters
 //
 //   - username: with or without "@"; 1 to 15 letters, digits or "_".
-//   - limit: 1..20, default 20; above 20 is INVALID_REQUEST. Providers
+//   - limit: 1..20; 0 (or absent) means the default, 20; above 20 or
+//     below 0 is INVALID_REQUEST. Providers
 //     page on their own (twitterapi.io: about 20 a page; X API: 5 or 10
 //     minimum): the page is trimmed to limit and page_info.next_cursor is
 //     the provider's next page, so tweets beyond limit in the provider's
@@ -68,11 +80,12 @@
 //   - engagement = likes + replies + retweets + quotes (views are reach,
 //     not engagement); total_engagement is the sum, average_engagement
 //     the mean, rounded to 4 decimals.
-//   - sentiment: VADER's approach (package internal/sentiment) on the
+//   - sentiment: VADER's approach (Quiver's own sentiment engine) on the
 //     text with URLs and @mentions removed and "#" dropped from hashtags;
 //     label positive when compound >= 0.05, negative when <= -0.05, else
-//     neutral. The aggregate is the mean compound, its label, the counts
-//     per label and the per-tweet scores.
+//     neutral ([social.LabelOf]). The aggregate is a [social.Sentiment]
+//     (label, mean_compound, counts per label) with the per-tweet scores.
+//     Ranked values are [social.Count]s.
 //   - top_hashtags, top_mentions: the 10 most frequent, lower case, ties
 //     alphabetical. top_authors: the 10 authors with most tweets, then
 //     most engagement. common_terms: the 10 most frequent words of at least

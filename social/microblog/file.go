@@ -76,21 +76,60 @@ type fileRecord struct {
 	ProfileImageURL string `json:"profile_image_url"`
 }
 
-// OpenFile reads the JSON Lines export at path. The provider names itself
-// "file:<base name>".
-func OpenFile(path string) (*File, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	base := path[strings.LastIndexAny(path, `/\`)+1:]
-	return ReadFile("file:"+base, f)
+// FileConfig configures a [File] provider: the export is read from the
+// files at Paths, in order, then from Reader. At least one is required.
+type FileConfig struct {
+	// Paths are JSON Lines exports to read; default none.
+	Paths []string
+	// Reader, when set, is read after Paths; default nil.
+	Reader io.Reader
+	// Name is the provider's data_source; default "file:<base name>" of
+	// the first path ("file:" and the names joined by "," for several),
+	// or "file" when only Reader is given.
+	Name string
 }
 
-// ReadFile reads a JSON Lines export from r; name is the data source.
-func ReadFile(name string, r io.Reader) (*File, error) {
+// NewFile reads the JSON Lines exports that cfg names into a provider. The
+// error names the file and line of a bad record; it wraps
+// [ErrInvalidConfig] when cfg names no data.
+func NewFile(cfg FileConfig) (*File, error) {
+	if len(cfg.Paths) == 0 && cfg.Reader == nil {
+		return nil, invalidConfig("file: Paths or Reader is required")
+	}
+	name := cfg.Name
+	if name == "" {
+		bases := make([]string, len(cfg.Paths))
+		for i, path := range cfg.Paths {
+			bases[i] = path[strings.LastIndexAny(path, `/\`)+1:]
+		}
+		name = "file"
+		if len(bases) > 0 {
+			name += ":" + strings.Join(bases, ",")
+		}
+	}
 	p := &File{name: name, byID: map[string]int{}, profiles: map[string]Profile{}}
+	for _, path := range cfg.Paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("microblog: %w", err)
+		}
+		err = p.read(path[strings.LastIndexAny(path, `/\`)+1:], f)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Reader != nil {
+		if err := p.read(name, cfg.Reader); err != nil {
+			return nil, err
+		}
+	}
+	p.index()
+	return p, nil
+}
+
+// read adds the records of the export r, named name in errors.
+func (p *File) read(name string, r io.Reader) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxFileLine)
 	line := 0
@@ -101,16 +140,16 @@ func ReadFile(name string, r io.Reader) (*File, error) {
 			continue
 		}
 		if len(p.tweets)+len(p.profiles) >= maxFileRecords {
-			return nil, fmt.Errorf("%s: more than %d records", name, maxFileRecords)
+			return fmt.Errorf("%s: more than %d records", name, maxFileRecords)
 		}
 		var rec fileRecord
 		if err := json.Unmarshal([]byte(b), &rec); err != nil {
-			return nil, fmt.Errorf("%s line %d: %w", name, line, err)
+			return fmt.Errorf("%s line %d: %w", name, line, err)
 		}
 		switch rec.Type {
 		case "profile":
 			if rec.Username == "" {
-				return nil, fmt.Errorf("%s line %d: profile without username", name, line)
+				return fmt.Errorf("%s line %d: profile without username", name, line)
 			}
 			p.profiles[strings.ToLower(rec.Username)] = Profile{
 				ID: rec.ID, Username: rec.Username, DisplayName: rec.DisplayName, Description: rec.Description,
@@ -120,7 +159,7 @@ func ReadFile(name string, r io.Reader) (*File, error) {
 			}
 		case "", "tweet":
 			if rec.ID == "" || rec.Author.Username == "" {
-				return nil, fmt.Errorf("%s line %d: tweet without id or author.username", name, line)
+				return fmt.Errorf("%s line %d: tweet without id or author.username", name, line)
 			}
 			followers := int64(-1)
 			if rec.Author.FollowersCount != nil {
@@ -137,12 +176,17 @@ func ReadFile(name string, r io.Reader) (*File, error) {
 			}
 			p.tweets = append(p.tweets, t)
 		default:
-			return nil, fmt.Errorf("%s line %d: unknown record type %q", name, line, rec.Type)
+			return fmt.Errorf("%s line %d: unknown record type %q", name, line, rec.Type)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s line %d: %w", name, line+1, err)
+		return fmt.Errorf("%s line %d: %w", name, line+1, err)
 	}
+	return nil
+}
+
+// index sorts the tweets newest first and indexes them by ID.
+func (p *File) index() {
 	slices.SortStableFunc(p.tweets, func(a, b Tweet) int {
 		if c := b.Time.Compare(a.Time); c != 0 {
 			return c
@@ -152,7 +196,6 @@ func ReadFile(name string, r io.Reader) (*File, error) {
 	for i, t := range p.tweets {
 		p.byID[t.ID] = i
 	}
-	return p, nil
 }
 
 // Name implements Provider.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/social/microblog"
@@ -13,11 +12,8 @@ import (
 
 func sample(t *testing.T) *microblog.Client {
 	t.Helper()
-	p, err := microblog.OpenFile("../../examples/microblog/data/sample.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &microblog.Client{Provider: p, Now: func() time.Time { return fixed }}
+	p := must(microblog.NewFile(microblog.FileConfig{Paths: []string{"../../examples/microblog/data/sample.jsonl"}}))
+	return newClient(t, p)
 }
 
 func TestFileProvider(t *testing.T) {
@@ -33,7 +29,7 @@ func TestFileProvider(t *testing.T) {
 		t.Errorf("derived profile %+v, %v", p, err)
 	}
 
-	l, err := c.UserTweets(ctx, microblog.UserTweetsRequest{Username: "ana_dev", Limit: ptr(4)})
+	l, err := c.UserTweets(ctx, microblog.UserTweetsRequest{Username: "ana_dev", Limit: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +41,7 @@ func TestFileProvider(t *testing.T) {
 			t.Errorf("tweet %+v", tw)
 		}
 	}
-	l2, err := c.UserTweets(ctx, microblog.UserTweetsRequest{Username: "ana_dev", Limit: ptr(20), Cursor: l.PageInfo.NextCursor})
+	l2, err := c.UserTweets(ctx, microblog.UserTweetsRequest{Username: "ana_dev", Limit: 20, Cursor: l.PageInfo.NextCursor})
 	if err != nil || l2.PageInfo.HasNextPage || l2.ResultCount != 3 {
 		t.Errorf("page 2: %d tweets, %+v, %v", l2.ResultCount, l2.PageInfo, err)
 	}
@@ -105,15 +101,15 @@ func TestFileThreadFromMiddle(t *testing.T) {
 	}
 }
 
-func TestReadFileErrors(t *testing.T) {
+func TestNewFileErrors(t *testing.T) {
 	for _, data := range []string{
 		`{"id":"1"}`,                          // no author
 		`{"type":"profile"}`,                  // no username
 		`{"type":"video","id":"1"}`,           // unknown type
 		`{"id":"1","author":{"username":"a"}`, // truncated
 	} {
-		if _, err := microblog.ReadFile("t", strings.NewReader(data)); err == nil || !strings.Contains(err.Error(), "line 1") {
-			t.Errorf("ReadFile(%s) = %v, want an error naming line 1", data, err)
+		if _, err := microblog.NewFile(microblog.FileConfig{Name: "t", Reader: strings.NewReader(data)}); err == nil || !strings.Contains(err.Error(), "line 1") {
+			t.Errorf("NewFile(%s) = %v, want an error naming line 1", data, err)
 		}
 	}
 }
@@ -123,11 +119,11 @@ func TestThreadWithDeletedRoot(t *testing.T) {
 	export := `{"id":"2","text":"second","created_at":"2026-01-01T10:01:00Z","author":{"id":"7","username":"ana"},"conversation_id":"1","in_reply_to_id":"1","in_reply_to_user_id":"7"}
 {"id":"3","text":"third","created_at":"2026-01-01T10:02:00Z","author":{"id":"7","username":"ana"},"conversation_id":"1","in_reply_to_id":"2","in_reply_to_user_id":"7"}
 {"id":"4","text":"fourth","created_at":"2026-01-01T10:03:00Z","author":{"id":"7","username":"ana"},"conversation_id":"1","in_reply_to_id":"3","in_reply_to_user_id":"7"}`
-	p, err := microblog.ReadFile("t", strings.NewReader(export))
+	p, err := microblog.NewFile(microblog.FileConfig{Name: "t", Reader: strings.NewReader(export)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	th, err := microblog.New(p).Thread(context.Background(), microblog.ThreadRequest{TweetID: "3", Format: "text"})
+	th, err := newClient(t, p).Thread(context.Background(), microblog.ThreadRequest{TweetID: "3", Format: "text"})
 	if err != nil {
 		t.Fatal(err)
 	}

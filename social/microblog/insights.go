@@ -36,8 +36,8 @@ type BrandMentionsRequest struct {
 	ExcludeKeywords []string `json:"exclude_keywords,omitempty"`
 	// Type is "latest" (default) or "top".
 	Type string `json:"type,omitempty"`
-	// Limit is the number of mentions to analyse, 1..20; default 20.
-	Limit *int `json:"limit,omitempty"`
+	// Limit is the number of mentions to analyse, 1..20; 0 means the default, 20.
+	Limit int `json:"limit,omitempty"`
 	// Cursor is page_info.next_cursor of the previous page.
 	Cursor string `json:"cursor,omitempty"`
 }
@@ -153,8 +153,8 @@ type ProfileInsightsRequest struct {
 	// Username is the handle, with or without a leading "@".
 	Username string `json:"username" openapi:"required"`
 	// TweetLimit is the number of recent tweets analysed, 1..100;
-	// default 20.
-	TweetLimit *int `json:"tweet_limit,omitempty"`
+	// 0 means the default, 20.
+	TweetLimit int `json:"tweet_limit,omitempty"`
 	// IncludeReplies includes the user's replies; default false.
 	IncludeReplies bool `json:"include_replies,omitempty"`
 }
@@ -186,7 +186,7 @@ func (c *Client) ProfileInsights(ctx context.Context, req ProfileInsightsRequest
 	if err != nil {
 		return ProfileInsights{}, err
 	}
-	p := c.Provider
+	p := c.src
 	keep := func(t Tweet) bool { return req.IncludeReplies || !t.IsReply() }
 	tweets, err := collect(limit, keep, func(cursor string) (Page, error) {
 		return p.UserTweets(ctx, UserTweetsQuery{Username: username, IncludeReplies: req.IncludeReplies, Limit: min(limit, MaxLimit), Cursor: cursor})
@@ -211,8 +211,9 @@ type ConversationInsightsRequest struct {
 	// Sort is the order replies are sampled in: "relevance" (default),
 	// "latest" or "likes".
 	Sort string `json:"sort,omitempty"`
-	// ReplyLimit is the number of replies sampled, 1..100; default 40.
-	ReplyLimit *int `json:"reply_limit,omitempty"`
+	// ReplyLimit is the number of replies sampled, 1..100; 0 means the
+	// default, 40.
+	ReplyLimit int `json:"reply_limit,omitempty"`
 }
 
 // ConversationInsights is a tweet, a sample of its replies and the
@@ -245,7 +246,7 @@ func (c *Client) ConversationInsights(ctx context.Context, req ConversationInsig
 	if err != nil {
 		return ConversationInsights{}, err
 	}
-	p := c.Provider
+	p := c.src
 	replies, err := collect(limit, func(t Tweet) bool { return t.ID != id }, func(cursor string) (Page, error) {
 		return p.Replies(ctx, RepliesQuery{TweetID: id, Sort: sort, Limit: min(limit, MaxLimit), Cursor: cursor})
 	})

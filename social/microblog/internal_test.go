@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/quiverkit/quiver/internal/upstream"
 )
 
 func TestParseTime(t *testing.T) {
@@ -64,12 +66,12 @@ func FuzzScanEntities(f *testing.F) {
 	})
 }
 
-func FuzzReadFile(f *testing.F) {
+func FuzzNewFile(f *testing.F) {
 	f.Add(`{"id":"1","text":"hi #go","created_at":"2024-01-01T00:00:00Z","author":{"username":"a"}}`)
 	f.Add(`{"type":"profile","username":"a","followers_count":3}`)
 	f.Add("// comment\n\n{\"id\":\"2\",\"author\":{\"username\":\"b\"},\"in_reply_to_id\":\"1\"}")
 	f.Fuzz(func(t *testing.T, data string) {
-		p, err := ReadFile("fuzz", strings.NewReader(data))
+		p, err := NewFile(FileConfig{Name: "fuzz", Reader: strings.NewReader(data)})
 		if err != nil {
 			return
 		}
@@ -78,4 +80,13 @@ func FuzzReadFile(f *testing.F) {
 			q.match(tw)
 		}
 	})
+}
+
+// The documented defaults are the ones the upstream client applies when
+// a config leaves them at 0.
+func TestDocumentedDefaultsAreApplied(t *testing.T) {
+	if DefaultTimeout != upstream.DefaultTimeout || DefaultMaxResponseBytes != upstream.DefaultMaxBytes {
+		t.Errorf("DefaultTimeout %v, DefaultMaxResponseBytes %d; upstream applies %v and %d",
+			DefaultTimeout, DefaultMaxResponseBytes, upstream.DefaultTimeout, upstream.DefaultMaxBytes)
+	}
 }

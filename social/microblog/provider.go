@@ -1,8 +1,13 @@
 package microblog
 
 import (
+	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/quiverkit/quiver/internal/upstream"
@@ -14,8 +19,8 @@ import (
 // Implementations return tweets and profiles normalized except for
 // DataSource and AsOf, which [Client] sets. Failures are *envelope.Error
 // values: NOT_FOUND for an unknown user or tweet, RATE_LIMIT_EXCEEDED with
-// RetryAfter, UPSTREAM_ERROR, UPSTREAM_TIMEOUT (package internal/upstream
-// does the mapping for HTTP providers).
+// RetryAfter, UPSTREAM_ERROR, UPSTREAM_TIMEOUT (the HTTP providers of this
+// package do the mapping).
 type Provider interface {
 	// Name identifies the provider in data_source, e.g. "twitterapi.io".
 	Name() string
@@ -98,18 +103,44 @@ const (
 	SortLikes     = "likes"
 )
 
-// HTTPOptions configure the requests of the HTTP providers. The zero value
-// uses the defaults.
-type HTTPOptions struct {
-	// HTTP sends the requests; default: a shared client.
-	HTTP *http.Client
-	// Timeout bounds each request; default upstream.DefaultTimeout (15s).
-	Timeout time.Duration
-	// MaxBytes bounds each response; default upstream.DefaultMaxBytes
-	// (4 MiB).
-	MaxBytes int64
+// Defaults of the HTTP providers' settings.
+const (
+	// DefaultTimeout bounds each request of an HTTP provider, body
+	// included, when its config leaves Timeout at 0.
+	DefaultTimeout = 15 * time.Second
+	// DefaultMaxResponseBytes bounds each response body of an HTTP
+	// provider when its config leaves MaxResponseBytes at 0.
+	DefaultMaxResponseBytes = 4 << 20
+)
+
+// ErrInvalidConfig is wrapped by the errors of the provider constructors
+// when a configuration cannot work, such as a missing credential. Test
+// with errors.Is.
+var ErrInvalidConfig = errors.New("microblog: invalid configuration")
+
+// invalidConfig returns an error wrapping ErrInvalidConfig.
+func invalidConfig(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidConfig}, args...)...)
 }
 
-func (o HTTPOptions) client(name, baseURL string, header http.Header) upstream.Client {
-	return upstream.Client{Name: name, BaseURL: baseURL, Header: header, HTTP: o.HTTP, Timeout: o.Timeout, MaxBytes: o.MaxBytes}
+// httpSettings are the settings every HTTP provider's config shares.
+type httpSettings struct {
+	client  *http.Client
+	baseURL string
+	max     int64
+	timeout time.Duration
+}
+
+// newUpstream returns the upstream client of a provider. The credential
+// travels only in header, held behind a pointer so that printing the
+// provider with fmt or log/slog does not reach it.
+func (h httpSettings) newUpstream(name, defBase string, header http.Header) (*upstream.Client, error) {
+	if h.max < 0 || h.timeout < 0 {
+		return nil, invalidConfig("%s: MaxResponseBytes and Timeout must not be negative", name)
+	}
+	base := cmp.Or(strings.TrimRight(h.baseURL, "/"), defBase)
+	if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, invalidConfig("%s: BaseURL must be an absolute http or https URL", name)
+	}
+	return &upstream.Client{Name: name, BaseURL: base, Header: header, HTTP: h.client, Timeout: h.timeout, MaxBytes: h.max}, nil
 }

@@ -24,25 +24,18 @@ func providers(t *testing.T) map[string]struct {
 	c   *microblog.Client
 	srv *microblogtest.Server
 } {
-	tsrv := microblogtest.TwitterAPI(t, key)
-	xsrv := microblogtest.XAPI(t, key)
-	tp := microblog.NewTwitterAPIIO(key)
-	tp.BaseURL = tsrv.URL
-	tp.Timeout = 300 * time.Millisecond
-	xp := microblog.NewXAPI(key)
-	xp.BaseURL = xsrv.URL
-	xp.Timeout = 300 * time.Millisecond
-	now := func() time.Time { return fixed }
+	tsrv := replay(t, "twitterapi.io", key)
+	xsrv := replay(t, "x-api-v2", key)
+	tp := must(microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: key, BaseURL: tsrv.URL, Timeout: 300 * time.Millisecond}))
+	xp := must(microblog.NewXAPI(microblog.XAPIConfig{Token: key, BaseURL: xsrv.URL, Timeout: 300 * time.Millisecond}))
 	return map[string]struct {
 		c   *microblog.Client
 		srv *microblogtest.Server
 	}{
-		"twitterapi.io": {&microblog.Client{Provider: tp, Now: now}, tsrv},
-		"x-api-v2":      {&microblog.Client{Provider: xp, Now: now}, xsrv},
+		"twitterapi.io": {newClient(t, tp), tsrv},
+		"x-api-v2":      {newClient(t, xp), xsrv},
 	}
 }
-
-func ptr[T any](v T) *T { return &v }
 
 func TestProfile(t *testing.T) {
 	for name, p := range providers(t) {
@@ -131,7 +124,7 @@ func TestUserTweetsExcludesReplies(t *testing.T) {
 func TestNormalizedTweet(t *testing.T) {
 	for name, p := range providers(t) {
 		t.Run(name, func(t *testing.T) {
-			l, err := p.c.UserTweets(context.Background(), microblog.UserTweetsRequest{Username: "ana_dev", Limit: ptr(1)})
+			l, err := p.c.UserTweets(context.Background(), microblog.UserTweetsRequest{Username: "ana_dev", Limit: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -282,10 +275,9 @@ func TestErrorMapping(t *testing.T) {
 }
 
 func TestWrongKeyIsUpstreamError(t *testing.T) {
-	srv := microblogtest.TwitterAPI(t, key)
-	p := microblog.NewTwitterAPIIO("wrong-key-123")
-	p.BaseURL = srv.URL
-	_, err := microblog.New(p).Profile(context.Background(), microblog.ProfileRequest{Username: "ana_dev"})
+	srv := replay(t, "twitterapi.io", key)
+	p := must(microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: "wrong-key-123", BaseURL: srv.URL}))
+	_, err := newClient(t, p).Profile(context.Background(), microblog.ProfileRequest{Username: "ana_dev"})
 	if e := envelope.From(err); e.Code != envelope.CodeUpstreamError || strings.Contains(err.Error(), "wrong-key-123") {
 		t.Errorf("err = %v", err)
 	}
@@ -301,7 +293,7 @@ func TestNotConfigured(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	c := microblog.New(nil) // validation comes before the provider check
+	c := must(microblog.New(microblog.Config{})) // validation comes before the provider check
 	ctx := context.Background()
 	tests := []struct {
 		name  string
@@ -314,11 +306,11 @@ func TestValidation(t *testing.T) {
 			return err
 		}, "username"},
 		{"limit 21", func() error {
-			_, err := c.UserTweets(ctx, microblog.UserTweetsRequest{Username: "x", Limit: ptr(21)})
+			_, err := c.UserTweets(ctx, microblog.UserTweetsRequest{Username: "x", Limit: 21})
 			return err
 		}, "limit"},
 		{"limit 0", func() error {
-			_, err := c.Search(ctx, microblog.SearchRequest{Query: "x", Limit: ptr(0)})
+			_, err := c.Search(ctx, microblog.SearchRequest{Query: "x", Limit: -1})
 			return err
 		}, "limit"},
 		{"type", func() error {
@@ -336,11 +328,11 @@ func TestValidation(t *testing.T) {
 			return err
 		}, "format"},
 		{"tweet_limit", func() error {
-			_, err := c.ProfileInsights(ctx, microblog.ProfileInsightsRequest{Username: "x", TweetLimit: ptr(101)})
+			_, err := c.ProfileInsights(ctx, microblog.ProfileInsightsRequest{Username: "x", TweetLimit: 101})
 			return err
 		}, "tweet_limit"},
 		{"reply_limit", func() error {
-			_, err := c.ConversationInsights(ctx, microblog.ConversationInsightsRequest{TweetID: "1", ReplyLimit: ptr(0)})
+			_, err := c.ConversationInsights(ctx, microblog.ConversationInsightsRequest{TweetID: "1", ReplyLimit: -1})
 			return err
 		}, "reply_limit"},
 		{"brand", func() error { _, err := c.BrandMentions(ctx, microblog.BrandMentionsRequest{}); return err }, "brand"},
@@ -383,7 +375,7 @@ func TestRepeatedCursorEndsPagination(t *testing.T) {
 
 func TestProfileInsightsAcrossPages(t *testing.T) {
 	p := providers(t)["twitterapi.io"]
-	pi, err := p.c.ProfileInsights(context.Background(), microblog.ProfileInsightsRequest{Username: "ana_dev", TweetLimit: ptr(100)})
+	pi, err := p.c.ProfileInsights(context.Background(), microblog.ProfileInsightsRequest{Username: "ana_dev", TweetLimit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,5 +399,47 @@ func TestThreadFromMiddleTweet(t *testing.T) {
 				t.Errorf("thread of %d from %s, want 4 from the root", th.ThreadLength, th.Tweets[0].ID)
 			}
 		})
+	}
+}
+
+// TestTwitterAPIIOResponseShapes: twitterapi.io documents its list pages
+// at the top level ("tweets", or "replies" for thread_context and
+// replies) and also answers them under "data"; every shape is read, on
+// every list endpoint.
+func TestTwitterAPIIOResponseShapes(t *testing.T) {
+	tweet := func(id string) string {
+		return `{"id":"` + id + `","text":"t` + id + `","createdAt":"2026-03-01T10:00:00Z","author":{"id":"7","userName":"ana_dev"},"conversationId":"` + microblogtest.RootID + `"}`
+	}
+	shapes := map[string]string{
+		"top-level tweets":  `{"tweets":[` + tweet("11") + `,` + tweet("12") + `],"has_next_page":true,"next_cursor":"N","status":"success","message":""}`,
+		"top-level replies": `{"replies":[` + tweet("11") + `,` + tweet("12") + `],"has_next_page":true,"next_cursor":"N","status":"success","message":""}`,
+		"data tweets":       `{"status":"success","msg":"success","data":{"pin_tweet":null,"tweets":[` + tweet("11") + `,` + tweet("12") + `]},"has_next_page":true,"next_cursor":"N"}`,
+		"data replies":      `{"status":"success","data":{"replies":[` + tweet("11") + `,` + tweet("12") + `],"has_next_page":true,"next_cursor":"N"}}`,
+	}
+	srv := replay(t, "twitterapi.io", key)
+	p := must(microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: key, BaseURL: srv.URL}))
+	ctx := context.Background()
+	calls := map[string]func() (microblog.Page, error){
+		"/twitter/tweet/thread_context": func() (microblog.Page, error) {
+			return p.Conversation(ctx, microblog.PageQuery{TweetID: microblogtest.RootID, Limit: 20})
+		},
+		"/twitter/user/last_tweets": func() (microblog.Page, error) {
+			return p.UserTweets(ctx, microblog.UserTweetsQuery{Username: "ana_dev", Limit: 20})
+		},
+		"/twitter/tweet/replies/v2": func() (microblog.Page, error) {
+			return p.Replies(ctx, microblog.RepliesQuery{TweetID: microblogtest.RootID, Limit: 20})
+		},
+		"/twitter/tweet/advanced_search": func() (microblog.Page, error) {
+			return p.Search(ctx, microblog.SearchQuery{Query: "x", Limit: 20})
+		},
+	}
+	for path, call := range calls {
+		for name, body := range shapes {
+			srv.Respond(path, http.StatusOK, http.Header{"Content-Type": {"application/json"}}, body)
+			page, err := call()
+			if err != nil || len(page.Tweets) != 2 || page.Tweets[1].ID != "12" || !page.HasNext || page.NextCursor != "N" {
+				t.Errorf("%s, %s: %+v, %v", path, name, page, err)
+			}
+		}
 	}
 }

@@ -31,31 +31,45 @@ const (
 // the SERVICE_UNAVAILABLE error when none is.
 const ConfigureHint = "set QUIVER_MICROBLOG_PROVIDER to twitterapi (with QUIVER_MICROBLOG_API_KEY), xapi (with a bearer token in QUIVER_MICROBLOG_API_KEY) or file (with QUIVER_MICROBLOG_FILE)"
 
-// Client runs the microblog operations against a Provider. The zero value
-// answers every data operation with SERVICE_UNAVAILABLE. A Client is safe
-// for concurrent use when its Provider is.
-type Client struct {
-	// Provider is the data source. Nil means not configured.
+// Config configures a [Client]. The zero value gives a Client without a
+// provider, which answers every data operation with SERVICE_UNAVAILABLE
+// saying how to configure one.
+type Config struct {
+	// Provider is the data source: a [TwitterAPIIO], [XAPI] or [File]
+	// provider, or any other implementation. Default none.
 	Provider Provider
-	// Now is the clock for as_of and posting statistics. Default time.Now.
+	// Now is the clock for as_of and the posting statistics; default
+	// time.Now.
 	Now func() time.Time
 }
 
-// New returns a Client over p.
-func New(p Provider) *Client { return &Client{Provider: p} }
+// Client runs the microblog operations against a Provider. Build it with
+// [New]; the zero value is a Client without a provider, which answers
+// every data operation with SERVICE_UNAVAILABLE. A Client is safe for
+// concurrent use when its Provider is.
+type Client struct {
+	src   Provider
+	clock func() time.Time
+}
+
+// New returns a Client over cfg.Provider. Every Config works, so the
+// error is always nil today; it is there for settings that cannot work.
+func New(cfg Config) (*Client, error) {
+	return &Client{src: cfg.Provider, clock: cfg.Now}, nil
+}
 
 func (c *Client) now() time.Time {
-	if c != nil && c.Now != nil {
-		return c.Now().UTC()
+	if c != nil && c.clock != nil {
+		return c.clock().UTC()
 	}
 	return time.Now().UTC()
 }
 
 func (c *Client) provider() (Provider, error) {
-	if c == nil || c.Provider == nil {
+	if c == nil || c.src == nil {
 		return nil, upstream.NotConfigured("microblog", ConfigureHint)
 	}
-	return c.Provider, nil
+	return c.src, nil
 }
 
 // ProfileRequest asks for a profile.
@@ -68,8 +82,8 @@ type ProfileRequest struct {
 type UserTweetsRequest struct {
 	// Username is the handle, with or without a leading "@".
 	Username string `json:"username" openapi:"required"`
-	// Limit is the number of tweets, 1..20; default 20.
-	Limit *int `json:"limit,omitempty"`
+	// Limit is the number of tweets, 1..20; 0 means the default, 20.
+	Limit int `json:"limit,omitempty"`
 	// Cursor is page_info.next_cursor of the previous page.
 	Cursor string `json:"cursor,omitempty"`
 	// IncludeReplies includes the user's replies; default false.
@@ -83,8 +97,8 @@ type SearchRequest struct {
 	Query string `json:"query" openapi:"required"`
 	// Type is "latest" (default) or "top".
 	Type string `json:"type,omitempty"`
-	// Limit is the number of tweets, 1..20; default 20.
-	Limit *int `json:"limit,omitempty"`
+	// Limit is the number of tweets, 1..20; 0 means the default, 20.
+	Limit int `json:"limit,omitempty"`
 	// Cursor is page_info.next_cursor of the previous page.
 	Cursor string `json:"cursor,omitempty"`
 }
@@ -101,8 +115,8 @@ type RepliesRequest struct {
 	TweetID string `json:"tweet_id" openapi:"required"`
 	// Sort is "relevance" (default), "latest" or "likes".
 	Sort string `json:"sort,omitempty"`
-	// Limit is the number of replies, 1..20; default 20.
-	Limit *int `json:"limit,omitempty"`
+	// Limit is the number of replies, 1..20; 0 means the default, 20.
+	Limit int `json:"limit,omitempty"`
 	// Cursor is page_info.next_cursor of the previous page.
 	Cursor string `json:"cursor,omitempty"`
 }
@@ -345,15 +359,15 @@ func (v *validator) cursor(s string) string {
 	return s
 }
 
-func (v *validator) limit(field string, n *int, def, max int) int {
-	if n == nil {
+func (v *validator) limit(field string, n, def, max int) int {
+	if n == 0 {
 		return def
 	}
-	if *n < 1 || *n > max {
+	if n < 1 || n > max {
 		v.add(field, "must be between 1 and "+itoa(max))
 		return def
 	}
-	return *n
+	return n
 }
 
 func (v *validator) oneOf(field, s, def string, allowed ...string) string {

@@ -27,8 +27,8 @@ type ThreadRequest struct {
 	// Format is "json" (default), "text" or "markdown". The tweets are
 	// always returned; text and markdown add the rendered thread.
 	Format string `json:"format,omitempty"`
-	// Limit is the number of thread tweets in this page, 1..20; default 20.
-	Limit *int `json:"limit,omitempty"`
+	// Limit is the number of thread tweets in this page, 1..20; 0 means the default, 20.
+	Limit int `json:"limit,omitempty"`
 	// Cursor is page_info.next_cursor of the previous page.
 	Cursor string `json:"cursor,omitempty"`
 }

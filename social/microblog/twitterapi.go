@@ -4,10 +4,13 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/upstream"
@@ -26,23 +29,74 @@ const TwitterAPIIOBaseURL = "https://api.twitterapi.io"
 // "replies") or under "data"; both are read. It may claim has_next_page
 // with an empty page; Client ends the pagination there.
 type TwitterAPIIO struct {
-	// Key is the API key.
-	Key upstream.Secret
-	// BaseURL overrides TwitterAPIIOBaseURL (tests).
-	BaseURL string
-	// HTTPOptions tune the requests.
-	HTTPOptions
+	up *upstream.Client
 }
 
-// NewTwitterAPIIO returns the twitterapi.io provider with the given key.
-func NewTwitterAPIIO(key string) *TwitterAPIIO { return &TwitterAPIIO{Key: upstream.Secret(key)} }
+// TwitterAPIIOConfig configures a [TwitterAPIIO] provider.
+// Printing it with fmt, log/slog or encoding/json shows "[redacted]" in
+// place of APIKey.
+type TwitterAPIIOConfig struct {
+	// APIKey is the twitterapi.io API key, sent in the X-API-Key header.
+	// Required. It never appears in errors, fmt or log/slog output.
+	APIKey string
+	// BaseURL is the API root; default TwitterAPIIOBaseURL. Tests point
+	// it at a microblogtest server.
+	BaseURL string
+	// HTTPClient sends the requests; default a shared client. Redirects
+	// are followed only within the provider's host.
+	HTTPClient *http.Client
+	// MaxResponseBytes bounds each response body; default
+	// DefaultMaxResponseBytes (4 MiB).
+	MaxResponseBytes int64
+	// Timeout bounds each request, body included; default
+	// DefaultTimeout (15 s).
+	Timeout time.Duration
+}
+
+// Format implements fmt.Formatter: the API key is redacted.
+func (c TwitterAPIIOConfig) Format(f fmt.State, verb rune) {
+	type plain TwitterAPIIOConfig
+	c.APIKey = upstream.Redact(c.APIKey)
+	fmt.Fprintf(f, fmt.FormatString(f, verb), plain(c))
+}
+
+// LogValue implements slog.LogValuer: the API key is redacted.
+func (c TwitterAPIIOConfig) LogValue() slog.Value {
+	return upstream.LogValue(c.BaseURL, c.APIKey != "", c.MaxResponseBytes, c.Timeout)
+}
+
+// Format implements fmt.Formatter: every verb prints the provider's type
+// and base URL, never its credential.
+func (p TwitterAPIIO) Format(f fmt.State, _ rune) {
+	upstream.FormatProvider(f, "microblog.TwitterAPIIO", p.up)
+}
+
+// MarshalJSON implements json.Marshaler: the APIKey is redacted.
+func (c TwitterAPIIOConfig) MarshalJSON() ([]byte, error) {
+	type plain TwitterAPIIOConfig
+	c.APIKey = upstream.Redact(c.APIKey)
+	return json.Marshal(plain(c))
+}
+
+// NewTwitterAPIIO returns the twitterapi.io provider. The error wraps
+// [ErrInvalidConfig] when APIKey is empty or a setting cannot work.
+func NewTwitterAPIIO(cfg TwitterAPIIOConfig) (*TwitterAPIIO, error) {
+	if strings.TrimSpace(cfg.APIKey) == "" {
+		return nil, invalidConfig("twitterapi.io: APIKey is required")
+	}
+	h := httpSettings{cfg.HTTPClient, cfg.BaseURL, cfg.MaxResponseBytes, cfg.Timeout}
+	up, err := h.newUpstream("twitterapi.io", TwitterAPIIOBaseURL, http.Header{"X-Api-Key": {cfg.APIKey}})
+	if err != nil {
+		return nil, err
+	}
+	return &TwitterAPIIO{up: up}, nil
+}
 
 // Name implements Provider.
 func (p *TwitterAPIIO) Name() string { return "twitterapi.io" }
 
 func (p *TwitterAPIIO) get(ctx context.Context, path string, q url.Values, v any) error {
-	c := p.client(p.Name(), cmp.Or(p.BaseURL, TwitterAPIIOBaseURL), http.Header{"X-Api-Key": {string(p.Key)}})
-	return c.Get(ctx, path, q, v)
+	return p.up.Get(ctx, path, q, v)
 }
 
 // tapiAuthor is a twitterapi.io user object.

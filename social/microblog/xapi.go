@@ -1,12 +1,15 @@
 package microblog
 
 import (
-	"cmp"
 	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/upstream"
@@ -26,16 +29,66 @@ const XAPIBaseURL = "https://api.x.com/2"
 // XAPI asks for the limit, raised to the minimum, and Client trims. The
 // "likes" order of replies is applied to each page by Client.
 type XAPI struct {
-	// Token is the bearer token.
-	Token upstream.Secret
-	// BaseURL overrides XAPIBaseURL (tests).
-	BaseURL string
-	// HTTPOptions tune the requests.
-	HTTPOptions
+	up *upstream.Client
 }
 
-// NewXAPI returns the X API v2 provider with the given bearer token.
-func NewXAPI(token string) *XAPI { return &XAPI{Token: upstream.Secret(token)} }
+// XAPIConfig configures an [XAPI] provider.
+// Printing it with fmt, log/slog or encoding/json shows "[redacted]" in
+// place of Token.
+type XAPIConfig struct {
+	// Token is the app-only bearer token, sent in the Authorization
+	// header. Required. It never appears in errors, fmt or log/slog output.
+	Token string
+	// BaseURL is the API root; default XAPIBaseURL. Tests point it at a
+	// microblogtest server.
+	BaseURL string
+	// HTTPClient sends the requests; default a shared client. Redirects
+	// are followed only within the provider's host.
+	HTTPClient *http.Client
+	// MaxResponseBytes bounds each response body; default
+	// DefaultMaxResponseBytes (4 MiB).
+	MaxResponseBytes int64
+	// Timeout bounds each request, body included; default
+	// DefaultTimeout (15 s).
+	Timeout time.Duration
+}
+
+// Format implements fmt.Formatter: the token is redacted.
+func (c XAPIConfig) Format(f fmt.State, verb rune) {
+	type plain XAPIConfig
+	c.Token = upstream.Redact(c.Token)
+	fmt.Fprintf(f, fmt.FormatString(f, verb), plain(c))
+}
+
+// LogValue implements slog.LogValuer: the token is redacted.
+func (c XAPIConfig) LogValue() slog.Value {
+	return upstream.LogValue(c.BaseURL, c.Token != "", c.MaxResponseBytes, c.Timeout)
+}
+
+// Format implements fmt.Formatter: every verb prints the provider's type
+// and base URL, never its credential.
+func (p XAPI) Format(f fmt.State, _ rune) { upstream.FormatProvider(f, "microblog.XAPI", p.up) }
+
+// MarshalJSON implements json.Marshaler: the Token is redacted.
+func (c XAPIConfig) MarshalJSON() ([]byte, error) {
+	type plain XAPIConfig
+	c.Token = upstream.Redact(c.Token)
+	return json.Marshal(plain(c))
+}
+
+// NewXAPI returns the X API v2 provider. The error wraps
+// [ErrInvalidConfig] when Token is empty or a setting cannot work.
+func NewXAPI(cfg XAPIConfig) (*XAPI, error) {
+	if strings.TrimSpace(cfg.Token) == "" {
+		return nil, invalidConfig("x-api-v2: Token is required")
+	}
+	h := httpSettings{cfg.HTTPClient, cfg.BaseURL, cfg.MaxResponseBytes, cfg.Timeout}
+	up, err := h.newUpstream("x-api-v2", XAPIBaseURL, http.Header{"Authorization": {"Bearer " + cfg.Token}})
+	if err != nil {
+		return nil, err
+	}
+	return &XAPI{up: up}, nil
+}
 
 // Name implements Provider.
 func (p *XAPI) Name() string { return "x-api-v2" }
@@ -110,8 +163,7 @@ type xList struct {
 }
 
 func (p *XAPI) get(ctx context.Context, path string, q url.Values, v any) error {
-	c := p.client(p.Name(), cmp.Or(p.BaseURL, XAPIBaseURL), http.Header{"Authorization": {"Bearer " + string(p.Token)}})
-	return c.Get(ctx, path, q, v)
+	return p.up.Get(ctx, path, q, v)
 }
 
 // problemErr maps the "errors" of a 200 answer that carries no data.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -15,7 +16,7 @@ import (
 	"github.com/quiverkit/quiver/internal/upstream"
 )
 
-// Defaults of [ApifyConfig].
+// Defaults of [ApifyConfig] (and DefaultMaxResponseBytes).
 const (
 	DefaultApifyBaseURL = "https://api.apify.com"
 	DefaultApifyActor   = "apify~instagram-scraper"
@@ -25,26 +26,45 @@ const (
 	maxApifyOffset = 1000
 )
 
-// ApifyConfig configures an [ApifyProvider].
+// ApifyConfig configures an [Apify] provider.
+// Printing it with fmt, log/slog or encoding/json shows "[redacted]" in
+// place of Token.
 type ApifyConfig struct {
 	// Token is the Apify API token. Required. It travels in the
-	// Authorization header and never appears in errors.
+	// Authorization header and never appears in errors, fmt or log/slog
+	// output.
 	Token string
 	// Actor is the actor to run, "user~name" or its ID; default
 	// DefaultApifyActor.
 	Actor string
-	// BaseURL replaces DefaultApifyBaseURL, e.g. with a test server.
+	// BaseURL is the API root; default DefaultApifyBaseURL. Tests point
+	// it at a photosocialtest server.
 	BaseURL string
-	// Timeout bounds one actor run (the run-sync timeout parameter, at
-	// most 300 s); default DefaultApifyTimeout.
-	Timeout time.Duration
-	// HTTPClient sends the requests; default http.DefaultClient.
+	// HTTPClient sends the requests; default a shared client. Redirects
+	// are followed only within the provider's host.
 	HTTPClient *http.Client
-	// MaxResponseBytes bounds a response; default DefaultMaxResponseBytes.
+	// MaxResponseBytes bounds each response body; default
+	// DefaultMaxResponseBytes (8 MiB).
 	MaxResponseBytes int64
+	// Timeout bounds one actor run (the run-sync timeout parameter, at
+	// most 300 s); default DefaultApifyTimeout (120 s). Each request may
+	// take 10 s more, so that Apify's own timeout answer arrives first.
+	Timeout time.Duration
 }
 
-// ApifyProvider serves data through the Apify Instagram scraper actor,
+// Format implements fmt.Formatter: the token is redacted.
+func (c ApifyConfig) Format(f fmt.State, verb rune) {
+	type plain ApifyConfig
+	c.Token = upstream.Redact(c.Token)
+	fmt.Fprintf(f, fmt.FormatString(f, verb), plain(c))
+}
+
+// LogValue implements slog.LogValuer: the token is redacted.
+func (c ApifyConfig) LogValue() slog.Value {
+	return upstream.LogValue(c.BaseURL, c.Token != "", c.MaxResponseBytes, c.Timeout)
+}
+
+// Apify serves data through the Apify Instagram scraper actor,
 // run with run-sync-get-dataset-items: profiles ("details"), posts, reels,
 // comments, hashtag media and profile or hashtag search.
 //
@@ -53,34 +73,49 @@ type ApifyConfig struct {
 // returns the window, so deep pages cost more; offsets stop at 1000.
 // Reels are told apart by productType "clips". Hashtag media come in the
 // actor's order: sort=recent is not honoured, and a note says so.
-type ApifyProvider struct {
-	cfg ApifyConfig
-	up  *upstream.Client
+type Apify struct {
+	actor   string
+	timeout time.Duration
+	up      *upstream.Client // holds the token, behind a pointer
 }
 
-// NewApifyProvider returns an Apify provider.
-func NewApifyProvider(cfg ApifyConfig) (*ApifyProvider, error) {
-	if cfg.Token == "" {
-		return nil, errors.New("photosocial: the Apify provider needs an API token")
+// Format implements fmt.Formatter: every verb prints the provider's type
+// and base URL, never its credential.
+func (p Apify) Format(f fmt.State, _ rune) { upstream.FormatProvider(f, "photosocial.Apify", p.up) }
+
+// MarshalJSON implements json.Marshaler: the Token is redacted.
+func (c ApifyConfig) MarshalJSON() ([]byte, error) {
+	type plain ApifyConfig
+	c.Token = upstream.Redact(c.Token)
+	return json.Marshal(plain(c))
+}
+
+// NewApify returns an Apify provider. The error wraps [ErrInvalidConfig]
+// when Token is empty or a setting cannot work.
+func NewApify(cfg ApifyConfig) (*Apify, error) {
+	if strings.TrimSpace(cfg.Token) == "" {
+		return nil, invalidConfig("the Apify provider needs Token")
 	}
 	if cfg.Actor == "" {
 		cfg.Actor = DefaultApifyActor
 	}
-	cfg.Actor = strings.Replace(cfg.Actor, "/", "~", 1)
-	if cfg.Timeout <= 0 {
+	if cfg.Timeout < 0 || cfg.Timeout > 300*time.Second {
+		return nil, invalidConfig("the Apify provider's Timeout must be at most 300s")
+	}
+	if cfg.Timeout == 0 {
 		cfg.Timeout = DefaultApifyTimeout
 	}
-	return &ApifyProvider{cfg: cfg, up: &upstream.Client{
-		Name: "Apify", BaseURL: baseURL(cfg.BaseURL, DefaultApifyBaseURL),
-		Header: bearer(cfg.Token),
-		// The run-sync call waits for the actor; allow a margin over its
-		// own timeout so that Apify's 408 arrives before ours.
-		HTTP: cfg.HTTPClient, Timeout: cfg.Timeout + 10*time.Second, MaxBytes: maxBytes(cfg.MaxResponseBytes),
-	}}, nil
+	// The run-sync call waits for the actor; allow a margin over its own
+	// timeout so that Apify's 408 arrives before ours.
+	up, err := newUpstream("Apify", DefaultApifyBaseURL, cfg.Token, cfg.BaseURL, cfg.HTTPClient, cfg.MaxResponseBytes, cfg.Timeout, 10*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	return &Apify{actor: strings.Replace(cfg.Actor, "/", "~", 1), timeout: cfg.Timeout, up: up}, nil
 }
 
 // Name implements Provider.
-func (a *ApifyProvider) Name() string { return "apify" }
+func (a *Apify) Name() string { return "apify" }
 
 // apifyInput is the actor input.
 type apifyInput struct {
@@ -94,12 +129,12 @@ type apifyInput struct {
 }
 
 // run runs the actor and decodes its dataset items.
-func (a *ApifyProvider) run(ctx context.Context, in apifyInput, what string) ([]json.RawMessage, error) {
+func (a *Apify) run(ctx context.Context, in apifyInput, what string) ([]json.RawMessage, error) {
 	var items []json.RawMessage
 	err := a.up.Send(ctx, upstream.Request{
 		Method:   http.MethodPost,
-		Path:     "/v2/acts/" + url.PathEscape(a.cfg.Actor) + "/run-sync-get-dataset-items",
-		Query:    url.Values{"format": {"json"}, "clean": {"true"}, "timeout": {strconv.Itoa(int(a.cfg.Timeout / time.Second))}},
+		Path:     "/v2/acts/" + url.PathEscape(a.actor) + "/run-sync-get-dataset-items",
+		Query:    url.Values{"format": {"json"}, "clean": {"true"}, "timeout": {strconv.Itoa(int(a.timeout / time.Second))}},
 		Body:     in,
 		Classify: a.classify,
 	}, &items)
@@ -139,7 +174,7 @@ var errNoItems = errors.New("apify: empty or private data")
 
 // classify maps Apify's error object; its 404 means a missing actor, not
 // a missing Instagram object.
-func (a *ApifyProvider) classify(status int, body []byte) error {
+func (a *Apify) classify(status int, body []byte) error {
 	var ae struct {
 		Error struct {
 			Type    string `json:"type"`
@@ -149,9 +184,9 @@ func (a *ApifyProvider) classify(status int, body []byte) error {
 	json.Unmarshal(body, &ae)
 	switch {
 	case status == http.StatusNotFound:
-		return envelope.Errorf(envelope.CodeUpstreamError, "the Apify actor %q was not found: check QUIVER_PHOTOSOCIAL_APIFY_ACTOR", a.cfg.Actor)
+		return envelope.Errorf(envelope.CodeUpstreamError, "the Apify actor %q was not found: check QUIVER_PHOTOSOCIAL_APIFY_ACTOR", a.actor)
 	case status == http.StatusRequestTimeout || ae.Error.Type == "run-timeout-exceeded":
-		return envelope.Errorf(envelope.CodeUpstreamTimeout, "the Apify actor run did not finish within %s", a.cfg.Timeout)
+		return envelope.Errorf(envelope.CodeUpstreamTimeout, "the Apify actor run did not finish within %s", a.timeout)
 	case status == http.StatusPaymentRequired:
 		return envelope.Errorf(envelope.CodeUpstreamError, "the Apify account has no usage left (HTTP 402)")
 	case status == http.StatusBadRequest && ae.Error.Type == "run-failed":
@@ -254,7 +289,7 @@ func decodeItems[T any](items []json.RawMessage) ([]T, error) {
 func profileURL(username string) string { return "https://www.instagram.com/" + username + "/" }
 
 // Profile implements Provider with resultsType "details".
-func (a *ApifyProvider) Profile(ctx context.Context, username string) (Profile, error) {
+func (a *Apify) Profile(ctx context.Context, username string) (Profile, error) {
 	items, err := a.run(ctx, apifyInput{DirectURLs: []string{profileURL(username)}, ResultsType: "details", ResultsLimit: 1}, "the account @"+username)
 	if errors.Is(err, errNoItems) || (err == nil && len(items) == 0) {
 		return Profile{}, notFound("the account @%s was not found", username)
@@ -301,7 +336,7 @@ func window[T any](prefix string, items []T, offset, limit int) ([]T, string) {
 // posts runs the actor for posts of the direct URL and returns a window.
 // With reels, only the items the actor marks as reels are kept, before
 // the window is cut.
-func (a *ApifyProvider) posts(ctx context.Context, target, resultsType, cursor string, limit int, what string, reels bool) (MediaPage, error) {
+func (a *Apify) posts(ctx context.Context, target, resultsType, cursor string, limit int, what string, reels bool) (MediaPage, error) {
 	off, err := offsetCursor("apify", cursor)
 	if err != nil {
 		return MediaPage{}, err
@@ -338,7 +373,7 @@ func (a *ApifyProvider) posts(ctx context.Context, target, resultsType, cursor s
 }
 
 // UserMedia implements Provider with resultsType "posts" or "reels".
-func (a *ApifyProvider) UserMedia(ctx context.Context, q UserMediaQuery) (MediaPage, error) {
+func (a *Apify) UserMedia(ctx context.Context, q UserMediaQuery) (MediaPage, error) {
 	rt := "posts"
 	if q.Reels {
 		rt = "reels"
@@ -347,7 +382,7 @@ func (a *ApifyProvider) UserMedia(ctx context.Context, q UserMediaQuery) (MediaP
 }
 
 // Media implements Provider; a media ID is converted to its shortcode.
-func (a *ApifyProvider) Media(ctx context.Context, ref MediaRef) (Media, error) {
+func (a *Apify) Media(ctx context.Context, ref MediaRef) (Media, error) {
 	sc, err := refShortcode(ref)
 	if err != nil {
 		return Media{}, err
@@ -406,7 +441,7 @@ func (c apifyComment) normalize(parent string) Comment {
 }
 
 // Comments implements Provider with resultsType "comments".
-func (a *ApifyProvider) Comments(ctx context.Context, q CommentsQuery) (CommentPage, error) {
+func (a *Apify) Comments(ctx context.Context, q CommentsQuery) (CommentPage, error) {
 	sc, err := refShortcode(q.Media)
 	if err != nil {
 		return CommentPage{}, err
@@ -438,7 +473,7 @@ func (a *ApifyProvider) Comments(ctx context.Context, q CommentsQuery) (CommentP
 }
 
 // HashtagMedia implements Provider with the hashtag's explore URL.
-func (a *ApifyProvider) HashtagMedia(ctx context.Context, q HashtagQuery) (MediaPage, error) {
+func (a *Apify) HashtagMedia(ctx context.Context, q HashtagQuery) (MediaPage, error) {
 	page, err := a.posts(ctx, "https://www.instagram.com/explore/tags/"+url.PathEscape(q.Hashtag)+"/", "posts", q.Cursor, q.Limit, "the hashtag #"+q.Hashtag, false)
 	if err == nil && q.Sort == "recent" {
 		page.Notes = append(page.Notes, "the Apify actor returns hashtag media in its own order; sort=recent is not applied")
@@ -448,7 +483,7 @@ func (a *ApifyProvider) HashtagMedia(ctx context.Context, q HashtagQuery) (Media
 
 // Search implements Provider with the actor's search (searchType user or
 // hashtag).
-func (a *ApifyProvider) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
+func (a *Apify) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
 	off, err := offsetCursor("apify", q.Cursor)
 	if err != nil {
 		return SearchPage{}, err

@@ -64,7 +64,7 @@ func BenchmarkComputeCommentFacts(b *testing.B) {
 // BenchmarkComputeProfileFacts measures the facts of 50 media, the
 // maximum media_limit.
 func BenchmarkComputeProfileFacts(b *testing.B) {
-	c := &Client{Provider: SampleProvider()}
+	c := mustClient(Config{Provider: Sample()})
 	l, _ := c.Posts(context.Background(), PostsRequest{Username: "sample.bakery", Limit: 100})
 	var ms []Media
 	for len(ms) < 50 {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/llm"
-	"github.com/tmc/langchaingo/llms"
 )
 
 // Bounds and defaults of the request fields.
@@ -28,37 +27,53 @@ const (
 	maxQueryLen = 100
 )
 
-// Client serves the photo-sharing operations over a Provider. The zero
-// value answers every data operation with SERVICE_UNAVAILABLE; set
-// Provider. A Client is safe for concurrent use when its Provider is.
-type Client struct {
-	// Provider is the upstream source of data.
+// Config configures a [Client]. The zero value gives a Client without a
+// provider or a model: the data operations answer SERVICE_UNAVAILABLE
+// saying how to configure a provider, the insights operations
+// SERVICE_UNAVAILABLE saying how to configure a model.
+type Config struct {
+	// Provider is the upstream source of data: a [Graph], [Apify] or
+	// [File] provider, or any other implementation. Default none.
 	Provider Provider
-	// Model answers the AI insight operations; when nil (and LLM is nil)
-	// they answer 503.
-	Model llms.Model
-	// ModelName names Model in the AI metadata and selects its price.
-	ModelName string
-	// LLM, when set, replaces Model and ModelName with fully tuned
-	// settings (prices, per-call timeout, attempts, JSON mode); the HTTP
-	// server sets it from its Config.
-	LLM *llm.Config
-	// Now returns the current time; default time.Now. Tests set it.
+	// LLM are the model settings of the insights operations (model, its
+	// name and prices, per-call timeout, attempts, JSON mode); default
+	// none, and the insights operations answer SERVICE_UNAVAILABLE.
+	LLM llm.Config
+	// Now is the clock of fetched_at; default time.Now.
 	Now func() time.Time
 }
 
+// Client serves the photo-sharing operations over a Provider. Build it
+// with [New]; the zero value is a Client without a provider or a model,
+// which answers every operation with SERVICE_UNAVAILABLE. A Client is
+// safe for concurrent use when its Provider and model are.
+type Client struct {
+	src   Provider
+	llm   llm.Config
+	clock func() time.Time
+}
+
+// New returns a Client over cfg. The error reports model settings that
+// cannot work (see [llm.Config.Validate]); it wraps llm.ErrInvalidConfig.
+func New(cfg Config) (*Client, error) {
+	if err := cfg.LLM.Validate(); err != nil {
+		return nil, fmt.Errorf("photosocial: %w", err)
+	}
+	return &Client{src: cfg.Provider, llm: cfg.LLM, clock: cfg.Now}, nil
+}
+
 func (c *Client) now() time.Time {
-	if c.Now != nil {
-		return c.Now()
+	if c.clock != nil {
+		return c.clock()
 	}
 	return time.Now()
 }
 
 func (c *Client) provider() (Provider, error) {
-	if c == nil || c.Provider == nil {
+	if c == nil || c.src == nil {
 		return nil, errNoProvider
 	}
-	return c.Provider, nil
+	return c.src, nil
 }
 
 // ProfileRequest asks for a profile.

@@ -9,7 +9,7 @@ import (
 )
 
 func TestValidation(t *testing.T) {
-	c := newClient(SampleProvider())
+	c := newClient(Sample())
 	ctx := context.Background()
 	tests := []struct {
 		name  string
@@ -60,7 +60,7 @@ func TestNoProvider(t *testing.T) {
 }
 
 func TestShortcodeFromURLAndShortcodePreferred(t *testing.T) {
-	c := newClient(SampleProvider())
+	c := newClient(Sample())
 	all, _ := c.Posts(context.Background(), PostsRequest{Username: "sample.bakery", Limit: 2})
 	want := all.Media[1]
 	for _, sc := range []string{want.Shortcode, "https://www.instagram.com/p/" + want.Shortcode + "/", "instagram.com/reel/" + want.Shortcode} {

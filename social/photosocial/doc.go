@@ -5,35 +5,45 @@
 //
 // A [Client] serves the operations over a [Provider]:
 //
-//	c := &photosocial.Client{Provider: photosocial.SampleProvider()}
+//	c, err := photosocial.New(photosocial.Config{Provider: photosocial.Sample()})
+//	...
 //	posts, err := c.Posts(ctx, photosocial.PostsRequest{Username: "@sample.bakery", Limit: 12})
 //
 // # Providers
 //
 // Three adapters implement Provider, each naming itself in the source field:
 //
-//   - [GraphProvider] ("instagram_graph"): the Instagram Graph API. Business
+//   - [Graph] ("instagram_graph", [NewGraph]): the Instagram Graph API. Business
 //     discovery serves the profiles and media of business and creator
 //     accounts; hashtags go through ig_hashtag_search, then top_media or
 //     recent_media. It cannot serve personal or private accounts (they are
 //     NOT_FOUND), media by shortcode, nor media or comments of other
 //     accounts: those answer SERVICE_UNAVAILABLE wrapping [ErrUnsupported],
 //     with a message saying what it cannot do. Reels are told apart by
-//     media_product_type.
-//   - [ApifyProvider] ("apify"): the Apify Instagram scraper actor through
+//     media_product_type. Business discovery does not serve thumbnail_url,
+//     so its videos have no thumbnail; should it refuse the optional
+//     fields (username, children), the media are asked again without them
+//     and the list's notes say so. Throttling (codes 4, 17, 32, 613,
+//     80002) is RATE_LIMIT_EXCEEDED with the wait the Graph API gives in
+//     X-Business-Use-Case-Usage or X-App-Usage
+//     (estimated_time_to_regain_access).
+//   - [Apify] ("apify", [NewApify]): the Apify Instagram scraper actor through
 //     run-sync-get-dataset-items: profiles, posts, reels, comments, hashtag
 //     media and search. Reels are told apart by productType "clips".
-//   - [FileProvider] ("file"): local JSON Lines exports, for offline use.
-//     [SampleProvider] serves a bundled SAMPLE dataset of fictional
+//   - [File] ("file", [NewFile]): local JSON Lines exports, for offline use.
+//     [Sample] serves a bundled SAMPLE dataset of fictional
 //     accounts.
 //
-// Upstream failures map to the envelope codes of internal/upstream: an
+// Upstream failures map to the envelope codes of package envelope: an
 // unknown account or media is 404 NOT_FOUND, a provider rate limit 429
-// RATE_LIMIT_EXCEEDED with the provider's Retry-After, a failure 502
+// RATE_LIMIT_EXCEEDED with the provider's Retry-After (60 s when the
+// provider does not say when to retry), a failure 502
 // UPSTREAM_ERROR, a timeout 504 UPSTREAM_TIMEOUT, and a Client without a
 // provider 503 SERVICE_UNAVAILABLE saying how to configure one. Responses
 // are size-bounded (8 MiB by default) and tokens travel in headers only,
-// never in URLs or errors.
+// never in URLs, errors, fmt, log/slog or encoding/json output. Package
+// photosocialtest serves loopback replays of the Graph API and Apify for
+// tests and examples.
 //
 // # Rules
 //
@@ -101,7 +111,7 @@
 //
 // [Client.ProfileInsights] and [Client.CommentInsights] compute the facts
 // in Go first ([ComputeProfileFacts], [ComputeCommentFacts]), hand them to
-// the model through internal/llmjson (JSON asked for, validated, retried
+// the model configured by [Config].LLM (JSON asked for, validated, retried
 // once with the violations shown, usage and cost accounted), and return
 // the fields of section 2.3:
 //
@@ -122,7 +132,7 @@
 // engagement by media type, hashtag use and the engagement of each tag,
 // caption-length statistics (short is under 100 characters), and the best
 // and worst three posts. Comment facts: sentiment per comment with the
-// VADER-style engine of internal/sentiment (labels at ±0.05 compound),
+// VADER-style engine shared with microblog (labels at ±0.05 compound, [social.Label]),
 // questions by syntax (a "?" or a sentence opening with an interrogative
 // or auxiliary word), repeated two- and three-word phrases, and the
 // moderation flags of [ModerationRules].

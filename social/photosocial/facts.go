@@ -13,6 +13,7 @@ import (
 
 	"github.com/quiverkit/quiver/internal/sentiment"
 	"github.com/quiverkit/quiver/internal/stopwords"
+	"github.com/quiverkit/quiver/social"
 )
 
 // ProfileFacts are the numbers of profile insights, computed in Go before
@@ -58,15 +59,9 @@ type PostingFacts struct {
 	// MedianHoursBetween is the median gap between consecutive posts.
 	MedianHoursBetween float64 `json:"median_hours_between"`
 	// Weekdays counts posts per UTC weekday ("Monday"...), busiest first.
-	Weekdays []Count `json:"weekdays"`
+	Weekdays []social.Count `json:"weekdays"`
 	// HoursUTC counts posts per UTC hour ("09"), busiest first, at most 5.
-	HoursUTC []Count `json:"hours_utc"`
-}
-
-// Count is a label with a count.
-type Count struct {
-	Key   string `json:"key"`
-	Count int    `json:"count"`
+	HoursUTC []social.Count `json:"hours_utc"`
 }
 
 // TypeStat is the engagement of one media type.
@@ -139,12 +134,14 @@ func excerpt(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-func counts(m map[string]int, max int) []Count {
-	out := make([]Count, 0, len(m))
+func counts(m map[string]int, max int) []social.Count {
+	out := make([]social.Count, 0, len(m))
 	for k, v := range m {
-		out = append(out, Count{k, v})
+		out = append(out, social.Count{Value: k, Count: v})
 	}
-	slices.SortFunc(out, func(a, b Count) int { return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Key, b.Key)) })
+	slices.SortFunc(out, func(a, b social.Count) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Value, b.Value))
+	})
 	if max > 0 && len(out) > max {
 		out = out[:max]
 	}
@@ -156,7 +153,7 @@ func counts(m map[string]int, max int) []Count {
 func ComputeProfileFacts(p Profile, media []Media) ProfileFacts {
 	f := ProfileFacts{MediaAnalyzed: len(media), FollowersCount: p.FollowersCount,
 		ByType: []TypeStat{}, TopHashtags: []TagStat{}, BestPosts: []PostRef{}, WorstPosts: []PostRef{}}
-	f.Posting.Weekdays, f.Posting.HoursUTC = []Count{}, []Count{}
+	f.Posting.Weekdays, f.Posting.HoursUTC = []social.Count{}, []social.Count{}
 	if len(media) == 0 {
 		return f
 	}
@@ -243,7 +240,7 @@ type CommentFacts struct {
 	// CommentsAnalyzed is the number of comments covered.
 	CommentsAnalyzed int `json:"comments_analyzed"`
 	// Sentiment is the aggregate of the per-comment scores.
-	Sentiment SentimentSummary `json:"sentiment"`
+	Sentiment social.Sentiment `json:"sentiment"`
 	// PerComment is the sentiment of each comment, in input order.
 	PerComment []CommentSentiment `json:"per_comment"`
 	// Questions are the comments that ask something, by syntax: a
@@ -257,21 +254,11 @@ type CommentFacts struct {
 	ModerationFlags []ModerationFlag `json:"moderation_flags"`
 }
 
-// SentimentSummary aggregates comment sentiment. Labels use the microblog
-// engine's ±0.05 threshold on the compound score.
-type SentimentSummary struct {
-	Label        sentiment.Label `json:"label"`
-	MeanCompound float64         `json:"mean_compound"`
-	Positive     int             `json:"positive"`
-	Neutral      int             `json:"neutral"`
-	Negative     int             `json:"negative"`
-}
-
 // CommentSentiment is the sentiment of one comment.
 type CommentSentiment struct {
-	CommentID string          `json:"comment_id"`
-	Compound  float64         `json:"compound"`
-	Label     sentiment.Label `json:"label"`
+	CommentID string       `json:"comment_id"`
+	Compound  float64      `json:"compound"`
+	Label     social.Label `json:"label"`
 }
 
 // CommentQuote quotes a comment.
@@ -419,14 +406,7 @@ func ComputeCommentFacts(cs []Comment) CommentFacts {
 		l := s.Label()
 		f.PerComment = append(f.PerComment, CommentSentiment{c.ID, round(s.Compound), l})
 		sum += s.Compound
-		switch l {
-		case sentiment.Positive:
-			f.Sentiment.Positive++
-		case sentiment.Negative:
-			f.Sentiment.Negative++
-		default:
-			f.Sentiment.Neutral++
-		}
+		f.Sentiment.Add(l)
 		if isQuestion(c.Text) {
 			f.Questions = append(f.Questions, CommentQuote{c.ID, excerpt(c.Text, 280)})
 		}

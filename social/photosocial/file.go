@@ -17,7 +17,7 @@ import (
 // maxFileLine bounds one JSON Lines record of a file export.
 const maxFileLine = 1 << 20
 
-// FileProvider serves data from local JSON Lines exports, so that the
+// File serves data from local JSON Lines exports, so that the
 // operations and the insights run offline on a dataset a user already has.
 //
 // Each line is one JSON object with a "kind":
@@ -32,7 +32,7 @@ const maxFileLine = 1 << 20
 // Media of a profile with is_private true are not served, as with a live
 // provider. Cursors are offsets ("file:<n>"). Search matches usernames,
 // full names and hashtags by substring.
-type FileProvider struct {
+type File struct {
 	profiles map[string]fileProfile
 	byOwner  map[string][]Media // newest first
 	byCode   map[string]Media
@@ -67,39 +67,55 @@ type fileComment struct {
 //go:embed sampledata/sample.jsonl
 var sampleFS embed.FS
 
-// SampleProvider returns a FileProvider over the bundled sample dataset:
+// Sample returns a File provider over the bundled sample dataset:
 // SAMPLE DATA of fictional accounts (@sample.bakery, @sample.trailrunner,
 // ...), written for the examples and tests. It describes no real account.
-func SampleProvider() *FileProvider {
+func Sample() *File {
 	b, err := sampleFS.ReadFile("sampledata/sample.jsonl")
 	if err != nil {
 		panic(err)
 	}
-	p, err := NewFileProvider(bytes.NewReader(b))
+	p, err := readFile(bytes.NewReader(b))
 	if err != nil {
 		panic("photosocial: the bundled sample dataset is invalid: " + err.Error())
 	}
 	return p
 }
 
-// OpenFileProvider reads the JSON Lines files at paths into a FileProvider.
-func OpenFileProvider(paths ...string) (*FileProvider, error) {
+// FileConfig configures a [File] provider: the records are read from the
+// files at Paths, in order, then from Reader. At least one is required.
+type FileConfig struct {
+	// Paths are JSON Lines exports to read; default none.
+	Paths []string
+	// Reader, when set, is read after Paths; default nil.
+	Reader io.Reader
+}
+
+// NewFile reads the JSON Lines exports that cfg names into a provider. An
+// invalid record is an error naming its line; the error wraps
+// [ErrInvalidConfig] when cfg names no data.
+func NewFile(cfg FileConfig) (*File, error) {
+	if len(cfg.Paths) == 0 && cfg.Reader == nil {
+		return nil, invalidConfig("the file provider needs Paths or Reader")
+	}
 	var rs []io.Reader
-	for _, path := range paths {
+	for _, path := range cfg.Paths {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("photosocial: %w", err)
 		}
 		defer f.Close()
 		rs = append(rs, f, strings.NewReader("\n"))
 	}
-	return NewFileProvider(io.MultiReader(rs...))
+	if cfg.Reader != nil {
+		rs = append(rs, cfg.Reader)
+	}
+	return readFile(io.MultiReader(rs...))
 }
 
-// NewFileProvider reads JSON Lines records from r. An invalid record is
-// an error naming its line.
-func NewFileProvider(r io.Reader) (*FileProvider, error) {
-	p := &FileProvider{
+// readFile reads JSON Lines records from r.
+func readFile(r io.Reader) (*File, error) {
+	p := &File{
 		profiles: map[string]fileProfile{}, byOwner: map[string][]Media{}, byCode: map[string]Media{},
 		byID: map[string]Media{}, comments: map[string][]Comment{}, tags: map[string]int64{},
 	}
@@ -182,10 +198,10 @@ func NewFileProvider(r io.Reader) (*FileProvider, error) {
 }
 
 // Name implements Provider.
-func (p *FileProvider) Name() string { return "file" }
+func (p *File) Name() string { return "file" }
 
 // Profile implements Provider.
-func (p *FileProvider) Profile(_ context.Context, username string) (Profile, error) {
+func (p *File) Profile(_ context.Context, username string) (Profile, error) {
 	fp, ok := p.profiles[username]
 	if !ok {
 		return Profile{}, notFound("the account @%s is not in the dataset", username)
@@ -194,7 +210,7 @@ func (p *FileProvider) Profile(_ context.Context, username string) (Profile, err
 }
 
 // UserMedia implements Provider; reels are the media of type reel.
-func (p *FileProvider) UserMedia(_ context.Context, q UserMediaQuery) (MediaPage, error) {
+func (p *File) UserMedia(_ context.Context, q UserMediaQuery) (MediaPage, error) {
 	fp, known := p.profiles[q.Username]
 	ms, any := p.byOwner[q.Username]
 	if !known && !any {
@@ -214,7 +230,7 @@ func (p *FileProvider) UserMedia(_ context.Context, q UserMediaQuery) (MediaPage
 	return MediaPage{Media: slices.Clone(win), Next: next}, nil
 }
 
-func (p *FileProvider) lookup(ref MediaRef) (Media, error) {
+func (p *File) lookup(ref MediaRef) (Media, error) {
 	if ref.Shortcode != "" {
 		if m, ok := p.byCode[ref.Shortcode]; ok {
 			return m, nil
@@ -229,12 +245,12 @@ func (p *FileProvider) lookup(ref MediaRef) (Media, error) {
 }
 
 // Media implements Provider.
-func (p *FileProvider) Media(_ context.Context, ref MediaRef) (Media, error) {
+func (p *File) Media(_ context.Context, ref MediaRef) (Media, error) {
 	return p.lookup(ref)
 }
 
 // Comments implements Provider.
-func (p *FileProvider) Comments(_ context.Context, q CommentsQuery) (CommentPage, error) {
+func (p *File) Comments(_ context.Context, q CommentsQuery) (CommentPage, error) {
 	m, err := p.lookup(q.Media)
 	if err != nil {
 		return CommentPage{}, err
@@ -249,7 +265,7 @@ func (p *FileProvider) Comments(_ context.Context, q CommentsQuery) (CommentPage
 
 // HashtagMedia implements Provider: media of public profiles with the
 // tag, by engagement for top and by time for recent.
-func (p *FileProvider) HashtagMedia(_ context.Context, q HashtagQuery) (MediaPage, error) {
+func (p *File) HashtagMedia(_ context.Context, q HashtagQuery) (MediaPage, error) {
 	off, err := offsetCursor("file", q.Cursor)
 	if err != nil {
 		return MediaPage{}, err
@@ -277,7 +293,7 @@ func (p *FileProvider) HashtagMedia(_ context.Context, q HashtagQuery) (MediaPag
 
 // Search implements Provider: exact matches first, then prefixes, then
 // substrings; ties by followers or media count.
-func (p *FileProvider) Search(_ context.Context, q SearchQuery) (SearchPage, error) {
+func (p *File) Search(_ context.Context, q SearchQuery) (SearchPage, error) {
 	off, err := offsetCursor("file", q.Cursor)
 	if err != nil {
 		return SearchPage{}, err

@@ -6,17 +6,17 @@ import (
 	"testing"
 )
 
-func FuzzNewFileProvider(f *testing.F) {
+func FuzzNewFile(f *testing.F) {
 	b, _ := sampleFS.ReadFile("sampledata/sample.jsonl")
 	f.Add(string(b))
 	f.Add(`{"kind":"media","id":"1","owner":{"username":"a"},"taken_at":1700000000}`)
 	f.Add(`{"kind":"comment","id":"1","shortcode":"B"}`)
 	f.Fuzz(func(t *testing.T, data string) {
-		p, err := NewFileProvider(strings.NewReader(data))
+		p, err := NewFile(FileConfig{Reader: strings.NewReader(data)})
 		if err != nil {
 			return
 		}
-		c := &Client{Provider: p}
+		c := mustClient(Config{Provider: p})
 		ctx := context.Background()
 		for user := range p.profiles {
 			c.Posts(ctx, PostsRequest{Username: user})

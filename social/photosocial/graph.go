@@ -1,10 +1,12 @@
 package photosocial
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -19,27 +21,45 @@ import (
 // DefaultGraphBaseURL is the Graph API version the Graph provider targets.
 const DefaultGraphBaseURL = "https://graph.facebook.com/v21.0"
 
-// GraphConfig configures a [GraphProvider].
+// GraphConfig configures a [Graph] provider.
+// Printing it with fmt, log/slog or encoding/json shows "[redacted]" in
+// place of Token.
 type GraphConfig struct {
-	// AccessToken is the app user's access token (instagram_basic and
+	// Token is the app user's access token (instagram_basic and
 	// pages_read_engagement; Instagram Public Content Access for
 	// hashtags). Required. It travels in the Authorization header, never
-	// in URLs, and never appears in errors.
-	AccessToken string
+	// in URLs, and never appears in errors, fmt or log/slog output.
+	Token string
 	// UserID is the app user's Instagram professional account ID, on
 	// which business discovery and hashtag search are performed. Required.
 	UserID string
-	// BaseURL replaces DefaultGraphBaseURL, e.g. with a test server.
+	// BaseURL is the versioned API root; default DefaultGraphBaseURL.
+	// Tests point it at a photosocialtest server.
 	BaseURL string
-	// HTTPClient sends the requests; default http.DefaultClient.
+	// HTTPClient sends the requests; default a shared client. Redirects
+	// are followed only within the provider's host.
 	HTTPClient *http.Client
-	// MaxResponseBytes bounds a response; default DefaultMaxResponseBytes.
+	// MaxResponseBytes bounds each response body; default
+	// DefaultMaxResponseBytes (8 MiB).
 	MaxResponseBytes int64
-	// Timeout bounds each request; default 15 s.
+	// Timeout bounds each request, body included; default
+	// DefaultTimeout (15 s).
 	Timeout time.Duration
 }
 
-// GraphProvider serves data through the Instagram Graph API (Instagram API
+// Format implements fmt.Formatter: the token is redacted.
+func (c GraphConfig) Format(f fmt.State, verb rune) {
+	type plain GraphConfig
+	c.Token = upstream.Redact(c.Token)
+	fmt.Fprintf(f, fmt.FormatString(f, verb), plain(c))
+}
+
+// LogValue implements slog.LogValuer: the token is redacted.
+func (c GraphConfig) LogValue() slog.Value {
+	return upstream.LogValue(c.BaseURL, c.Token != "", c.MaxResponseBytes, c.Timeout)
+}
+
+// Graph serves data through the Instagram Graph API (Instagram API
 // with Facebook Login): business discovery for the profiles and media of
 // business and creator accounts, and hashtag search (ig_hashtag_search,
 // then top_media or recent_media).
@@ -55,32 +75,69 @@ type GraphConfig struct {
 //
 // Reels are told apart by media_product_type REELS. Hashtag media carry no
 // owner username, and like_count is absent when the owner hid likes.
-type GraphProvider struct {
-	cfg GraphConfig
-	up  *upstream.Client
+type Graph struct {
+	userID string
+	up     *upstream.Client // holds the token, behind a pointer
 }
 
-// NewGraphProvider returns a Graph API provider.
-func NewGraphProvider(cfg GraphConfig) (*GraphProvider, error) {
-	if cfg.AccessToken == "" || cfg.UserID == "" {
-		return nil, errors.New("photosocial: the Graph provider needs an access token and the app user's IG user ID")
+// Format implements fmt.Formatter: every verb prints the provider's type
+// and base URL, never its credential.
+func (p Graph) Format(f fmt.State, _ rune) { upstream.FormatProvider(f, "photosocial.Graph", p.up) }
+
+// MarshalJSON implements json.Marshaler: the Token is redacted.
+func (c GraphConfig) MarshalJSON() ([]byte, error) {
+	type plain GraphConfig
+	c.Token = upstream.Redact(c.Token)
+	return json.Marshal(plain(c))
+}
+
+// NewGraph returns a Graph API provider. The error wraps
+// [ErrInvalidConfig] when Token or UserID is empty or a setting cannot
+// work.
+func NewGraph(cfg GraphConfig) (*Graph, error) {
+	if strings.TrimSpace(cfg.Token) == "" || strings.TrimSpace(cfg.UserID) == "" {
+		return nil, invalidConfig("the Graph provider needs Token and UserID (the app user's IG user ID)")
 	}
-	return &GraphProvider{cfg: cfg, up: &upstream.Client{
-		Name: "Instagram Graph API", BaseURL: baseURL(cfg.BaseURL, DefaultGraphBaseURL),
-		Header: bearer(cfg.AccessToken),
-		HTTP:   cfg.HTTPClient, Timeout: cfg.Timeout, MaxBytes: maxBytes(cfg.MaxResponseBytes),
-	}}, nil
+	up, err := newUpstream("Instagram Graph API", DefaultGraphBaseURL, cfg.Token, cfg.BaseURL, cfg.HTTPClient, cfg.MaxResponseBytes, cfg.Timeout, 0)
+	if err != nil {
+		return nil, err
+	}
+	return &Graph{userID: cfg.UserID, up: up}, nil
 }
 
 // Name implements Provider.
-func (g *GraphProvider) Name() string { return "instagram_graph" }
+func (g *Graph) Name() string { return "instagram_graph" }
 
 // graphCursorRE matches a next_cursor of UserMedia: a Graph cursor, and
 // after a dot how many of the selected media of that page were already
 // returned (a page of reels may hold more than a response takes).
 var graphCursorRE = regexp.MustCompile(`^([A-Za-z0-9_=-]*)(?:\.([0-9]{1,3}))?$`)
 
+// graphMediaFields are the fields asked of an IG Media object the app
+// user owns.
 const graphMediaFields = "id,caption,comments_count,like_count,media_type,media_product_type,media_url,permalink,thumbnail_url,timestamp,username,children{id,media_type,media_url,thumbnail_url}"
+
+// Fields asked of the media of business discovery. Business discovery
+// serves fewer media fields than an IG Media object: it refuses
+// thumbnail_url (and shortcode, ig_id, is_comment_enabled) with
+// "(#100) Please read documentation for supported fields.", as an
+// open-source client tested against the live API records
+// (bk-rs/instagram-apis-rs, instagram-graph-api/src/objects/ig_media.rs).
+// So videos found through business discovery have no thumbnail. username
+// and children are optional: should the API refuse them too, the media
+// are asked again with the required fields only, and a note says so.
+const (
+	graphDiscoveryMediaFields    = graphDiscoveryRequiredFields + ",username,children{id,media_type,media_url}"
+	graphDiscoveryRequiredFields = "id,caption,comments_count,like_count,media_type,media_product_type,media_url,permalink,timestamp"
+)
+
+// errFieldRefused marks a Graph API refusal of a requested field (code
+// 100, "supported fields").
+var errFieldRefused = errors.New("the Graph API refused a requested field")
+
+// fieldRefusalNote is the note of a page whose media were asked again
+// without the optional fields.
+const fieldRefusalNote = "the Graph API refused optional media fields (username, children): carousel items are missing"
 
 // graphError is the error object of a Graph API failure.
 type graphError struct {
@@ -93,7 +150,7 @@ type graphError struct {
 }
 
 // get sends GET base/path?params and decodes the answer into out.
-func (g *GraphProvider) get(ctx context.Context, path string, params url.Values, out any, what string) error {
+func (g *Graph) get(ctx context.Context, path string, params url.Values, out any, what string) error {
 	return g.up.Send(ctx, upstream.Request{
 		Path: "/" + path, Query: params,
 		Classify: func(status int, body []byte) error { return g.classify(status, body, what) },
@@ -102,7 +159,7 @@ func (g *GraphProvider) get(ctx context.Context, path string, params url.Values,
 
 // classify maps a Graph API error object to an envelope error; nil lets
 // upstream map by HTTP status.
-func (g *GraphProvider) classify(status int, body []byte, what string) error {
+func (g *Graph) classify(status int, body []byte, what string) error {
 	var ge graphError
 	if json.Unmarshal(body, &ge) != nil || ge.Error.Code == 0 {
 		return nil
@@ -113,6 +170,9 @@ func (g *GraphProvider) classify(status int, body []byte, what string) error {
 		return envelope.Errorf(envelope.CodeRateLimitExceeded, "the Instagram Graph API rate limit was reached (code %d); retry later", e.Code)
 	case e.Code == 190:
 		return envelope.Errorf(envelope.CodeUpstreamError, "the Instagram Graph API rejected the configured access token (code 190): renew it")
+	case e.Code == 100 && strings.Contains(strings.ToLower(e.Message), "supported fields"):
+		return envelope.Wrap(envelope.CodeUpstreamError, errFieldRefused,
+			fmt.Sprintf("the Instagram Graph API refused a requested field of %s (code 100)", what))
 	case e.Code == 110 || e.Subcode == 2207013:
 		return notFound("%s was not found: the Instagram Graph API sees only business and creator accounts", what)
 	case e.Code == 100 && e.Subcode == 33:
@@ -227,7 +287,7 @@ type graphDiscovery struct {
 	} `json:"business_discovery"`
 }
 
-func (g *GraphProvider) discover(ctx context.Context, username, fields string) (graphDiscovery, error) {
+func (g *Graph) discover(ctx context.Context, username, fields string) (graphDiscovery, error) {
 	var d graphDiscovery
 	// The username goes into a field expansion: only valid names pass,
 	// also when the provider is called without a Client.
@@ -235,12 +295,12 @@ func (g *GraphProvider) discover(ctx context.Context, username, fields string) (
 		return d, envelope.Invalid("username", "must be 1 to 30 lower-case letters, digits, periods or underscores")
 	}
 	params := url.Values{"fields": {fmt.Sprintf("business_discovery.username(%s){%s}", username, fields)}}
-	err := g.get(ctx, g.cfg.UserID, params, &d, "the account @"+username)
+	err := g.get(ctx, g.userID, params, &d, "the account @"+username)
 	return d, err
 }
 
 // Profile implements Provider through business discovery.
-func (g *GraphProvider) Profile(ctx context.Context, username string) (Profile, error) {
+func (g *Graph) Profile(ctx context.Context, username string) (Profile, error) {
 	d, err := g.discover(ctx, username, "id,username,name,followers_count,follows_count,media_count,profile_picture_url")
 	if err != nil {
 		return Profile{}, err
@@ -259,7 +319,7 @@ const graphReelPages = 5
 // Reels are selected by media_product_type, reading up to five pages.
 // When a page holds more reels than the response takes, next_cursor
 // points back into that page, so that none is skipped.
-func (g *GraphProvider) UserMedia(ctx context.Context, q UserMediaQuery) (MediaPage, error) {
+func (g *Graph) UserMedia(ctx context.Context, q UserMediaQuery) (MediaPage, error) {
 	// The cursor goes into a field expansion, media.after(<cursor>): only
 	// the base64url characters of Graph cursors may pass.
 	m := graphCursorRE.FindStringSubmatch(q.Cursor)
@@ -269,18 +329,26 @@ func (g *GraphProvider) UserMedia(ctx context.Context, q UserMediaQuery) (MediaP
 	cursor := m[1]
 	skip, _ := strconv.Atoi(m[2]) // "" is 0
 	var page MediaPage
+	fields := graphDiscoveryMediaFields
 	for range graphReelPages {
 		edge := fmt.Sprintf("media.limit(%d)", q.Limit)
 		if cursor != "" {
 			edge = fmt.Sprintf("media.after(%s).limit(%d)", cursor, q.Limit)
 		}
-		d, err := g.discover(ctx, q.Username, "id,"+edge+"{"+graphMediaFields+"}")
+		d, err := g.discover(ctx, q.Username, "id,"+edge+"{"+fields+"}")
+		if errors.Is(err, errFieldRefused) && fields != graphDiscoveryRequiredFields {
+			fields = graphDiscoveryRequiredFields
+			page.Notes = append(page.Notes, fieldRefusalNote)
+			d, err = g.discover(ctx, q.Username, "id,"+edge+"{"+fields+"}")
+		}
 		if err != nil {
 			return MediaPage{}, err
 		}
 		b := d.BusinessDiscovery
 		var selected []Media
 		for _, gm := range b.Media.Data {
+			// Every medium of business discovery is the account's own.
+			gm.Username = cmp.Or(gm.Username, q.Username)
 			if n := gm.normalize(b.ID); !q.Reels || n.Type == TypeReel {
 				selected = append(selected, n)
 			}
@@ -303,7 +371,7 @@ func (g *GraphProvider) UserMedia(ctx context.Context, q UserMediaQuery) (MediaP
 }
 
 // Media implements Provider for media the app user owns, by IG Media ID.
-func (g *GraphProvider) Media(ctx context.Context, ref MediaRef) (Media, error) {
+func (g *Graph) Media(ctx context.Context, ref MediaRef) (Media, error) {
 	if ref.MediaID == "" {
 		return Media{}, unsupported("Instagram Graph API", "cannot look media up by shortcode; pass its IG Media ID as media_id")
 	}
@@ -342,7 +410,7 @@ func (c graphComment) normalize(parent string) Comment {
 
 // Comments implements Provider for media the app user owns, by IG Media
 // ID. Comments of other accounts' media are not served by the Graph API.
-func (g *GraphProvider) Comments(ctx context.Context, q CommentsQuery) (CommentPage, error) {
+func (g *Graph) Comments(ctx context.Context, q CommentsQuery) (CommentPage, error) {
 	if q.Media.MediaID == "" {
 		return CommentPage{}, unsupported("Instagram Graph API", "cannot read comments of other accounts' media or by shortcode; it serves only the configured account's own media, by media_id")
 	}
@@ -372,13 +440,13 @@ func (g *GraphProvider) Comments(ctx context.Context, q CommentsQuery) (CommentP
 }
 
 // hashtagID resolves a hashtag's node ID with ig_hashtag_search.
-func (g *GraphProvider) hashtagID(ctx context.Context, tag string) (string, error) {
+func (g *Graph) hashtagID(ctx context.Context, tag string) (string, error) {
 	var resp struct {
 		Data []struct {
 			ID string `json:"id"`
 		} `json:"data"`
 	}
-	params := url.Values{"user_id": {g.cfg.UserID}, "q": {tag}}
+	params := url.Values{"user_id": {g.userID}, "q": {tag}}
 	if err := g.get(ctx, "ig_hashtag_search", params, &resp, "the hashtag #"+tag); err != nil {
 		return "", err
 	}
@@ -390,7 +458,7 @@ func (g *GraphProvider) hashtagID(ctx context.Context, tag string) (string, erro
 
 // HashtagMedia implements Provider: ig_hashtag_search, then top_media or
 // recent_media (the last 24 hours) of the hashtag node.
-func (g *GraphProvider) HashtagMedia(ctx context.Context, q HashtagQuery) (MediaPage, error) {
+func (g *Graph) HashtagMedia(ctx context.Context, q HashtagQuery) (MediaPage, error) {
 	id, err := g.hashtagID(ctx, q.Hashtag)
 	if err != nil {
 		return MediaPage{}, err
@@ -400,7 +468,7 @@ func (g *GraphProvider) HashtagMedia(ctx context.Context, q HashtagQuery) (Media
 		edge = "recent_media"
 	}
 	params := url.Values{
-		"user_id": {g.cfg.UserID},
+		"user_id": {g.userID},
 		"fields":  {"id,caption,comments_count,like_count,media_type,media_url,permalink,timestamp,children{id,media_type,media_url}"},
 		"limit":   {fmt.Sprint(min(q.Limit, 50))},
 	}
@@ -423,7 +491,7 @@ func (g *GraphProvider) HashtagMedia(ctx context.Context, q HashtagQuery) (Media
 
 // Search implements Provider: an exact-username lookup through business
 // discovery for profiles, ig_hashtag_search for hashtags.
-func (g *GraphProvider) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
+func (g *Graph) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
 	if q.Type == "hashtag" {
 		id, err := g.hashtagID(ctx, strings.ToLower(q.Query))
 		if isNotFound(err) {

@@ -11,6 +11,7 @@ import (
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
 	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/social"
 )
 
 // Bounds and defaults of the AI insight requests.
@@ -115,7 +116,7 @@ type ProfileInsights struct {
 
 // AggregateSentiment joins the computed sentiment with the model's reading.
 type AggregateSentiment struct {
-	SentimentSummary
+	social.Sentiment
 	// Summary is the model's reading of the mood.
 	Summary string `json:"summary"`
 }
@@ -146,7 +147,7 @@ type CommentInsights struct {
 
 // errNoModel is the 503 of the AI operations without a model.
 var errNoModel = envelope.Errorf(envelope.CodeServiceUnavailable,
-	"photo-sharing insights need a language model, and none is configured: set QUIVER_LLM_PROVIDER (openai, anthropic, ollama or googleai) and QUIVER_LLM_MODEL on the server, or set photosocial.Client.Model")
+	"photo-sharing insights need a language model, and none is configured: set QUIVER_LLM_PROVIDER (openai, anthropic, ollama or googleai) and QUIVER_LLM_MODEL on the server, or set photosocial.Config.LLM")
 
 type answerEvidence struct {
 	ID     string `json:"id"`
@@ -187,13 +188,11 @@ func checkConfidence(c float64) []string {
 
 // modelConfig returns the model settings, or nil when none is configured.
 func (c *Client) modelConfig() *llm.Config {
-	if c.LLM != nil && c.LLM.Model != nil {
-		return c.LLM
-	}
-	if c.Model == nil {
+	if c == nil || c.llm.Model == nil {
 		return nil
 	}
-	return &llm.Config{Model: c.Model, Name: c.ModelName}
+	cfg := c.llm
+	return &cfg
 }
 
 func checkGoal(v *envelope.ValidationError, field, s string) string {
@@ -438,7 +437,7 @@ moderation_flags lists only flags the rules missed. Use only comment ids from "c
 	}
 	res := CommentInsights{
 		Media: media, Facts: facts,
-		AggregateSentiment: AggregateSentiment{SentimentSummary: facts.Sentiment, Summary: ans.SentimentSummary},
+		AggregateSentiment: AggregateSentiment{Sentiment: facts.Sentiment, Summary: ans.SentimentSummary},
 		RecurringTopics:    f.themes(ans.RecurringTopics),
 		Questions:          facts.Questions,
 		Objections:         f.findings(ans.Objections),
@@ -461,7 +460,7 @@ func emptyProfileInsights(p Profile, f ProfileFacts, notes []string) ProfileInsi
 // emptyCommentInsights is the answer for a post without comments.
 func emptyCommentInsights(m Media, f CommentFacts) CommentInsights {
 	return CommentInsights{
-		Media: m, Facts: f, AggregateSentiment: AggregateSentiment{SentimentSummary: f.Sentiment},
+		Media: m, Facts: f, AggregateSentiment: AggregateSentiment{Sentiment: f.Sentiment},
 		RecurringTopics: []Theme{}, Questions: []CommentQuote{}, Objections: []Finding{},
 		ModerationFlags: []ModerationFlag{}, Evidence: []Evidence{},
 		Limitations: []string{"no comments to analyse; the model was not asked"},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
@@ -28,7 +29,7 @@ func bakeryCarousel(t *testing.T, c *Client) Media {
 }
 
 func TestProfileInsightsWithOpenAIWire(t *testing.T) {
-	c := newClient(SampleProvider())
+	c := newClient(Sample())
 	posts, _ := c.Posts(context.Background(), PostsRequest{Username: "sample.bakery", Limit: 12})
 	best := posts.Media[0].ID
 	answer := map[string]any{
@@ -46,7 +47,7 @@ func TestProfileInsightsWithOpenAIWire(t *testing.T) {
 	srv := testutil.NewOpenAI(t,
 		llmtest.Reply{Content: bad, PromptTokens: 900, CompletionTokens: 40},
 		llmtest.Reply{Content: string(body), PromptTokens: 1000, CompletionTokens: 120})
-	c.Model, c.ModelName = testutil.Model(t, srv, "gpt-4o-mini"), "gpt-4o-mini"
+	c.llm = llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini"), Name: "gpt-4o-mini"}
 	res, ai, err := c.ProfileInsights(context.Background(), ProfileInsightsRequest{Username: "@sample.bakery", AnalysisGoal: "more reel reach"})
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +87,7 @@ func TestProfileInsightsWithOpenAIWire(t *testing.T) {
 }
 
 func TestCommentInsightsWithOpenAIWire(t *testing.T) {
-	c := newClient(SampleProvider())
+	c := newClient(Sample())
 	car := bakeryCarousel(t, c)
 	cl, _ := c.Comments(context.Background(), CommentsRequest{Shortcode: car.Shortcode, Limit: 100})
 	byText := func(s string) string {
@@ -106,7 +107,7 @@ func TestCommentInsightsWithOpenAIWire(t *testing.T) {
 	 "evidence":[{"id":"` + glutenQ + `","reason":"dietary question"},{"id":"18000000000000000","reason":"invented"}],
 	 "confidence":0.7,"limitations":[]}`
 	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: answer, PromptTokens: 700, CompletionTokens: 90})
-	c.Model, c.ModelName = testutil.Model(t, srv, "gpt-4o-mini"), "gpt-4o-mini"
+	c.llm = llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini"), Name: "gpt-4o-mini"}
 	res, ai, err := c.CommentInsights(context.Background(), CommentInsightsRequest{Shortcode: car.Shortcode})
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +151,7 @@ func TestCommentInsightsWithOpenAIWire(t *testing.T) {
 }
 
 func TestInsightsRules(t *testing.T) {
-	c := newClient(SampleProvider())
+	c := newClient(Sample())
 	ctx := context.Background()
 	_, _, err := c.ProfileInsights(ctx, ProfileInsightsRequest{Username: "sample.bakery"})
 	if e := wantCode(t, err, envelope.CodeServiceUnavailable); !strings.Contains(e.Message, "language model") {
@@ -195,15 +196,15 @@ func TestComputeProfileFactsSmall(t *testing.T) {
 	f := ComputeProfileFacts(Profile{FollowersCount: 1000}, media)
 	if f.AvgEngagement != 56 || f.EngagementRate != 0.056 || f.Posting.PostsPerWeek != 1 || f.Posting.MedianHoursBetween != 168 ||
 		f.BestPosts[0].ID != "2" || f.WorstPosts[0].ID != "1" || f.TopHashtags[0].Tag != "a" || f.Captions.LongCount != 1 ||
-		f.Posting.Weekdays[0].Key != "Wednesday" || f.Posting.HoursUTC[0].Key != "09" {
+		f.Posting.Weekdays[0].Value != "Wednesday" || f.Posting.HoursUTC[0].Value != "09" {
 		t.Errorf("facts = %+v", f)
 	}
 }
 
 func TestInsightsWithoutItemsSkipTheModel(t *testing.T) {
 	srv := testutil.NewOpenAI(t) // any call would fail the test
-	c := newClient(SampleProvider())
-	c.Model = testutil.Model(t, srv, "gpt-4o-mini")
+	c := newClient(Sample())
+	c.llm = llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini")}
 	res, ai, err := c.ProfileInsights(context.Background(), ProfileInsightsRequest{Username: "sample.private"})
 	if err != nil || ai != (envelope.AI{}) || res.Confidence != 0 || len(res.Limitations) != 2 || res.ContentThemes == nil {
 		t.Errorf("private profile: %+v, %+v, %v", res, ai, err)
@@ -216,14 +217,14 @@ func TestInsightsWithoutItemsSkipTheModel(t *testing.T) {
 }
 
 func TestInsightsModelErrors(t *testing.T) {
-	c := newClient(SampleProvider())
+	c := newClient(Sample())
 	srv := testutil.NewOpenAI(t, llmtest.Reply{Status: 429, RetryAfter: "9"})
-	c.Model = testutil.Model(t, srv, "gpt-4o-mini")
+	c.llm = llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini")}
 	_, _, err := c.ProfileInsights(context.Background(), ProfileInsightsRequest{Username: "sample.bakery"})
 	wantCode(t, err, envelope.CodeRateLimitExceeded)
 	// Two answers that break the contract: the call fails, usage is kept.
 	srv = testutil.NewOpenAI(t, llmtest.Reply{Content: `{"confidence":2}`, PromptTokens: 10}, llmtest.Reply{Content: `not json`, PromptTokens: 10})
-	c.Model = testutil.Model(t, srv, "gpt-4o-mini")
+	c.llm = llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini")}
 	_, ai, err := c.ProfileInsights(context.Background(), ProfileInsightsRequest{Username: "sample.bakery"})
 	wantCode(t, err, envelope.CodeUpstreamError)
 	if ai.PromptTokens != 20 {

@@ -9,7 +9,7 @@ import (
 )
 
 // Provider is an upstream source of photo-sharing data. The adapters of
-// this package ([GraphProvider], [ApifyProvider], [FileProvider]) implement
+// this package ([Graph], [Apify], [File]) implement
 // it; any other source can.
 //
 // Providers return normalized objects without Source and FetchedAt (the

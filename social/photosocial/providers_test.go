@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/upstream"
 )
 
 const (
@@ -26,7 +27,7 @@ var fixedNow = time.Date(2025, 10, 21, 12, 0, 0, 0, time.UTC)
 
 func fixture(t *testing.T, path string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", path))
+	b, err := os.ReadFile(filepath.Join("photosocialtest", "fixtures", path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func fixture(t *testing.T, path string) []byte {
 }
 
 func newClient(p Provider) *Client {
-	return &Client{Provider: p, Now: func() time.Time { return fixedNow }}
+	return mustClient(Config{Provider: p, Now: func() time.Time { return fixedNow }})
 }
 
 // wantCode asserts that err is an *envelope.Error (or validation error)
@@ -53,7 +54,7 @@ func wantCode(t *testing.T, err error, code envelope.Code) *envelope.Error {
 
 // graphServer replays Graph API fixtures. route picks the fixture and
 // status of a request.
-func graphServer(t *testing.T, route func(r *http.Request) (int, string)) *GraphProvider {
+func graphServer(t *testing.T, route func(r *http.Request) (int, string)) *Graph {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer "+testToken {
@@ -68,7 +69,7 @@ func graphServer(t *testing.T, route func(r *http.Request) (int, string)) *Graph
 		w.Write(fixture(t, "graph/"+name))
 	}))
 	t.Cleanup(srv.Close)
-	g, err := NewGraphProvider(GraphConfig{AccessToken: testToken, UserID: testUserID, BaseURL: srv.URL + "/v21.0", HTTPClient: srv.Client()})
+	g, err := NewGraph(GraphConfig{Token: testToken, UserID: testUserID, BaseURL: srv.URL + "/v21.0", HTTPClient: srv.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +96,9 @@ func TestGraphProfile(t *testing.T) {
 
 func TestGraphPostsPagination(t *testing.T) {
 	g := graphServer(t, func(r *http.Request) (int, string) {
+		if f := r.URL.Query().Get("fields"); strings.Contains(f, "thumbnail_url") {
+			t.Errorf("business discovery asked for thumbnail_url, which it refuses: %s", f)
+		}
 		if strings.Contains(r.URL.Query().Get("fields"), "media.after(QVFIUkNhbmV4dF9wYWdlX2N1cnNvcg)") {
 			return 200, "media_page2.json"
 		}
@@ -116,8 +120,9 @@ func TestGraphPostsPagination(t *testing.T) {
 	if reel.Type != TypeReel || reel.VideoURL == "" || reel.DisplayURL != reel.ThumbnailURL {
 		t.Errorf("reel: %+v", reel)
 	}
-	// A video whose media_url the Graph API withholds (copyrighted audio).
-	if noURL.Type != TypeVideo || noURL.VideoURL != "" || noURL.DisplayURL == "" || noURL.LikeCount != 0 {
+	// A video whose media_url the Graph API withholds (copyrighted audio);
+	// business discovery serves no thumbnail_url either.
+	if noURL.Type != TypeVideo || noURL.VideoURL != "" || noURL.DisplayURL != "" || noURL.LikeCount != 0 {
 		t.Errorf("video without media_url: %+v", noURL)
 	}
 	p2, err := c.Posts(context.Background(), PostsRequest{Username: "northwind.coffee", Limit: 3, Cursor: p1.PageInfo.NextCursor})
@@ -174,7 +179,7 @@ func TestGraphErrors(t *testing.T) {
 	t.Run("bare 502", func(t *testing.T) {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(502) }))
 		defer srv.Close()
-		g, _ := NewGraphProvider(GraphConfig{AccessToken: testToken, UserID: testUserID, BaseURL: srv.URL})
+		g, _ := NewGraph(GraphConfig{Token: testToken, UserID: testUserID, BaseURL: srv.URL})
 		_, err := newClient(g).Profile(context.Background(), ProfileRequest{Username: "x"})
 		wantCode(t, err, envelope.CodeUpstreamError)
 	})
@@ -186,7 +191,7 @@ func TestGraphErrors(t *testing.T) {
 			}
 		}))
 		defer srv.Close()
-		g, _ := NewGraphProvider(GraphConfig{AccessToken: testToken, UserID: testUserID, BaseURL: srv.URL})
+		g, _ := NewGraph(GraphConfig{Token: testToken, UserID: testUserID, BaseURL: srv.URL})
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
 		_, err := newClient(g).Profile(ctx, ProfileRequest{Username: "x"})
@@ -197,7 +202,7 @@ func TestGraphErrors(t *testing.T) {
 			w.Write([]byte(`{"id":"` + strings.Repeat("x", 4096) + `"}`))
 		}))
 		defer srv.Close()
-		g, _ := NewGraphProvider(GraphConfig{AccessToken: testToken, UserID: testUserID, BaseURL: srv.URL, MaxResponseBytes: 1024})
+		g, _ := NewGraph(GraphConfig{Token: testToken, UserID: testUserID, BaseURL: srv.URL, MaxResponseBytes: 1024})
 		_, err := newClient(g).Profile(context.Background(), ProfileRequest{Username: "x"})
 		wantCode(t, err, envelope.CodeUpstreamError)
 	})
@@ -270,7 +275,7 @@ func TestGraphHashtagAndSearch(t *testing.T) {
 }
 
 // apifyServer replays Apify run-sync-get-dataset-items answers.
-func apifyServer(t *testing.T, route func(in apifyInput) (int, string)) *ApifyProvider {
+func apifyServer(t *testing.T, route func(in apifyInput) (int, string)) *Apify {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.URL.Path != "/v2/acts/apify~instagram-scraper/run-sync-get-dataset-items" {
@@ -292,7 +297,7 @@ func apifyServer(t *testing.T, route func(in apifyInput) (int, string)) *ApifyPr
 		w.Write(fixture(t, "apify/"+name))
 	}))
 	t.Cleanup(srv.Close)
-	a, err := NewApifyProvider(ApifyConfig{Token: testToken, BaseURL: srv.URL, HTTPClient: srv.Client()})
+	a, err := NewApify(ApifyConfig{Token: testToken, BaseURL: srv.URL, HTTPClient: srv.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +454,7 @@ func TestApifyErrors(t *testing.T) {
 }
 
 func TestFileProviderSample(t *testing.T) {
-	c := newClient(SampleProvider())
+	c := newClient(Sample())
 	ctx := context.Background()
 	p, err := c.Profile(ctx, ProfileRequest{Username: "@sample.bakery"})
 	if err != nil || p.FollowersCount != 48210 || p.Source != "file" {
@@ -513,7 +518,7 @@ func TestFileProviderRejectsBadRecords(t *testing.T) {
 		`{"kind":"story"}`,
 		`not json`,
 	} {
-		if _, err := NewFileProvider(strings.NewReader("\n" + in)); err == nil || !strings.Contains(err.Error(), "line 2") {
+		if _, err := NewFile(FileConfig{Reader: strings.NewReader("\n" + in)}); err == nil || !strings.Contains(err.Error(), "line 2") {
 			t.Errorf("%s: error %v, want one naming line 2", in, err)
 		}
 	}
@@ -555,7 +560,7 @@ func TestApifyErrorItemBounded(t *testing.T) {
 		json.NewEncoder(w).Encode([]map[string]string{{"error": long, "errorDescription": "boom"}})
 	}))
 	defer srv.Close()
-	a, err := NewApifyProvider(ApifyConfig{Token: testToken, BaseURL: srv.URL, HTTPClient: srv.Client()})
+	a, err := NewApify(ApifyConfig{Token: testToken, BaseURL: srv.URL, HTTPClient: srv.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -583,7 +588,7 @@ func TestGraphReelsCursorIntoPage(t *testing.T) {
 		io.WriteString(w, pageA)
 	}))
 	defer srv.Close()
-	g, err := NewGraphProvider(GraphConfig{AccessToken: testToken, UserID: testUserID, BaseURL: srv.URL, HTTPClient: srv.Client()})
+	g, err := NewGraph(GraphConfig{Token: testToken, UserID: testUserID, BaseURL: srv.URL, HTTPClient: srv.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -607,4 +612,87 @@ func TestGraphReelsCursorIntoPage(t *testing.T) {
 	}
 	_, err = c.Reels(context.Background(), ReelsRequest{Username: "northwind.coffee", Cursor: "PAGEB.x"})
 	wantCode(t, err, envelope.CodeInvalidRequest)
+}
+
+// mustClient returns New(cfg); New fails only on a configuration that
+// cannot work, which a test's setup never has.
+func mustClient(cfg Config) *Client {
+	c, err := New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// TestGraphFieldRefusal: when business discovery refuses an optional
+// media field (code 100, "supported fields"), the media are asked again
+// with the required fields only, and a note says what is missing.
+func TestGraphFieldRefusal(t *testing.T) {
+	var asked []string
+	g := graphServer(t, func(r *http.Request) (int, string) {
+		f := r.URL.Query().Get("fields")
+		asked = append(asked, f)
+		if strings.Contains(f, "children") || strings.Contains(f, "username,") {
+			return 400, "error_unsupported_field.json"
+		}
+		return 200, "media_page1.json"
+	})
+	l, err := newClient(g).Posts(context.Background(), PostsRequest{Username: "northwind.coffee", Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 2 || l.ResultCount != 2 || l.Media[0].Owner.Username != "northwind.coffee" {
+		t.Fatalf("asked %q; got %+v", asked, l)
+	}
+	if len(l.Notes) != 1 || !strings.Contains(l.Notes[0], "refused optional media fields") {
+		t.Errorf("notes = %q", l.Notes)
+	}
+	// A refusal of the required fields is an upstream error, asked once more at most.
+	asked = nil
+	g = graphServer(t, func(r *http.Request) (int, string) {
+		asked = append(asked, r.URL.Query().Get("fields"))
+		return 400, "error_unsupported_field.json"
+	})
+	_, err = newClient(g).Posts(context.Background(), PostsRequest{Username: "northwind.coffee"})
+	if e := wantCode(t, err, envelope.CodeUpstreamError); !errors.Is(e, errFieldRefused) || len(asked) != 2 {
+		t.Errorf("err %v after %d requests", err, len(asked))
+	}
+}
+
+// TestGraphThrottling: the Graph API's throttling codes are 429 with the
+// wait of X-Business-Use-Case-Usage or X-App-Usage, or the default wait
+// when it gives none.
+func TestGraphThrottling(t *testing.T) {
+	tests := []struct {
+		name   string
+		code   int
+		header http.Header
+		want   time.Duration
+	}{
+		{"app limit, no hint", 4, nil, upstream.DefaultRetryAfter},
+		{"user limit, app usage", 17, http.Header{"X-App-Usage": {`{"call_count":100,"total_cputime":3,"total_time":5,"estimated_time_to_regain_access":2}`}}, 2 * time.Minute},
+		{"custom level, app usage", 32, http.Header{"X-App-Usage": {`{"call_count":100,"estimated_time_to_regain_access":1}`}}, time.Minute},
+		{"spam limit, business usage", 613, http.Header{"X-Business-Use-Case-Usage": {`{"178414":[{"type":"instagram","estimated_time_to_regain_access":15}]}`}}, 15 * time.Minute},
+		{"business use case", 80002, http.Header{"X-Business-Use-Case-Usage": {`{"178414":[{"type":"instagram","estimated_time_to_regain_access":0},{"type":"pages","estimated_time_to_regain_access":4}]}`}}, 4 * time.Minute},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				for k, v := range tt.header {
+					w.Header()[k] = v
+				}
+				w.WriteHeader(http.StatusBadRequest)
+				fmt.Fprintf(w, `{"error":{"message":"limited","type":"OAuthException","code":%d}}`, tt.code)
+			}))
+			defer srv.Close()
+			g, err := NewGraph(GraphConfig{Token: testToken, UserID: testUserID, BaseURL: srv.URL})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = newClient(g).Profile(context.Background(), ProfileRequest{Username: "northwind.coffee"})
+			if e := wantCode(t, err, envelope.CodeRateLimitExceeded); e.RetryAfter != tt.want {
+				t.Errorf("RetryAfter = %v, want %v", e.RetryAfter, tt.want)
+			}
+		})
+	}
 }

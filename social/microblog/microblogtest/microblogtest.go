@@ -1,23 +1,32 @@
 // Package microblogtest runs loopback servers that speak the wire
 // protocols of the microblog providers (twitterapi.io and the X API v2),
-// replaying recorded-style fixtures, for the tests of package microblog and
-// of the HTTP API.
+// replaying recorded-style fixtures, in the spirit of net/http/httptest:
+// for the tests of package microblog and of the HTTP API, and for users'
+// own tests and programs.
+//
+//	srv := microblogtest.NewTwitterAPIIO("test-key")
+//	defer srv.Close()
+//	p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: "test-key", BaseURL: srv.URL})
 //
 // The fixtures (fixtures/twitterapi, fixtures/xapi) are our own content,
 // shaped after the providers' published response formats: fictional
 // accounts @ana_dev and @bo_ops, a thread rooted at tweet [RootID], a user
 // timeline over three pages (the last empty while claiming has_next_page),
 // a search over two pages, replies, and the providers' not-found forms.
+// The twitterapi.io pages come in both shapes it answers: the top-level
+// one its documentation shows (last_tweets page 2; thread_context page 1,
+// under "replies") and the "data"-wrapped one also seen live.
 package microblogtest
 
 import (
 	"embed"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
-	"testing"
 	"time"
+
+	"github.com/quiverkit/quiver/internal/replay"
 )
 
 //go:embed fixtures
@@ -33,99 +42,42 @@ const (
 	MissingUser = "nobody_here"         // a user that does not exist
 )
 
-// Server is a loopback provider server.
+// Server is a loopback provider server. Its URL is the provider's base
+// URL; Close shuts it down. A request without the credential the server
+// was started with is answered 401.
 type Server struct {
 	*httptest.Server
-
-	mu        sync.Mutex
-	requests  []string
-	overrides map[string]override
-}
-
-type override struct {
-	status int
-	header http.Header
-	body   string
-	delay  time.Duration
+	h *replay.Handler
 }
 
 // Requests returns the requests served so far as "path?query".
-func (s *Server) Requests() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.requests...)
-}
+func (s *Server) Requests() []string { return s.h.Requests() }
 
 // Respond makes requests whose path starts with prefix answer status with
-// header and body instead of the fixture.
+// header and body instead of the fixture; the longest matching prefix
+// wins.
 func (s *Server) Respond(prefix string, status int, header http.Header, body string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.overrides[prefix] = override{status: status, header: header, body: body}
+	s.h.Respond(prefix, status, header, body)
 }
 
 // Delay makes requests whose path starts with prefix wait d (or until the
 // client gives up) before answering.
-func (s *Server) Delay(prefix string, d time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.overrides[prefix] = override{delay: d}
+func (s *Server) Delay(prefix string, d time.Duration) { s.h.Delay(prefix, d) }
+
+func newServer(auth func(*http.Request) bool, refusal string, route func(*http.Request) (string, int)) *Server {
+	files, err := fs.Sub(fixtures, "fixtures")
+	if err != nil {
+		panic(err) // the embedded directory is there
+	}
+	h := replay.New(files, auth, replay.Refusal{Status: http.StatusUnauthorized, Fixture: refusal},
+		func(_ http.ResponseWriter, r *http.Request, _ []byte) (string, int) { return route(r) })
+	return &Server{Server: httptest.NewServer(h), h: h}
 }
 
-func newServer(t testing.TB, auth func(*http.Request) bool, route func(*http.Request) (string, int)) *Server {
-	s := &Server{overrides: map[string]override{}}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		s.requests = append(s.requests, r.URL.Path+"?"+r.URL.RawQuery)
-		var ov *override
-		for p, o := range s.overrides {
-			if strings.HasPrefix(r.URL.Path, p) {
-				o := o
-				ov = &o
-			}
-		}
-		s.mu.Unlock()
-		if ov != nil && ov.delay > 0 {
-			select {
-			case <-time.After(ov.delay):
-			case <-r.Context().Done():
-				return
-			}
-		} else if ov != nil {
-			for k, v := range ov.header {
-				w.Header()[k] = v
-			}
-			w.WriteHeader(ov.status)
-			_, _ = w.Write([]byte(ov.body))
-			return
-		}
-		if !auth(r) {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusUnauthorized)
-			_, _ = w.Write([]byte(`{"error":401,"message":"Unauthorized"}`))
-			return
-		}
-		name, status := route(r)
-		if name == "" {
-			http.NotFound(w, r)
-			return
-		}
-		body, err := fixtures.ReadFile("fixtures/" + name)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_, _ = w.Write(body)
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
-// TwitterAPI starts a loopback twitterapi.io that accepts X-API-Key key.
-func TwitterAPI(t testing.TB, key string) *Server {
-	return newServer(t, func(r *http.Request) bool { return r.Header.Get("X-API-Key") == key }, func(r *http.Request) (string, int) {
+// NewTwitterAPIIO starts a loopback twitterapi.io that accepts the API key
+// apiKey in the X-API-Key header. The caller must Close it.
+func NewTwitterAPIIO(apiKey string) *Server {
+	return newServer(func(r *http.Request) bool { return r.Header.Get("X-API-Key") == apiKey }, "twitterapi/error_unauthorized.json", func(r *http.Request) (string, int) {
 		q := r.URL.Query()
 		switch r.URL.Path {
 		case "/twitter/user/info":
@@ -173,10 +125,11 @@ func TwitterAPI(t testing.TB, key string) *Server {
 	})
 }
 
-// XAPI starts a loopback X API v2 (paths without the /2 prefix: use the
-// server's URL as the base URL) that accepts the bearer token.
-func XAPI(t testing.TB, token string) *Server {
-	return newServer(t, func(r *http.Request) bool { return r.Header.Get("Authorization") == "Bearer "+token }, func(r *http.Request) (string, int) {
+// NewXAPI starts a loopback X API v2 (paths without the /2 prefix: use the
+// server's URL as the base URL) that accepts the bearer token. The caller
+// must Close it.
+func NewXAPI(token string) *Server {
+	return newServer(func(r *http.Request) bool { return r.Header.Get("Authorization") == "Bearer "+token }, "xapi/error_unauthorized.json", func(r *http.Request) (string, int) {
 		q := r.URL.Query()
 		switch p := r.URL.Path; {
 		case p == "/users/by/username/"+Username:

@@ -1,0 +1,115 @@
+package photosocialtest_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/social/photosocial"
+	"github.com/quiverkit/quiver/social/photosocial/photosocialtest"
+)
+
+func ExampleNewGraph() {
+	srv := photosocialtest.NewGraph("test-token")
+	defer srv.Close()
+	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "test-token", UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
+	if err != nil {
+		panic(err)
+	}
+	c, err := photosocial.New(photosocial.Config{Provider: g})
+	if err != nil {
+		panic(err)
+	}
+	l, err := c.Posts(context.Background(), photosocial.PostsRequest{Username: photosocialtest.Username, Limit: 2})
+	if err != nil {
+		panic(err)
+	}
+	for _, m := range l.Media {
+		fmt.Println(m.ID, m.Type)
+	}
+	_, err = c.Profile(context.Background(), photosocial.ProfileRequest{Username: photosocialtest.MissingUser})
+	fmt.Println(envelope.From(err).Code)
+	// Output:
+	// 18027939643004123 image
+	// 18031122334455667 reel
+	// NOT_FOUND
+}
+
+func ExampleNewApify() {
+	srv := photosocialtest.NewApify("test-token")
+	defer srv.Close()
+	a, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "test-token", BaseURL: srv.URL})
+	if err != nil {
+		panic(err)
+	}
+	c, err := photosocial.New(photosocial.Config{Provider: a})
+	if err != nil {
+		panic(err)
+	}
+	l, err := c.Posts(context.Background(), photosocial.PostsRequest{Username: photosocialtest.PrivateUser})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(l.ResultCount, l.Notes)
+	fmt.Println(len(srv.Requests()), "request")
+	// Output:
+	// 0 [no public media: the account is private or has not posted]
+	// 1 request
+}
+
+// Respond replays a provider's failure: here a rate limit with
+// Retry-After.
+func ExampleServer_Respond() {
+	srv := photosocialtest.NewApify("test-token")
+	defer srv.Close()
+	srv.Respond("/v2/acts/", http.StatusTooManyRequests, http.Header{"Retry-After": {"20"}}, `{"error":{"type":"rate-limit-exceeded"}}`)
+	a, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "test-token", BaseURL: srv.URL})
+	if err != nil {
+		panic(err)
+	}
+	_, err = a.Profile(context.Background(), photosocialtest.Username)
+	e := envelope.From(err)
+	fmt.Println(e.Code, e.RetryAfter)
+	// Output:
+	// RATE_LIMIT_EXCEEDED 20s
+}
+
+// Delay replays a provider that does not answer in time.
+func ExampleServer_Delay() {
+	srv := photosocialtest.NewGraph("test-token")
+	defer srv.Close()
+	srv.Delay("/", time.Minute)
+	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "test-token", UserID: photosocialtest.GraphUserID, BaseURL: srv.URL, Timeout: 50 * time.Millisecond})
+	if err != nil {
+		panic(err)
+	}
+	_, err = g.Profile(context.Background(), photosocialtest.Username)
+	fmt.Println(envelope.From(err).Code)
+	// Output:
+	// UPSTREAM_TIMEOUT
+}
+
+// Requests shows what a provider was asked: here, that business discovery
+// is asked once per page of posts.
+func ExampleServer_Requests() {
+	srv := photosocialtest.NewGraph("test-token")
+	defer srv.Close()
+	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "test-token", UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
+	if err != nil {
+		panic(err)
+	}
+	if _, err := g.UserMedia(context.Background(), photosocial.UserMediaQuery{Username: photosocialtest.Username, Limit: 12}); err != nil {
+		panic(err)
+	}
+	for _, r := range srv.Requests() {
+		path, query, _ := strings.Cut(r, "?")
+		q, _ := url.ParseQuery(query)
+		fmt.Println(path, q.Get("fields"))
+	}
+	// Output:
+	// /17841405309211844 business_discovery.username(northwind.coffee){id,media.limit(12){id,caption,comments_count,like_count,media_type,media_product_type,media_url,permalink,timestamp,username,children{id,media_type,media_url}}}
+}

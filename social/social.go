@@ -1,0 +1,67 @@
+package social
+
+// Threshold is the compound score at or beyond which a text is labelled
+// positive (compound >= Threshold) or negative (compound <= -Threshold);
+// between the two it is neutral. It is the threshold recommended by the
+// authors of VADER, the approach of Quiver's sentiment engine.
+const Threshold = 0.05
+
+// Label is the polarity of a text or of a set of texts. Its values are
+// [Positive], [Neutral] and [Negative]; it encodes in JSON as that word.
+type Label string
+
+// The labels.
+const (
+	Positive Label = "positive"
+	Neutral  Label = "neutral"
+	Negative Label = "negative"
+)
+
+// LabelOf labels a compound score in [-1, 1] with the ±[Threshold] rule.
+func LabelOf(compound float64) Label {
+	switch {
+	case compound >= Threshold:
+		return Positive
+	case compound <= -Threshold:
+		return Negative
+	}
+	return Neutral
+}
+
+// Sentiment is the sentiment of a set of texts (tweets, comments): the
+// mean of their compound scores, its label and how many texts carry each
+// label. The zero value is the sentiment of no texts: neutral, mean 0.
+type Sentiment struct {
+	// Label is LabelOf(MeanCompound).
+	Label Label `json:"label"`
+	// MeanCompound is the mean compound score of the texts, in [-1, 1];
+	// 0 for no texts.
+	MeanCompound float64 `json:"mean_compound"`
+	// Positive, Neutral and Negative count the texts of each label.
+	Positive int `json:"positive"`
+	Neutral  int `json:"neutral"`
+	Negative int `json:"negative"`
+}
+
+// Add counts one more text labelled l. It does not change MeanCompound,
+// which the caller sets once all texts are counted.
+func (s *Sentiment) Add(l Label) {
+	switch l {
+	case Positive:
+		s.Positive++
+	case Negative:
+		s.Negative++
+	default:
+		s.Neutral++
+	}
+}
+
+// Count is a value and how often it occurs, in a ranked list such as the
+// top hashtags of a set of tweets or the busiest weekdays of a profile.
+type Count struct {
+	// Value is what is counted: a hashtag ("#go"), a mention ("@user"), a
+	// term, a weekday ("Monday"), an hour ("09").
+	Value string `json:"value"`
+	// Count is the number of occurrences.
+	Count int `json:"count"`
+}
