@@ -14,6 +14,7 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -53,7 +54,7 @@ _dmarc.voidspf TXT "v=DMARC1; p=reject; rua=mailto:d@voidspf.test"
 
 func fixture(t testing.TB, opts ...resolvertest.Option) (*resolvertest.Server, *resolver.Resolver) {
 	t.Helper()
-	srv := resolvertest.NewServer(t, fixtureZone, opts...)
+	srv := testutil.DNSServer(t, fixtureZone, opts...)
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 150 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -426,7 +427,7 @@ func BenchmarkValidateBulk(b *testing.B) {
 	}
 	for b.Loop() {
 		b.StopTimer()
-		srv := resolvertest.NewServer(b, zone.String(), resolvertest.WithDelay(20*time.Millisecond))
+		srv := testutil.DNSServer(b, zone.String(), resolvertest.WithDelay(20*time.Millisecond))
 		r, _ := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: time.Second})
 		v := &Verifier{Resolver: r}
 		b.StartTimer()
@@ -439,7 +440,7 @@ func BenchmarkValidateBulk(b *testing.B) {
 }
 
 func TestValidateSlowServerTimesOut(t *testing.T) {
-	srv := resolvertest.NewServer(t, fixtureZone, resolvertest.WithDelay(500*time.Millisecond))
+	srv := testutil.DNSServer(t, fixtureZone, resolvertest.WithDelay(500*time.Millisecond))
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 100 * time.Millisecond, Attempts: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -497,7 +498,7 @@ func TestValidateBulkBoundsConcurrency(t *testing.T) {
 		fmt.Fprintf(&zone, "d%d MX 10 mx.d%d.bench.\n", d, d)
 		emails[d] = fmt.Sprintf("u@d%d.bench", d)
 	}
-	srv := resolvertest.NewServer(t, zone.String(), resolvertest.WithDelay(20*time.Millisecond))
+	srv := testutil.DNSServer(t, zone.String(), resolvertest.WithDelay(20*time.Millisecond))
 	r, _ := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: time.Second})
 	v := &Verifier{Resolver: r, Concurrency: 4}
 	start := time.Now()

@@ -15,6 +15,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -277,7 +278,7 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 func TestVerifyCSVDeadDomainCostsOneTimeout(t *testing.T) {
 	noLeaks(t)
 	const timeout = 100 * time.Millisecond
-	srv := resolvertest.NewServer(t, fixtureZone, resolvertest.WithDrop("dead.test"))
+	srv := testutil.DNSServer(t, fixtureZone, resolvertest.WithDrop("dead.test"))
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: timeout, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -56,7 +57,7 @@ _dmarc.ruaonly  TXT "v=DMARC1; rua=mailto:x@ruaonly.test"
 
 func newResolver(t *testing.T, opts ...resolvertest.Option) *resolver.Resolver {
 	t.Helper()
-	srv := resolvertest.NewServer(t, zone, opts...)
+	srv := testutil.DNSServer(t, zone, opts...)
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 200 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/miekg/dns"
 
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
@@ -53,7 +54,7 @@ func newResolver(t *testing.T, srv *resolvertest.Server, cfg Config) *Resolver {
 }
 
 func TestLookupMX(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone)
+	srv := testutil.DNSServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	ctx := context.Background()
 
@@ -76,7 +77,7 @@ func TestLookupMX(t *testing.T) {
 }
 
 func TestErrorsToldApart(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone,
+	srv := testutil.DNSServer(t, zone,
 		resolvertest.WithServFail("broken.example.test"),
 		resolvertest.WithRefused("refused.example.test"),
 		resolvertest.WithDrop("slow.example.test"))
@@ -114,7 +115,7 @@ func TestErrorsToldApart(t *testing.T) {
 }
 
 func TestLookupNODATAIsNotAnError(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone)
+	srv := testutil.DNSServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	a, err := r.Lookup(context.Background(), "mx1.example.test", dns.TypeMX)
 	if err != nil {
@@ -129,7 +130,7 @@ func TestLookupNODATAIsNotAnError(t *testing.T) {
 }
 
 func TestTypedHelpers(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone)
+	srv := testutil.DNSServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	ctx := context.Background()
 
@@ -165,7 +166,7 @@ func TestTypedHelpers(t *testing.T) {
 }
 
 func TestTruncatedRetriesOverTCP(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone, resolvertest.WithTruncate("big.example.test"))
+	srv := testutil.DNSServer(t, zone, resolvertest.WithTruncate("big.example.test"))
 	r := newResolver(t, srv, Config{})
 	txt, err := r.LookupTXT(context.Background(), "big.example.test")
 	if err != nil {
@@ -180,7 +181,7 @@ func TestTruncatedRetriesOverTCP(t *testing.T) {
 }
 
 func TestCacheHonoursTTLs(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone)
+	srv := testutil.DNSServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	r.now = func() time.Time { return now }
@@ -234,7 +235,7 @@ func TestCacheHonoursTTLs(t *testing.T) {
 }
 
 func TestFailuresAreNotCached(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone, resolvertest.WithServFail("broken.example.test"))
+	srv := testutil.DNSServer(t, zone, resolvertest.WithServFail("broken.example.test"))
 	r := newResolver(t, srv, Config{})
 	for range 3 {
 		r.Lookup(context.Background(), "broken.example.test", dns.TypeMX)
@@ -245,7 +246,7 @@ func TestFailuresAreNotCached(t *testing.T) {
 }
 
 func TestCacheIsBounded(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone)
+	srv := testutil.DNSServer(t, zone)
 	r := newResolver(t, srv, Config{CacheSize: 3})
 	for i := range 10 {
 		r.Lookup(context.Background(), fmt.Sprintf("n%d.example.test", i), dns.TypeA)
@@ -256,7 +257,7 @@ func TestCacheIsBounded(t *testing.T) {
 }
 
 func TestInFlightDeduplication(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone, resolvertest.WithDelay(50*time.Millisecond))
+	srv := testutil.DNSServer(t, zone, resolvertest.WithDelay(50*time.Millisecond))
 	r := newResolver(t, srv, Config{})
 	var wg sync.WaitGroup
 	errs := make(chan error, 100)
@@ -282,7 +283,7 @@ func TestInFlightDeduplication(t *testing.T) {
 }
 
 func TestCallerContextEndsWait(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone, resolvertest.WithDelay(300*time.Millisecond))
+	srv := testutil.DNSServer(t, zone, resolvertest.WithDelay(300*time.Millisecond))
 	r := newResolver(t, srv, Config{Timeout: time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
@@ -299,7 +300,7 @@ func TestCallerContextEndsWait(t *testing.T) {
 // A caller whose context has ended starts no query: nobody would wait for
 // it, and it would outlive the caller.
 func TestEndedContextSendsNothing(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone)
+	srv := testutil.DNSServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -315,8 +316,8 @@ func TestEndedContextSendsNothing(t *testing.T) {
 }
 
 func TestServersFallBackInOrder(t *testing.T) {
-	bad := resolvertest.NewServer(t, zone, resolvertest.WithServFail("example.test"))
-	good := resolvertest.NewServer(t, zone)
+	bad := testutil.DNSServer(t, zone, resolvertest.WithServFail("example.test"))
+	good := testutil.DNSServer(t, zone)
 	r, err := New(Config{Servers: []string{bad.Addr, good.Addr}, Timeout: 200 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -340,7 +341,7 @@ func TestNewServers(t *testing.T) {
 }
 
 func BenchmarkLookupCached(b *testing.B) {
-	srv := resolvertest.NewServer(b, zone)
+	srv := testutil.DNSServer(b, zone)
 	r, _ := New(Config{Servers: []string{srv.Addr}})
 	ctx := context.Background()
 	r.LookupMX(ctx, "example.test")
@@ -351,7 +352,7 @@ func BenchmarkLookupCached(b *testing.B) {
 }
 
 func TestRetriesWithoutEDNS(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone, resolvertest.WithoutEDNS())
+	srv := testutil.DNSServer(t, zone, resolvertest.WithoutEDNS())
 	r := newResolver(t, srv, Config{})
 	mx, err := r.LookupMX(context.Background(), "example.test")
 	if err != nil || len(mx) != 2 {
@@ -363,7 +364,7 @@ func TestRetriesWithoutEDNS(t *testing.T) {
 }
 
 func TestAnswersAreNotShared(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone)
+	srv := testutil.DNSServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	a, _ := r.Lookup(context.Background(), "example.test", dns.TypeMX)
 	a.Name = "changed."

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/internal/redistest"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
-	"github.com/quiverkit/quiver/resolver/resolvertest"
 	"github.com/quiverkit/quiver/social/microblog/microblogtest"
 )
 
@@ -23,7 +23,7 @@ import (
 func TestServicesFeedMetricsAndCache(t *testing.T) {
 	t.Cleanup(func() { checkLeaks(t) })
 	rs := redistest.Start(t)
-	dns := resolvertest.NewServer(t, cliZone)
+	dns := testutil.DNSServer(t, cliZone)
 	mb := microblogtest.TwitterAPI(t, "key")
 	llm := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +
 		`{"headline":"Five habits of remote teams","angle":"listicle","predicted_ctr_score":0.6},` +

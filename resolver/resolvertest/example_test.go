@@ -1,0 +1,45 @@
+package resolvertest_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+
+	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
+)
+
+// A program (or a test) serves its own zone on loopback and points a
+// resolver at it: no network, no testing.T.
+func Example() {
+	srv, err := resolvertest.NewServer(`
+$ORIGIN example.test.
+@    300 IN SOA ns.example.test. hostmaster.example.test. 1 3600 600 86400 60
+@    300 IN MX  10 mail.example.test.
+mail 300 IN A   192.0.2.25
+`, resolvertest.WithServFail("broken.example.test"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+
+	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	mx, _ := r.LookupMX(ctx, "example.test")
+	fmt.Println(mx[0].Host, mx[0].Pref)
+	_, err = r.LookupMX(ctx, "nowhere.example.test")
+	fmt.Println(errors.Is(err, resolver.ErrNXDomain))
+	_, err = r.LookupMX(ctx, "broken.example.test")
+	fmt.Println(errors.Is(err, resolver.ErrServFail))
+	// A SERVFAIL is asked again (resolver.Config.Attempts is 2).
+	fmt.Println(srv.Queries())
+	// Output:
+	// mail.example.test 10
+	// true
+	// true
+	// 4
+}
