@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/netip"
 	"strings"
 	"sync"
@@ -76,6 +77,8 @@ func TestLookupMX(t *testing.T) {
 	}
 }
 
+// Every method reports each failure as a *LookupError wrapping the one
+// sentinel that names it.
 func TestErrorsToldApart(t *testing.T) {
 	srv := testutil.DNSServer(t, zone,
 		resolvertest.WithServFail("broken.example.test"),
@@ -83,34 +86,113 @@ func TestErrorsToldApart(t *testing.T) {
 		resolvertest.WithDrop("slow.example.test"))
 	r := newResolver(t, srv, Config{Timeout: 100 * time.Millisecond})
 	ctx := context.Background()
+	methods := map[string]func(name string) error{
+		"Lookup":      func(n string) error { _, err := r.Lookup(ctx, n, dns.TypeMX); return err },
+		"LookupMX":    func(n string) error { _, err := r.LookupMX(ctx, n); return err },
+		"LookupTXT":   func(n string) error { _, err := r.LookupTXT(ctx, n); return err },
+		"LookupNS":    func(n string) error { _, err := r.LookupNS(ctx, n); return err },
+		"LookupCNAME": func(n string) error { _, err := r.LookupCNAME(ctx, n); return err },
+		"LookupA":     func(n string) error { _, err := r.LookupA(ctx, n); return err },
+		"LookupAAAA":  func(n string) error { _, err := r.LookupAAAA(ctx, n); return err },
+		"LookupIP":    func(n string) error { _, err := r.LookupIP(ctx, n); return err },
+	}
 	tests := []struct {
 		name string
 		want error
 	}{
 		{"missing.example.test", ErrNXDomain},
-		{"mx1.example.test", ErrNoData},
+		{"nullmx.example.test", ErrNoData}, // no record of any type asked but MX
 		{"broken.example.test", ErrServFail},
 		{"refused.example.test", ErrRefused},
 		{"slow.example.test", ErrTimeout},
 		{"bad..name", ErrInvalidName},
 		{strings.Repeat("a", 64) + ".test", ErrInvalidName},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := r.LookupMX(ctx, tt.name)
-			if !errors.Is(err, tt.want) {
-				t.Fatalf("err = %v, want %v", err, tt.want)
+	for method, lookup := range methods {
+		for _, tt := range tests {
+			if tt.want == ErrNoData && (method == "Lookup" || method == "LookupMX") {
+				continue // Lookup answers NODATA without an error; nullmx has an MX
 			}
-			var le *LookupError
-			if !errors.As(err, &le) {
-				t.Fatalf("err %T is not a *LookupError", err)
-			}
-			for _, other := range []error{ErrNXDomain, ErrNoData, ErrServFail, ErrRefused, ErrTimeout, ErrInvalidName} {
-				if other != tt.want && errors.Is(err, other) {
-					t.Errorf("err %v also matches %v", err, other)
+			t.Run(method+"/"+tt.name, func(t *testing.T) {
+				err := lookup(tt.name)
+				if !errors.Is(err, tt.want) {
+					t.Fatalf("err = %v, want %v", err, tt.want)
 				}
-			}
-		})
+				var le *LookupError
+				if !errors.As(err, &le) {
+					t.Fatalf("err %T is not a *LookupError", err)
+				}
+				for _, other := range []error{ErrNXDomain, ErrNoData, ErrServFail, ErrRefused, ErrTimeout, ErrUnreachable, ErrInvalidName} {
+					if other != tt.want && errors.Is(err, other) {
+						t.Errorf("err %v also matches %v", err, other)
+					}
+				}
+			})
+		}
+	}
+}
+
+// A server that cannot be reached is ErrUnreachable, not an error no
+// sentinel names.
+func TestUnreachableServer(t *testing.T) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := pc.LocalAddr().String()
+	pc.Close() // nothing listens there now: the query is refused at once
+	r, err := New(Config{Servers: []string{addr}, Attempts: 1, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.LookupMX(context.Background(), "example.test")
+	var le *LookupError
+	if !errors.Is(err, ErrUnreachable) || !errors.As(err, &le) {
+		t.Fatalf("err = %v, want a *LookupError wrapping ErrUnreachable", err)
+	}
+}
+
+// A failure rcode other than SERVFAIL and REFUSED is ErrServFail.
+func TestOtherRcodeIsServFail(t *testing.T) {
+	r, err := New(Config{Servers: []string{notImp(t)}, Attempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.LookupTXT(context.Background(), "example.test"); !errors.Is(err, ErrServFail) {
+		t.Fatalf("err = %v, want ErrServFail", err)
+	}
+}
+
+// notImp serves NOTIMP to every query on loopback.
+func notImp(t *testing.T) string {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &dns.Server{PacketConn: pc, Handler: dns.HandlerFunc(func(w dns.ResponseWriter, req *dns.Msg) {
+		m := new(dns.Msg)
+		m.SetRcode(req, dns.RcodeNotImplemented)
+		w.WriteMsg(m)
+	})}
+	go srv.ActivateAndServe()
+	t.Cleanup(func() { srv.Shutdown() })
+	return pc.LocalAddr().String()
+}
+
+// The message of an invalid name quotes at most envelope.MaxQuote
+// characters of it (issue 13: a 1 MiB name made a 1 MiB message).
+func TestInvalidNameMessageIsBounded(t *testing.T) {
+	r, err := New(Config{Servers: []string{"127.0.0.1:1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := strings.Repeat("a", 1<<20)
+	_, err = r.LookupA(context.Background(), name)
+	if !errors.Is(err, ErrInvalidName) {
+		t.Fatalf("err = %v, want ErrInvalidName", err)
+	}
+	if msg := err.Error(); len(msg) > 300 {
+		t.Errorf("message is %d bytes: %.120s...", len(msg), msg)
 	}
 }
 
@@ -335,8 +417,8 @@ func TestNewServers(t *testing.T) {
 	if diff := cmp.Diff([]string{"192.0.2.53:53", "[2001:db8::53]:5353"}, r.Servers()); diff != "" {
 		t.Errorf("servers (-want +got):\n%s", diff)
 	}
-	if _, err := New(Config{Servers: []string{" "}}); err == nil {
-		t.Error("no usable servers accepted")
+	if _, err := New(Config{Servers: []string{" "}}); !errors.Is(err, ErrNoServers) {
+		t.Errorf("no usable servers: err = %v, want ErrNoServers", err)
 	}
 }
 
