@@ -12,7 +12,13 @@ import (
 
 // emailRoutes returns the routes served by package email.
 func (s *server) emailRoutes() []route {
-	v := &email.Verifier{Resolver: s.cfg.Resolver, Lists: s.cfg.EmailLists, SMTP: s.cfg.EmailSMTP}
+	v, err := email.New(email.Config{Resolver: s.cfg.Resolver, Lists: s.cfg.EmailLists, SMTP: s.cfg.EmailSMTP})
+	if err != nil {
+		// New has no error to return it with: say so, and probe with the
+		// default SMTP settings rather than with ones that cannot work.
+		s.log.Error("the email SMTP settings cannot work; the SMTP probe uses its defaults", "error", err)
+		v, _ = email.New(email.Config{Resolver: s.cfg.Resolver, Lists: s.cfg.EmailLists})
+	}
 	return []route{
 		post(groupEmail, "/v1/email/bulk/validate", "Validate 1 to 500 email addresses", v.ValidateBulk),
 		{
