@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -565,5 +566,19 @@ func TestNewRejectsSMTPSettingsThatCannotWork(t *testing.T) {
 		if !tt.ok && !errors.Is(err, ErrInvalidConfig) {
 			t.Errorf("%s: err %v does not wrap ErrInvalidConfig", tt.name, err)
 		}
+	}
+}
+
+// Messages quote at most about 100 characters of what they were given
+// (issue 13): a list line or a column name of a megabyte stays out.
+func TestMessagesQuoteBoundedInput(t *testing.T) {
+	long := strings.Repeat("x", 1<<20)
+	_, err := DefaultLists().WithDisposable(strings.NewReader(long + "\n"))
+	if err == nil || len(err.Error()) > 300 {
+		t.Errorf("WithDisposable: a %d-byte error", len(fmt.Sprint(err)))
+	}
+	_, err = (&Verifier{}).VerifyCSV(context.Background(), strings.NewReader("email\na@b.test\n"), io.Discard, StreamOptions{Column: long})
+	if err == nil || len(err.Error()) > 300 {
+		t.Errorf("VerifyCSV: a %d-byte error", len(fmt.Sprint(err)))
 	}
 }

@@ -262,7 +262,7 @@ func addressColumn(header []string, name string) (int, error) {
 		}
 	}
 	if name != "" {
-		return 0, envelope.Invalidf("column", "no column is headed %q", name)
+		return 0, envelope.Invalidf("column", "no column is headed %s", envelope.Quote(name))
 	}
 	return 0, nil
 }
