@@ -114,7 +114,7 @@ func ParseDMARC(record string) *DMARC {
 			continue
 		}
 		if seen[name] {
-			f.warn(CodeDMARCDuplicateTag, fmt.Sprintf("tag %s appears more than once; the first is used", clip(name)))
+			f.warn(CodeDMARCDuplicateTag, fmt.Sprintf("tag %s appears more than once; the first is used", envelope.Excerpt(name)))
 			continue
 		}
 		seen[name] = true
@@ -122,7 +122,7 @@ func ParseDMARC(record string) *DMARC {
 		case "p", "sp":
 			v := strings.ToLower(value)
 			if v != "none" && v != "quarantine" && v != "reject" {
-				f.fail(CodeDMARCSyntax, fmt.Sprintf("%s=%s is not none, quarantine or reject", name, clip(value)))
+				f.fail(CodeDMARCSyntax, fmt.Sprintf("%s=%s is not none, quarantine or reject", name, envelope.Excerpt(value)))
 				continue
 			}
 			if name == "p" {
@@ -133,7 +133,7 @@ func ParseDMARC(record string) *DMARC {
 		case "pct":
 			n, err := strconv.Atoi(value)
 			if err != nil || n < 0 || n > 100 {
-				f.fail(CodeDMARCSyntax, fmt.Sprintf("pct=%s is not an integer from 0 to 100", clip(value)))
+				f.fail(CodeDMARCSyntax, fmt.Sprintf("pct=%s is not an integer from 0 to 100", envelope.Excerpt(value)))
 				continue
 			}
 			d.Percent = n
@@ -155,7 +155,7 @@ func ParseDMARC(record string) *DMARC {
 		case "adkim", "aspf":
 			v := strings.ToLower(value)
 			if v != "r" && v != "s" {
-				f.fail(CodeDMARCSyntax, fmt.Sprintf("%s=%s is not r or s", name, clip(value)))
+				f.fail(CodeDMARCSyntax, fmt.Sprintf("%s=%s is not r or s", name, envelope.Excerpt(value)))
 				continue
 			}
 			if name == "adkim" {
@@ -165,7 +165,7 @@ func ParseDMARC(record string) *DMARC {
 			}
 		case "fo", "rf", "ri", "v":
 		default:
-			f.warn(CodeDMARCUnknownTag, fmt.Sprintf("unknown tag %s is ignored", clip(name)))
+			f.warn(CodeDMARCUnknownTag, fmt.Sprintf("unknown tag %s is ignored", envelope.Excerpt(name)))
 		}
 	}
 	if d.Policy == "" {

@@ -27,15 +27,6 @@ import (
 	"github.com/quiverkit/quiver/resolver"
 )
 
-// clip cuts a value from a record that a message names unquoted to
-// envelope.MaxQuote characters.
-func clip(s string) string {
-	if len(s) <= envelope.MaxQuote {
-		return s
-	}
-	return envelope.Quote(s)
-}
-
 // RFC 7208 section 4.6.4 limits.
 const (
 	MaxDNSLookups  = 10 // terms that cause DNS queries, across includes
@@ -203,11 +194,11 @@ func checkNetwork(kind, v string) error {
 	addr, bits, hasBits := strings.Cut(v, "/")
 	a, err := netip.ParseAddr(addr)
 	if err != nil || (kind == "ip4") != a.Is4() {
-		return fmt.Errorf("%s:%s is not a valid %s address", kind, clip(v), map[string]string{"ip4": "IPv4", "ip6": "IPv6"}[kind])
+		return fmt.Errorf("%s:%s is not a valid %s address", kind, envelope.Excerpt(v), map[string]string{"ip4": "IPv4", "ip6": "IPv6"}[kind])
 	}
 	if hasBits {
 		if _, err := netip.ParsePrefix(addr + "/" + bits); err != nil {
-			return fmt.Errorf("%s:%s has an invalid prefix length", kind, clip(v))
+			return fmt.Errorf("%s:%s has an invalid prefix length", kind, envelope.Excerpt(v))
 		}
 	}
 	return nil
@@ -407,7 +398,7 @@ func (w *walker) fetch(ctx context.Context, domain string, depth int, kind strin
 	}
 	key := strings.ToLower(strings.TrimSuffix(domain, "."))
 	if w.seen[key] || depth >= maxSPFDepth {
-		w.f.fail(CodeSPFLoop, fmt.Sprintf("%s:%s loops back to a record already evaluated", kind, clip(domain)))
+		w.f.fail(CodeSPFLoop, fmt.Sprintf("%s:%s loops back to a record already evaluated", kind, envelope.Excerpt(domain)))
 		return "", nil
 	}
 	w.seen[key] = true
@@ -418,17 +409,17 @@ func (w *walker) fetch(ctx context.Context, domain string, depth int, kind strin
 		if errors.Is(err, resolver.ErrNXDomain) || errors.Is(err, resolver.ErrNoData) {
 			w.s.VoidLookups++
 		}
-		w.f.fail(CodeSPFIncludeMissing, fmt.Sprintf("%s:%s has no SPF record (permerror)", kind, clip(domain)))
+		w.f.fail(CodeSPFIncludeMissing, fmt.Sprintf("%s:%s has no SPF record (permerror)", kind, envelope.Excerpt(domain)))
 		return "", nil
 	case errors.Is(err, errMultiple):
-		w.f.fail(CodeSPFMultipleRecords, fmt.Sprintf("%s:%s publishes more than one SPF record (permerror)", kind, clip(domain)))
+		w.f.fail(CodeSPFMultipleRecords, fmt.Sprintf("%s:%s publishes more than one SPF record (permerror)", kind, envelope.Excerpt(domain)))
 		return "", nil
 	case err != nil:
 		return "", err
 	}
 	terms, perrs := parseSPF(rec)
 	if perrs != nil {
-		w.f.fail(CodeSPFSyntax, fmt.Sprintf("%s:%s: %v", kind, clip(domain), strings.ReplaceAll(errors.Join(perrs...).Error(), "\n", "; ")))
+		w.f.fail(CodeSPFSyntax, fmt.Sprintf("%s:%s: %v", kind, envelope.Excerpt(domain), strings.ReplaceAll(errors.Join(perrs...).Error(), "\n", "; ")))
 	}
 	return w.walk(ctx, domain, terms, depth+1)
 }

@@ -246,7 +246,7 @@ type LookupError struct {
 }
 
 // Error names the question (quoted when it is not a valid name, and cut
-// to envelope.MaxQuote characters) and the failure.
+// to envelope.MaxExcerpt characters) and the failure.
 func (e *LookupError) Error() string {
 	name := e.Name
 	if errors.Is(e.Err, ErrInvalidName) {
