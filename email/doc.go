@@ -3,10 +3,17 @@
 // rules, an optional SMTP mailbox probe, bulk and CSV validation, and
 // domain health (MX, SPF, DMARC).
 //
-// [Parse] checks syntax only, without I/O. [Validate] and the methods of
-// [Verifier] run the other checks; a Verifier holds the dependencies (a
-// DNS resolver, the lists, SMTP settings) and its zero value works
-// offline: syntax and lists, with MX reported as "skipped".
+// [Parse] checks syntax only, without I/O; [Validate] adds the embedded
+// lists and the typo suggestion, still without I/O. The methods of a
+// [Verifier], built by [New] from a [Config], run every check: a Config
+// holds the dependencies (a *resolver.Resolver for DNS, the lists, SMTP
+// settings). The zero Config works offline: syntax and lists, with MX
+// reported as "skipped". The DNS resolver is package resolver's, shared
+// with the rest of a program; the SPF and DMARC results of domain health
+// are package mailauth's.
+//
+// Every operation has a runnable example; those that need DNS ask a
+// resolvertest server on loopback.
 //
 // # Syntax
 //

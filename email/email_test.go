@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,8 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -53,7 +57,7 @@ _dmarc.voidspf TXT "v=DMARC1; p=reject; rua=mailto:d@voidspf.test"
 
 func fixture(t testing.TB, opts ...resolvertest.Option) (*resolvertest.Server, *resolver.Resolver) {
 	t.Helper()
-	srv := resolvertest.NewServer(t, fixtureZone, opts...)
+	srv := testutil.DNSServer(t, fixtureZone, opts...)
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 150 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +69,7 @@ func ptr[T any](v T) *T { return &v }
 
 func TestValidateMXRules(t *testing.T) {
 	_, r := fixture(t, resolvertest.WithServFail("servfail.test"), resolvertest.WithDrop("slow.test"))
-	v := &Verifier{Resolver: r}
+	v := &Verifier{cfg: Config{Resolver: r}}
 	tests := []struct {
 		addr    string
 		status  string
@@ -110,18 +114,18 @@ func TestValidateMXRules(t *testing.T) {
 }
 
 func TestValidateWithoutResolver(t *testing.T) {
-	res := Validate(context.Background(), "User@Example.com", Options{})
+	res := Validate("User@Example.com")
 	if !res.IsValid || res.MX == nil || res.MX.Status != MXSkipped || *res.Email != "User@example.com" {
 		t.Errorf("got %+v", res)
 	}
-	res = Validate(context.Background(), "a@example.com", Options{Checks: Checks{SkipMX: true}})
+	res = (&Verifier{}).Validate(context.Background(), "a@example.com", Checks{SkipMX: true})
 	if res.MX != nil {
 		t.Errorf("SkipMX still reported MX %+v", res.MX)
 	}
 }
 
 func TestValidateLists(t *testing.T) {
-	v := &Verifier{Lists: DefaultLists().WithAllowed("allowed.mailinator.com")}
+	v := &Verifier{cfg: Config{Lists: DefaultLists().WithAllowed("allowed.mailinator.com")}}
 	tests := []struct {
 		addr                   string
 		disposable, free, role bool
@@ -198,7 +202,7 @@ func mustASCII(t *testing.T, d string) string {
 
 func TestValidateBulk(t *testing.T) {
 	srv, r := fixture(t)
-	v := &Verifier{Resolver: r}
+	v := &Verifier{cfg: Config{Resolver: r}}
 	emails := []string{
 		"a@mx.test", "B@MX.test", "a@mx.test", " a@mx.test ", "bad", "bad",
 		"x@mailinator.com", "support@implicit.test", "a@nullmx.test", "A@mx.test",
@@ -241,7 +245,7 @@ func TestValidateBulk(t *testing.T) {
 
 func TestValidateCSV(t *testing.T) {
 	_, r := fixture(t)
-	v := &Verifier{Resolver: r}
+	v := &Verifier{cfg: Config{Resolver: r}}
 	tests := []struct {
 		name, file, column string
 		inputs             []string
@@ -305,7 +309,7 @@ func TestValidateCSV(t *testing.T) {
 
 func TestDomainHealth(t *testing.T) {
 	_, r := fixture(t, resolvertest.WithServFail("servfail.test"))
-	v := &Verifier{Resolver: r}
+	v := &Verifier{cfg: Config{Resolver: r}}
 	res, err := v.DomainHealth(context.Background(), DomainHealthRequest{Domains: []string{"good.test", "weak.test", "twospf.test", "missing.test", "nullmx.test", "GOOD.test.", "servfail.test", "manyspf.test", "voidspf.test"}})
 	if err != nil {
 		t.Fatal(err)
@@ -362,7 +366,7 @@ func TestDomainHealth(t *testing.T) {
 // record: after the MX lookup times out, SPF and DMARC are not asked.
 func TestDomainHealthTimeoutAsksOnce(t *testing.T) {
 	srv, r := fixture(t, resolvertest.WithDrop("slow.test", "_dmarc.slow.test"))
-	v := &Verifier{Resolver: r}
+	v := &Verifier{cfg: Config{Resolver: r}}
 	res, err := v.DomainHealth(context.Background(), DomainHealthRequest{Domains: []string{"slow.test"}})
 	if err != nil {
 		t.Fatal(err)
@@ -426,9 +430,9 @@ func BenchmarkValidateBulk(b *testing.B) {
 	}
 	for b.Loop() {
 		b.StopTimer()
-		srv := resolvertest.NewServer(b, zone.String(), resolvertest.WithDelay(20*time.Millisecond))
+		srv := testutil.DNSServer(b, zone.String(), resolvertest.WithDelay(20*time.Millisecond))
 		r, _ := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: time.Second})
-		v := &Verifier{Resolver: r}
+		v := &Verifier{cfg: Config{Resolver: r}}
 		b.StartTimer()
 		res, err := v.ValidateBulk(context.Background(), BulkRequest{Emails: emails})
 		if err != nil || res.Summary.DomainsWithMX != 50 {
@@ -439,14 +443,14 @@ func BenchmarkValidateBulk(b *testing.B) {
 }
 
 func TestValidateSlowServerTimesOut(t *testing.T) {
-	srv := resolvertest.NewServer(t, fixtureZone, resolvertest.WithDelay(500*time.Millisecond))
+	srv := testutil.DNSServer(t, fixtureZone, resolvertest.WithDelay(500*time.Millisecond))
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 100 * time.Millisecond, Attempts: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	DefaultLists() // loaded once per process: keep it out of the timing
 	start := time.Now()
-	res := (&Verifier{Resolver: r}).Validate(context.Background(), "a@mx.test", Checks{})
+	res := (&Verifier{cfg: Config{Resolver: r}}).Validate(context.Background(), "a@mx.test", Checks{})
 	if res.MX == nil || res.MX.Status != MXTimeout || !res.IsValid || res.HasMXRecords {
 		t.Errorf("got %+v, MX %+v", res, res.MX)
 	}
@@ -497,9 +501,9 @@ func TestValidateBulkBoundsConcurrency(t *testing.T) {
 		fmt.Fprintf(&zone, "d%d MX 10 mx.d%d.bench.\n", d, d)
 		emails[d] = fmt.Sprintf("u@d%d.bench", d)
 	}
-	srv := resolvertest.NewServer(t, zone.String(), resolvertest.WithDelay(20*time.Millisecond))
+	srv := testutil.DNSServer(t, zone.String(), resolvertest.WithDelay(20*time.Millisecond))
 	r, _ := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: time.Second})
-	v := &Verifier{Resolver: r, Concurrency: 4}
+	v := &Verifier{cfg: Config{Resolver: r, Concurrency: 4}}
 	start := time.Now()
 	res, _ := v.ValidateBulk(context.Background(), BulkRequest{Emails: emails})
 	// 40 domains, 4 at a time, 20 ms each: at least 10 rounds.
@@ -508,5 +512,73 @@ func TestValidateBulkBoundsConcurrency(t *testing.T) {
 	}
 	if res.Summary.DomainsWithMX != 40 || srv.Queries() != 40 {
 		t.Errorf("summary %+v, %d queries", res.Summary, srv.Queries())
+	}
+}
+
+// Domain health takes the code of an SPF error from mailauth's Code, not
+// from the wording of its message (issue 13): a message that does not
+// mention the limit keeps its code, and one that mentions it without the
+// code does not get it.
+func TestDomainHealthSPFCodesFromMailauth(t *testing.T) {
+	tests := []struct {
+		code mailauth.Code
+		msg  string
+		want string
+	}{
+		{mailauth.CodeSPFTooManyLookups, "eleven lookups", "spf_too_many_lookups"},
+		{mailauth.CodeSPFTooManyVoidLookups, "three void answers", "spf_too_many_void_lookups"},
+		{mailauth.CodeSPFSyntax, "syntax: 12 DNS-querying terms exceed the limit, says the record", "spf_invalid"},
+		{mailauth.CodeSPFLoop, "include:x.test: 3 void lookups exceed", "spf_invalid"},
+	}
+	for _, tt := range tests {
+		s := &mailauth.SPF{All: "-all", Errors: []string{tt.msg}, Problems: []mailauth.Problem{{Code: tt.code, Severity: mailauth.SeverityError, Message: tt.msg}}}
+		var got []string
+		spfProblems(s, func(sev, code, msg string) {
+			if sev != "error" || msg != tt.msg {
+				t.Errorf("%s: problem %s %s %q", tt.code, sev, code, msg)
+			}
+			got = append(got, code)
+		})
+		if !slices.Equal(got, []string{tt.want}) {
+			t.Errorf("%s %q: codes %q, want %q", tt.code, tt.msg, got, tt.want)
+		}
+	}
+}
+
+func TestNewRejectsSMTPSettingsThatCannotWork(t *testing.T) {
+	tests := []struct {
+		name string
+		smtp SMTPOptions
+		ok   bool
+	}{
+		{"zero", SMTPOptions{}, true},
+		{"set", SMTPOptions{HeloName: "mx.example.org", MailFrom: "probe@example.org", Port: 2525}, true},
+		{"port over 65535", SMTPOptions{Port: 65536}, false},
+		{"helo with CRLF", SMTPOptions{HeloName: "a\r\nMAIL FROM:<x@y>"}, false},
+		{"helo with a space", SMTPOptions{HeloName: "a b"}, false},
+		{"mail from with LF", SMTPOptions{MailFrom: "a@b\nRCPT TO:<c@d>"}, false},
+	}
+	for _, tt := range tests {
+		v, err := New(Config{SMTP: tt.smtp})
+		if tt.ok != (err == nil) || tt.ok != (v != nil) {
+			t.Errorf("%s: New = %v, %v", tt.name, v, err)
+		}
+		if !tt.ok && !errors.Is(err, ErrInvalidConfig) {
+			t.Errorf("%s: err %v does not wrap ErrInvalidConfig", tt.name, err)
+		}
+	}
+}
+
+// Messages quote at most about 100 characters of what they were given
+// (issue 13): a list line or a column name of a megabyte stays out.
+func TestMessagesQuoteBoundedInput(t *testing.T) {
+	long := strings.Repeat("x", 1<<20)
+	_, err := DefaultLists().WithDisposable(strings.NewReader(long + "\n"))
+	if err == nil || len(err.Error()) > 300 {
+		t.Errorf("WithDisposable: a %d-byte error", len(fmt.Sprint(err)))
+	}
+	_, err = (&Verifier{}).VerifyCSV(context.Background(), strings.NewReader("email\na@b.test\n"), io.Discard, StreamOptions{Column: long})
+	if err == nil || len(err.Error()) > 300 {
+		t.Errorf("VerifyCSV: a %d-byte error", len(fmt.Sprint(err)))
 	}
 }

@@ -3,9 +3,90 @@ package email_test
 import (
 	"context"
 	"fmt"
+	"log"
+	"os"
+	"slices"
+	"strings"
 
 	"github.com/quiverkit/quiver/email"
+	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
+
+// exampleZone is what the examples' loopback DNS server answers.
+const exampleZone = `
+$ORIGIN example.test.
+$TTL 300
+@       IN SOA ns1 hostmaster 1 3600 600 86400 60
+@       IN MX  10 mx1
+mx1     IN A   192.0.2.10
+@       IN TXT "v=spf1 mx -all"
+_dmarc  IN TXT "v=DMARC1; p=reject; rua=mailto:dmarc@example.test"
+shop    IN A   192.0.2.20
+weak    IN MX  10 mx1.example.test.
+weak    IN TXT "v=spf1 +all"
+nomail  IN MX  0 .
+`
+
+// newVerifier starts the loopback DNS server and a Verifier whose
+// resolver asks it. A program would share one resolver.New(resolver.Config{}),
+// which asks the servers of /etc/resolv.conf.
+func newVerifier() (*resolvertest.Server, *email.Verifier) {
+	srv, err := resolvertest.NewServer(exampleZone)
+	if err != nil {
+		log.Fatal(err)
+	}
+	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	v, err := email.New(email.Config{Resolver: r})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return srv, v
+}
+
+func ExampleNew() {
+	ctx := context.Background()
+
+	// The zero Config checks syntax and the lists, without DNS.
+	offline, err := email.New(email.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res := offline.Validate(ctx, "ana@example.test", email.Checks{})
+	fmt.Println(res.IsValid, res.MX.Status)
+
+	// With a resolver, the MX rules apply too.
+	srv, err := resolvertest.NewServer(exampleZone)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	v, err := email.New(email.Config{
+		Resolver:    r,
+		Lists:       email.DefaultLists().WithAllowed("yopmail.com"),
+		SMTP:        email.SMTPOptions{HeloName: "mail.example.org"},
+		Concurrency: 16,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res = v.Validate(ctx, "ana@example.test", email.Checks{})
+	fmt.Println(res.IsValid, res.MX.Status, res.MX.Hosts)
+
+	_, err = email.New(email.Config{SMTP: email.SMTPOptions{HeloName: "mail\r\nRCPT TO:<x@y>"}})
+	fmt.Println(err)
+	// Output:
+	// true skipped
+	// true mx [mx1.example.test]
+	// email: invalid configuration: SMTP.HeloName holds a line break or a space
+}
 
 func ExampleParse() {
 	for _, in := range []string{"Jane.Doe@Example.COM", "用户@例子.广告", "jane..doe@example.com", "jane@example"} {
@@ -23,22 +104,249 @@ func ExampleParse() {
 	// jane@example: domain_no_dot (the domain has no dot)
 }
 
+func ExampleReasons() {
+	// Reasons lists every code a result may carry, for a program that
+	// maps them to its own words.
+	for _, r := range email.Reasons() {
+		if r == email.ReasonNullMX || r == email.ReasonLocalTooLong {
+			fmt.Printf("%s: %s\n", r, r.Message())
+		}
+	}
+	// Output:
+	// local_too_long: the part before the @ sign is longer than 64 octets
+	// null_mx: the domain publishes a null MX: it accepts no mail (RFC 7505)
+}
+
+// Validate runs the offline checks: syntax, the lists and the typo
+// suggestion.
 func ExampleValidate() {
-	// Without a resolver, Validate runs the offline checks only.
-	res := email.Validate(context.Background(), "Support+Billing@gmial.com", email.Options{})
+	res := email.Validate("Support+Billing@gmial.com")
 	fmt.Println(res.IsValid, *res.Email, res.IsRoleAccount, *res.DidYouMean, res.MX.Status)
 	// Output:
 	// true Support+Billing@gmial.com true Support+Billing@gmail.com skipped
 }
 
-func ExampleVerifier_CheckDisposable() {
-	v := &email.Verifier{Lists: email.DefaultLists().WithAllowed("yopmail.com")}
-	res, _ := v.CheckDisposable(context.Background(), email.ListRequest{Emails: []string{"a@mailinator.com", "a@inbox.mailinator.com", "a@yopmail.com"}})
-	for _, r := range res.Results {
-		fmt.Println(r.Input, r.IsDisposable)
+func ExampleVerifier_Validate() {
+	srv, v := newVerifier()
+	defer srv.Close()
+	ctx := context.Background()
+
+	for _, addr := range []string{"Ana@Example.test", "sales@shop.example.test", "ana@nomail.example.test", "ana@nowhere.example.test"} {
+		res := v.Validate(ctx, addr, email.Checks{})
+		if !res.IsValid {
+			fmt.Printf("%s: invalid, %s\n", addr, *res.Reason)
+			continue
+		}
+		fmt.Printf("%s: %s, MX %s %v, role %v\n", addr, *res.Email, res.MX.Status, res.MX.Hosts, res.IsRoleAccount)
 	}
 	// Output:
-	// a@mailinator.com true
-	// a@inbox.mailinator.com true
-	// a@yopmail.com false
+	// Ana@Example.test: Ana@example.test, MX mx [mx1.example.test], role false
+	// sales@shop.example.test: sales@shop.example.test, MX implicit [shop.example.test], role true
+	// ana@nomail.example.test: invalid, null_mx
+	// ana@nowhere.example.test: invalid, domain_not_found
+}
+
+// ValidateEmail is the operation of the single-validation routes: its
+// request is their JSON body.
+func ExampleVerifier_ValidateEmail() {
+	srv, v := newVerifier()
+	defer srv.Close()
+
+	res, err := v.ValidateEmail(context.Background(), email.ValidateRequest{Email: "ana@example.test"})
+	fmt.Println(res.IsValid, res.HasMXRecords, res.SMTP == nil, err)
+	_, err = v.ValidateEmail(context.Background(), email.ValidateRequest{})
+	fmt.Println(err)
+	// Output:
+	// true true true <nil>
+	// invalid request: email: is required
+}
+
+func ExampleVerifier_ValidateBulk() {
+	srv, v := newVerifier()
+	defer srv.Close()
+
+	res, err := v.ValidateBulk(context.Background(), email.BulkRequest{Emails: []string{
+		"ana@example.test", "ANA@EXAMPLE.TEST", "info@example.test", "bob@nomail.example.test", "not an address",
+	}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range res.Results {
+		if r.Reason != nil {
+			fmt.Printf("%s: invalid, %s\n", r.Input, *r.Reason)
+			continue
+		}
+		fmt.Printf("%s: valid, MX %s\n", r.Input, r.MX.Status)
+	}
+	// The local part keeps its case (RFC 5321), so the second address is
+	// not a duplicate of the first; example.test was looked up once.
+	fmt.Printf("%+v\n", res.Summary)
+	// Output:
+	// ana@example.test: valid, MX mx
+	// ANA@EXAMPLE.TEST: valid, MX mx
+	// info@example.test: valid, MX mx
+	// bob@nomail.example.test: invalid, null_mx
+	// not an address: invalid, missing_at
+	// {Total:5 Valid:3 Invalid:2 Disposable:0 RoleAccounts:1 DomainsWithMX:1 Duplicates:0}
+}
+
+func ExampleVerifier_ValidateCSV() {
+	srv, v := newVerifier()
+	defer srv.Close()
+
+	file := "name,Email\nAna,ana@example.test\nBob,bob@nowhere.example.test\n"
+	res, err := v.ValidateCSV(context.Background(), strings.NewReader(file))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Column, res.Rows, res.Summary.Valid, res.Summary.Invalid)
+
+	_, err = v.ValidateCSV(context.Background(), strings.NewReader(""))
+	fmt.Println(err)
+	// Output:
+	// Email 2 1 1
+	// invalid request: file: is empty: a header row is required
+}
+
+func ExampleVerifier_DomainHealth() {
+	srv, v := newVerifier()
+	defer srv.Close()
+
+	res, err := v.DomainHealth(context.Background(), email.DomainHealthRequest{Domains: []string{"example.test", "weak.example.test"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, h := range res.Results {
+		fmt.Println(h.Domain, h.Verdict, h.MX.Status)
+		for _, p := range h.Problems {
+			fmt.Printf("  %s %s\n", p.Severity, p.Code)
+		}
+	}
+	// weak.example.test has no DMARC record of its own: that of its
+	// organizational domain applies.
+	weak := res.Results[1]
+	fmt.Println(weak.SPF.All, weak.DMARC.Domain, weak.DMARC.Policy)
+	// Output:
+	// example.test ready mx
+	// weak.example.test not_ready mx
+	//   error spf_plus_all
+	// +all example.test reject
+}
+
+func ExampleVerifier_CheckDisposable() {
+	v, err := email.New(email.Config{Lists: email.DefaultLists().WithAllowed("yopmail.com")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, _ := v.CheckDisposable(context.Background(), email.ListRequest{Emails: []string{"a@mailinator.com", "a@inbox.mailinator.com", "a@yopmail.com", "a@gmail.com"}})
+	for _, r := range res.Results {
+		fmt.Println(r.Input, r.IsDisposable, r.IsFreeProvider)
+	}
+	fmt.Printf("%+v\n", res.Summary)
+	// Output:
+	// a@mailinator.com true false
+	// a@inbox.mailinator.com true false
+	// a@yopmail.com false false
+	// a@gmail.com false true
+	// {Total:4 Matched:2 Invalid:0}
+}
+
+func ExampleVerifier_CheckRoleAccounts() {
+	v, err := email.New(email.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, _ := v.CheckRoleAccounts(context.Background(), email.ListRequest{Emails: []string{"Support+EU@example.com", "jane@example.com", "postmaster@example.com", "@example.com"}})
+	for _, r := range res.Results {
+		role := "-"
+		if r.Role != nil {
+			role = *r.Role
+		}
+		fmt.Println(r.Input, r.IsRoleAccount, role)
+	}
+	fmt.Printf("%+v\n", res.Summary)
+	// Output:
+	// Support+EU@example.com true support
+	// jane@example.com false -
+	// postmaster@example.com true postmaster
+	// @example.com false -
+	// {Total:4 Matched:2 Invalid:1}
+}
+
+// VerifyCSV streams a list of any size: each row is written back with
+// its result columns, in input order, each distinct domain looked up
+// once.
+func ExampleVerifier_VerifyCSV() {
+	srv, v := newVerifier()
+	defer srv.Close()
+
+	list := "name,email\nAna,ana@example.test\nBob,bob@\nInfo,info@nomail.example.test\n"
+	stats, err := v.VerifyCSV(context.Background(), strings.NewReader(list), os.Stdout, email.StreamOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d rows, %d valid, %d role accounts\n", stats.Rows, stats.Valid, stats.RoleAccounts)
+	// Output:
+	// name,email,is_valid,reason,normalized_email,is_disposable,is_role_account,is_free_provider,has_mx_records,mx_status,did_you_mean
+	// Ana,ana@example.test,true,,ana@example.test,false,false,false,true,mx,
+	// Bob,bob@,false,domain_empty,,false,false,false,false,,
+	// Info,info@nomail.example.test,false,null_mx,,false,true,false,false,null_mx,
+	// 3 rows, 1 valid, 1 role accounts
+}
+
+// ValidateStream takes addresses from any sequence (a database cursor, a
+// channel, a file) and yields the results in the same order.
+func ExampleVerifier_ValidateStream() {
+	srv, v := newVerifier()
+	defer srv.Close()
+
+	addrs := slices.Values([]string{"ana@example.test", "not-an-address", "support@nowhere.example.test"})
+	for item, err := range v.ValidateStream(context.Background(), addrs, email.StreamOptions{}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(item.Input, item.IsValid, item.IsRoleAccount, item.MX != nil && item.MX.Status == email.MXFound)
+	}
+	// Output:
+	// ana@example.test true false true
+	// not-an-address false false false
+	// support@nowhere.example.test false true false
+}
+
+func ExampleCSVResultHeader() {
+	fmt.Println(strings.Join(email.CSVResultHeader(), ","))
+	// Output:
+	// is_valid,reason,normalized_email,is_disposable,is_role_account,is_free_provider,has_mx_records,mx_status,did_you_mean
+}
+
+func ExampleDefaultLists() {
+	l := email.DefaultLists()
+	fmt.Println(l.IsDisposable("mailinator.com"), l.IsDisposable("inbox.mailinator.com"), l.IsDisposable("example.com"))
+	fmt.Println(l.IsFree("gmail.com"), l.IsRole("Abuse+spam"), l.IsRole("jane"))
+	disposable, free, roles := l.Len()
+	fmt.Println(disposable > 100000, free > 1000, roles > 30)
+	// Output:
+	// true true false
+	// true true false
+	// true true true
+}
+
+func ExampleLists_WithAllowed() {
+	l := email.DefaultLists().WithAllowed("mailinator.com")
+	fmt.Println(l.IsDisposable("mailinator.com"), email.DefaultLists().IsDisposable("mailinator.com"))
+	// Output:
+	// false true
+}
+
+func ExampleLists_WithDisposable() {
+	l, err := email.DefaultLists().WithDisposable(strings.NewReader("# our own list\nthrowaway.example\n"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(l.IsDisposable("throwaway.example"), l.IsDisposable("mailinator.com"))
+	_, err = email.DefaultLists().WithDisposable(strings.NewReader("not a domain\n"))
+	fmt.Println(err)
+	// Output:
+	// true false
+	// email: disposable list: line 1: "not a domain" is not a domain
 }

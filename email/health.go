@@ -10,18 +10,6 @@ import (
 	"github.com/quiverkit/quiver/mailauth"
 )
 
-// SPF is a domain's SPF policy as evaluated by the domain-health check.
-type SPF = mailauth.SPF
-
-// SPFTerm is one term of an SPF record.
-type SPFTerm = mailauth.SPFTerm
-
-// DMARC is a domain's DMARC policy.
-type DMARC = mailauth.DMARC
-
-// DMARCTag is one tag of a DMARC record.
-type DMARCTag = mailauth.DMARCTag
-
 // DomainHealthRequest is the body of POST /v1/email/domain/health.
 type DomainHealthRequest struct {
 	// Domains are the domains to check, 1 to 500.
@@ -55,10 +43,12 @@ type DomainHealth struct {
 	Domain string `json:"domain"`
 	// MX is the MX check: status and hosts by preference.
 	MX MX `json:"mx"`
-	// SPF is the SPF policy; null when none is published.
-	SPF *SPF `json:"spf"`
-	// DMARC is the DMARC policy; null when none applies.
-	DMARC *DMARC `json:"dmarc"`
+	// SPF is the SPF policy as mailauth.CheckSPF evaluates it; null when
+	// none is published or its lookup failed.
+	SPF *mailauth.SPF `json:"spf"`
+	// DMARC is the DMARC policy as mailauth.CheckDMARC finds it; null
+	// when none applies or its lookup failed.
+	DMARC *mailauth.DMARC `json:"dmarc"`
 	// Verdict is ready, needs_attention, not_ready or unknown.
 	Verdict string `json:"verdict"`
 	// Problems are every finding, errors first.
@@ -98,7 +88,7 @@ func (v *Verifier) DomainHealth(ctx context.Context, req DomainHealthRequest) (D
 	if err := verr.Err(); err != nil {
 		return DomainHealthResult{}, err
 	}
-	if v.Resolver == nil {
+	if v.cfg.Resolver == nil {
 		return DomainHealthResult{}, envelope.Errorf(envelope.CodeServiceUnavailable, "no DNS resolver is configured")
 	}
 	distinct := map[string]int{}
@@ -147,7 +137,7 @@ func (v *Verifier) health(ctx context.Context, domain string) DomainHealth {
 	// A domain that does not exist has no records; one whose DNS did not
 	// answer in time would cost a timeout per record, to prove nothing.
 	if h.MX.Status != MXNXDomain && h.MX.Status != MXTimeout {
-		spf, err := mailauth.CheckSPF(ctx, v.Resolver, domain)
+		spf, err := mailauth.CheckSPF(ctx, v.cfg.Resolver, domain)
 		switch {
 		case errors.Is(err, mailauth.ErrNoRecord):
 			add("error", "spf_missing", "no SPF record: receivers cannot tell which hosts may send for the domain")
@@ -158,7 +148,7 @@ func (v *Verifier) health(ctx context.Context, domain string) DomainHealth {
 			h.SPF = spf
 			spfProblems(spf, add)
 		}
-		dmarc, err := mailauth.CheckDMARC(ctx, v.Resolver, domain)
+		dmarc, err := mailauth.CheckDMARC(ctx, v.cfg.Resolver, domain)
 		switch {
 		case errors.Is(err, mailauth.ErrNoRecord):
 			add("error", "dmarc_missing", "no DMARC record at _dmarc."+domain+": spoofed mail is not rejected and no reports are sent")
@@ -184,16 +174,14 @@ func (v *Verifier) health(ctx context.Context, domain string) DomainHealth {
 	return h
 }
 
-func spfProblems(s *SPF, add func(sev, code, msg string)) {
-	for _, e := range s.Errors {
-		code := "spf_invalid"
-		switch {
-		case strings.Contains(e, "void lookups exceed"):
-			code = "spf_too_many_void_lookups"
-		case strings.Contains(e, "DNS-querying terms exceed"):
-			code = "spf_too_many_lookups"
+// spfProblems adds the problems of an SPF policy: each of its errors,
+// under a code of ours chosen by mailauth's code, and the weaknesses of
+// its all mechanism.
+func spfProblems(s *mailauth.SPF, add func(sev, code, msg string)) {
+	for _, p := range s.Problems {
+		if p.Severity == mailauth.SeverityError {
+			add("error", spfCode(p.Code), p.Message)
 		}
-		add("error", code, e)
 	}
 	switch s.All {
 	case "+all":
@@ -205,9 +193,22 @@ func spfProblems(s *SPF, add func(sev, code, msg string)) {
 	}
 }
 
-func dmarcProblems(d *DMARC, add func(sev, code, msg string)) {
-	for _, e := range d.Errors {
-		add("error", "dmarc_invalid", e)
+// spfCode is the domain-health code of an SPF error of mailauth.
+func spfCode(c mailauth.Code) string {
+	switch c {
+	case mailauth.CodeSPFTooManyLookups:
+		return "spf_too_many_lookups"
+	case mailauth.CodeSPFTooManyVoidLookups:
+		return "spf_too_many_void_lookups"
+	}
+	return "spf_invalid"
+}
+
+func dmarcProblems(d *mailauth.DMARC, add func(sev, code, msg string)) {
+	for _, p := range d.Problems {
+		if p.Severity == mailauth.SeverityError {
+			add("error", "dmarc_invalid", p.Message)
+		}
 	}
 	if d.Policy == "none" {
 		add("warning", "dmarc_p_none", "p=none only monitors: spoofed mail is still delivered")

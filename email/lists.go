@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/quiverkit/quiver/envelope"
 	"golang.org/x/net/idna"
 )
 
@@ -94,7 +95,7 @@ func readList(r io.Reader, domains bool) ([]string, error) {
 		if domains {
 			a, err := idna.Lookup.ToASCII(strings.TrimPrefix(line, "*."))
 			if err != nil || !strings.Contains(a, ".") {
-				return nil, fmt.Errorf("line %d: %q is not a domain", n, line)
+				return nil, fmt.Errorf("line %d: %s is not a domain", n, envelope.Quote(line))
 			}
 			line = a
 		}

@@ -36,7 +36,7 @@ type SMTPOptions struct {
 	Port int
 	// DialContext opens connections; use it to route through an
 	// SSRF-safe dialer or a proxy. Default: a net.Dialer. It is given an
-	// IP address: the MX host is resolved through the Verifier's Resolver.
+	// IP address: the MX host is resolved through the Verifier's Config.Resolver.
 	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
 	// ConnectTimeout bounds the connection and the server's greeting.
 	// Default DefaultConnectTimeout.
@@ -127,7 +127,7 @@ func (o SMTPOptions) withDefaults() SMTPOptions {
 
 // probe asks the domain's best MX hosts whether they accept a.
 func (v *Verifier) probe(ctx context.Context, a Address, mx *MX) SMTPResult {
-	o := v.SMTP.withDefaults()
+	o := v.cfg.SMTP.withDefaults()
 	var hosts []string
 	if mx == nil {
 		m := v.lookupMX(ctx, a)
@@ -295,10 +295,10 @@ func (v *Verifier) hostAddr(ctx context.Context, host string) (netip.Addr, error
 	if ip, err := netip.ParseAddr(h); err == nil {
 		return ip.Unmap(), nil
 	}
-	if v.Resolver == nil {
+	if v.cfg.Resolver == nil {
 		return netip.Addr{}, errors.New("no resolver configured to find the MX host's address")
 	}
-	ips, err := v.Resolver.LookupIP(ctx, host)
+	ips, err := v.cfg.Resolver.LookupIP(ctx, host)
 	if err != nil {
 		return netip.Addr{}, err
 	}

@@ -115,7 +115,7 @@ func TestSMTPProbe(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			o := tt.opts
 			o.Port, o.HeloName, o.MailFrom, o.AllowPrivateAddresses = smtpServer(t, tt.box), "probe.quiver.test", "verify@quiver.test", true
-			v := &Verifier{Resolver: r, SMTP: o}
+			v := &Verifier{cfg: Config{Resolver: r, SMTP: o}}
 			res := v.Validate(context.Background(), tt.addr, Checks{SMTP: true})
 			p := res.SMTP
 			if p == nil {
@@ -145,7 +145,7 @@ func TestSMTPProbe(t *testing.T) {
 func TestSMTPProbeConversation(t *testing.T) {
 	_, r := fixture(t)
 	box := &mailbox{known: map[string]bool{"alice@mx.test": true}}
-	v := &Verifier{Resolver: r, SMTP: SMTPOptions{Port: smtpServer(t, box), AllowPrivateAddresses: true}}
+	v := &Verifier{cfg: Config{Resolver: r, SMTP: SMTPOptions{Port: smtpServer(t, box), AllowPrivateAddresses: true}}}
 	v.Validate(context.Background(), "alice@mx.test", Checks{SMTP: true})
 	box.mu.Lock()
 	defer box.mu.Unlock()
@@ -187,7 +187,7 @@ func TestSMTPProbeUndecided(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.opts.AllowPrivateAddresses = true
-			v := &Verifier{Resolver: r, SMTP: tt.opts}
+			v := &Verifier{cfg: Config{Resolver: r, SMTP: tt.opts}}
 			start := time.Now()
 			res := v.Validate(context.Background(), tt.addr, Checks{SMTP: true})
 			if tt.reason == "" {
@@ -210,7 +210,7 @@ func TestSMTPProbeUndecided(t *testing.T) {
 // timeout, and the DNS error is given, not a bare no_mail_server.
 func TestSMTPProbeAfterDNSFailure(t *testing.T) {
 	_, r := fixture(t, resolvertest.WithDrop("slow.test"), resolvertest.WithServFail("servfail.test"))
-	v := &Verifier{Resolver: r, SMTP: SMTPOptions{AllowPrivateAddresses: true}}
+	v := &Verifier{cfg: Config{Resolver: r, SMTP: SMTPOptions{AllowPrivateAddresses: true}}}
 	for _, tt := range []struct{ addr, reason, message string }{
 		{"a@slow.test", SMTPTimeout, "timeout"},
 		{"a@servfail.test", SMTPNoMailServer, "SERVFAIL"},
@@ -226,13 +226,13 @@ func TestSMTPProbeUsesDialer(t *testing.T) {
 	_, r := fixture(t)
 	port := smtpServer(t, &mailbox{catchAll: true})
 	var dialed []string
-	v := &Verifier{Resolver: r, SMTP: SMTPOptions{Port: 2525, AllowPrivateAddresses: true, DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+	v := &Verifier{cfg: Config{Resolver: r, SMTP: SMTPOptions{Port: 2525, AllowPrivateAddresses: true, DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 		dialed = append(dialed, addr)
 		if addr != "127.0.0.1:2525" {
 			return nil, errors.New("unexpected address")
 		}
 		return (&net.Dialer{}).DialContext(ctx, network, "127.0.0.1:"+strconv.Itoa(port))
-	}}}
+	}}}}
 	res := v.Validate(context.Background(), "a@mx.test", Checks{SMTP: true})
 	if res.SMTP == nil || res.SMTP.Status != SMTPCatchAll || len(dialed) != 1 {
 		t.Errorf("got %+v, dialed %q", res.SMTP, dialed)
@@ -264,7 +264,7 @@ func banner(t *testing.T, greeting string) int {
 func TestSMTPProbeRefusesPrivateAddresses(t *testing.T) {
 	_, r := fixture(t)
 	box := &mailbox{catchAll: true}
-	v := &Verifier{Resolver: r, SMTP: SMTPOptions{Port: smtpServer(t, box)}}
+	v := &Verifier{cfg: Config{Resolver: r, SMTP: SMTPOptions{Port: smtpServer(t, box)}}}
 	res := v.Validate(context.Background(), "a@mx.test", Checks{SMTP: true})
 	if res.SMTP == nil || res.SMTP.Reason != SMTPForbidden || res.SMTPVerified {
 		t.Errorf("got %+v", res.SMTP)

@@ -29,7 +29,7 @@ type StreamOptions struct {
 	// Window bounds the rows in flight: read but not yet handed back,
 	// because they, or an earlier row, are still being checked. Memory is
 	// proportional to it, whatever the length of the list. Default
-	// DefaultWindow. [Verifier.Concurrency] bounds the rows checked at
+	// DefaultWindow. [Config.Concurrency] bounds the rows checked at
 	// once.
 	Window int
 	// Column is the header of the CSV column holding the addresses,
@@ -88,7 +88,7 @@ func (s *StreamStats) count(r *Result) {
 // earlier one are checked. The checks are those of
 // [Verifier.ValidateBulk] except the duplicate count, which would need
 // memory proportional to the list. Every lookup goes through the
-// Verifier's one Resolver (its cache and in-flight de-duplication are
+// Verifier's one resolver (Config.Resolver) (its cache and in-flight de-duplication are
 // shared with everything else using it), and the outcome of each distinct
 // domain is remembered for the stream, failures included, as in a bulk
 // request: a domain whose DNS servers do not answer costs one timeout per
@@ -96,7 +96,7 @@ func (s *StreamStats) count(r *Result) {
 // cache alone).
 //
 // At most opts.Window addresses are in flight and at most
-// [Verifier.Concurrency] are checked at once. When ctx ends, the
+// [Config.Concurrency] are checked at once. When ctx ends, the
 // sequence stops after the last address checked before it ended and
 // yields ctx's error: what was yielded is complete and in order. Breaking
 // out of the loop stops the work and waits for it. A panic in addrs is
@@ -262,7 +262,7 @@ func addressColumn(header []string, name string) (int, error) {
 		}
 	}
 	if name != "" {
-		return 0, envelope.Invalidf("column", "no column is headed %q", name)
+		return 0, envelope.Invalidf("column", "no column is headed %s", envelope.Quote(name))
 	}
 	return 0, nil
 }

@@ -15,6 +15,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -29,7 +30,7 @@ func noLeaks(t *testing.T) {
 func TestValidateStreamKeepsOrder(t *testing.T) {
 	noLeaks(t)
 	srv, r := fixture(t, resolvertest.WithDelay(2*time.Millisecond))
-	v := &Verifier{Resolver: r, Concurrency: 8}
+	v := &Verifier{cfg: Config{Resolver: r, Concurrency: 8}}
 	inputs := []string{"a@mx.test", "bad", "b@nullmx.test", "c@implicit.test", "info@mx.test", "d@missing.test"}
 	var addrs []string
 	for i := range 300 {
@@ -60,7 +61,7 @@ func TestValidateStreamKeepsOrder(t *testing.T) {
 func TestValidateStreamBreak(t *testing.T) {
 	noLeaks(t)
 	_, r := fixture(t, resolvertest.WithDelay(5*time.Millisecond))
-	v := &Verifier{Resolver: r}
+	v := &Verifier{cfg: Config{Resolver: r}}
 	n := 0
 	for _, err := range v.ValidateStream(t.Context(), func(yield func(string) bool) {
 		for i := 0; ; i++ { // endless
@@ -81,7 +82,7 @@ func TestValidateStreamBreak(t *testing.T) {
 func TestValidateStreamBoundsWindow(t *testing.T) {
 	noLeaks(t)
 	_, r := fixture(t, resolvertest.WithDelay(time.Millisecond))
-	v := &Verifier{Resolver: r, Concurrency: 4}
+	v := &Verifier{cfg: Config{Resolver: r, Concurrency: 4}}
 	const window = 8
 	pulled, received := 0, 0
 	addrs := func(yield func(string) bool) {
@@ -115,7 +116,7 @@ func TestValidateStreamBoundsWindow(t *testing.T) {
 func TestValidateStreamCancel(t *testing.T) {
 	noLeaks(t)
 	_, r := fixture(t, resolvertest.WithDelay(5*time.Millisecond))
-	v := &Verifier{Resolver: r, Concurrency: 4}
+	v := &Verifier{cfg: Config{Resolver: r, Concurrency: 4}}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	endless := func(yield func(string) bool) {
@@ -163,7 +164,7 @@ func csvOf(n int) string {
 func TestVerifyCSV(t *testing.T) {
 	noLeaks(t)
 	_, r := fixture(t)
-	v := &Verifier{Resolver: r}
+	v := &Verifier{cfg: Config{Resolver: r}}
 	in := csvOf(5000) + "\nshort\n"
 	var out bytes.Buffer
 	calls := 0
@@ -225,7 +226,7 @@ func TestVerifyCSVCancel(t *testing.T) {
 	noLeaks(t)
 	// Every row has its own domain, and each query takes 20ms.
 	_, r := fixture(t, resolvertest.WithDelay(20*time.Millisecond))
-	v := &Verifier{Resolver: r, Concurrency: 4}
+	v := &Verifier{cfg: Config{Resolver: r, Concurrency: 4}}
 	var in strings.Builder
 	in.WriteString("email\n")
 	for i := range 10000 {
@@ -257,7 +258,7 @@ func TestVerifyCSVCancel(t *testing.T) {
 
 func BenchmarkVerifyCSV(b *testing.B) {
 	_, r := fixture(b)
-	v := &Verifier{Resolver: r}
+	v := &Verifier{cfg: Config{Resolver: r}}
 	in := csvOf(10000)
 	b.SetBytes(int64(len(in)))
 	for b.Loop() {
@@ -277,12 +278,12 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 func TestVerifyCSVDeadDomainCostsOneTimeout(t *testing.T) {
 	noLeaks(t)
 	const timeout = 100 * time.Millisecond
-	srv := resolvertest.NewServer(t, fixtureZone, resolvertest.WithDrop("dead.test"))
+	srv := testutil.DNSServer(t, fixtureZone, resolvertest.WithDrop("dead.test"))
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: timeout, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := &Verifier{Resolver: r, Concurrency: 4}
+	v := &Verifier{cfg: Config{Resolver: r, Concurrency: 4}}
 	var in strings.Builder
 	in.WriteString("email\n")
 	for i := range 400 {

@@ -3,42 +3,83 @@ package email
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/quiverkit/quiver/resolver"
 )
 
-// A Verifier runs the checks of the package with its dependencies. The
-// zero value works: syntax and list checks with the embedded lists, and
-// no DNS (MX checks report status "skipped"). Its methods are safe for
-// concurrent use.
-type Verifier struct {
-	// Resolver answers the MX, SPF and DMARC questions. Nil disables them.
+// Config configures a [Verifier] built by [New]. Every field is optional:
+// the zero Config checks syntax and the embedded lists, without DNS.
+type Config struct {
+	// Resolver answers the DNS questions: the MX rules of the
+	// validations, DomainHealth, and the hosts of the SMTP probe. Share
+	// one resolver with the rest of the program: its cache is the
+	// Verifier's.
+	// Default: nil, no DNS: the MX check reports status "skipped",
+	// DomainHealth answers SERVICE_UNAVAILABLE and the SMTP probe reason
+	// "no_resolver".
 	Resolver *resolver.Resolver
-	// Lists are the disposable, free-provider and role lists. Default:
-	// DefaultLists().
+	// Lists are the disposable, free-provider and role lists.
+	// Default: DefaultLists(), the lists embedded in the package.
 	Lists *Lists
 	// Syntax relaxes or tightens the syntax check.
+	// Default: the zero SyntaxOptions: UTF-8 local parts and IDN domains
+	// accepted, IP literals rejected.
 	Syntax SyntaxOptions
-	// SMTP configures the mailbox probe of single validations.
+	// SMTP configures the mailbox probe of single validations (asked
+	// for with Checks.SMTP).
+	// Default: the zero SMTPOptions, each of whose fields has a default:
+	// port 25, EHLO localhost, null reverse path, 10s timeouts, no
+	// non-public addresses.
 	SMTP SMTPOptions
-	// Concurrency bounds the DNS lookups a bulk operation runs at once.
-	// Default DefaultConcurrency.
+	// Concurrency bounds the domains a bulk, CSV, stream or domain-health
+	// operation looks up at once (and the rows a stream checks at once).
+	// Default: DefaultConcurrency (64); so does a negative value.
 	Concurrency int
 }
 
-// DefaultConcurrency is the default of [Verifier.Concurrency].
+// DefaultConcurrency is the default of [Config.Concurrency].
 const DefaultConcurrency = 64
 
+// ErrInvalidConfig is wrapped by the error of [New] when its Config
+// cannot work.
+var ErrInvalidConfig = errors.New("email: invalid configuration")
+
+// A Verifier runs the checks of the package with the dependencies of its
+// [Config]: build one with [New], and share it; its methods are safe for
+// concurrent use.
+type Verifier struct {
+	cfg Config
+}
+
+// New returns a Verifier configured by cfg. It fails, wrapping
+// [ErrInvalidConfig], when cfg.SMTP.Port is over 65535 or
+// cfg.SMTP.HeloName or cfg.SMTP.MailFrom holds a line break or a space,
+// which no SMTP server would accept. New does no I/O.
+func New(cfg Config) (*Verifier, error) {
+	if p := cfg.SMTP.Port; p > 65535 {
+		return nil, fmt.Errorf("%w: SMTP.Port %d is over 65535", ErrInvalidConfig, p)
+	}
+	if strings.ContainsAny(cfg.SMTP.HeloName, "\r\n\t ") {
+		return nil, fmt.Errorf("%w: SMTP.HeloName holds a line break or a space", ErrInvalidConfig)
+	}
+	if strings.ContainsAny(cfg.SMTP.MailFrom, "\r\n\t ") {
+		return nil, fmt.Errorf("%w: SMTP.MailFrom holds a line break or a space", ErrInvalidConfig)
+	}
+	return &Verifier{cfg: cfg}, nil
+}
+
 func (v *Verifier) lists() *Lists {
-	if v.Lists != nil {
-		return v.Lists
+	if v.cfg.Lists != nil {
+		return v.cfg.Lists
 	}
 	return DefaultLists()
 }
 
 func (v *Verifier) concurrency() int {
-	if v.Concurrency > 0 {
-		return v.Concurrency
+	if v.cfg.Concurrency > 0 {
+		return v.cfg.Concurrency
 	}
 	return DefaultConcurrency
 }
@@ -134,22 +175,13 @@ type MX struct {
 	Error string `json:"error,omitempty"`
 }
 
-// Validate checks one address with the zero [Verifier] configured by opts.
-// See [Verifier.Validate].
-func Validate(ctx context.Context, addr string, opts Options) Validation {
-	v := Verifier{Resolver: opts.Resolver, Lists: opts.Lists, Syntax: opts.SyntaxOptions, SMTP: opts.SMTPOptions}
-	return v.Validate(ctx, addr, opts.Checks)
-}
-
-// Options configure [Validate].
-type Options struct {
-	SyntaxOptions
-	Checks
-	SMTPOptions
-	// Resolver answers the MX lookup; nil skips it.
-	Resolver *resolver.Resolver
-	// Lists default to DefaultLists().
-	Lists *Lists
+// Validate checks the syntax of one address and looks it up in the
+// embedded lists, without I/O: it is [Verifier.Validate] with the zero
+// Config, so the MX check reports status "skipped". Use a Verifier with a
+// Resolver for the DNS checks.
+func Validate(addr string) Validation {
+	var v Verifier
+	return v.Validate(context.Background(), addr, Checks{})
 }
 
 // Validate checks one address: syntax, then the lists, then MX, then the
@@ -176,7 +208,7 @@ func (v *Verifier) Validate(ctx context.Context, addr string, c Checks) Validati
 
 // check runs the syntax and list checks.
 func (v *Verifier) check(addr string, c Checks) (Address, Result) {
-	a, reason := Parse(addr, v.Syntax)
+	a, reason := Parse(addr, v.cfg.Syntax)
 	if reason != "" {
 		return a, invalid(Result{}, reason)
 	}
@@ -233,10 +265,10 @@ func (v *Verifier) lookupMX(ctx context.Context, a Address) MX {
 // null MX; or, without MX records, the domain itself when it has an
 // address (the implicit MX of RFC 5321 section 5.1).
 func (v *Verifier) domainMX(ctx context.Context, domain string) MX {
-	if v.Resolver == nil {
+	if v.cfg.Resolver == nil {
 		return MX{Status: MXSkipped, Hosts: []string{}}
 	}
-	mxs, err := v.Resolver.LookupMX(ctx, domain)
+	mxs, err := v.cfg.Resolver.LookupMX(ctx, domain)
 	if err == nil {
 		hosts := make([]string, 0, len(mxs))
 		for _, m := range mxs {
@@ -250,7 +282,7 @@ func (v *Verifier) domainMX(ctx context.Context, domain string) MX {
 		return MX{Status: MXFound, Hosts: hosts}
 	}
 	if errors.Is(err, resolver.ErrNoData) {
-		if _, err = v.Resolver.LookupIP(ctx, domain); err == nil {
+		if _, err = v.cfg.Resolver.LookupIP(ctx, domain); err == nil {
 			return MX{Status: MXImplicit, Hosts: []string{domain}}
 		}
 		if errors.Is(err, resolver.ErrNoData) {
@@ -274,15 +306,3 @@ func mxFailure(err error) MX {
 	}
 	return m
 }
-
-// Resolver is the caching DNS resolver the checks use (the one Quiver
-// shares between its packages). Build one with [NewResolver] and share it.
-type Resolver = resolver.Resolver
-
-// ResolverConfig configures [NewResolver]. The zero value asks the servers
-// of /etc/resolv.conf; set Servers to choose others ("host:port").
-type ResolverConfig = resolver.Config
-
-// NewResolver returns a resolver with a TTL-honouring cache and in-flight
-// de-duplication, for [Verifier.Resolver] and [Options.Resolver].
-func NewResolver(cfg ResolverConfig) (*Resolver, error) { return resolver.New(cfg) }

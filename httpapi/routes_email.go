@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 
@@ -12,7 +13,10 @@ import (
 
 // emailRoutes returns the routes served by package email.
 func (s *server) emailRoutes() ([]route, error) {
-	v := &email.Verifier{Resolver: s.cfg.Resolver, Lists: s.cfg.EmailLists, SMTP: s.cfg.EmailSMTP}
+	v, err := email.New(email.Config{Resolver: s.cfg.Resolver, Lists: s.cfg.EmailLists, SMTP: s.cfg.EmailSMTP})
+	if err != nil {
+		err = fmt.Errorf("email: %w", err)
+	}
 	return []route{
 		post(groupEmail, "/v1/email/bulk/validate", "Validate 1 to 500 email addresses", v.ValidateBulk),
 		{
@@ -33,7 +37,7 @@ func (s *server) emailRoutes() ([]route, error) {
 		post(groupEmail, "/v1/email/role-account/check", "Classify 1 to 500 addresses as role accounts or not", v.CheckRoleAccounts),
 		post(groupDev, "/v1/dev/email/validate", "Validate and normalize one email address, optionally probing SMTP", v.ValidateEmail),
 		post(groupUtility, "/v1/utility/email/validate", "Validate and normalize one email address, optionally probing SMTP", v.ValidateEmail),
-	}, nil
+	}, err
 }
 
 // csvUpload returns the first file part of a multipart/form-data body,

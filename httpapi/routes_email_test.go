@@ -14,8 +14,8 @@ import (
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
-	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 const emailZone = `
@@ -33,7 +33,7 @@ _dmarc.good  TXT "v=DMARC1; p=reject; rua=mailto:d@good.test"
 // server serving emailZone.
 func emailHandler(t *testing.T, cfg httpapi.Config) http.Handler {
 	t.Helper()
-	srv := resolvertest.NewServer(t, emailZone)
+	srv := testutil.DNSServer(t, emailZone)
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 200 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -9,41 +9,60 @@ import (
 
 	"golang.org/x/net/publicsuffix"
 
+	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/resolver"
 )
 
-// DMARC is the DMARC policy (RFC 7489) that applies to a domain.
+// DMARC is the DMARC policy (RFC 7489) that applies to a domain, as
+// [CheckDMARC] finds it or [ParseDMARC] reads it.
 type DMARC struct {
 	// Record is the _dmarc TXT record.
 	Record string `json:"record"`
 	// Domain is where the record was found: the domain itself or, when it
-	// has none, its organizational domain (RFC 7489 section 6.6.3).
+	// has none, its organizational domain (RFC 7489 section 6.6.3). Empty
+	// from ParseDMARC.
 	Domain string `json:"domain"`
-	// Policy is p: "none", "quarantine" or "reject".
+	// Policy is p, lowercased: "none", "quarantine" or "reject"; "none"
+	// when p is missing but rua is set; "" when the record has no valid
+	// policy (an error).
 	Policy string `json:"p"`
-	// SubdomainPolicy is sp; when absent, p applies to subdomains.
+	// SubdomainPolicy is sp, lowercased; "" when absent, and p then
+	// applies to subdomains.
 	SubdomainPolicy string `json:"sp"`
-	// Percent is pct, the share of mail the policy applies to; default 100.
+	// Percent is pct, the share of failing mail the policy applies to,
+	// 0 to 100; 100 when absent.
 	Percent int `json:"pct"`
-	// RUA are the aggregate-report URIs.
+	// RUA are the aggregate-report URIs, in order. Never nil.
 	RUA []string `json:"rua"`
-	// RUF are the failure-report URIs.
+	// RUF are the failure-report URIs, in order. Never nil.
 	RUF []string `json:"ruf"`
 	// ADKIM is DKIM alignment: "r" (relaxed, the default) or "s" (strict).
 	ADKIM string `json:"adkim"`
 	// ASPF is SPF alignment: "r" (relaxed, the default) or "s" (strict).
 	ASPF string `json:"aspf"`
-	// Tags are all the record's tags as published, in order.
+	// Tags are all the record's tags as published, in order. Never nil.
 	Tags []DMARCTag `json:"tags"`
-	// Errors are problems that make the record invalid or ignored.
+	// Errors are the messages of the problems that make the record
+	// invalid or ignored. Never nil.
 	Errors []string `json:"errors"`
-	// Warnings are weaknesses: p=none, pct below 100, no rua, ...
+	// Warnings are the messages of the weaknesses: p=none, pct below 100,
+	// no rua, ... Never nil.
 	Warnings []string `json:"warnings"`
+	// Problems are the errors and the warnings in the order found, each
+	// with its Code (CodeDMARCSyntax, ...) and Severity. They are not part
+	// of the JSON form, which carries Errors and Warnings.
+	Problems []Problem `json:"-"`
+}
+
+func (d *DMARC) findings() findings {
+	return findings{errors: &d.Errors, warnings: &d.Warnings, problems: &d.Problems}
 }
 
 // A DMARCTag is one tag=value pair of a DMARC record.
 type DMARCTag struct {
-	Name  string `json:"name"`
+	// Name is the tag name, lowercased ("p", "rua", ...).
+	Name string `json:"name"`
+	// Value is the tag's value with surrounding spaces removed.
 	Value string `json:"value"`
 }
 
@@ -64,10 +83,12 @@ func isDMARC(txt string) bool {
 	return strings.TrimSpace(v) == "DMARC1"
 }
 
-// ParseDMARC parses a DMARC record. Problems are reported in Errors and
-// Warnings, never as a failure: the result is always usable.
+// ParseDMARC parses a DMARC record, without DNS. Problems are reported in
+// the result's Problems, never as a failure: the result is always usable.
+// At most 64 tags are read.
 func ParseDMARC(record string) *DMARC {
 	d := &DMARC{Record: record, Percent: 100, ADKIM: "r", ASPF: "r", RUA: []string{}, RUF: []string{}, Tags: []DMARCTag{}, Errors: []string{}, Warnings: []string{}}
+	f := d.findings()
 	seen := map[string]bool{}
 	tags := 0
 	for part := range strings.SplitSeq(record, ";") {
@@ -76,24 +97,24 @@ func ParseDMARC(record string) *DMARC {
 			continue
 		}
 		if tags++; tags > maxDMARCTags {
-			d.Errors = append(d.Errors, fmt.Sprintf("more than %d tags", maxDMARCTags))
+			f.fail(CodeDMARCSyntax, fmt.Sprintf("more than %d tags", maxDMARCTags))
 			break
 		}
 		name, value, ok := strings.Cut(part, "=")
 		name, value = strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(value)
 		if !ok {
-			d.Errors = append(d.Errors, fmt.Sprintf("tag %q has no value", part))
+			f.fail(CodeDMARCSyntax, fmt.Sprintf("tag %s has no value", envelope.Quote(part)))
 			continue
 		}
 		d.Tags = append(d.Tags, DMARCTag{Name: name, Value: value})
 		if tags == 1 {
 			if name != "v" || value != "DMARC1" {
-				d.Errors = append(d.Errors, `the record must start with "v=DMARC1"`)
+				f.fail(CodeDMARCSyntax, `the record must start with "v=DMARC1"`)
 			}
 			continue
 		}
 		if seen[name] {
-			d.Warnings = append(d.Warnings, fmt.Sprintf("tag %s appears more than once; the first is used", name))
+			f.warn(CodeDMARCDuplicateTag, fmt.Sprintf("tag %s appears more than once; the first is used", envelope.Excerpt(name)))
 			continue
 		}
 		seen[name] = true
@@ -101,7 +122,7 @@ func ParseDMARC(record string) *DMARC {
 		case "p", "sp":
 			v := strings.ToLower(value)
 			if v != "none" && v != "quarantine" && v != "reject" {
-				d.Errors = append(d.Errors, fmt.Sprintf("%s=%s is not none, quarantine or reject", name, value))
+				f.fail(CodeDMARCSyntax, fmt.Sprintf("%s=%s is not none, quarantine or reject", name, envelope.Excerpt(value)))
 				continue
 			}
 			if name == "p" {
@@ -112,7 +133,7 @@ func ParseDMARC(record string) *DMARC {
 		case "pct":
 			n, err := strconv.Atoi(value)
 			if err != nil || n < 0 || n > 100 {
-				d.Errors = append(d.Errors, fmt.Sprintf("pct=%s is not an integer from 0 to 100", value))
+				f.fail(CodeDMARCSyntax, fmt.Sprintf("pct=%s is not an integer from 0 to 100", envelope.Excerpt(value)))
 				continue
 			}
 			d.Percent = n
@@ -121,7 +142,7 @@ func ParseDMARC(record string) *DMARC {
 			for _, u := range strings.Split(value, ",") {
 				u = strings.TrimSpace(u)
 				if !strings.Contains(u, ":") {
-					d.Errors = append(d.Errors, fmt.Sprintf("%s URI %q is not a URI (mailto:...)", name, u))
+					f.fail(CodeDMARCSyntax, fmt.Sprintf("%s URI %s is not a URI (mailto:...)", name, envelope.Quote(u)))
 					continue
 				}
 				uris = append(uris, u)
@@ -134,7 +155,7 @@ func ParseDMARC(record string) *DMARC {
 		case "adkim", "aspf":
 			v := strings.ToLower(value)
 			if v != "r" && v != "s" {
-				d.Errors = append(d.Errors, fmt.Sprintf("%s=%s is not r or s", name, value))
+				f.fail(CodeDMARCSyntax, fmt.Sprintf("%s=%s is not r or s", name, envelope.Excerpt(value)))
 				continue
 			}
 			if name == "adkim" {
@@ -144,7 +165,7 @@ func ParseDMARC(record string) *DMARC {
 			}
 		case "fo", "rf", "ri", "v":
 		default:
-			d.Warnings = append(d.Warnings, fmt.Sprintf("unknown tag %s is ignored", name))
+			f.warn(CodeDMARCUnknownTag, fmt.Sprintf("unknown tag %s is ignored", envelope.Excerpt(name)))
 		}
 	}
 	if d.Policy == "" {
@@ -152,30 +173,31 @@ func ParseDMARC(record string) *DMARC {
 		// rua is treated as p=none; otherwise it is ignored.
 		if len(d.RUA) > 0 {
 			d.Policy = "none"
-			d.Warnings = append(d.Warnings, "p is missing; treated as p=none because rua is set")
+			f.warn(CodeDMARCImplicitNone, "p is missing; treated as p=none because rua is set")
 		} else {
-			d.Errors = append(d.Errors, "the required p tag is missing or invalid")
+			f.fail(CodeDMARCNoPolicy, "the required p tag is missing or invalid")
 		}
 	}
 	switch d.Policy {
 	case "none":
-		d.Warnings = append(d.Warnings, "p=none only monitors: failing mail is delivered")
+		f.warn(CodeDMARCPolicyNone, "p=none only monitors: failing mail is delivered")
 	}
 	if d.Percent < 100 {
-		d.Warnings = append(d.Warnings, fmt.Sprintf("pct=%d applies the policy to part of the failing mail only", d.Percent))
+		f.warn(CodeDMARCPartial, fmt.Sprintf("pct=%d applies the policy to part of the failing mail only", d.Percent))
 	}
 	if len(d.RUA) == 0 {
-		d.Warnings = append(d.Warnings, "no rua: the domain receives no aggregate reports")
+		f.warn(CodeDMARCNoRUA, "no rua: the domain receives no aggregate reports")
 	}
 	if d.SubdomainPolicy == "none" && d.Policy != "none" {
-		d.Warnings = append(d.Warnings, "sp=none leaves subdomains unprotected")
+		f.warn(CodeDMARCSubdomainNone, "sp=none leaves subdomains unprotected")
 	}
 	return d
 }
 
 // CheckDMARC finds the DMARC record of domain at _dmarc.<domain>, else at
-// _dmarc.<organizational domain>, and parses it. It returns ErrNoRecord
-// when neither has one, and a resolver error when DNS failed.
+// _dmarc.<organizational domain>, and parses it as ParseDMARC does. It
+// returns ErrNoRecord when neither has one, and an error wrapping a
+// resolver sentinel when DNS failed.
 func CheckDMARC(ctx context.Context, r Resolver, domain string) (*DMARC, error) {
 	domain = strings.ToLower(strings.TrimSuffix(domain, "."))
 	candidates := []string{domain}
@@ -206,7 +228,7 @@ func CheckDMARC(ctx context.Context, r Resolver, domain string) (*DMARC, error) 
 		default:
 			d := ParseDMARC(found[0])
 			d.Domain = c
-			d.Errors = append(d.Errors, "more than one DMARC record is published; receivers ignore them all (RFC 7489 section 6.6.3)")
+			d.findings().fail(CodeDMARCMultipleRecords, "more than one DMARC record is published; receivers ignore them all (RFC 7489 section 6.6.3)")
 			return d, nil
 		}
 	}

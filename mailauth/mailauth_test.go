@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -56,7 +57,7 @@ _dmarc.ruaonly  TXT "v=DMARC1; rua=mailto:x@ruaonly.test"
 
 func newResolver(t *testing.T, opts ...resolvertest.Option) *resolver.Resolver {
 	t.Helper()
-	srv := resolvertest.NewServer(t, zone, opts...)
+	srv := testutil.DNSServer(t, zone, opts...)
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 200 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -247,4 +248,90 @@ func FuzzParseDMARC(f *testing.F) {
 			t.Fatalf("pct %d", d.Percent)
 		}
 	})
+}
+
+// Each finding carries the code that names it, and the messages of
+// Errors and Warnings are those of the Problems of each severity (issue
+// 13: domain health matched the text of the messages to find the codes).
+func TestProblemCodes(t *testing.T) {
+	r := newResolver(t)
+	ctx := context.Background()
+	spf := []struct {
+		domain string
+		want   []Code
+	}{
+		{"good.test", nil},
+		{"open.test", []Code{CodeSPFPlusAll}},
+		{"double.test", []Code{CodeSPFMultipleRecords}},
+		{"deep.test", []Code{CodeSPFTooManyLookups}},
+		{"voids.test", []Code{CodeSPFTooManyVoidLookups}},
+		{"loop.test", []Code{CodeSPFLoop}},
+		{"missing-inc.test", []Code{CodeSPFIncludeMissing}},
+		{"bad.test", []Code{CodeSPFSyntax, CodeSPFSyntax}},
+	}
+	for _, tt := range spf {
+		s, err := CheckSPF(ctx, r, tt.domain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkProblems(t, tt.domain, s.Problems, s.Errors, s.Warnings, tt.want)
+	}
+	dmarc := []struct {
+		domain string
+		want   []Code
+	}{
+		{"good.test", nil},
+		{"open.test", []Code{CodeDMARCPolicyNone, CodeDMARCNoRUA}},
+		{"sub.org.test", []Code{CodeDMARCPartial}},
+		{"broken.test", []Code{CodeDMARCSyntax, CodeDMARCSyntax, CodeDMARCNoPolicy, CodeDMARCNoRUA}},
+		{"ruaonly.test", []Code{CodeDMARCImplicitNone, CodeDMARCPolicyNone}},
+	}
+	for _, tt := range dmarc {
+		d, err := CheckDMARC(ctx, r, tt.domain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkProblems(t, "_dmarc."+tt.domain, d.Problems, d.Errors, d.Warnings, tt.want)
+	}
+	d := ParseDMARC("v=DMARC1; p=reject; sp=none; rua=mailto:a@x.test; p=none; zz=1")
+	checkProblems(t, "ParseDMARC", d.Problems, d.Errors, d.Warnings, []Code{CodeDMARCDuplicateTag, CodeDMARCUnknownTag, CodeDMARCSubdomainNone})
+}
+
+func checkProblems(t *testing.T, what string, got []Problem, errs, warns []string, want []Code) {
+	t.Helper()
+	var codes []Code
+	var gotErrs, gotWarns []string
+	for _, p := range got {
+		codes = append(codes, p.Code)
+		switch p.Severity {
+		case SeverityError:
+			gotErrs = append(gotErrs, p.Message)
+		case SeverityWarning:
+			gotWarns = append(gotWarns, p.Message)
+		default:
+			t.Errorf("%s: problem %q has severity %q", what, p.Code, p.Severity)
+		}
+	}
+	if diff := cmp.Diff(want, codes); diff != "" {
+		t.Errorf("%s: codes (-want +got):\n%s", what, diff)
+	}
+	if !slices.Equal(gotErrs, errs) || !slices.Equal(gotWarns, warns) {
+		t.Errorf("%s: problems %q do not match errors %q and warnings %q", what, got, errs, warns)
+	}
+}
+
+// A message quotes at most about 100 characters of what a record holds
+// (issue 13).
+func TestMessagesQuoteBoundedInput(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	_, err := ParseSPF("v=spf1 " + long + ":y -all")
+	if err == nil || len(err.Error()) > 300 {
+		t.Errorf("ParseSPF error is %d bytes", len(err.Error()))
+	}
+	d := ParseDMARC("v=DMARC1; p=" + long + "; rua=" + long + "; " + long)
+	for _, m := range append(d.Errors, d.Warnings...) {
+		if len(m) > 300 {
+			t.Errorf("ParseDMARC message is %d bytes: %.80s...", len(m), m)
+		}
+	}
 }

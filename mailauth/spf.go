@@ -1,14 +1,19 @@
 // Package mailauth parses and evaluates the mail-authentication policies
-// a domain publishes in DNS: SPF (RFC 7208) and DMARC (RFC 7489). It is
-// shared by the email domain-health check and the webcheck DNS analysis.
+// a domain publishes in DNS: SPF (RFC 7208) and DMARC (RFC 7489). Quiver's
+// email domain-health check and webcheck DNS analysis report its results.
 //
 // [CheckSPF] finds the domain's SPF record, parses its terms and walks its
 // include and redirect chain counting DNS-querying terms and void lookups
 // against RFC 7208's limits of 10 and 2 (section 4.6.4); [CheckDMARC]
 // finds and parses the _dmarc record, falling back to the organizational
-// domain. Both report what they find as data (errors and warnings in the
-// result); only DNS failures that leave the answer unknown (SERVFAIL,
-// timeouts) are returned as errors.
+// domain. [ParseSPF] and [ParseDMARC] parse a record without DNS.
+//
+// Both checks report what they find as data: an [SPF] or [DMARC] whose
+// Problems carry a [Code] for each error and warning (and whose Errors and
+// Warnings carry the same messages, as the JSON form does). A domain that
+// publishes no record is [ErrNoRecord]; only DNS failures that leave the
+// answer unknown (SERVFAIL, timeouts) are other errors, wrapping the
+// sentinels of package resolver.
 package mailauth
 
 import (
@@ -18,6 +23,7 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/resolver"
 )
 
@@ -31,6 +37,8 @@ const (
 )
 
 // Resolver is the DNS a check needs; *resolver.Resolver implements it.
+// Failures must wrap resolver.ErrNXDomain and resolver.ErrNoData where
+// they apply, as the resolver's do.
 type Resolver interface {
 	LookupTXT(ctx context.Context, name string) ([]string, error)
 	LookupMX(ctx context.Context, name string) ([]resolver.MX, error)
@@ -51,7 +59,7 @@ type SPFTerm struct {
 	Value string `json:"value,omitempty"`
 }
 
-// SPF is the SPF policy of a domain.
+// SPF is the SPF policy of a domain, as [CheckSPF] evaluates it.
 type SPF struct {
 	// Record is the SPF TXT record, strings joined.
 	Record string `json:"record"`
@@ -70,14 +78,24 @@ type SPF struct {
 	VoidLookups int `json:"void_lookups"`
 	// VoidLookupLimit is RFC 7208's limit on VoidLookups, 2.
 	VoidLookupLimit int `json:"void_lookup_limit"`
-	// Errors are problems that make the policy a permerror: syntax,
-	// multiple records, limits exceeded, an include without SPF.
+	// Errors are the messages of the problems that make the policy a
+	// permerror: syntax, multiple records, limits exceeded, an include
+	// without SPF. Never nil.
 	Errors []string `json:"errors"`
-	// Warnings are weaknesses: +all, no all, ptr, ...
+	// Warnings are the messages of the weaknesses: +all, ?all, no all,
+	// ptr. Never nil.
 	Warnings []string `json:"warnings"`
+	// Problems are the errors and the warnings in the order found, each
+	// with its Code (CodeSPFSyntax, ...) and Severity. They are not part
+	// of the JSON form, which carries Errors and Warnings.
+	Problems []Problem `json:"-"`
 }
 
-// Valid reports whether the record has no errors.
+func (s *SPF) findings() findings {
+	return findings{errors: &s.Errors, warnings: &s.Warnings, problems: &s.Problems}
+}
+
+// Valid reports whether the policy has no errors.
 func (s *SPF) Valid() bool { return len(s.Errors) == 0 }
 
 // isSPF reports whether a TXT record is an SPF version 1 record.
@@ -88,11 +106,19 @@ func isSPF(txt string) bool {
 
 var mechanisms = map[string]bool{"all": true, "include": true, "a": true, "mx": true, "ptr": true, "ip4": true, "ip6": true, "exists": true}
 
-// ParseSPF parses an SPF record into its terms. Syntax problems are
-// returned as the error; the terms parsed are returned with it.
+// ParseSPF parses an SPF record into its terms, without DNS. Syntax
+// problems are returned as the error, one line each (at most one per
+// term, and the terms are bounded); the terms that parsed are returned
+// with it.
 func ParseSPF(record string) ([]SPFTerm, error) {
+	terms, errs := parseSPF(record)
+	return terms, errors.Join(errs...)
+}
+
+// parseSPF is ParseSPF with its syntax problems apart.
+func parseSPF(record string) ([]SPFTerm, []error) {
 	if !isSPF(record) {
-		return nil, errors.New(`the record does not start with "v=spf1"`)
+		return nil, []error{errors.New(`the record does not start with "v=spf1"`)}
 	}
 	var terms []SPFTerm
 	var errs []error
@@ -108,7 +134,7 @@ func ParseSPF(record string) ([]SPFTerm, error) {
 		}
 		terms = append(terms, t)
 	}
-	return terms, errors.Join(errs...)
+	return terms, errs
 }
 
 func parseTerm(f string) (SPFTerm, error) {
@@ -116,7 +142,7 @@ func parseTerm(f string) (SPFTerm, error) {
 	if i := strings.IndexByte(f, '='); i > 0 && !strings.ContainsAny(f[:i], ":/") {
 		name := strings.ToLower(f[:i])
 		if !validName(name) {
-			return SPFTerm{}, fmt.Errorf("invalid modifier %q", f)
+			return SPFTerm{}, fmt.Errorf("invalid modifier %s", envelope.Quote(f))
 		}
 		if (name == "redirect" || name == "exp") && f[i+1:] == "" {
 			return SPFTerm{}, fmt.Errorf("%s needs a domain", name)
@@ -135,7 +161,7 @@ func parseTerm(f string) (SPFTerm, error) {
 	}
 	t.Name, t.Value = strings.ToLower(name), value
 	if !mechanisms[t.Name] {
-		return t, fmt.Errorf("unknown mechanism %q", f)
+		return t, fmt.Errorf("unknown mechanism %s", envelope.Quote(f))
 	}
 	switch t.Name {
 	case "all":
@@ -168,11 +194,11 @@ func checkNetwork(kind, v string) error {
 	addr, bits, hasBits := strings.Cut(v, "/")
 	a, err := netip.ParseAddr(addr)
 	if err != nil || (kind == "ip4") != a.Is4() {
-		return fmt.Errorf("%s:%s is not a valid %s address", kind, v, map[string]string{"ip4": "IPv4", "ip6": "IPv6"}[kind])
+		return fmt.Errorf("%s:%s is not a valid %s address", kind, envelope.Excerpt(v), map[string]string{"ip4": "IPv4", "ip6": "IPv6"}[kind])
 	}
 	if hasBits {
 		if _, err := netip.ParsePrefix(addr + "/" + bits); err != nil {
-			return fmt.Errorf("%s:%s has an invalid prefix length", kind, v)
+			return fmt.Errorf("%s:%s has an invalid prefix length", kind, envelope.Excerpt(v))
 		}
 	}
 	return nil
@@ -209,46 +235,48 @@ func spfRecord(ctx context.Context, r Resolver, domain string) (string, error) {
 
 var errMultiple = errors.New("multiple SPF records")
 
-// CheckSPF finds and evaluates the SPF policy of domain. It returns
-// ErrNoRecord when there is none, and a resolver error when DNS failed.
+// CheckSPF finds and evaluates the SPF policy of domain: its one SPF
+// record, and the records its include and redirect terms lead to. What is
+// wrong with the policy is reported in the result's Problems. CheckSPF
+// returns ErrNoRecord when the domain publishes no SPF record, and an
+// error wrapping a resolver sentinel when DNS failed.
 func CheckSPF(ctx context.Context, r Resolver, domain string) (*SPF, error) {
 	rec, err := spfRecord(ctx, r, domain)
 	s := &SPF{Record: rec, DNSLookupLimit: MaxDNSLookups, VoidLookupLimit: MaxVoidLookups, Errors: []string{}, Warnings: []string{}}
+	f := s.findings()
 	switch {
 	case errors.Is(err, errMultiple):
-		s.Errors = append(s.Errors, "the domain publishes more than one SPF record (RFC 7208 section 4.5: permerror)")
+		f.fail(CodeSPFMultipleRecords, "the domain publishes more than one SPF record (RFC 7208 section 4.5: permerror)")
 	case err != nil:
 		return nil, err
 	}
-	terms, perr := ParseSPF(rec)
+	terms, perrs := parseSPF(rec)
 	s.Terms = terms
 	if s.Terms == nil {
 		s.Terms = []SPFTerm{}
 	}
-	if perr != nil {
-		for _, e := range strings.Split(perr.Error(), "\n") {
-			s.Errors = append(s.Errors, "syntax: "+e)
-		}
+	for _, e := range perrs {
+		f.fail(CodeSPFSyntax, "syntax: "+e.Error())
 	}
-	w := &walker{r: r, s: s, seen: map[string]bool{strings.ToLower(domain): true}}
+	w := &walker{r: r, s: s, f: f, seen: map[string]bool{strings.ToLower(domain): true}}
 	all, err := w.walk(ctx, domain, terms, 0)
 	if err != nil {
 		return nil, err
 	}
 	s.All = all
 	if s.DNSLookups > MaxDNSLookups {
-		s.Errors = append(s.Errors, fmt.Sprintf("%d DNS-querying terms exceed the limit of %d (RFC 7208 section 4.6.4: permerror)", s.DNSLookups, MaxDNSLookups))
+		f.fail(CodeSPFTooManyLookups, fmt.Sprintf("%d DNS-querying terms exceed the limit of %d (RFC 7208 section 4.6.4: permerror)", s.DNSLookups, MaxDNSLookups))
 	}
 	if s.VoidLookups > MaxVoidLookups {
-		s.Errors = append(s.Errors, fmt.Sprintf("%d void lookups exceed the limit of %d (RFC 7208 section 4.6.4: permerror)", s.VoidLookups, MaxVoidLookups))
+		f.fail(CodeSPFTooManyVoidLookups, fmt.Sprintf("%d void lookups exceed the limit of %d (RFC 7208 section 4.6.4: permerror)", s.VoidLookups, MaxVoidLookups))
 	}
 	switch all {
 	case "+all":
-		s.Warnings = append(s.Warnings, "+all lets any host send mail for the domain")
+		f.warn(CodeSPFPlusAll, "+all lets any host send mail for the domain")
 	case "?all":
-		s.Warnings = append(s.Warnings, "?all is neutral: the policy asserts nothing about other hosts")
+		f.warn(CodeSPFNeutralAll, "?all is neutral: the policy asserts nothing about other hosts")
 	case "":
-		s.Warnings = append(s.Warnings, "no all mechanism: mail from unlisted hosts gets a neutral result")
+		f.warn(CodeSPFNoAll, "no all mechanism: mail from unlisted hosts gets a neutral result")
 	}
 	return s, nil
 }
@@ -257,6 +285,7 @@ func CheckSPF(ctx context.Context, r Resolver, domain string) (*SPF, error) {
 type walker struct {
 	r    Resolver
 	s    *SPF
+	f    findings
 	seen map[string]bool
 }
 
@@ -276,7 +305,7 @@ func (w *walker) walk(ctx context.Context, domain string, terms []SPFTerm, depth
 		case "ptr":
 			w.s.DNSLookups++
 			if depth == 0 {
-				w.s.Warnings = append(w.s.Warnings, "ptr is slow and unreliable; RFC 7208 says not to use it")
+				w.f.warn(CodeSPFPTR, "ptr is slow and unreliable; RFC 7208 says not to use it")
 			}
 		case "a", "exists":
 			w.s.DNSLookups++
@@ -297,7 +326,7 @@ func (w *walker) walk(ctx context.Context, domain string, terms []SPFTerm, depth
 			if err := w.void(ctx, domain, t, func(name string) (bool, error) {
 				mx, err := w.r.LookupMX(ctx, name)
 				if len(mx) > maxMXNames {
-					w.s.Errors = append(w.s.Errors, fmt.Sprintf("mx:%s has %d MX hosts, over the limit of %d", name, len(mx), maxMXNames))
+					w.f.fail(CodeSPFTooManyMXHosts, fmt.Sprintf("mx:%s has %d MX hosts, over the limit of %d", name, len(mx), maxMXNames))
 				}
 				return len(mx) > 0, err
 			}); err != nil {
@@ -369,7 +398,7 @@ func (w *walker) fetch(ctx context.Context, domain string, depth int, kind strin
 	}
 	key := strings.ToLower(strings.TrimSuffix(domain, "."))
 	if w.seen[key] || depth >= maxSPFDepth {
-		w.s.Errors = append(w.s.Errors, fmt.Sprintf("%s:%s loops back to a record already evaluated", kind, domain))
+		w.f.fail(CodeSPFLoop, fmt.Sprintf("%s:%s loops back to a record already evaluated", kind, envelope.Excerpt(domain)))
 		return "", nil
 	}
 	w.seen[key] = true
@@ -380,17 +409,17 @@ func (w *walker) fetch(ctx context.Context, domain string, depth int, kind strin
 		if errors.Is(err, resolver.ErrNXDomain) || errors.Is(err, resolver.ErrNoData) {
 			w.s.VoidLookups++
 		}
-		w.s.Errors = append(w.s.Errors, fmt.Sprintf("%s:%s has no SPF record (permerror)", kind, domain))
+		w.f.fail(CodeSPFIncludeMissing, fmt.Sprintf("%s:%s has no SPF record (permerror)", kind, envelope.Excerpt(domain)))
 		return "", nil
 	case errors.Is(err, errMultiple):
-		w.s.Errors = append(w.s.Errors, fmt.Sprintf("%s:%s publishes more than one SPF record (permerror)", kind, domain))
+		w.f.fail(CodeSPFMultipleRecords, fmt.Sprintf("%s:%s publishes more than one SPF record (permerror)", kind, envelope.Excerpt(domain)))
 		return "", nil
 	case err != nil:
 		return "", err
 	}
-	terms, perr := ParseSPF(rec)
-	if perr != nil {
-		w.s.Errors = append(w.s.Errors, fmt.Sprintf("%s:%s: %v", kind, domain, strings.ReplaceAll(perr.Error(), "\n", "; ")))
+	terms, perrs := parseSPF(rec)
+	if perrs != nil {
+		w.f.fail(CodeSPFSyntax, fmt.Sprintf("%s:%s: %v", kind, envelope.Excerpt(domain), strings.ReplaceAll(errors.Join(perrs...).Error(), "\n", "; ")))
 	}
 	return w.walk(ctx, domain, terms, depth+1)
 }

@@ -1,18 +1,28 @@
-// Package resolver is Quiver's one DNS stub resolver: every DNS question the
-// email and webcheck packages ask goes through a [Resolver], over
-// github.com/miekg/dns, to the recursive servers it is configured with
-// (default: those of /etc/resolv.conf).
+// Package resolver is a caching DNS stub resolver. Every DNS question of
+// Quiver's email and webcheck packages goes through a [Resolver], over
+// github.com/miekg/dns, to the recursive servers of its [Config] (by
+// default those of /etc/resolv.conf). Build one with [New] and share it:
+// it is safe for concurrent use.
 //
-// A Resolver keeps a shared, concurrency-safe cache that honours the TTLs
-// of the answers, negative answers too (NXDOMAIN and NODATA are cached for
-// the SOA minimum of RFC 2308), and de-duplicates questions in flight: when
-// 500 callers ask for the MX of one domain at once, one query is sent.
+// A Resolver keeps a bounded cache that honours the TTLs of the answers,
+// negative answers too (NXDOMAIN and NODATA are cached for the SOA
+// minimum, RFC 2308), and de-duplicates questions in flight: when 500
+// callers ask for the MX of one domain at once, one query is sent.
 //
-// Failures are told apart by sentinel errors: [ErrNXDomain] (the name does
-// not exist), [ErrNoData] (it exists but has no record of the type; typed
-// helpers only), [ErrServFail] (the server failed), [ErrRefused] and
-// [ErrTimeout] (no server answered in time). They are wrapped in a
-// [*LookupError] naming the question, so use [errors.Is].
+// [Resolver.Lookup] asks any question and returns the records as
+// miekg/dns values in an [Answer]; the typed methods ([Resolver.LookupMX],
+// [Resolver.LookupTXT], [Resolver.LookupNS], [Resolver.LookupCNAME],
+// [Resolver.LookupA], [Resolver.LookupAAAA], [Resolver.LookupIP]) return
+// plain Go values.
+//
+// Every method reports a failure as a [*LookupError] naming the question
+// and wrapping one sentinel error, to test with [errors.Is]:
+// [ErrNXDomain] (the name does not exist), [ErrNoData] (it exists without
+// a record of the type; typed methods only), [ErrServFail] (the server
+// failed), [ErrRefused], [ErrTimeout] (no server answered in time, or the
+// caller's context ended), [ErrUnreachable] (no server could be reached)
+// and [ErrInvalidName]. The package resolvertest serves fixture zones on
+// loopback for tests and examples.
 package resolver
 
 import (
@@ -29,6 +39,8 @@ import (
 
 	"github.com/miekg/dns"
 	"golang.org/x/sync/singleflight"
+
+	"github.com/quiverkit/quiver/envelope"
 )
 
 // Sentinel errors of a lookup, wrapped in a *LookupError.
@@ -39,51 +51,69 @@ var (
 	// Only the typed helpers (LookupMX, ...) return it; Lookup answers
 	// NODATA with an empty Answer and no error.
 	ErrNoData = errors.New("no record of the requested type")
-	// ErrServFail: the server could not answer (rcode SERVFAIL).
+	// ErrServFail: the server could not answer (rcode SERVFAIL, or
+	// another failure rcode such as NOTIMP).
 	ErrServFail = errors.New("server failure (SERVFAIL)")
 	// ErrRefused: the server refused the query (rcode REFUSED).
 	ErrRefused = errors.New("query refused (REFUSED)")
-	// ErrTimeout: no server answered within the timeout and attempts.
+	// ErrTimeout: no server answered within the timeout and attempts,
+	// or the caller's context ended first (the error then also wraps
+	// the context's error).
 	ErrTimeout = errors.New("timeout")
+	// ErrUnreachable: no server could be reached (a network error other
+	// than a timeout, such as a closed port).
+	ErrUnreachable = errors.New("server unreachable")
 	// ErrInvalidName: the name is not a syntactically valid domain name.
 	ErrInvalidName = errors.New("invalid domain name")
 )
 
-// Defaults of [Config].
+// ErrNoServers is the error of [New] when the configuration names no
+// usable DNS server.
+var ErrNoServers = errors.New("resolver: no DNS servers configured")
+
+// Defaults of [Config], used for fields left zero.
 const (
-	DefaultTimeout     = 2 * time.Second
-	DefaultAttempts    = 2
-	DefaultCacheSize   = 10000
-	DefaultMaxTTL      = time.Hour
-	DefaultNegativeTTL = 5 * time.Minute
-	DefaultUDPSize     = 1232
+	DefaultTimeout     = 2 * time.Second // Config.Timeout
+	DefaultAttempts    = 2               // Config.Attempts
+	DefaultCacheSize   = 10000           // Config.CacheSize
+	DefaultMaxTTL      = time.Hour       // Config.MaxTTL
+	DefaultNegativeTTL = 5 * time.Minute // Config.NegativeTTL
+	DefaultUDPSize     = 1232            // Config.UDPSize
 )
 
-// Config configures a [Resolver]. The zero value works: the servers of
-// /etc/resolv.conf with the defaults below.
+// Config configures a [Resolver]. Every field is optional: the zero
+// Config asks the nameservers of /etc/resolv.conf with the defaults
+// below. A zero field means its default, and so does a negative
+// Timeout, Attempts, MaxTTL or NegativeTTL.
 type Config struct {
 	// Servers are the recursive servers, "host:port" or "host" (port 53),
-	// tried in order. Default: the nameservers of /etc/resolv.conf.
+	// asked in order; blank entries are skipped.
+	// Default: the nameservers of /etc/resolv.conf.
 	Servers []string
-	// Timeout bounds one query to one server. Default DefaultTimeout (2s),
-	// or the resolv.conf timeout when Servers comes from there.
+	// Timeout bounds one query to one server.
+	// Default: the resolv.conf timeout when Servers comes from there,
+	// else DefaultTimeout (2s).
 	Timeout time.Duration
-	// Attempts is how many times the list of servers is tried. Default
-	// DefaultAttempts (2).
+	// Attempts is how many times the list of servers is tried.
+	// Default: the resolv.conf attempts when Servers comes from there,
+	// else DefaultAttempts (2).
 	Attempts int
 	// CacheSize bounds the number of cached answers; the least recently
-	// used is evicted first. Default DefaultCacheSize; negative disables
-	// the cache (in-flight de-duplication stays).
+	// used is evicted first. Negative disables the cache (questions in
+	// flight are still shared).
+	// Default: DefaultCacheSize (10000).
 	CacheSize int
-	// MaxTTL caps how long a positive answer is cached. Default
-	// DefaultMaxTTL (1h).
+	// MaxTTL caps how long a positive answer is cached.
+	// Default: DefaultMaxTTL (1h).
 	MaxTTL time.Duration
 	// NegativeTTL caps how long NXDOMAIN and NODATA answers are cached
-	// (RFC 2308: the SOA minimum, at most this). It is also used when the
-	// negative answer carries no SOA. Default DefaultNegativeTTL (5m).
+	// (RFC 2308: the SOA minimum, at most this); it also applies when a
+	// negative answer carries no SOA.
+	// Default: DefaultNegativeTTL (5m).
 	NegativeTTL time.Duration
-	// UDPSize is the EDNS0 buffer size advertised. Default
-	// DefaultUDPSize (1232). A truncated UDP answer is retried over TCP.
+	// UDPSize is the EDNS0 buffer size advertised; a truncated UDP
+	// answer is asked again over TCP.
+	// Default: DefaultUDPSize (1232).
 	UDPSize uint16
 }
 
@@ -105,7 +135,10 @@ type Resolver struct {
 	queries, hits, misses, flights atomic.Int64
 }
 
-// New returns a Resolver configured by cfg.
+// New returns a Resolver configured by cfg. It fails when cfg names a
+// server that is not "host" or "host:port", when cfg.Servers is empty and
+// /etc/resolv.conf cannot be read, and with [ErrNoServers] when no server
+// is left. New sends no query.
 func New(cfg Config) (*Resolver, error) {
 	r := &Resolver{
 		timeout:     cfg.Timeout,
@@ -139,13 +172,13 @@ func New(cfg Config) (*Resolver, error) {
 				s = net.JoinHostPort(strings.Trim(s, "[]"), "53")
 			}
 			if _, _, err := net.SplitHostPort(s); err != nil {
-				return nil, fmt.Errorf("resolver: invalid server %q: %w", s, err)
+				return nil, fmt.Errorf("resolver: invalid server %s: %w", envelope.Quote(s), err)
 			}
 			r.servers = append(r.servers, s)
 		}
 	}
 	if len(r.servers) == 0 {
-		return nil, errors.New("resolver: no DNS servers configured")
+		return nil, ErrNoServers
 	}
 	if r.timeout <= 0 {
 		r.timeout = DefaultTimeout
@@ -173,19 +206,23 @@ func New(cfg Config) (*Resolver, error) {
 	return r, nil
 }
 
-// Servers returns the servers the resolver asks, in order.
+// Servers returns the servers the resolver asks, in order, as
+// "host:port".
 func (r *Resolver) Servers() []string { return append([]string(nil), r.servers...) }
 
-// An Answer is the reply to one question.
+// An Answer is the reply to one question of [Resolver.Lookup].
 type Answer struct {
-	// Name is the question name, fully qualified and lowercased.
+	// Name is the question name, fully qualified and lowercased
+	// ("example.com.").
 	Name string
 	// Type is the question type (dns.TypeMX, ...).
 	Type uint16
-	// Rcode is the response code (dns.RcodeSuccess, dns.RcodeNameError...).
+	// Rcode is the response code: dns.RcodeSuccess, or
+	// dns.RcodeNameError along with an ErrNXDomain error.
 	Rcode int
 	// RRs is the answer section: the records of Type, with any CNAME
-	// records that led to them. Shared with the cache: do not modify.
+	// records that led to them; empty for NODATA and NXDOMAIN. Shared
+	// with the cache: do not modify.
 	RRs []dns.RR
 	// Authoritative reports the AA bit of the reply.
 	Authoritative bool
@@ -195,23 +232,33 @@ type Answer struct {
 	Cached bool
 }
 
-// A LookupError describes a failed lookup. Err is one of the sentinel
-// errors, possibly wrapping the underlying network error.
+// A LookupError describes a failed lookup; every method of a [Resolver]
+// reports its failures as one.
 type LookupError struct {
-	Name string // the question name
-	Type uint16 // the question type
-	Err  error
+	// Name is the question name: fully qualified and lowercased, or as
+	// given when it is not a valid name.
+	Name string
+	// Type is the question type (dns.TypeMX, ...).
+	Type uint16
+	// Err wraps one of the sentinel errors (ErrNXDomain, ...), and the
+	// network or context error behind it when there is one.
+	Err error
 }
 
-// Error names the question and the failure.
+// Error names the question (quoted when it is not a valid name, and cut
+// to envelope.MaxExcerpt characters) and the failure.
 func (e *LookupError) Error() string {
-	return "resolver: lookup " + e.Name + " " + dns.TypeToString[e.Type] + ": " + e.Err.Error()
+	name := e.Name
+	if errors.Is(e.Err, ErrInvalidName) {
+		name = envelope.Quote(name)
+	}
+	return "resolver: lookup " + name + " " + dns.TypeToString[e.Type] + ": " + e.Err.Error()
 }
 
 // Unwrap returns the sentinel (or network) error.
 func (e *LookupError) Unwrap() error { return e.Err }
 
-// Stats are counters of a resolver since it was created.
+// Stats are counters of a [Resolver] since it was created.
 type Stats struct {
 	Queries     int64 // queries sent over the network (each attempt counts)
 	CacheHits   int64 // lookups answered from the cache
@@ -240,10 +287,13 @@ type result struct {
 	err error
 }
 
-// Lookup asks for the records of qtype at name. A NODATA reply is an
-// Answer with no records and a nil error; NXDOMAIN, SERVFAIL, REFUSED and
-// timeouts are errors wrapping ErrNXDomain, ErrServFail, ErrRefused and
+// Lookup asks for the records of qtype (dns.TypeMX, ...) at name, from
+// the cache when it holds a live answer. A NODATA reply is an Answer with
+// no records and a nil error; NXDOMAIN, SERVFAIL, REFUSED and timeouts
+// are errors wrapping ErrNXDomain, ErrServFail, ErrRefused and
 // ErrTimeout. For NXDOMAIN the Answer is returned along with the error.
+// When ctx ends first, Lookup returns at once with an ErrTimeout error;
+// a query already sent still completes and fills the cache.
 func (r *Resolver) Lookup(ctx context.Context, name string, qtype uint16) (*Answer, error) {
 	fqdn := dns.Fqdn(strings.ToLower(strings.TrimSpace(name)))
 	if _, ok := dns.IsDomainName(fqdn); !ok || fqdn == "." || len(fqdn) > 254 {
@@ -345,7 +395,7 @@ func (r *Resolver) resolve(ctx context.Context, fqdn string, qtype uint16) resul
 			case dns.RcodeRefused:
 				last = ErrRefused
 			default:
-				last = fmt.Errorf("unexpected rcode %s", dns.RcodeToString[reply.Rcode])
+				last = fmt.Errorf("%w: rcode %s", ErrServFail, dns.RcodeToString[reply.Rcode])
 			}
 		}
 	}
@@ -353,7 +403,8 @@ func (r *Resolver) resolve(ctx context.Context, fqdn string, qtype uint16) resul
 }
 
 // exchange sends m to server over UDP, and again over TCP when the reply
-// is truncated. Timeouts become ErrTimeout.
+// is truncated. Timeouts become ErrTimeout, other network errors
+// ErrUnreachable.
 func (r *Resolver) exchange(ctx context.Context, m *dns.Msg, server string) (*dns.Msg, error) {
 	m = m.Copy()
 	m.Id = dns.Id()
@@ -368,7 +419,7 @@ func (r *Resolver) exchange(ctx context.Context, m *dns.Msg, server string) (*dn
 		if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("%w: %s: %w", ErrTimeout, server, err)
 		}
-		return nil, fmt.Errorf("%s: %w", server, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrUnreachable, server, err)
 	}
 	return reply, nil
 }
@@ -430,15 +481,18 @@ func records[T dns.RR](ctx context.Context, r *Resolver, name string, qtype uint
 	return out, nil
 }
 
-// An MX is one mail exchanger.
+// An MX is one mail exchanger, as [Resolver.LookupMX] returns it.
 type MX struct {
-	Host string // lowercased, without the trailing dot; "" for a null MX "."
+	// Host is the exchanger's name, lowercased, without the trailing
+	// dot; "" for a null MX "." (RFC 7505: the domain takes no mail).
+	Host string
+	// Pref is the preference: lower is tried first.
 	Pref uint16
 }
 
 // LookupMX returns the MX records of name sorted by preference (stable for
 // equal preferences). A null MX (RFC 7505) is returned as an MX with an
-// empty Host.
+// empty Host. A name without MX records is an ErrNoData error.
 func (r *Resolver) LookupMX(ctx context.Context, name string) ([]MX, error) {
 	rrs, err := records[*dns.MX](ctx, r, name, dns.TypeMX)
 	if err != nil {
@@ -453,7 +507,8 @@ func (r *Resolver) LookupMX(ctx context.Context, name string) ([]MX, error) {
 }
 
 // LookupTXT returns the TXT records of name, each record's strings joined
-// (RFC 7208 section 3.3).
+// (RFC 7208 section 3.3). A name without TXT records is an ErrNoData
+// error.
 func (r *Resolver) LookupTXT(ctx context.Context, name string) ([]string, error) {
 	rrs, err := records[*dns.TXT](ctx, r, name, dns.TypeTXT)
 	if err != nil {
@@ -467,7 +522,7 @@ func (r *Resolver) LookupTXT(ctx context.Context, name string) ([]string, error)
 }
 
 // LookupNS returns the name servers of name, lowercased without the
-// trailing dot.
+// trailing dot. A name without NS records is an ErrNoData error.
 func (r *Resolver) LookupNS(ctx context.Context, name string) ([]string, error) {
 	rrs, err := records[*dns.NS](ctx, r, name, dns.TypeNS)
 	if err != nil {
@@ -481,7 +536,8 @@ func (r *Resolver) LookupNS(ctx context.Context, name string) ([]string, error) 
 }
 
 // LookupCNAME returns the target of the CNAME record at name, lowercased
-// without the trailing dot.
+// without the trailing dot. A name that is not an alias is an ErrNoData
+// error.
 func (r *Resolver) LookupCNAME(ctx context.Context, name string) (string, error) {
 	rrs, err := records[*dns.CNAME](ctx, r, name, dns.TypeCNAME)
 	if err != nil {
@@ -490,12 +546,14 @@ func (r *Resolver) LookupCNAME(ctx context.Context, name string) (string, error)
 	return strings.TrimSuffix(strings.ToLower(rrs[0].Target), "."), nil
 }
 
-// LookupA returns the IPv4 addresses of host.
+// LookupA returns the IPv4 addresses of host, following CNAMEs. A host
+// without A records is an ErrNoData error.
 func (r *Resolver) LookupA(ctx context.Context, host string) ([]netip.Addr, error) {
 	return addrs(ctx, r, host, dns.TypeA, func(rr *dns.A) net.IP { return rr.A.To4() })
 }
 
-// LookupAAAA returns the IPv6 addresses of host.
+// LookupAAAA returns the IPv6 addresses of host, following CNAMEs. A
+// host without AAAA records is an ErrNoData error.
 func (r *Resolver) LookupAAAA(ctx context.Context, host string) ([]netip.Addr, error) {
 	return addrs(ctx, r, host, dns.TypeAAAA, func(rr *dns.AAAA) net.IP { return rr.AAAA.To16() })
 }

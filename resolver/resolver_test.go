@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/netip"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/miekg/dns"
 
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
@@ -53,7 +55,7 @@ func newResolver(t *testing.T, srv *resolvertest.Server, cfg Config) *Resolver {
 }
 
 func TestLookupMX(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone)
+	srv := testutil.DNSServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	ctx := context.Background()
 
@@ -75,46 +77,127 @@ func TestLookupMX(t *testing.T) {
 	}
 }
 
+// Every method reports each failure as a *LookupError wrapping the one
+// sentinel that names it.
 func TestErrorsToldApart(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone,
+	srv := testutil.DNSServer(t, zone,
 		resolvertest.WithServFail("broken.example.test"),
 		resolvertest.WithRefused("refused.example.test"),
 		resolvertest.WithDrop("slow.example.test"))
 	r := newResolver(t, srv, Config{Timeout: 100 * time.Millisecond})
 	ctx := context.Background()
+	methods := map[string]func(name string) error{
+		"Lookup":      func(n string) error { _, err := r.Lookup(ctx, n, dns.TypeMX); return err },
+		"LookupMX":    func(n string) error { _, err := r.LookupMX(ctx, n); return err },
+		"LookupTXT":   func(n string) error { _, err := r.LookupTXT(ctx, n); return err },
+		"LookupNS":    func(n string) error { _, err := r.LookupNS(ctx, n); return err },
+		"LookupCNAME": func(n string) error { _, err := r.LookupCNAME(ctx, n); return err },
+		"LookupA":     func(n string) error { _, err := r.LookupA(ctx, n); return err },
+		"LookupAAAA":  func(n string) error { _, err := r.LookupAAAA(ctx, n); return err },
+		"LookupIP":    func(n string) error { _, err := r.LookupIP(ctx, n); return err },
+	}
 	tests := []struct {
 		name string
 		want error
 	}{
 		{"missing.example.test", ErrNXDomain},
-		{"mx1.example.test", ErrNoData},
+		{"nullmx.example.test", ErrNoData}, // no record of any type asked but MX
 		{"broken.example.test", ErrServFail},
 		{"refused.example.test", ErrRefused},
 		{"slow.example.test", ErrTimeout},
 		{"bad..name", ErrInvalidName},
 		{strings.Repeat("a", 64) + ".test", ErrInvalidName},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := r.LookupMX(ctx, tt.name)
-			if !errors.Is(err, tt.want) {
-				t.Fatalf("err = %v, want %v", err, tt.want)
+	for method, lookup := range methods {
+		for _, tt := range tests {
+			if tt.want == ErrNoData && (method == "Lookup" || method == "LookupMX") {
+				continue // Lookup answers NODATA without an error; nullmx has an MX
 			}
-			var le *LookupError
-			if !errors.As(err, &le) {
-				t.Fatalf("err %T is not a *LookupError", err)
-			}
-			for _, other := range []error{ErrNXDomain, ErrNoData, ErrServFail, ErrRefused, ErrTimeout, ErrInvalidName} {
-				if other != tt.want && errors.Is(err, other) {
-					t.Errorf("err %v also matches %v", err, other)
+			t.Run(method+"/"+tt.name, func(t *testing.T) {
+				err := lookup(tt.name)
+				if !errors.Is(err, tt.want) {
+					t.Fatalf("err = %v, want %v", err, tt.want)
 				}
-			}
-		})
+				var le *LookupError
+				if !errors.As(err, &le) {
+					t.Fatalf("err %T is not a *LookupError", err)
+				}
+				for _, other := range []error{ErrNXDomain, ErrNoData, ErrServFail, ErrRefused, ErrTimeout, ErrUnreachable, ErrInvalidName} {
+					if other != tt.want && errors.Is(err, other) {
+						t.Errorf("err %v also matches %v", err, other)
+					}
+				}
+			})
+		}
+	}
+}
+
+// A server that cannot be reached is ErrUnreachable, not an error no
+// sentinel names.
+func TestUnreachableServer(t *testing.T) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := pc.LocalAddr().String()
+	pc.Close() // nothing listens there now: the query is refused at once
+	r, err := New(Config{Servers: []string{addr}, Attempts: 1, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.LookupMX(context.Background(), "example.test")
+	var le *LookupError
+	if !errors.Is(err, ErrUnreachable) || !errors.As(err, &le) {
+		t.Fatalf("err = %v, want a *LookupError wrapping ErrUnreachable", err)
+	}
+}
+
+// A failure rcode other than SERVFAIL and REFUSED is ErrServFail.
+func TestOtherRcodeIsServFail(t *testing.T) {
+	r, err := New(Config{Servers: []string{notImp(t)}, Attempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.LookupTXT(context.Background(), "example.test"); !errors.Is(err, ErrServFail) {
+		t.Fatalf("err = %v, want ErrServFail", err)
+	}
+}
+
+// notImp serves NOTIMP to every query on loopback.
+func notImp(t *testing.T) string {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &dns.Server{PacketConn: pc, Handler: dns.HandlerFunc(func(w dns.ResponseWriter, req *dns.Msg) {
+		m := new(dns.Msg)
+		m.SetRcode(req, dns.RcodeNotImplemented)
+		w.WriteMsg(m)
+	})}
+	go srv.ActivateAndServe()
+	t.Cleanup(func() { srv.Shutdown() })
+	return pc.LocalAddr().String()
+}
+
+// The message of an invalid name quotes at most envelope.MaxExcerpt
+// characters of it (issue 13: a 1 MiB name made a 1 MiB message).
+func TestInvalidNameMessageIsBounded(t *testing.T) {
+	r, err := New(Config{Servers: []string{"127.0.0.1:1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := strings.Repeat("a", 1<<20)
+	_, err = r.LookupA(context.Background(), name)
+	if !errors.Is(err, ErrInvalidName) {
+		t.Fatalf("err = %v, want ErrInvalidName", err)
+	}
+	if msg := err.Error(); len(msg) > 300 {
+		t.Errorf("message is %d bytes: %.120s...", len(msg), msg)
 	}
 }
 
 func TestLookupNODATAIsNotAnError(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone)
+	srv := testutil.DNSServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	a, err := r.Lookup(context.Background(), "mx1.example.test", dns.TypeMX)
 	if err != nil {
@@ -129,7 +212,7 @@ func TestLookupNODATAIsNotAnError(t *testing.T) {
 }
 
 func TestTypedHelpers(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone)
+	srv := testutil.DNSServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	ctx := context.Background()
 
@@ -165,7 +248,7 @@ func TestTypedHelpers(t *testing.T) {
 }
 
 func TestTruncatedRetriesOverTCP(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone, resolvertest.WithTruncate("big.example.test"))
+	srv := testutil.DNSServer(t, zone, resolvertest.WithTruncate("big.example.test"))
 	r := newResolver(t, srv, Config{})
 	txt, err := r.LookupTXT(context.Background(), "big.example.test")
 	if err != nil {
@@ -180,7 +263,7 @@ func TestTruncatedRetriesOverTCP(t *testing.T) {
 }
 
 func TestCacheHonoursTTLs(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone)
+	srv := testutil.DNSServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	r.now = func() time.Time { return now }
@@ -234,7 +317,7 @@ func TestCacheHonoursTTLs(t *testing.T) {
 }
 
 func TestFailuresAreNotCached(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone, resolvertest.WithServFail("broken.example.test"))
+	srv := testutil.DNSServer(t, zone, resolvertest.WithServFail("broken.example.test"))
 	r := newResolver(t, srv, Config{})
 	for range 3 {
 		r.Lookup(context.Background(), "broken.example.test", dns.TypeMX)
@@ -245,7 +328,7 @@ func TestFailuresAreNotCached(t *testing.T) {
 }
 
 func TestCacheIsBounded(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone)
+	srv := testutil.DNSServer(t, zone)
 	r := newResolver(t, srv, Config{CacheSize: 3})
 	for i := range 10 {
 		r.Lookup(context.Background(), fmt.Sprintf("n%d.example.test", i), dns.TypeA)
@@ -256,7 +339,7 @@ func TestCacheIsBounded(t *testing.T) {
 }
 
 func TestInFlightDeduplication(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone, resolvertest.WithDelay(50*time.Millisecond))
+	srv := testutil.DNSServer(t, zone, resolvertest.WithDelay(50*time.Millisecond))
 	r := newResolver(t, srv, Config{})
 	var wg sync.WaitGroup
 	errs := make(chan error, 100)
@@ -282,7 +365,7 @@ func TestInFlightDeduplication(t *testing.T) {
 }
 
 func TestCallerContextEndsWait(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone, resolvertest.WithDelay(300*time.Millisecond))
+	srv := testutil.DNSServer(t, zone, resolvertest.WithDelay(300*time.Millisecond))
 	r := newResolver(t, srv, Config{Timeout: time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
@@ -299,7 +382,7 @@ func TestCallerContextEndsWait(t *testing.T) {
 // A caller whose context has ended starts no query: nobody would wait for
 // it, and it would outlive the caller.
 func TestEndedContextSendsNothing(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone)
+	srv := testutil.DNSServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -315,8 +398,8 @@ func TestEndedContextSendsNothing(t *testing.T) {
 }
 
 func TestServersFallBackInOrder(t *testing.T) {
-	bad := resolvertest.NewServer(t, zone, resolvertest.WithServFail("example.test"))
-	good := resolvertest.NewServer(t, zone)
+	bad := testutil.DNSServer(t, zone, resolvertest.WithServFail("example.test"))
+	good := testutil.DNSServer(t, zone)
 	r, err := New(Config{Servers: []string{bad.Addr, good.Addr}, Timeout: 200 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -334,13 +417,13 @@ func TestNewServers(t *testing.T) {
 	if diff := cmp.Diff([]string{"192.0.2.53:53", "[2001:db8::53]:5353"}, r.Servers()); diff != "" {
 		t.Errorf("servers (-want +got):\n%s", diff)
 	}
-	if _, err := New(Config{Servers: []string{" "}}); err == nil {
-		t.Error("no usable servers accepted")
+	if _, err := New(Config{Servers: []string{" "}}); !errors.Is(err, ErrNoServers) {
+		t.Errorf("no usable servers: err = %v, want ErrNoServers", err)
 	}
 }
 
 func BenchmarkLookupCached(b *testing.B) {
-	srv := resolvertest.NewServer(b, zone)
+	srv := testutil.DNSServer(b, zone)
 	r, _ := New(Config{Servers: []string{srv.Addr}})
 	ctx := context.Background()
 	r.LookupMX(ctx, "example.test")
@@ -351,7 +434,7 @@ func BenchmarkLookupCached(b *testing.B) {
 }
 
 func TestRetriesWithoutEDNS(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone, resolvertest.WithoutEDNS())
+	srv := testutil.DNSServer(t, zone, resolvertest.WithoutEDNS())
 	r := newResolver(t, srv, Config{})
 	mx, err := r.LookupMX(context.Background(), "example.test")
 	if err != nil || len(mx) != 2 {
@@ -363,7 +446,7 @@ func TestRetriesWithoutEDNS(t *testing.T) {
 }
 
 func TestAnswersAreNotShared(t *testing.T) {
-	srv := resolvertest.NewServer(t, zone)
+	srv := testutil.DNSServer(t, zone)
 	r := newResolver(t, srv, Config{})
 	a, _ := r.Lookup(context.Background(), "example.test", dns.TypeMX)
 	a.Name = "changed."

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -32,7 +33,7 @@ bare     IN A   192.0.2.20
 `
 
 func dnsChecker(t *testing.T, opts ...resolvertest.Option) *Checker {
-	ns := resolvertest.NewServer(t, dnsZone, opts...)
+	ns := testutil.DNSServer(t, dnsZone, opts...)
 	r, err := resolver.New(resolver.Config{Servers: []string{ns.Addr}, Timeout: 300 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)

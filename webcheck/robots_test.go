@@ -10,8 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
-	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // newTestChecker returns a Checker allowed to reach loopback, resolving
@@ -21,7 +21,7 @@ func newTestChecker(t testing.TB, zone string, mod ...func(*Config)) *Checker {
 	if zone == "" {
 		zone = "placeholder.test. 60 IN A 127.0.0.1\n"
 	}
-	ns := resolvertest.NewServer(t, zone)
+	ns := testutil.DNSServer(t, zone)
 	r, err := resolver.New(resolver.Config{Servers: []string{ns.Addr}, Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)

@@ -42,7 +42,7 @@ _dmarc.example TXT "v=DMARC1; p=reject; rua=mailto:dmarc@example.test"
 	if *delay > 0 {
 		opts = append(opts, resolvertest.WithDelay(*delay))
 	}
-	s, err := resolvertest.Start(zone.String(), opts...)
+	s, err := resolvertest.NewServer(zone.String(), opts...)
 	if err != nil {
 		log.Fatal(err)
 	}

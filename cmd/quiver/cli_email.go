@@ -105,9 +105,19 @@ var emailCommands = []command{
 	}),
 }
 
-// verifier returns the email verifier configured by the command's flags.
+// emailConfig is the email configuration of the command's flags.
+func emailConfig(env *cmdEnv) email.Config {
+	return email.Config{Resolver: env.cfg.Resolver, Lists: env.cfg.EmailLists, SMTP: env.cfg.EmailSMTP}
+}
+
+// verifier returns the email verifier configured by the command's flags,
+// which emailSetup has checked.
 func verifier(env *cmdEnv) *email.Verifier {
-	return &email.Verifier{Resolver: env.cfg.Resolver, Lists: env.cfg.EmailLists, SMTP: env.cfg.EmailSMTP}
+	v, err := email.New(emailConfig(env))
+	if err != nil {
+		v, _ = email.New(email.Config{Resolver: env.cfg.Resolver, Lists: env.cfg.EmailLists})
+	}
+	return v
 }
 
 func emailValidateCommand(fs *flag.FlagSet) runFunc {
@@ -227,8 +237,12 @@ func verifyListCommand(fs *flag.FlagSet) runFunc {
 		}
 		bw := bufio.NewWriterSize(out, 64<<10)
 
-		v := verifier(env)
-		v.Concurrency = conc
+		cfg := emailConfig(env)
+		cfg.Concurrency = conc
+		v, err := email.New(cfg)
+		if err != nil {
+			return nil, false, err
+		}
 		var bar *progressBar
 		if env.stderrTerminal {
 			bar = startProgress(env.stderr, size)

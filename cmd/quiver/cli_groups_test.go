@@ -75,7 +75,7 @@ nullmx         MX 0 .
 `
 
 func TestCLIEmail(t *testing.T) {
-	dns := resolvertest.NewServer(t, cliZone)
+	dns := testutil.DNSServer(t, cliZone)
 	env := []string{"QUIVER_DNS_SERVERS=" + dns.Addr, "QUIVER_DNS_TIMEOUT=1s"}
 	dir := t.TempDir()
 	list := filepath.Join(dir, "list.csv")
@@ -150,7 +150,7 @@ func TestCLIVerifyList100k(t *testing.T) {
 			fmt.Fprintf(&zone, "d%d MX 10 mail.d%d.test.\n", d, d)
 		}
 	}
-	dns := resolvertest.NewServer(t, zone.String())
+	dns := testutil.DNSServer(t, zone.String())
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "list.csv"), filepath.Join(dir, "results.csv")
 	var b bytes.Buffer
@@ -215,7 +215,7 @@ func TestCLIVerifyList100k(t *testing.T) {
 // file.
 func TestCLIVerifyListInterrupt(t *testing.T) {
 	const rows = 20_000
-	dns := resolvertest.NewServer(t, "$ORIGIN test.\n@ 300 SOA ns hostmaster 1 3600 600 86400 60\n", resolvertest.WithDelay(5*time.Millisecond))
+	dns := testutil.DNSServer(t, "$ORIGIN test.\n@ 300 SOA ns hostmaster 1 3600 600 86400 60\n", resolvertest.WithDelay(5*time.Millisecond))
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "list.csv"), filepath.Join(dir, "results.csv")
 	var b bytes.Buffer
@@ -373,7 +373,7 @@ func TestCLIContent(t *testing.T) {
 }
 
 func TestCLIWeb(t *testing.T) {
-	dns := resolvertest.NewServer(t, cliZone)
+	dns := testutil.DNSServer(t, cliZone)
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
 			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\nSitemap: http://"+r.Host+"/sitemap.xml\n")

@@ -58,6 +58,9 @@ func emailSetup(f *flags) func(context.Context, *httpapi.Config) error {
 		}
 		cfg.EmailLists = lists
 		smtp.ConnectTimeout = smtp.StepTimeout
+		if _, err := email.New(email.Config{SMTP: smtp}); err != nil {
+			return fmt.Errorf("smtp probe: %w", err)
+		}
 		cfg.EmailSMTP = smtp
 		return nil
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/httpapi"
 )
 
@@ -43,5 +45,26 @@ func TestEmailSetup(t *testing.T) {
 	f.Parse([]string{"-email-disposable-list", filepath.Join(t.TempDir(), "missing.txt"), "-dns-servers", "127.0.0.1"})
 	if err := apply(context.Background(), &cfg); err == nil {
 		t.Error("a missing list file was accepted")
+	}
+}
+
+// SMTP flags no server would accept stop the start, naming the setting,
+// instead of failing every probe.
+func TestEmailSetupRejectsUnworkableSMTP(t *testing.T) {
+	for _, args := range [][]string{
+		{"-smtp-helo", "probe example.org"},
+		{"-smtp-mail-from", "a@b.example\r\nRCPT TO:<c@d.example>"},
+		{"-smtp-port", "70000"},
+	} {
+		f := &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: func(string) string { return "" }}
+		f.SetOutput(io.Discard)
+		apply := emailSetup(f)
+		if err := f.Parse(append(args, "-dns-servers", "127.0.0.1")); err != nil {
+			t.Fatal(err)
+		}
+		var cfg httpapi.Config
+		if err := apply(context.Background(), &cfg); !errors.Is(err, email.ErrInvalidConfig) {
+			t.Errorf("%q: err = %v, want email.ErrInvalidConfig", args, err)
+		}
 	}
 }

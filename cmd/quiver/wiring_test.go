@@ -12,7 +12,6 @@ import (
 	"github.com/quiverkit/quiver/internal/redistest"
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
-	"github.com/quiverkit/quiver/resolver/resolvertest"
 	"github.com/quiverkit/quiver/social/microblog/microblogtest"
 )
 
@@ -24,7 +23,7 @@ import (
 func TestServicesFeedMetricsAndCache(t *testing.T) {
 	t.Cleanup(func() { checkLeaks(t) })
 	rs := redistest.Start(t)
-	dns := resolvertest.NewServer(t, cliZone)
+	dns := testutil.DNSServer(t, cliZone)
 	mb := microblogtest.NewTwitterAPIIO("key")
 	t.Cleanup(mb.Close)
 	llm := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +

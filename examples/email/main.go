@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/email"
+	"github.com/quiverkit/quiver/resolver"
 )
 
 func main() {
@@ -39,15 +40,19 @@ func main() {
 func run(out io.Writer, dns string, health, literals bool, addrs []string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	v := &email.Verifier{Syntax: email.SyntaxOptions{AllowIPv4Literal: literals, AllowIPv6Literal: literals}}
+	cfg := email.Config{Syntax: email.SyntaxOptions{AllowIPv4Literal: literals, AllowIPv6Literal: literals}}
 	if dns != "" {
-		r, err := email.NewResolver(email.ResolverConfig{Servers: strings.Split(dns, ",")})
+		r, err := resolver.New(resolver.Config{Servers: strings.Split(dns, ",")})
 		if err != nil {
 			return err
 		}
-		v.Resolver = r
+		cfg.Resolver = r
 	} else if health {
 		return fmt.Errorf("-domain-health needs -dns")
+	}
+	v, err := email.New(cfg)
+	if err != nil {
+		return err
 	}
 	if len(addrs) == 0 {
 		sc := bufio.NewScanner(os.Stdin)
@@ -63,7 +68,7 @@ func run(out io.Writer, dns string, health, literals bool, addrs []string) error
 	enc := json.NewEncoder(out)
 	enc.SetIndent("", "  ")
 	for _, a := range addrs {
-		res := v.Validate(ctx, a, email.Checks{SkipMX: v.Resolver == nil})
+		res := v.Validate(ctx, a, email.Checks{SkipMX: cfg.Resolver == nil})
 		if err := enc.Encode(map[string]any{"input": a, "result": res}); err != nil {
 			return err
 		}

@@ -159,10 +159,14 @@ func newApp(o options) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	verifier, err := email.New(email.Config{Resolver: r})
+	if err != nil {
+		return nil, err
+	}
 	a := &app{
 		domain:    o.domain,
 		resolver:  r,
-		verifier:  &email.Verifier{Resolver: r},
+		verifier:  verifier,
 		checker:   checker,
 		generator: generator,
 		microblog: mb,
@@ -214,7 +218,10 @@ func (a *app) build(ctx context.Context) (report, error) {
 	rep.Base64 = b64.Output
 
 	res := a.verifier.Validate(ctx, "jane@"+a.domain, email.Checks{})
-	rep.EmailValid, rep.MXStatus = res.IsValid, res.MX.Status
+	rep.EmailValid = res.IsValid
+	if res.MX != nil { // nil when Checks skip MX
+		rep.MXStatus = res.MX.Status
+	}
 	typo := a.verifier.Validate(ctx, "Jane.Doe@gmial.com", email.Checks{})
 	if typo.DidYouMean != nil {
 		rep.DidYouMean = *typo.DidYouMean

@@ -47,7 +47,7 @@ func (s *syncBuffer) String() string {
 // servers, and returns its base URL.
 func start(t *testing.T, replies ...llmtest.Reply) string {
 	t.Helper()
-	dns, err := resolvertest.Start(zone)
+	dns, err := resolvertest.NewServer(zone)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
-	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // noResolver fails every lookup: the hostile table must be refused
@@ -255,7 +255,7 @@ func TestDNSAnswersChecked(t *testing.T) {
 		io.WriteString(w, "ok")
 	}))
 	port := strconv.Itoa(srv.Listener.Addr().(*net.TCPAddr).Port)
-	ns := resolvertest.NewServer(t, `
+	ns := testutil.DNSServer(t, `
 good.test.      60 IN A    127.0.0.2
 private.test.   60 IN A    10.0.0.1
 loop.test.      60 IN A    127.0.0.1

@@ -1,12 +1,17 @@
-// Package resolvertest runs a DNS server on loopback for tests: it answers from
-// fixture zones written as RFC 1035 zone text, over UDP and TCP on one
-// 127.0.0.1 port, and can be told to be slow, to fail, to drop queries or
-// to truncate UDP answers. It counts the queries it receives.
+// Package resolvertest provides a DNS server on loopback, in the spirit
+// of net/http/httptest: a test or a program starts one with [NewServer]
+// from fixture records written as RFC 1035 zone text, points a
+// resolver.Resolver at its Addr (resolver.Config.Servers), and stops it
+// with [Server.Close]. It needs no network and no testing.T.
 //
-// The server answers as a recursive resolver would for the names in its
-// zones: records of the asked type (following CNAMEs inside the zones),
-// NODATA with the zone's SOA when the name exists without that type, and
-// NXDOMAIN with the SOA when it does not exist.
+// The server listens on one 127.0.0.1 port over UDP and TCP and answers
+// as a recursive resolver would for the names of its zones: the records
+// of the asked type (following CNAMEs inside the zones), NODATA with the
+// zone's SOA when the name exists without that type, and NXDOMAIN with the
+// SOA when it does not exist. Options make it slow ([WithDelay]), fail
+// ([WithServFail], [WithRefused]), stay silent ([WithDrop]), truncate UDP
+// answers ([WithTruncate]) or reject EDNS0 ([WithoutEDNS]). It counts the
+// queries it receives ([Server.Queries], [Server.QueriesFor]).
 package resolvertest
 
 import (
@@ -16,14 +21,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"testing"
 	"time"
 
 	"github.com/miekg/dns"
 )
 
-// A Server is a loopback DNS server. It stops when the test ends (or, from
-// Start, on Close).
+// A Server is a DNS server on loopback, answering from its zone. It is
+// safe for concurrent use. Close stops it.
 type Server struct {
 	// Addr is the "127.0.0.1:port" the server listens on, UDP and TCP.
 	Addr string
@@ -78,21 +82,10 @@ func addNames(m map[string]bool, names []string) {
 
 // NewServer starts a server answering from zone, a zone file text (use
 // $ORIGIN and $TTL as usual; names without an origin are relative to the
-// root). The test fails if the zone does not parse. The server is closed
-// by t.Cleanup.
-func NewServer(t testing.TB, zone string, opts ...Option) *Server {
-	t.Helper()
-	s, err := Start(zone, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return s
-}
-
-// Start is NewServer for programs that are not tests (a benchmark's DNS
-// server): it returns the zone's parse error, and Close stops the server.
-func Start(zone string, opts ...Option) (*Server, error) {
+// root; records without a TTL get 3600). It returns an error when the
+// zone does not parse or no loopback port is free. The server runs until
+// Close.
+func NewServer(zone string, opts ...Option) (*Server, error) {
 	s := &Server{
 		records:  make(map[string][]dns.RR),
 		names:    make(map[string]bool),
@@ -145,7 +138,8 @@ func Start(zone string, opts ...Option) (*Server, error) {
 	return s, nil
 }
 
-// Close stops the server.
+// Close stops the server and waits for it to stop listening. Queries in
+// flight may go unanswered. Close may be called more than once.
 func (s *Server) Close() { s.closeOnce.Do(s.close) }
 
 // listen opens a UDP socket and a TCP listener on the same loopback port.

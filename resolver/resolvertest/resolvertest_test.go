@@ -9,11 +9,15 @@ import (
 )
 
 func TestServerAnswers(t *testing.T) {
-	srv := resolvertest.NewServer(t, `
+	srv, err := resolvertest.NewServer(`
 $ORIGIN example.test.
 @ 300 IN SOA ns h 1 3600 600 86400 30
 a.b 300 IN A 192.0.2.1
 `, resolvertest.WithServFail("bad.example.test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
 	ask := func(name string, qtype uint16, network string) *dns.Msg {
 		t.Helper()
 		m := new(dns.Msg)
@@ -53,5 +57,35 @@ a.b 300 IN A 192.0.2.1
 	}
 	if got := srv.Queries(); got != 12 {
 		t.Errorf("Queries = %d, want 12", got)
+	}
+}
+
+// A zone that does not parse is an error, not a panic, and no server is
+// left running.
+func TestNewServerBadZone(t *testing.T) {
+	srv, err := resolvertest.NewServer("example.test. IN A not-an-address")
+	if err == nil {
+		srv.Close()
+		t.Fatal("NewServer accepted a zone that does not parse")
+	}
+	if srv != nil {
+		t.Errorf("NewServer returned a server with its error %v", err)
+	}
+}
+
+// Close stops the server: it may be called twice, and a query after it
+// gets no answer.
+func TestCloseStops(t *testing.T) {
+	srv, err := resolvertest.NewServer("example.test. 60 IN A 192.0.2.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Close()
+	srv.Close()
+	m := new(dns.Msg)
+	m.SetQuestion("example.test.", dns.TypeA)
+	c := &dns.Client{Net: "tcp"}
+	if _, _, err := c.Exchange(m, srv.Addr); err == nil {
+		t.Error("the server answered after Close")
 	}
 }

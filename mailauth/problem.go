@@ -1,0 +1,111 @@
+package mailauth
+
+// A Code names the kind of a [Problem], so that a program can act on a
+// finding without reading its message, which may change.
+type Code string
+
+// The codes of SPF problems. The errors make the policy a permerror
+// (RFC 7208); the warnings are weaknesses.
+const (
+	// CodeSPFMultipleRecords (error): the domain, or an include or
+	// redirect target, publishes more than one SPF record.
+	CodeSPFMultipleRecords Code = "spf_multiple_records"
+	// CodeSPFSyntax (error): a term of the record, or of a record it
+	// includes, does not parse.
+	CodeSPFSyntax Code = "spf_syntax"
+	// CodeSPFTooManyLookups (error): the DNS-querying terms exceed
+	// MaxDNSLookups.
+	CodeSPFTooManyLookups Code = "spf_too_many_lookups"
+	// CodeSPFTooManyVoidLookups (error): the void lookups exceed
+	// MaxVoidLookups.
+	CodeSPFTooManyVoidLookups Code = "spf_too_many_void_lookups"
+	// CodeSPFTooManyMXHosts (error): an mx mechanism names a domain with
+	// more than 10 MX hosts.
+	CodeSPFTooManyMXHosts Code = "spf_too_many_mx_hosts"
+	// CodeSPFLoop (error): an include or redirect leads back to a record
+	// already being evaluated, or nests too deep.
+	CodeSPFLoop Code = "spf_loop"
+	// CodeSPFIncludeMissing (error): an include or redirect target
+	// publishes no SPF record.
+	CodeSPFIncludeMissing Code = "spf_include_missing"
+
+	// CodeSPFPlusAll (warning): +all lets any host send mail.
+	CodeSPFPlusAll Code = "spf_plus_all"
+	// CodeSPFNeutralAll (warning): ?all asserts nothing.
+	CodeSPFNeutralAll Code = "spf_neutral_all"
+	// CodeSPFNoAll (warning): the policy has no all mechanism.
+	CodeSPFNoAll Code = "spf_no_all"
+	// CodeSPFPTR (warning): the record uses the ptr mechanism.
+	CodeSPFPTR Code = "spf_ptr"
+)
+
+// The codes of DMARC problems.
+const (
+	// CodeDMARCMultipleRecords (error): more than one DMARC record is
+	// published, so receivers ignore them all.
+	CodeDMARCMultipleRecords Code = "dmarc_multiple_records"
+	// CodeDMARCSyntax (error): the record does not start with
+	// v=DMARC1, has a tag without a value or with an invalid value, or
+	// has too many tags.
+	CodeDMARCSyntax Code = "dmarc_syntax"
+	// CodeDMARCNoPolicy (error): no valid p tag and no rua to fall back
+	// on: receivers ignore the record.
+	CodeDMARCNoPolicy Code = "dmarc_no_policy"
+
+	// CodeDMARCDuplicateTag (warning): a tag appears more than once.
+	CodeDMARCDuplicateTag Code = "dmarc_duplicate_tag"
+	// CodeDMARCUnknownTag (warning): a tag RFC 7489 does not define.
+	CodeDMARCUnknownTag Code = "dmarc_unknown_tag"
+	// CodeDMARCImplicitNone (warning): p is missing and taken as none
+	// because rua is set.
+	CodeDMARCImplicitNone Code = "dmarc_implicit_none"
+	// CodeDMARCPolicyNone (warning): p=none only monitors.
+	CodeDMARCPolicyNone Code = "dmarc_p_none"
+	// CodeDMARCPartial (warning): pct is below 100.
+	CodeDMARCPartial Code = "dmarc_pct"
+	// CodeDMARCNoRUA (warning): no aggregate-report address.
+	CodeDMARCNoRUA Code = "dmarc_no_rua"
+	// CodeDMARCSubdomainNone (warning): sp=none leaves subdomains
+	// unprotected under a stricter p.
+	CodeDMARCSubdomainNone Code = "dmarc_sp_none"
+)
+
+// A Severity says how much a [Problem] matters.
+type Severity string
+
+// Severities of a [Problem].
+const (
+	// SeverityError: the policy is broken or ignored by receivers.
+	SeverityError Severity = "error"
+	// SeverityWarning: the policy works but is weak.
+	SeverityWarning Severity = "warning"
+)
+
+// A Problem is one finding of a check: an error (the policy is broken or
+// ignored) or a warning (a weakness).
+type Problem struct {
+	// Code names the kind of problem: one of the Code constants.
+	Code Code
+	// Severity is SeverityError or SeverityWarning.
+	Severity Severity
+	// Message explains the problem in a sentence; it is the text also
+	// found in the result's Errors or Warnings.
+	Message string
+}
+
+// findings collects the problems of a result along with their messages,
+// which the JSON form carries as errors and warnings.
+type findings struct {
+	errors, warnings *[]string
+	problems         *[]Problem
+}
+
+func (f findings) fail(code Code, msg string) {
+	*f.errors = append(*f.errors, msg)
+	*f.problems = append(*f.problems, Problem{Code: code, Severity: SeverityError, Message: msg})
+}
+
+func (f findings) warn(code Code, msg string) {
+	*f.warnings = append(*f.warnings, msg)
+	*f.problems = append(*f.problems, Problem{Code: code, Severity: SeverityWarning, Message: msg})
+}
