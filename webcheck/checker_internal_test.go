@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/safehttp"
 	"github.com/quiverkit/quiver/resolver"
 )
 
@@ -35,5 +36,13 @@ func TestFetchErrorHidesInternalText(t *testing.T) {
 		if !errors.Is(e, tt.err) && e.Err != tt.err {
 			t.Errorf("the cause %v is lost", tt.err)
 		}
+	}
+}
+
+// TestDefaultUserAgentMatchesClient keeps the documented default in step
+// with the one the fetch client sends.
+func TestDefaultUserAgentMatchesClient(t *testing.T) {
+	if DefaultUserAgent != safehttp.DefaultUserAgent {
+		t.Errorf("DefaultUserAgent = %q; safehttp sends %q", DefaultUserAgent, safehttp.DefaultUserAgent)
 	}
 }

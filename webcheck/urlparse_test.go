@@ -2,7 +2,6 @@ package webcheck
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"testing"
 
@@ -99,19 +98,6 @@ func TestRemoveDotSegments(t *testing.T) {
 			t.Errorf("removeDotSegments(%q) = %q; want %q", in, got, want)
 		}
 	}
-}
-
-func ExampleParseURL() {
-	res, err := ParseURL(context.Background(), URLParseRequest{URL: "HTTPS://Bücher.Example:443/a/../b/%7Ejoe?x=1&x=2"})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(res.Host, res.Port, res.QueryParams["x"])
-	fmt.Println(res.NormalizedURL)
-	// Output:
-	// xn--bcher-kva.example 443 [1 2]
-	// https://xn--bcher-kva.example/b/~joe?x=1&x=2
 }
 
 func FuzzParseURL(f *testing.F) {
