@@ -153,6 +153,8 @@ func fetchFailure(err error) string {
 		return "the host name does not resolve"
 	case errors.Is(err, resolver.ErrServFail), errors.Is(err, resolver.ErrRefused):
 		return "the host name could not be resolved"
+	case safehttp.IsTimeout(err), errors.Is(err, context.DeadlineExceeded), errors.Is(err, resolver.ErrTimeout):
+		return "it did not answer in time"
 	case errors.As(err, &certErr):
 		return "its TLS certificate could not be verified"
 	case errors.As(err, &opErr) && opErr.Op == "dial":
