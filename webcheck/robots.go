@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -12,8 +13,10 @@ import (
 // 2.5: at least 500 kibibytes must be parsed).
 const MaxRobotsBytes = 500 << 10
 
-// maxRobotsWarnings bounds the warnings a hostile file can produce.
-const maxRobotsWarnings = 50
+// maxRobotsWarnings bounds the warnings listed for one file, so that a
+// hostile file cannot make the answer grow with its number of problems;
+// the rest are counted in a last warning, "... and N more warnings".
+const maxRobotsWarnings = 100
 
 // Robots is a parsed robots.txt file. Build it with [ParseRobots]; it is
 // safe for concurrent use.
@@ -113,6 +116,9 @@ func ParseRobots(data []byte) *Robots {
 			lastWasAgent = false
 		case "sitemap":
 			r.sitemaps = append(r.sitemaps, value)
+			if su, err := url.Parse(value); err != nil || !su.IsAbs() {
+				r.warn(fmt.Sprintf("line %d: sitemap URL is not absolute: %s", lineNo, quote(value)))
+			}
 		case "crawl-delay", "host", "noindex", "nofollow", "clean-param", "request-rate", "visit-time":
 			r.warn(fmt.Sprintf("line %d: %s is not part of RFC 9309 and is ignored by major crawlers", lineNo, key))
 		default:
@@ -211,14 +217,19 @@ func (r *Robots) warn(msg string) {
 }
 
 // Warnings returns the parse warnings: lines without a colon, unknown or
-// unsupported directives, rules before any user-agent, truncation.
+// unsupported directives, rules before any user-agent, relative sitemap
+// URLs, truncation. At most 100 are listed; when there were more, a last
+// warning "... and N more warnings" counts the rest.
 func (r *Robots) Warnings() []string {
 	w := append([]string(nil), r.warnings...)
 	if r.dropped > 0 {
-		w = append(w, fmt.Sprintf("%d more warnings not shown", r.dropped))
+		w = append(w, moreWarnings(r.dropped))
 	}
 	return w
 }
+
+// moreWarnings is the last warning of a capped list.
+func moreWarnings(n int) string { return fmt.Sprintf("... and %d more warnings", n) }
 
 // Sitemaps returns the sitemap URLs the file lists, in order.
 func (r *Robots) Sitemaps() []string { return append([]string(nil), r.sitemaps...) }
@@ -358,6 +369,14 @@ func blocksAll(rules []robotsRule) bool {
 	}
 	return true
 }
+
+// maxQuoted bounds the characters of user input that a message quotes.
+const maxQuoted = 100
+
+// quote returns s as a Go-quoted string for a message, cut after
+// maxQuoted bytes (at a character boundary) with "..." marking the cut,
+// so that a message never grows with its input.
+func quote(s string) string { return strconv.Quote(truncate(s, maxQuoted)) }
 
 func truncate(s string, n int) string {
 	if len(s) <= n {

@@ -3,8 +3,10 @@ package webcheck
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -185,6 +187,35 @@ func TestAnalyzeRobots(t *testing.T) {
 		t.Errorf("redirect loop: chain=%d %+v, %v", len(res.RedirectChain), res, err)
 	}
 	assertWarning(t, res.Warnings, "more than 5 redirects")
+}
+
+// TestAnalyzeRobotsWarningsCapped: a hostile file cannot make the answer
+// grow with its number of problems (issue 13: 12,166 warnings, a 1 MB
+// answer); the warnings past the cap are counted in a last one.
+func TestAnalyzeRobotsWarningsCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := 0; b.Len() < MaxRobotsBytes-100; i++ {
+		fmt.Fprintf(&b, "Sitemap: /relative-%d.xml\nFoo%d: bar\n", i, i)
+	}
+	body := b.String()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, body)
+	}))
+	defer srv.Close()
+	res, err := newTestChecker(t, "").AnalyzeRobots(context.Background(), RobotsRequest{URL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) > maxRobotsWarnings+5 {
+		t.Fatalf("%d warnings; want at most about %d", len(res.Warnings), maxRobotsWarnings)
+	}
+	last := res.Warnings[len(res.Warnings)-1]
+	if !regexp.MustCompile(`^\.\.\. and \d{4,} more warnings$`).MatchString(last) {
+		t.Errorf("last warning = %q; want the count of the rest", last)
+	}
+	assertWarning(t, res.Warnings, "sitemap URL is not absolute")
 }
 
 func TestAnalyzeRobotsRefusesLoopbackByDefault(t *testing.T) {
