@@ -3,6 +3,7 @@ package webcheck
 import (
 	"context"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -97,6 +98,36 @@ func TestRemoveDotSegments(t *testing.T) {
 		if got := removeDotSegments(in); got != want {
 			t.Errorf("removeDotSegments(%q) = %q; want %q", in, got, want)
 		}
+	}
+}
+
+// TestParseURLNormalFormBound: a URL under MaxURLLength whose normal form
+// is over it (percent-encoding makes one byte three characters) is refused
+// naming url, instead of answering a normal form that no longer parses
+// (a FuzzParseURL finding, kept as a seed in testdata).
+func TestParseURLNormalFormBound(t *testing.T) {
+	for _, raw := range []string{
+		"http://a/#" + strings.Repeat("\x7f", 2800),
+		"http://a/" + strings.Repeat("é", 2100),
+		"http://a/?q=" + strings.Repeat("ü ", 1400),
+	} {
+		if len(raw) > MaxURLLength {
+			t.Fatalf("input of %d characters; the case needs one under the bound", len(raw))
+		}
+		res, err := ParseURL(context.Background(), URLParseRequest{URL: raw})
+		assertInvalid(t, err, "url: its normal form would be longer than 8192 characters")
+		if err == nil {
+			t.Errorf("normal form of %d characters answered", len(res.NormalizedURL))
+		}
+	}
+	// Just under the bound, the normal form is answered and parses again.
+	raw := "http://a/#" + strings.Repeat("\x7f", (MaxURLLength-len("http://a/#"))/3)
+	res, err := ParseURL(context.Background(), URLParseRequest{URL: raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseURL(context.Background(), URLParseRequest{URL: res.NormalizedURL}); err != nil {
+		t.Errorf("normal form of %d characters does not parse: %v", len(res.NormalizedURL), err)
 	}
 }
 
