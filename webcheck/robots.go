@@ -6,7 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/quiverkit/quiver/internal/safehttp"
 )
 
 // MaxRobotsBytes is where robots.txt parsing stops (RFC 9309 section
@@ -378,14 +379,6 @@ const maxQuoted = 100
 // so that a message never grows with its input.
 func quote(s string) string { return strconv.Quote(truncate(s, maxQuoted)) }
 
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	// Cut at a character boundary, so no half of a UTF-8 sequence ends up
-	// in a warning (it would come out as U+FFFD in JSON).
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
-}
+// truncate cuts s after n bytes at a character boundary, marking the cut
+// with "...".
+func truncate(s string, n int) string { return safehttp.Clip(s, n) }
