@@ -57,15 +57,16 @@ type robotsRule struct {
 // Google's tolerance: keys are case-insensitive, a missing colon after a
 // known key is accepted when a space separates the value, consecutive
 // user-agent lines share one group, groups naming the same agent merge,
-// and only the first MaxRobotsBytes are read. Problems become warnings,
-// never errors: every input gives a usable *Robots.
+// and only the first MaxRobotsBytes are read. A UTF-8 byte order mark,
+// whole or cut short, is skipped. Problems become warnings, never errors:
+// every input gives a usable *Robots.
 func ParseRobots(data []byte) *Robots {
 	r := &Robots{}
 	if len(data) > MaxRobotsBytes {
 		r.warn(fmt.Sprintf("the file is %d bytes; only the first %d are parsed (RFC 9309 section 2.5)", len(data), MaxRobotsBytes))
 		data = data[:MaxRobotsBytes]
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = trimByteOrderMark(data)
 	var cur *robotsGroup
 	lastWasAgent := false
 	lineNo := 0
@@ -128,6 +129,19 @@ func ParseRobots(data []byte) *Robots {
 	}
 	r.index()
 	return r
+}
+
+// trimByteOrderMark removes a UTF-8 byte order mark from the start of
+// data, also when it is cut short (its first one or two bytes), as RFC
+// 9309 section 2.2 allows crawlers to and Google's parser does: otherwise
+// the first line would be read with stray bytes in its key and lost.
+func trimByteOrderMark(data []byte) []byte {
+	const bom = "\xef\xbb\xbf"
+	n := 0
+	for n < len(bom) && n < len(data) && data[n] == bom[n] {
+		n++
+	}
+	return data[n:]
 }
 
 // index merges the rules of the groups naming each agent, so that
@@ -264,8 +278,13 @@ func (r *Robots) rulesFor(token string) []robotsRule {
 // Allowed reports whether userAgent may fetch rawURL (an absolute URL or
 // a path). The most specific rule wins: the matching rule with the
 // longest path; on a tie allow wins; no matching rule allows. "*" matches
-// any sequence and a final "$" anchors the end. /robots.txt is always
-// allowed.
+// any sequence and a final "$" anchors the end. Both sides are compared
+// in one form (RFC 9309 section 2.2.2): octets outside US-ASCII
+// percent-encoded, escapes of unreserved characters decoded, hex digits
+// in upper case; so "/foo/bar/ツ" matches "/foo/bar/%E3%83%84" and
+// "/foo/bar/%62%61%7A" matches "/foo/bar/baz". A "*" or "$" in the URL
+// is matched by "%2A" or "%24" in a rule (section 2.2.3). /robots.txt is
+// always allowed.
 func (r *Robots) Allowed(userAgent, rawURL string) bool {
 	if r == nil {
 		return true
@@ -316,8 +335,13 @@ func robotsPath(rawURL string) string {
 	if p == "" {
 		p = "/"
 	}
-	return normalizePercent(p)
+	// A "*" or "$" in the URL is a literal character, which a rule can
+	// only name escaped ("%2A", "%24"): RFC 9309 section 2.2.3.
+	return pathSpecials.Replace(normalizePercent(p))
 }
+
+// pathSpecials escapes the characters that are special in rule patterns.
+var pathSpecials = strings.NewReplacer("*", "%2A", "$", "%24")
 
 // matchPattern matches path against a rule pattern with "*" wildcards and
 // an optional final "$", in O(len(pattern)·len(path)) at worst.

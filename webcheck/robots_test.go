@@ -96,6 +96,53 @@ func TestRobotsRFC9309(t *testing.T) {
 	}
 }
 
+// TestRobotsRFC9309Encoding takes the examples of RFC 9309 sections 2.2.2
+// (percent-encoding of paths) and 2.2.3 (special characters): under
+// "Disallow: /", the Allow rule must match the URL exactly when the RFC
+// says so.
+func TestRobotsRFC9309Encoding(t *testing.T) {
+	tests := []struct {
+		allow, url string
+		match      bool
+	}{
+		// 2.2.2: the path to match, whatever way either side is written.
+		{"/foo/bar?baz=quz", "/foo/bar?baz=quz", true},
+		{"/foo/bar/ツ", "/foo/bar/%E3%83%84", true},
+		{"/foo/bar/ツ", "https://example.com/foo/bar/ツ", true},
+		{"/foo/bar/%E3%83%84", "/foo/bar/%E3%83%84", true},
+		{"/foo/bar/%E3%83%84", "/foo/bar/ツ", true},
+		{"/foo/bar/%e3%83%84", "/foo/bar/%E3%83%84", true},
+		{"/foo/bar/%62%61%7A", "/foo/bar/baz", true},
+		{"/foo/bar/baz", "/foo/bar/%62%61%7A", true},
+		{"/foo/bar/%62%61%7A", "/foo/bar/bat", false},
+		// 2.2.3: %2A and %24 in a rule are a literal * and $.
+		{"/path/file-with-a-%2A.html", "https://www.example.com/path/file-with-a-*.html", true},
+		{"/path/file-with-a-%2A.html", "/path/file-with-a-%2A.html", true},
+		{"/path/file-with-a-%2A.html", "/path/file-with-a-b.html", false},
+		{"/path/foo-%24", "https://www.example.com/path/foo-$", true},
+		{"/path/foo-%24", "/path/foo-", false},
+		{"/path/foo-$", "/path/foo-", true},
+		{"/path/foo-$", "/path/foo-$", false},
+	}
+	for _, tt := range tests {
+		r := ParseRobots([]byte("User-agent: *\nDisallow: /\nAllow: " + tt.allow + "\n"))
+		if got := r.Allowed("bot", tt.url); got != tt.match {
+			t.Errorf("Allow: %s, URL %s: allowed %v; want %v", tt.allow, tt.url, got, tt.match)
+		}
+	}
+}
+
+// TestRobotsByteOrderMark: a UTF-8 byte order mark, whole or cut short,
+// is ignored (RFC 9309 section 2.2), so the first line is not lost.
+func TestRobotsByteOrderMark(t *testing.T) {
+	for _, bom := range []string{"", "\xef", "\xef\xbb", "\xef\xbb\xbf"} {
+		r := ParseRobots([]byte(bom + "User-agent: *\nDisallow: /private\n"))
+		if r.Allowed("bot", "/private/x") || len(r.Warnings()) != 0 {
+			t.Errorf("BOM %q: the first line was lost (warnings %q)", bom, r.Warnings())
+		}
+	}
+}
+
 func TestRobotsParsingStopsAt500KiB(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("User-agent: *\n")
