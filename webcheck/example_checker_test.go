@@ -136,12 +136,20 @@ func ExampleChecker_CheckCORS() {
 			fmt.Println(p.Name, p.Origin)
 		}
 	}
+
+	// A URL that cannot be reached is a result too, with Error set.
+	res, err = c.CheckCORS(context.Background(), webcheck.CORSRequest{URL: "http://127.0.0.1:" + strconv.Itoa(closedPort()) + "/api"})
+	if err != nil {
+		log.Fatal(err) // only a bad request or a refused destination
+	}
+	fmt.Println(res.StatusCode, res.RiskLevel, *res.Error)
 	// Output:
 	// 200 true true high
 	// suffix_append https://example.com.quiver-cors-probe.test
 	// special_char_underscore https://example.com_.quiver-cors-probe.test
 	// special_char_backtick https://example.com`.quiver-cors-probe.test
 	// special_char_brace https://example.com}.quiver-cors-probe.test
+	// 0 none unreachable: no connection could be made
 }
 
 func ExampleChecker_AnalyzeDNS() {
