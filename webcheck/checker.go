@@ -23,10 +23,10 @@ type Config struct {
 	// resolves the hosts that are fetched. Default: a resolver built by
 	// resolver.New(resolver.Config{}), on the servers of /etc/resolv.conf.
 	Resolver *resolver.Resolver
-	// AllowLoopback lets checks reach loopback addresses (127.0.0.0/8,
-	// ::1, "localhost"). Tests, examples and internal deployments set it;
-	// private ranges stay refused. Default false: loopback is refused
-	// like every other non-public address.
+	// AllowLoopback lets checks reach loopback addresses (127.0.0.0/8 and
+	// ::1; the name "localhost" stays refused). Tests, examples and
+	// internal deployments set it; private ranges stay refused. Default
+	// false: loopback is refused like every other non-public address.
 	AllowLoopback bool
 	// AllowPrefixes lets checks reach these otherwise refused prefixes,
 	// e.g. an internal network a deployment trusts. Default none.
