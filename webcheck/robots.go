@@ -16,7 +16,7 @@ const MaxRobotsBytes = 500 << 10
 
 // maxRobotsWarnings bounds the warnings listed for one file, so that a
 // hostile file cannot make the answer grow with its number of problems;
-// the rest are counted in a last warning, "... and N more warnings".
+// the rest are counted in a last warning, "N more warnings not shown".
 const maxRobotsWarnings = 100
 
 // Robots is a parsed robots.txt file. Build it with [ParseRobots]; it is
@@ -234,7 +234,7 @@ func (r *Robots) warn(msg string) {
 // Warnings returns the parse warnings: lines without a colon, unknown or
 // unsupported directives, rules before any user-agent, relative sitemap
 // URLs, truncation. At most 100 are listed; when there were more, a last
-// warning "... and N more warnings" counts the rest.
+// warning "N more warnings not shown" counts the rest.
 func (r *Robots) Warnings() []string {
 	w := append([]string(nil), r.warnings...)
 	if r.dropped > 0 {
@@ -243,8 +243,9 @@ func (r *Robots) Warnings() []string {
 	return w
 }
 
-// moreWarnings is the last warning of a capped list.
-func moreWarnings(n int) string { return fmt.Sprintf("... and %d more warnings", n) }
+// moreWarnings is the last warning of a capped list (robots.txt, sitemap),
+// worded as devutil words it.
+func moreWarnings(n int) string { return fmt.Sprintf("%d more warnings not shown", n) }
 
 // Sitemaps returns the sitemap URLs the file lists, in order.
 func (r *Robots) Sitemaps() []string { return append([]string(nil), r.sitemaps...) }

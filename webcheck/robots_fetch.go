@@ -38,7 +38,7 @@ type RobotsResult struct {
 	UserAgents []string `json:"user_agents"`
 	// Warnings explain the parse problems and what the status means for
 	// crawlers. At most 100 parse problems are listed; when there were
-	// more, a last warning "... and N more warnings" counts the rest.
+	// more, a last warning "N more warnings not shown" counts the rest.
 	Warnings []string `json:"warnings"`
 	// Groups are the groups of the file with their rules.
 	Groups []RobotsGroup `json:"groups"`

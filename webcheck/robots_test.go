@@ -259,7 +259,7 @@ func TestAnalyzeRobotsWarningsCapped(t *testing.T) {
 		t.Fatalf("%d warnings; want at most about %d", len(res.Warnings), maxRobotsWarnings)
 	}
 	last := res.Warnings[len(res.Warnings)-1]
-	if !regexp.MustCompile(`^\.\.\. and \d{4,} more warnings$`).MatchString(last) {
+	if !regexp.MustCompile(`^\d{4,} more warnings not shown$`).MatchString(last) {
 		t.Errorf("last warning = %q; want the count of the rest", last)
 	}
 	assertWarning(t, res.Warnings, "sitemap URL is not absolute")

@@ -142,7 +142,7 @@ func ValidateSitemapXML(r io.Reader, opts SitemapOptions) SitemapReport {
 		v.warnAlways(fmt.Sprintf("stopped after %d uncompressed bytes: the document is larger than this validator reads", limit))
 	}
 	if v.dropped > 0 {
-		v.report.Warnings = append(v.report.Warnings, fmt.Sprintf("%d more warnings not shown", v.dropped))
+		v.report.Warnings = append(v.report.Warnings, moreWarnings(v.dropped))
 	}
 	return v.report
 }
