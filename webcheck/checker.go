@@ -14,22 +14,25 @@ import (
 	"github.com/quiverkit/quiver/resolver"
 )
 
-// Config configures a [Checker]. The zero value works: it fetches through
-// a safehttp client on the system resolver that refuses private and
-// loopback destinations, verifies certificates against the system roots,
-// and consults no threat-intelligence source.
+// Config configures a [Checker]. The zero value works: checks resolve
+// hosts through a resolver on the servers of /etc/resolv.conf, refuse
+// private and loopback destinations, verify certificates against the
+// system roots and consult no threat-intelligence source.
 type Config struct {
 	// Resolver answers the DNS queries of [Checker.AnalyzeDNS] and
-	// resolves the hosts that are fetched. Default: a resolver on the
-	// servers of /etc/resolv.conf.
+	// resolves the hosts that are fetched. Default: a resolver built by
+	// resolver.New(resolver.Config{}), on the servers of /etc/resolv.conf.
 	Resolver *resolver.Resolver
-	// AllowLoopback lets fetches reach loopback addresses. Only tests and
-	// internal deployments should set it.
+	// AllowLoopback lets checks reach loopback addresses (127.0.0.0/8 and
+	// ::1; the name "localhost" stays refused). Tests, examples and
+	// internal deployments set it; private ranges stay refused. Default
+	// false: loopback is refused like every other non-public address.
 	AllowLoopback bool
-	// AllowPrefixes lets fetches reach these otherwise refused prefixes.
+	// AllowPrefixes lets checks reach these otherwise refused prefixes,
+	// e.g. an internal network a deployment trusts. Default none.
 	AllowPrefixes []netip.Prefix
-	// RootCAs verifies certificates in [Checker.CheckSSL] and HTTPS
-	// fetches. Default: the system roots.
+	// RootCAs are the roots that [Checker.CheckSSL] and HTTPS fetches
+	// verify certificates against. Default nil: the system roots.
 	RootCAs *x509.CertPool
 	// Timeout bounds each fetch, redirects and body included. Default
 	// DefaultTimeout (15s).
@@ -40,18 +43,19 @@ type Config struct {
 	// with the probes it finished, as each check documents. Default
 	// DefaultOperationTimeout (45s).
 	OperationTimeout time.Duration
-	// MaxBodyBytes bounds each response body, and the decompressed size of
-	// a sitemap. Default DefaultMaxBodyBytes (64 MiB).
+	// MaxBodyBytes bounds each response body that is read. Default
+	// DefaultMaxBodyBytes (64 MiB). A sitemap is never read past the
+	// protocol's 50 MiB ([MaxSitemapSize]), whatever this says.
 	MaxBodyBytes int64
 	// ThreatIntel is consulted by [Checker.CheckURLSafety] for every URL of
-	// the redirect chain. Default: none (heuristics only). See
+	// the redirect chain. Default nil: heuristics only. See
 	// [SafeBrowsing].
 	ThreatIntel ThreatIntel
 	// UserAgent is sent with every fetch, and is the agent whose rules
-	// robots analysis reports. Default safehttp.DefaultUserAgent.
+	// robots analysis reports. Default DefaultUserAgent.
 	UserAgent string
-	// Now returns the current time (certificate validity). Default
-	// time.Now.
+	// Now returns the current time, against which certificate validity
+	// and DaysRemaining are computed. Default time.Now.
 	Now func() time.Time
 }
 
@@ -60,6 +64,9 @@ const (
 	DefaultTimeout          = 15 * time.Second
 	DefaultOperationTimeout = 45 * time.Second
 	DefaultMaxBodyBytes     = 64 << 20
+	// DefaultUserAgent is the User-Agent of fetches when Config.UserAgent
+	// is empty.
+	DefaultUserAgent = "QuiverBot/1.0 (+https://github.com/quiverkit/quiver)"
 )
 
 // Checker runs the web and domain checks. Build it with [New]; it is safe
@@ -69,7 +76,10 @@ type Checker struct {
 	client *safehttp.Client
 }
 
-// New returns a Checker configured by cfg.
+// New returns a Checker configured by cfg, with the defaults of [Config]
+// for the fields left zero. It fails only when the default resolver
+// cannot be built (no usable /etc/resolv.conf); pass Config.Resolver to
+// avoid reading it.
 func New(cfg Config) (*Checker, error) {
 	if cfg.Resolver == nil {
 		r, err := resolver.New(resolver.Config{})
@@ -88,7 +98,7 @@ func New(cfg Config) (*Checker, error) {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
 	if cfg.UserAgent == "" {
-		cfg.UserAgent = safehttp.DefaultUserAgent
+		cfg.UserAgent = DefaultUserAgent
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -143,6 +153,8 @@ func fetchFailure(err error) string {
 		return "the host name does not resolve"
 	case errors.Is(err, resolver.ErrServFail), errors.Is(err, resolver.ErrRefused):
 		return "the host name could not be resolved"
+	case safehttp.IsTimeout(err), errors.Is(err, context.DeadlineExceeded), errors.Is(err, resolver.ErrTimeout):
+		return "it did not answer in time"
 	case errors.As(err, &certErr):
 		return "its TLS certificate could not be verified"
 	case errors.As(err, &opErr) && opErr.Op == "dial":

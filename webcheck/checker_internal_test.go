@@ -1,6 +1,7 @@
 package webcheck
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/safehttp"
 	"github.com/quiverkit/quiver/resolver"
 )
 
@@ -34,6 +36,59 @@ func TestFetchErrorHidesInternalText(t *testing.T) {
 		}
 		if !errors.Is(e, tt.err) && e.Err != tt.err {
 			t.Errorf("the cause %v is lost", tt.err)
+		}
+	}
+}
+
+// TestDefaultUserAgentMatchesClient keeps the documented default in step
+// with the one the fetch client sends.
+func TestDefaultUserAgentMatchesClient(t *testing.T) {
+	if DefaultUserAgent != safehttp.DefaultUserAgent {
+		t.Errorf("DefaultUserAgent = %q; safehttp sends %q", DefaultUserAgent, safehttp.DefaultUserAgent)
+	}
+}
+
+// TestMessagesQuoteLittleInput: an error message quotes at most about
+// 100 characters of the input, however long the input (issue 13: a 1 MiB
+// domain got a 2 MiB answer).
+func TestMessagesQuoteLittleInput(t *testing.T) {
+	c, err := New(Config{Resolver: &resolver.Resolver{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	long := strings.Repeat("a", 7000)
+	huge := strings.Repeat("a", 1<<20)
+	for name, call := range map[string]func() error{
+		"url host":  func() error { _, err := ParseURL(ctx, URLParseRequest{URL: "http://" + long + "!x/"}); return err },
+		"url label": func() error { _, err := ParseURL(ctx, URLParseRequest{URL: "http://" + long + ".com/"}); return err },
+		"url port":  func() error { _, err := ParseURL(ctx, URLParseRequest{URL: "http://a:" + long + "/"}); return err },
+		"url ipv6":  func() error { _, err := ParseURL(ctx, URLParseRequest{URL: "http://[" + long + "]/"}); return err },
+		"url idna": func() error {
+			_, err := ParseURL(ctx, URLParseRequest{URL: "http://xn--" + long + "ü.com/"})
+			return err
+		},
+		"dns domain":     func() error { _, err := c.AnalyzeDNS(ctx, DNSRequest{Domain: huge}); return err },
+		"dns bad domain": func() error { _, err := c.AnalyzeDNS(ctx, DNSRequest{Domain: huge + "!"}); return err },
+		"ssl domain":     func() error { _, err := c.CheckSSL(ctx, SSLRequest{Domain: huge + "!"}); return err },
+		"cors url":       func() error { _, err := c.CheckCORS(ctx, CORSRequest{URL: "http://" + long + "!/"}); return err },
+		"robots url":     func() error { _, err := c.AnalyzeRobots(ctx, RobotsRequest{URL: "http://" + long + "%/"}); return err },
+		"sitemap url": func() error {
+			_, err := c.ValidateSitemap(ctx, SitemapRequest{URL: "http://[::1" + long + "/"})
+			return err
+		},
+		"safety url": func() error {
+			_, err := c.CheckURLSafety(ctx, URLSafetyRequest{URL: "http://" + long + "%zz/"})
+			return err
+		},
+	} {
+		err := call()
+		if err == nil {
+			t.Errorf("%s: no error", name)
+			continue
+		}
+		if m := err.Error(); len(m) > 300 || strings.Contains(m, strings.Repeat("a", 150)) {
+			t.Errorf("%s: a %d-character message quotes too much of the input: %.200s...", name, len(m), m)
 		}
 	}
 }

@@ -93,13 +93,20 @@ type CORSResult struct {
 	PreflightStatus int `json:"preflight_status"`
 	// Probes are the attacker-origin probes and their outcomes.
 	Probes []CORSProbe `json:"probes"`
+	// Error says why the URL could not be reached (it does not resolve,
+	// refuses connections, or does not answer in time); null when it
+	// answered. When set, nothing was checked: StatusCode is 0, RiskLevel
+	// is none and Probes is empty.
+	Error *string `json:"error"`
 }
 
 // CheckCORS sends a preflight and a simple GET with the origin, then
 // probes origins an attacker could use (any origin, null, prefix and
 // suffix tricks, an unescaped dot, http instead of https, special
 // characters, a subdomain) and rates the risk. A URL that cannot be
-// fetched is UPSTREAM_ERROR or UPSTREAM_TIMEOUT.
+// reached (no such host, connection refused, no answer in time) gives a
+// result with Error set, not an error; a URL whose host is refused is an
+// INVALID_REQUEST.
 func (c *Checker) CheckCORS(ctx context.Context, req CORSRequest) (CORSResult, error) {
 	ctx, cancel := c.operation(ctx)
 	defer cancel()
@@ -117,8 +124,14 @@ func (c *Checker) CheckCORS(ctx context.Context, req CORSRequest) (CORSResult, e
 	res := CORSResult{URL: req.URL, AllowedMethods: []string{}, ExposedHeaders: []string{}, AllowedHeaders: []string{}, Warnings: []string{}, Probes: []CORSProbe{}}
 
 	get, err := c.corsRequest(ctx, http.MethodGet, u, origin)
-	if err != nil {
+	switch {
+	case isRefused(err):
 		return CORSResult{}, fetchError("url", err)
+	case err != nil:
+		msg := "unreachable: " + fetchFailure(err)
+		res.Error, res.RiskLevel = &msg, RiskNone
+		res.Warnings = append(res.Warnings, "the URL could not be reached ("+fetchFailure(err)+"): nothing was checked")
+		return res, nil
 	}
 	res.StatusCode = get.status
 	acao := get.header.Get("Access-Control-Allow-Origin")

@@ -2,15 +2,12 @@ package webcheck
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/quiverkit/quiver/envelope"
 )
 
 // corsServer answers with CORS headers when allow(origin) says so.
@@ -119,7 +116,10 @@ func TestCheckCORSInvalid(t *testing.T) {
 	}
 }
 
-func TestCheckCORSUpstreamFailures(t *testing.T) {
+// TestCheckCORSUnreachable: a target that does not resolve, refuses the
+// connection or does not answer is the caller's concern, reported in the
+// result as the other web checks do, never a 5xx (issue 13).
+func TestCheckCORSUnreachable(t *testing.T) {
 	dead := httptest.NewServer(nil)
 	deadURL := dead.URL
 	dead.Close()
@@ -130,13 +130,25 @@ func TestCheckCORSUpstreamFailures(t *testing.T) {
 		}
 	}))
 	defer slow.Close()
-	c := newTestChecker(t, "", func(c *Config) { c.Timeout = 200 * time.Millisecond })
-	for u, want := range map[string]envelope.Code{deadURL: envelope.CodeUpstreamError, slow.URL: envelope.CodeUpstreamTimeout} {
-		_, err := c.CheckCORS(context.Background(), CORSRequest{URL: u})
-		var ee *envelope.Error
-		if !errors.As(err, &ee) || ee.Code != want {
-			t.Errorf("%s: err = %v; want %s", u, err, want)
-		}
+	c := newTestChecker(t, "known.test. 60 IN A 127.0.0.1\n", func(c *Config) { c.Timeout = 300 * time.Millisecond })
+	for _, tt := range []struct{ name, url, want string }{
+		{"closed port", deadURL + "/api", "no connection could be made"},
+		{"no such host", "https://nowhere.known.test/api", "does not resolve"},
+		{"no answer", slow.URL, "did not answer in time"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := c.CheckCORS(context.Background(), CORSRequest{URL: tt.url})
+			if err != nil {
+				t.Fatalf("err = %v; want a result", err)
+			}
+			if res.Error == nil || !strings.Contains(*res.Error, tt.want) {
+				t.Fatalf("Error = %v; want it to say %q", res.Error, tt.want)
+			}
+			if res.URL != tt.url || res.StatusCode != 0 || res.RiskLevel != RiskNone || res.AllowsOrigin || len(res.Probes) != 0 {
+				t.Errorf("%+v", res)
+			}
+			assertWarning(t, res.Warnings, "could not be reached")
+		})
 	}
 }
 

@@ -15,20 +15,6 @@ import (
 	"github.com/quiverkit/quiver/resolver"
 )
 
-// SPF is a domain's parsed and evaluated SPF policy: terms, the all
-// qualifier, DNS-lookup and void-lookup counts against RFC 7208's limits,
-// errors and warnings. It is the same parser email's domain health uses.
-type SPF = mailauth.SPF
-
-// SPFTerm is one term of an SPF record.
-type SPFTerm = mailauth.SPFTerm
-
-// DMARC is a domain's parsed DMARC policy: its tags, errors and warnings.
-type DMARC = mailauth.DMARC
-
-// DMARCTag is one tag of a DMARC record.
-type DMARCTag = mailauth.DMARCTag
-
 // DNSRequest is the request of [Checker.AnalyzeDNS].
 type DNSRequest struct {
 	// Domain is the domain name to analyze. Required.
@@ -52,10 +38,13 @@ type DNSResult struct {
 	NSRecords []string `json:"ns_records"`
 	// CNAMERecords is the CNAME target when the domain is an alias.
 	CNAMERecords []string `json:"cname_records"`
-	// SPF is the SPF policy; null when the domain publishes none.
-	SPF *SPF `json:"spf"`
-	// DMARC is the DMARC policy; null when none applies.
-	DMARC *DMARC `json:"dmarc"`
+	// SPF is the domain's SPF policy, parsed and evaluated by the mail
+	// authentication parser that email's domain health shares; nil (JSON
+	// null) when the domain publishes none.
+	SPF *mailauth.SPF `json:"spf"`
+	// DMARC is the DMARC policy that applies to the domain; nil (JSON
+	// null) when none does.
+	DMARC *mailauth.DMARC `json:"dmarc"`
 	// Warnings note lookups that failed (SERVFAIL, time-out) and a
 	// domain that does not exist.
 	Warnings []string `json:"warnings"`

@@ -38,9 +38,10 @@
 //     unwanted_software, potentially_harmful_application). A redirect to a
 //     refused address is reported as [ThreatPrivateRedirect], not followed.
 //   - DNS analyze spf and dmarc are the objects of the shared mail
-//     authentication parser (the one email's domain health uses): [SPF]
-//     with its terms, all qualifier, lookup counts, errors and warnings;
-//     [DMARC] with its tags, errors and warnings; null when absent.
+//     authentication parser (the one email's domain health uses):
+//     [mailauth.SPF] with its terms, all qualifier, lookup counts, errors
+//     and warnings; [mailauth.DMARC] with its tags, errors and warnings;
+//     null when absent.
 //   - robots.txt is judged for the "*" group: blocks_all says whether a
 //     crawler without its own group may fetch nothing. Unreachable and 5xx
 //     robots.txt mean complete disallow, 4xx allow all (RFC 9309).

@@ -1,7 +1,9 @@
 package webcheck_test
 
 import (
+	"context"
 	"fmt"
+	"log"
 	"strings"
 
 	"github.com/quiverkit/quiver/webcheck"
@@ -43,4 +45,37 @@ func ExampleValidateSitemapXML() {
 	// entry 1: priority "2" is not a number from 0.0 to 1.0
 	// entry 2: loc "/about" is relative; the protocol requires absolute URLs
 	// entry 2: lastmod "yesterday" is not a W3C datetime
+}
+
+func ExampleParseURL() {
+	res, err := webcheck.ParseURL(context.Background(), webcheck.URLParseRequest{
+		URL: "HTTPS://User@Bücher.Example:443/a/./b/../c/%7euser?q=1&q=2#top",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Scheme, res.Host, res.Port, res.Path)
+	fmt.Println(*res.Username, res.HasPassword, res.QueryParams["q"], res.Fragment)
+	fmt.Println(res.NormalizedURL)
+
+	// A URL that does not parse is an INVALID_REQUEST naming the field.
+	_, err = webcheck.ParseURL(context.Background(), webcheck.URLParseRequest{URL: "http://[::1/"})
+	fmt.Println(err)
+	// Output:
+	// https xn--bcher-kva.example 443 /a/./b/../c/~user
+	// User false [1 2] top
+	// https://User@xn--bcher-kva.example/a/c/~user?q=1&q=2#top
+	// invalid request: url: is not a valid URL: missing ']' in host
+}
+
+func ExampleRobots_Allowed() {
+	robots := webcheck.ParseRobots([]byte("User-agent: *\nDisallow: /search\nAllow: /search/about$\n"))
+	for _, u := range []string{"/search?q=go", "https://example.com/search/about", "/search/about/more", "/robots.txt"} {
+		fmt.Println(u, robots.Allowed("AnyBot/2.0", u))
+	}
+	// Output:
+	// /search?q=go false
+	// https://example.com/search/about true
+	// /search/about/more false
+	// /robots.txt true
 }

@@ -4,16 +4,20 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/quiverkit/quiver/internal/safehttp"
 )
 
 // MaxRobotsBytes is where robots.txt parsing stops (RFC 9309 section
 // 2.5: at least 500 kibibytes must be parsed).
 const MaxRobotsBytes = 500 << 10
 
-// maxRobotsWarnings bounds the warnings a hostile file can produce.
-const maxRobotsWarnings = 50
+// maxRobotsWarnings bounds the warnings listed for one file, so that a
+// hostile file cannot make the answer grow with its number of problems;
+// the rest are counted in a last warning, "N more warnings not shown".
+const maxRobotsWarnings = 100
 
 // Robots is a parsed robots.txt file. Build it with [ParseRobots]; it is
 // safe for concurrent use.
@@ -53,15 +57,16 @@ type robotsRule struct {
 // Google's tolerance: keys are case-insensitive, a missing colon after a
 // known key is accepted when a space separates the value, consecutive
 // user-agent lines share one group, groups naming the same agent merge,
-// and only the first MaxRobotsBytes are read. Problems become warnings,
-// never errors: every input gives a usable *Robots.
+// and only the first MaxRobotsBytes are read. A UTF-8 byte order mark,
+// whole or cut short, is skipped. Problems become warnings, never errors:
+// every input gives a usable *Robots.
 func ParseRobots(data []byte) *Robots {
 	r := &Robots{}
 	if len(data) > MaxRobotsBytes {
 		r.warn(fmt.Sprintf("the file is %d bytes; only the first %d are parsed (RFC 9309 section 2.5)", len(data), MaxRobotsBytes))
 		data = data[:MaxRobotsBytes]
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = trimByteOrderMark(data)
 	var cur *robotsGroup
 	lastWasAgent := false
 	lineNo := 0
@@ -113,6 +118,9 @@ func ParseRobots(data []byte) *Robots {
 			lastWasAgent = false
 		case "sitemap":
 			r.sitemaps = append(r.sitemaps, value)
+			if su, err := url.Parse(value); err != nil || !su.IsAbs() {
+				r.warn(fmt.Sprintf("line %d: sitemap URL is not absolute: %s", lineNo, quote(value)))
+			}
 		case "crawl-delay", "host", "noindex", "nofollow", "clean-param", "request-rate", "visit-time":
 			r.warn(fmt.Sprintf("line %d: %s is not part of RFC 9309 and is ignored by major crawlers", lineNo, key))
 		default:
@@ -121,6 +129,19 @@ func ParseRobots(data []byte) *Robots {
 	}
 	r.index()
 	return r
+}
+
+// trimByteOrderMark removes a UTF-8 byte order mark from the start of
+// data, also when it is cut short (its first one or two bytes), as RFC
+// 9309 section 2.2 allows crawlers to and Google's parser does: otherwise
+// the first line would be read with stray bytes in its key and lost.
+func trimByteOrderMark(data []byte) []byte {
+	const bom = "\xef\xbb\xbf"
+	n := 0
+	for n < len(bom) && n < len(data) && data[n] == bom[n] {
+		n++
+	}
+	return data[n:]
 }
 
 // index merges the rules of the groups naming each agent, so that
@@ -211,14 +232,20 @@ func (r *Robots) warn(msg string) {
 }
 
 // Warnings returns the parse warnings: lines without a colon, unknown or
-// unsupported directives, rules before any user-agent, truncation.
+// unsupported directives, rules before any user-agent, relative sitemap
+// URLs, truncation. At most 100 are listed; when there were more, a last
+// warning "N more warnings not shown" counts the rest.
 func (r *Robots) Warnings() []string {
 	w := append([]string(nil), r.warnings...)
 	if r.dropped > 0 {
-		w = append(w, fmt.Sprintf("%d more warnings not shown", r.dropped))
+		w = append(w, moreWarnings(r.dropped))
 	}
 	return w
 }
+
+// moreWarnings is the last warning of a capped list (robots.txt, sitemap),
+// worded as devutil words it.
+func moreWarnings(n int) string { return fmt.Sprintf("%d more warnings not shown", n) }
 
 // Sitemaps returns the sitemap URLs the file lists, in order.
 func (r *Robots) Sitemaps() []string { return append([]string(nil), r.sitemaps...) }
@@ -252,8 +279,13 @@ func (r *Robots) rulesFor(token string) []robotsRule {
 // Allowed reports whether userAgent may fetch rawURL (an absolute URL or
 // a path). The most specific rule wins: the matching rule with the
 // longest path; on a tie allow wins; no matching rule allows. "*" matches
-// any sequence and a final "$" anchors the end. /robots.txt is always
-// allowed.
+// any sequence and a final "$" anchors the end. Both sides are compared
+// in one form (RFC 9309 section 2.2.2): octets outside US-ASCII
+// percent-encoded, escapes of unreserved characters decoded, hex digits
+// in upper case; so "/foo/bar/ツ" matches "/foo/bar/%E3%83%84" and
+// "/foo/bar/%62%61%7A" matches "/foo/bar/baz". A "*" or "$" in the URL
+// is matched by "%2A" or "%24" in a rule (section 2.2.3). /robots.txt is
+// always allowed.
 func (r *Robots) Allowed(userAgent, rawURL string) bool {
 	if r == nil {
 		return true
@@ -304,8 +336,13 @@ func robotsPath(rawURL string) string {
 	if p == "" {
 		p = "/"
 	}
-	return normalizePercent(p)
+	// A "*" or "$" in the URL is a literal character, which a rule can
+	// only name escaped ("%2A", "%24"): RFC 9309 section 2.2.3.
+	return pathSpecials.Replace(normalizePercent(p))
 }
+
+// pathSpecials escapes the characters that are special in rule patterns.
+var pathSpecials = strings.NewReplacer("*", "%2A", "$", "%24")
 
 // matchPattern matches path against a rule pattern with "*" wildcards and
 // an optional final "$", in O(len(pattern)·len(path)) at worst.
@@ -359,14 +396,14 @@ func blocksAll(rules []robotsRule) bool {
 	return true
 }
 
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	// Cut at a character boundary, so no half of a UTF-8 sequence ends up
-	// in a warning (it would come out as U+FFFD in JSON).
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
-}
+// maxQuoted bounds the characters of user input that a message quotes.
+const maxQuoted = 100
+
+// quote returns s as a Go-quoted string for a message, cut after
+// maxQuoted bytes (at a character boundary) with "..." marking the cut,
+// so that a message never grows with its input.
+func quote(s string) string { return strconv.Quote(truncate(s, maxQuoted)) }
+
+// truncate cuts s after n bytes at a character boundary, marking the cut
+// with "...".
+func truncate(s string, n int) string { return safehttp.Clip(s, n) }

@@ -37,7 +37,8 @@ type RobotsResult struct {
 	// UserAgents are the distinct user-agent tokens the file names.
 	UserAgents []string `json:"user_agents"`
 	// Warnings explain the parse problems and what the status means for
-	// crawlers.
+	// crawlers. At most 100 parse problems are listed; when there were
+	// more, a last warning "N more warnings not shown" counts the rest.
 	Warnings []string `json:"warnings"`
 	// Groups are the groups of the file with their rules.
 	Groups []RobotsGroup `json:"groups"`
@@ -113,7 +114,7 @@ func (c *Checker) AnalyzeRobots(ctx context.Context, req RobotsRequest) (RobotsR
 		res.Warnings = append(res.Warnings, "Content-Type is "+truncate(ct, 60)+", expected text/plain")
 	}
 	rb := ParseRobots(body)
-	res.Warnings = append(res.Warnings, rb.Warnings()...)
+	res.Warnings = append(res.Warnings, rb.warnings...)
 	res.SitemapURLs = append(res.SitemapURLs, rb.Sitemaps()...)
 	res.Groups = rb.Groups()
 	seenUA, seenRule := map[string]bool{}, map[string]bool{}
@@ -135,10 +136,8 @@ func (c *Checker) AnalyzeRobots(ctx context.Context, req RobotsRequest) (RobotsR
 		res.BlocksAll = true
 		res.Warnings = append(res.Warnings, "the site blocks every crawler without a group of its own (Disallow: / for *)")
 	}
-	for _, s := range res.SitemapURLs {
-		if su, err := url.Parse(s); err != nil || !su.IsAbs() {
-			res.Warnings = append(res.Warnings, "sitemap URL is not absolute: "+truncate(s, 100))
-		}
+	if rb.dropped > 0 {
+		res.Warnings = append(res.Warnings, moreWarnings(rb.dropped))
 	}
 	return res, nil
 }

@@ -3,8 +3,10 @@ package webcheck
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -91,6 +93,53 @@ func TestRobotsRFC9309(t *testing.T) {
 				t.Errorf("Allowed(%q, %q) = %v; want %v\nrobots.txt:\n%s", tt.agent, tt.url, got, tt.want, tt.robot)
 			}
 		})
+	}
+}
+
+// TestRobotsRFC9309Encoding takes the examples of RFC 9309 sections 2.2.2
+// (percent-encoding of paths) and 2.2.3 (special characters): under
+// "Disallow: /", the Allow rule must match the URL exactly when the RFC
+// says so.
+func TestRobotsRFC9309Encoding(t *testing.T) {
+	tests := []struct {
+		allow, url string
+		match      bool
+	}{
+		// 2.2.2: the path to match, whatever way either side is written.
+		{"/foo/bar?baz=quz", "/foo/bar?baz=quz", true},
+		{"/foo/bar/ツ", "/foo/bar/%E3%83%84", true},
+		{"/foo/bar/ツ", "https://example.com/foo/bar/ツ", true},
+		{"/foo/bar/%E3%83%84", "/foo/bar/%E3%83%84", true},
+		{"/foo/bar/%E3%83%84", "/foo/bar/ツ", true},
+		{"/foo/bar/%e3%83%84", "/foo/bar/%E3%83%84", true},
+		{"/foo/bar/%62%61%7A", "/foo/bar/baz", true},
+		{"/foo/bar/baz", "/foo/bar/%62%61%7A", true},
+		{"/foo/bar/%62%61%7A", "/foo/bar/bat", false},
+		// 2.2.3: %2A and %24 in a rule are a literal * and $.
+		{"/path/file-with-a-%2A.html", "https://www.example.com/path/file-with-a-*.html", true},
+		{"/path/file-with-a-%2A.html", "/path/file-with-a-%2A.html", true},
+		{"/path/file-with-a-%2A.html", "/path/file-with-a-b.html", false},
+		{"/path/foo-%24", "https://www.example.com/path/foo-$", true},
+		{"/path/foo-%24", "/path/foo-", false},
+		{"/path/foo-$", "/path/foo-", true},
+		{"/path/foo-$", "/path/foo-$", false},
+	}
+	for _, tt := range tests {
+		r := ParseRobots([]byte("User-agent: *\nDisallow: /\nAllow: " + tt.allow + "\n"))
+		if got := r.Allowed("bot", tt.url); got != tt.match {
+			t.Errorf("Allow: %s, URL %s: allowed %v; want %v", tt.allow, tt.url, got, tt.match)
+		}
+	}
+}
+
+// TestRobotsByteOrderMark: a UTF-8 byte order mark, whole or cut short,
+// is ignored (RFC 9309 section 2.2), so the first line is not lost.
+func TestRobotsByteOrderMark(t *testing.T) {
+	for _, bom := range []string{"", "\xef", "\xef\xbb", "\xef\xbb\xbf"} {
+		r := ParseRobots([]byte(bom + "User-agent: *\nDisallow: /private\n"))
+		if r.Allowed("bot", "/private/x") || len(r.Warnings()) != 0 {
+			t.Errorf("BOM %q: the first line was lost (warnings %q)", bom, r.Warnings())
+		}
 	}
 }
 
@@ -185,6 +234,35 @@ func TestAnalyzeRobots(t *testing.T) {
 		t.Errorf("redirect loop: chain=%d %+v, %v", len(res.RedirectChain), res, err)
 	}
 	assertWarning(t, res.Warnings, "more than 5 redirects")
+}
+
+// TestAnalyzeRobotsWarningsCapped: a hostile file cannot make the answer
+// grow with its number of problems (issue 13: 12,166 warnings, a 1 MB
+// answer); the warnings past the cap are counted in a last one.
+func TestAnalyzeRobotsWarningsCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := 0; b.Len() < MaxRobotsBytes-100; i++ {
+		fmt.Fprintf(&b, "Sitemap: /relative-%d.xml\nFoo%d: bar\n", i, i)
+	}
+	body := b.String()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, body)
+	}))
+	defer srv.Close()
+	res, err := newTestChecker(t, "").AnalyzeRobots(context.Background(), RobotsRequest{URL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) > maxRobotsWarnings+5 {
+		t.Fatalf("%d warnings; want at most about %d", len(res.Warnings), maxRobotsWarnings)
+	}
+	last := res.Warnings[len(res.Warnings)-1]
+	if !regexp.MustCompile(`^\d{4,} more warnings not shown$`).MatchString(last) {
+		t.Errorf("last warning = %q; want the count of the rest", last)
+	}
+	assertWarning(t, res.Warnings, "sitemap URL is not absolute")
 }
 
 func TestAnalyzeRobotsRefusesLoopbackByDefault(t *testing.T) {

@@ -208,7 +208,7 @@ func safeBrowsingServer(t *testing.T, status int) (*httptest.Server, *int) {
 
 func TestSafeBrowsing(t *testing.T) {
 	srv, _ := safeBrowsingServer(t, 0)
-	sb := &SafeBrowsing{Key: "test-key", Endpoint: srv.URL}
+	sb := &SafeBrowsing{APIKey: "test-key", BaseURL: srv.URL}
 	got, err := sb.Lookup(context.Background(), []string{"https://good.test/", "https://evil.test/login"})
 	if err != nil {
 		t.Fatal(err)
@@ -218,12 +218,12 @@ func TestSafeBrowsing(t *testing.T) {
 	}
 
 	limited, _ := safeBrowsingServer(t, http.StatusTooManyRequests)
-	_, err = (&SafeBrowsing{Key: "test-key", Endpoint: limited.URL}).Lookup(context.Background(), []string{"https://x.test/"})
+	_, err = (&SafeBrowsing{APIKey: "test-key", BaseURL: limited.URL}).Lookup(context.Background(), []string{"https://x.test/"})
 	var ee *envelope.Error
 	if !errors.As(err, &ee) || ee.Code != envelope.CodeRateLimitExceeded || ee.RetryAfter.Seconds() != 7 {
 		t.Errorf("429: err = %v", err)
 	}
-	_, err = (&SafeBrowsing{Key: "wrong", Endpoint: srv.URL}).Lookup(context.Background(), []string{"https://x.test/"})
+	_, err = (&SafeBrowsing{APIKey: "wrong", BaseURL: srv.URL}).Lookup(context.Background(), []string{"https://x.test/"})
 	if !errors.As(err, &ee) || ee.Code != envelope.CodeUpstreamError {
 		t.Errorf("bad key: err = %v", err)
 	}
@@ -238,7 +238,7 @@ func TestCheckURLSafetyThreatIntel(t *testing.T) {
 	}))
 	defer page.Close()
 	_, port, _ := net.SplitHostPort(page.Listener.Addr().String())
-	c := newTestChecker(t, safetyZone, func(c *Config) { c.ThreatIntel = &SafeBrowsing{Key: "test-key", Endpoint: sbSrv.URL} })
+	c := newTestChecker(t, safetyZone, func(c *Config) { c.ThreatIntel = &SafeBrowsing{APIKey: "test-key", BaseURL: sbSrv.URL} })
 	res, err := c.CheckURLSafety(context.Background(), URLSafetyRequest{URL: "http://site.test:" + port + "/go"})
 	if err != nil {
 		t.Fatal(err)
@@ -255,7 +255,7 @@ func TestSafeBrowsingKeyNotInErrors(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	endpoint := srv.URL
 	srv.Close() // nothing listens there any more: the POST fails to dial
-	_, err := (&SafeBrowsing{Key: "secret-key-1234", Endpoint: endpoint}).Lookup(context.Background(), []string{"https://x.test/"})
+	_, err := (&SafeBrowsing{APIKey: "secret-key-1234", BaseURL: endpoint}).Lookup(context.Background(), []string{"https://x.test/"})
 	var ee *envelope.Error
 	if !errors.As(err, &ee) || ee.Code != envelope.CodeUpstreamError {
 		t.Fatalf("err = %v; want UPSTREAM_ERROR", err)

@@ -96,20 +96,28 @@ type SitemapOptions struct {
 	// Base is the sitemap's own URL: relative locs are resolved against it
 	// and locs on another host are flagged. Optional.
 	Base *url.URL
-	// MaxBytes is the hard bound on uncompressed bytes read; reading stops
-	// there with a warning. Default 64 MiB.
+	// MaxBytes bounds the uncompressed bytes read; reading stops there
+	// with a warning. Default, and at most, MaxSitemapSize (50 MiB, the
+	// protocol's limit).
 	MaxBytes int64
 }
 
 // ValidateSitemapXML validates a sitemap or sitemap index read from r,
 // gzip-compressed or not (detected from the magic bytes). It streams: the
 // only state that grows with the number of entries is a set of 64-bit
-// hashes of the locs seen, for duplicate detection (at most 1<<20).
-// Nesting deeper than 32 elements and more than opts.MaxBytes of
-// uncompressed data stop the parse.
+// hashes of the locs seen, for duplicate detection.
+//
+// The work is bounded by the protocol's own limits: parsing stops, with
+// a warning and IsValidXML false, as soon as the document has more than
+// MaxSitemapURLs entries or more than MaxSitemapSize uncompressed bytes
+// (or opts.MaxBytes, when smaller), so a small gzip that inflates without
+// end costs no more than a 50 MiB document. Nesting deeper than 32
+// elements and a token (text run, tag, comment) longer than 1 MiB stop
+// the parse too.
 func ValidateSitemapXML(r io.Reader, opts SitemapOptions) SitemapReport {
-	if opts.MaxBytes <= 0 {
-		opts.MaxBytes = DefaultMaxBodyBytes
+	limit := opts.MaxBytes
+	if limit <= 0 || limit > MaxSitemapSize {
+		limit = MaxSitemapSize
 	}
 	v := &sitemapValidator{opts: opts, seen: map[uint64]struct{}{}, seed: maphash.MakeSeed()}
 	br := bufio.NewReader(r)
@@ -123,34 +131,44 @@ func ValidateSitemapXML(r io.Reader, opts SitemapOptions) SitemapReport {
 		defer zr.Close()
 		src = zr
 	}
-	cr := &countingReader{r: io.LimitReader(src, opts.MaxBytes+1)}
+	cr := &boundedReader{r: src, limit: limit}
 	v.run(cr)
 	v.report.Bytes = cr.n
-	if cr.n > opts.MaxBytes {
-		v.report.IsValidXML = false
-		v.warnAlways(fmt.Sprintf("stopped after %d uncompressed bytes: the document is larger than this validator reads", opts.MaxBytes))
-	}
-	if cr.n > MaxSitemapSize {
-		v.warnAlways(fmt.Sprintf("uncompressed size exceeds the 50 MiB limit of the sitemaps protocol (%d bytes)", cr.n))
-	}
-	total := v.report.URLCount + v.report.SitemapCount
-	if total > MaxSitemapURLs {
-		v.warnAlways(fmt.Sprintf("%d entries exceed the limit of %d per file: split the sitemap", total, MaxSitemapURLs))
+	switch {
+	case cr.n <= limit:
+	case limit == MaxSitemapSize:
+		v.warnAlways(fmt.Sprintf("the document is larger than the 50 MiB (%d bytes) uncompressed that the sitemaps protocol allows: parsing stopped there", MaxSitemapSize))
+	default:
+		v.warnAlways(fmt.Sprintf("stopped after %d uncompressed bytes: the document is larger than this validator reads", limit))
 	}
 	if v.dropped > 0 {
-		v.report.Warnings = append(v.report.Warnings, fmt.Sprintf("%d more warnings not shown", v.dropped))
+		v.report.Warnings = append(v.report.Warnings, moreWarnings(v.dropped))
 	}
 	return v.report
 }
 
-type countingReader struct {
-	r io.Reader
-	n int64
+// errSitemapTooLarge ends the parse once the uncompressed document passes
+// its bound.
+var errSitemapTooLarge = errors.New("sitemap too large")
+
+// boundedReader counts the bytes read and fails with errSitemapTooLarge
+// once more than limit have been read, so that inflating and parsing stop
+// one byte past the bound.
+type boundedReader struct {
+	r     io.Reader
+	n     int64
+	limit int64
 }
 
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.n > b.limit {
+		return 0, errSitemapTooLarge
+	}
+	if room := b.limit + 1 - b.n; int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := b.r.Read(p)
+	b.n += int64(n)
 	return n, err
 }
 
@@ -218,11 +236,10 @@ func (v *sitemapValidator) run(r io.Reader) {
 		if err != nil {
 			v.report.IsValidXML = false
 			var se *xml.SyntaxError
-			if errors.Is(err, errTokenTooLarge) {
+			if errors.Is(err, errSitemapTooLarge) {
+				// ValidateSitemapXML says so.
+			} else if errors.Is(err, errTokenTooLarge) {
 				v.warnAlways(err.Error() + ": parsing stopped")
-				// Read on (bounded by MaxBytes, in constant memory) so that
-				// the size is still reported and checked.
-				io.Copy(io.Discard, r)
 			} else if errors.As(err, &se) {
 				v.warnAlways(fmt.Sprintf("XML syntax error on line %d: %s", se.Line, se.Msg))
 			} else if !errors.Is(err, io.ErrUnexpectedEOF) {
@@ -316,6 +333,11 @@ func (v *sitemapValidator) run(r io.Reader) {
 			if depth == 2 && e != nil {
 				v.checkEntry(index, entryName, e)
 				e = nil
+				if v.report.URLCount+v.report.SitemapCount > MaxSitemapURLs {
+					v.report.IsValidXML = false
+					v.warnAlways(fmt.Sprintf("more than %d entries, the limit per file of the sitemaps protocol: parsing stopped; split the sitemap", MaxSitemapURLs))
+					return
+				}
 			}
 			depth--
 		}

@@ -62,10 +62,12 @@ type SSLResult struct {
 	// roots, the host name matches, and the current time is within the
 	// leaf's validity.
 	IsValid bool `json:"is_valid"`
-	// Subject is the leaf certificate's subject; null when no certificate
-	// was obtained.
+	// Subject is the leaf certificate's subject; nil (JSON null) when no
+	// certificate was obtained (the host was unreachable or the handshake
+	// failed: Error says which). Check it, or Error, before reading it.
 	Subject *CertName `json:"subject"`
-	// Issuer is the leaf certificate's issuer; null when none.
+	// Issuer is the leaf certificate's issuer; nil (JSON null) when no
+	// certificate was obtained, like Subject.
 	Issuer *CertName `json:"issuer"`
 	// Version is the X.509 version (3).
 	Version int `json:"version"`

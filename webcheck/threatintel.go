@@ -30,16 +30,17 @@ type ThreatMatch struct {
 	ThreatType string `json:"threat_type"`
 }
 
-// DefaultSafeBrowsingEndpoint is the Safe Browsing API base URL.
-const DefaultSafeBrowsingEndpoint = "https://safebrowsing.googleapis.com"
+// DefaultSafeBrowsingBaseURL is the Safe Browsing API base URL.
+const DefaultSafeBrowsingBaseURL = "https://safebrowsing.googleapis.com"
 
 // SafeBrowsing is a [ThreatIntel] on the Google Safe Browsing v4 Lookup API
-// (threatMatches:find). Only Key is required.
+// (threatMatches:find). Only APIKey is required.
 type SafeBrowsing struct {
-	// Key is the API key. Required.
-	Key string
-	// Endpoint is the API base URL. Default DefaultSafeBrowsingEndpoint.
-	Endpoint string
+	// APIKey is the API key, sent in a header, never in the URL.
+	// Required.
+	APIKey string
+	// BaseURL is the API base URL. Default DefaultSafeBrowsingBaseURL.
+	BaseURL string
 	// ClientID and ClientVersion identify the client to Google. Default
 	// "quiver" and "1.0".
 	ClientID, ClientVersion string
@@ -99,7 +100,7 @@ func (s *SafeBrowsing) Lookup(ctx context.Context, urls []string) ([]ThreatMatch
 	if err != nil {
 		return nil, err
 	}
-	endpoint := strings.TrimSuffix(or(s.Endpoint, DefaultSafeBrowsingEndpoint), "/") + "/v4/threatMatches:find"
+	endpoint := strings.TrimSuffix(or(s.BaseURL, DefaultSafeBrowsingBaseURL), "/") + "/v4/threatMatches:find"
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(b))
 	if err != nil {
 		return nil, err
@@ -107,7 +108,7 @@ func (s *SafeBrowsing) Lookup(ctx context.Context, urls []string) ([]ThreatMatch
 	req.Header.Set("Content-Type", "application/json")
 	// The key goes in the header Google APIs accept for it, not in the
 	// query string, where access logs and error texts would record it.
-	req.Header.Set("X-Goog-Api-Key", s.Key)
+	req.Header.Set("X-Goog-Api-Key", s.APIKey)
 	hc := s.HTTPClient
 	if hc == nil {
 		hc = &http.Client{Timeout: 10 * time.Second}

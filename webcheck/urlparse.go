@@ -58,7 +58,8 @@ var defaultPorts = map[string]int{
 }
 
 // ParseURL parses an absolute URL into its parts and its normalized form.
-// Only parsing happens: nothing is fetched. A URL that does not parse is an
+// Only parsing happens: nothing is fetched. A URL that does not parse, or
+// whose normal form would be longer than MaxURLLength, is an
 // INVALID_REQUEST naming the rule it breaks.
 func ParseURL(_ context.Context, req URLParseRequest) (URLParseResult, error) {
 	u, host, err := parseAbsolute("url", req.URL)
@@ -87,6 +88,12 @@ func ParseURL(_ context.Context, req URLParseRequest) (URLParseResult, error) {
 		res.QueryParams = q
 	}
 	res.NormalizedURL = normalize(u, host)
+	if len(res.NormalizedURL) > MaxURLLength {
+		// Percent-encoding writes each byte outside printable ASCII as
+		// three characters; a normal form over the bound would itself be
+		// refused, so it is not answered.
+		return URLParseResult{}, envelope.Invalidf("url", "its normal form would be longer than %d characters (%d): each byte outside printable ASCII is percent-encoded as three", MaxURLLength, len(res.NormalizedURL))
+	}
 	return res, nil
 }
 
@@ -108,7 +115,9 @@ func parseAbsolute(field, raw string) (*url.URL, string, error) {
 		if ue, ok := err.(*url.Error); ok {
 			reason = ue.Err.Error()
 		}
-		return nil, "", envelope.Invalid(field, "is not a valid URL: "+reason)
+		// net/url quotes the offending part (a port, a host), which can be
+		// as long as the URL.
+		return nil, "", envelope.Invalid(field, "is not a valid URL: "+truncate(reason, maxQuoted+40))
 	}
 	if u.Scheme == "" {
 		return nil, "", envelope.Invalid(field, "must be an absolute URL with a scheme, e.g. https://example.com/")

@@ -2,8 +2,8 @@ package webcheck
 
 import (
 	"context"
-	"fmt"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -101,17 +101,34 @@ func TestRemoveDotSegments(t *testing.T) {
 	}
 }
 
-func ExampleParseURL() {
-	res, err := ParseURL(context.Background(), URLParseRequest{URL: "HTTPS://Bücher.Example:443/a/../b/%7Ejoe?x=1&x=2"})
-	if err != nil {
-		fmt.Println(err)
-		return
+// TestParseURLNormalFormBound: a URL under MaxURLLength whose normal form
+// is over it (percent-encoding makes one byte three characters) is refused
+// naming url, instead of answering a normal form that no longer parses
+// (a FuzzParseURL finding, kept as a seed in testdata).
+func TestParseURLNormalFormBound(t *testing.T) {
+	for _, raw := range []string{
+		"http://a/#" + strings.Repeat("\x7f", 2800),
+		"http://a/" + strings.Repeat("é", 2100),
+		"http://a/?q=" + strings.Repeat("ü ", 1400),
+	} {
+		if len(raw) > MaxURLLength {
+			t.Fatalf("input of %d characters; the case needs one under the bound", len(raw))
+		}
+		res, err := ParseURL(context.Background(), URLParseRequest{URL: raw})
+		assertInvalid(t, err, "url: its normal form would be longer than 8192 characters")
+		if err == nil {
+			t.Errorf("normal form of %d characters answered", len(res.NormalizedURL))
+		}
 	}
-	fmt.Println(res.Host, res.Port, res.QueryParams["x"])
-	fmt.Println(res.NormalizedURL)
-	// Output:
-	// xn--bcher-kva.example 443 [1 2]
-	// https://xn--bcher-kva.example/b/~joe?x=1&x=2
+	// Just under the bound, the normal form is answered and parses again.
+	raw := "http://a/#" + strings.Repeat("\x7f", (MaxURLLength-len("http://a/#"))/3)
+	res, err := ParseURL(context.Background(), URLParseRequest{URL: raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseURL(context.Background(), URLParseRequest{URL: res.NormalizedURL}); err != nil {
+		t.Errorf("normal form of %d characters does not parse: %v", len(res.NormalizedURL), err)
+	}
 }
 
 func FuzzParseURL(f *testing.F) {

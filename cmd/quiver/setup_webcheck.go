@@ -26,7 +26,7 @@ func webcheckSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	f.Duration(&opTimeout, "check-timeout", "QUIVER_CHECK_TIMEOUT", webcheck.DefaultOperationTimeout, "time limit of one whole web check, all its fetches together")
 	f.Int64(&maxBody, "fetch-max-bytes", "QUIVER_FETCH_MAX_BYTES", webcheck.DefaultMaxBodyBytes, "size limit of one fetched body, and of a decompressed sitemap")
 	f.Secret(&sbKey, "safe-browsing-key", "QUIVER_SAFE_BROWSING_KEY", "Google Safe Browsing v4 API key; URL safety uses heuristics only when empty")
-	f.String(&sbEndpoint, "safe-browsing-endpoint", "QUIVER_SAFE_BROWSING_ENDPOINT", webcheck.DefaultSafeBrowsingEndpoint, "Safe Browsing API base URL")
+	f.String(&sbEndpoint, "safe-browsing-endpoint", "QUIVER_SAFE_BROWSING_ENDPOINT", webcheck.DefaultSafeBrowsingBaseURL, "Safe Browsing API base URL")
 	f.String(&userAgent, "fetch-user-agent", "QUIVER_FETCH_USER_AGENT", "", "User-Agent of outbound fetches; default QuiverBot")
 	return func(_ context.Context, cfg *httpapi.Config) error {
 		if timeout <= 0 || maxBody <= 0 {
@@ -41,7 +41,7 @@ func webcheckSetup(f *flags) func(context.Context, *httpapi.Config) error {
 			UserAgent:        userAgent,
 		}
 		if sbKey != "" {
-			wc.ThreatIntel = &webcheck.SafeBrowsing{Key: sbKey, Endpoint: sbEndpoint}
+			wc.ThreatIntel = &webcheck.SafeBrowsing{APIKey: sbKey, BaseURL: sbEndpoint}
 		}
 		c, err := webcheck.New(wc)
 		if err != nil {

@@ -397,3 +397,19 @@ func TestDoTimeoutCoversRedirects(t *testing.T) {
 		t.Errorf("body = %q, %v; want done", b, err)
 	}
 }
+
+// TestParseHostErrorsQuoteLittle: an error quotes at most about 100
+// bytes of the host, however long the host.
+func TestParseHostErrorsQuoteLittle(t *testing.T) {
+	long := strings.Repeat("a", 1<<20)
+	for _, h := range []string{"[" + long, "[" + long + "]", long + ":x", long + "%zz", long + "\xff", "xn--" + long + "ü", long + "!", long + ".1", long + "..b", long + ".com"} {
+		_, err := ParseHost(h)
+		if err == nil {
+			t.Errorf("ParseHost(%.20q...) = nil error", h)
+			continue
+		}
+		if m := err.Error(); len(m) > 300 {
+			t.Errorf("ParseHost(%.20q...): a %d-byte message: %.200s", h, len(m), m)
+		}
+	}
+}
