@@ -1,0 +1,37 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/quiverkit/quiver/httpapi"
+)
+
+// TestRoutesDecodeStrictly: the lenient readings of issue 13 on real
+// routes. Each was a 200 before: a hash of corrupted input, an empty
+// address read from null, a field named after a Go type.
+func TestRoutesDecodeStrictly(t *testing.T) {
+	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1})
+	tests := []struct{ name, path, body, field, issue string }{
+		{"upper-case member", "/v1/dev/data/base64/encode", `{"VALUE":"x"}`, "VALUE", "is not a known field"},
+		{"Unicode-folded member", "/v1/dev/stacktrace", `{"ſtacktrace":"panic: x"}`, "ſtacktrace", "is not a known field"},
+		{"duplicate member", "/v1/dev/data/hash", `{"value":"a","value":"b"}`, "value", "is given twice"},
+		{"lone surrogate", "/v1/dev/data/hash", `{"value":"\ud800"}`, "value", "must be valid UTF-8"},
+		{"invalid UTF-8", "/v1/dev/data/base64/encode", "{\"value\":\"\xff\xfe\"}", "value", "must be valid UTF-8"},
+		{"null address", "/v1/email/disposable/check", `{"emails":["a@b.test",null]}`, "emails[1]", "must be a string, not null"},
+		{"embedded field named by its JSON name", "/v1/dev/data/hash", `{"value":"a","algorithms":"md5"}`, "algorithms", "must be an array"},
+		{"query on a POST route", "/v1/dev/data/base64/encode?urlsafe=true", `{"value":"x"}`, "urlsafe", "is not a known parameter"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, env := send(t, h, http.MethodPost, tt.path, "application/json", strings.NewReader(tt.body))
+			if resp.StatusCode != http.StatusBadRequest || env.Error == nil || env.Error.Code != "INVALID_REQUEST" {
+				t.Fatalf("status %d, error %+v; want 400 INVALID_REQUEST", resp.StatusCode, env.Error)
+			}
+			if d := env.Error.Details; len(d) != 1 || d[0].Field != tt.field || !strings.HasPrefix(d[0].Issue, tt.issue) {
+				t.Errorf("details %+v, want %s: %s...", d, tt.field, tt.issue)
+			}
+		})
+	}
+}
