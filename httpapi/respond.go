@@ -75,6 +75,7 @@ func (s *server) write(w http.ResponseWriter, status int, env envelope.Envelope)
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-store")
+	s.boundWrite(w, buf.Len())
 	w.WriteHeader(status)
 	if _, err := w.Write(buf.Bytes()); err != nil {
 		s.log.Debug("writing response", "request_id", env.Meta.RequestID, "error", err)

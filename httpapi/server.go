@@ -33,6 +33,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
@@ -86,6 +87,44 @@ type Config struct {
 	// UPSTREAM_TIMEOUT. Default DefaultRequestTimeout; negative disables
 	// it. Keep it below the server's WriteTimeout.
 	RequestTimeout time.Duration
+
+	// MemoryBudget bounds the work in flight: the bytes that the requests
+	// being served may use together, as estimated by each route's weight
+	// (its declared body size times its kind's cost: json/format, sitemap,
+	// hash, stack trace and CSV are heavy). A request that does not fit is
+	// refused at once with 503 and Retry-After, never queued. Default
+	// DefaultMemoryBudget (512 MiB); negative disables admission control.
+	MemoryBudget int64
+	// KeyMemoryBudget is the share of MemoryBudget that one key may hold;
+	// a key over it gets 429 with Retry-After. Default half of
+	// MemoryBudget.
+	KeyMemoryBudget int64
+	// HeavySlots is how many CPU-bound requests (json/format, sitemap,
+	// hash, stack trace, CSV) run at once; more get 503. Default
+	// GOMAXPROCS-1, at least 1, so that cheap routes keep a core.
+	HeavySlots int
+	// SlowWriteTimeout is the time allowed to write a response larger
+	// than 64 KiB, so that a client that does not read cannot hold its
+	// memory until the server's WriteTimeout. Default
+	// DefaultSlowWriteTimeout (10 s); negative leaves only WriteTimeout.
+	SlowWriteTimeout time.Duration
+
+	// AuthFailureBurst is how many failed authentications a client
+	// address may make before it is answered 429 with Retry-After; even
+	// the right key is then refused from that address until it has
+	// earned a failure back. Default DefaultAuthFailureBurst (10);
+	// negative disables the limit.
+	AuthFailureBurst int
+	// AuthFailureRate is how many failures per second an address earns
+	// back. Default DefaultAuthFailureRate (one every 10 s).
+	AuthFailureRate float64
+	// TrustedProxies are the IP addresses or CIDR prefixes of the reverse
+	// proxies in front of the server. Only when a request comes from one
+	// is its X-Forwarded-For believed, to find the client address that
+	// failed authentications are counted by. Default none: the client is
+	// the connection's peer. Entries that do not parse are logged and
+	// ignored.
+	TrustedProxies []string
 
 	// Logger receives access logs and internal errors. Default: discard.
 	Logger *slog.Logger
@@ -162,6 +201,10 @@ type server struct {
 	keys    [][32]byte // SHA-256 of each configured key
 	hosts   map[string]bool
 	bufs    sync.Pool // *bytes.Buffer for encoding responses
+
+	admission    *admission     // nil when Config.MemoryBudget < 0
+	authFailures *MemoryLimiter // failed authentications per client address; nil when disabled
+	proxies      []netip.Prefix // Config.TrustedProxies
 }
 
 // New returns the Quiver HTTP handler configured by cfg.
@@ -193,6 +236,7 @@ func newServer(cfg Config) *server {
 			s.hosts[strings.ToLower(strings.TrimSpace(h))] = true
 		}
 	}
+	s.guard()
 	s.limiter = cfg.Limiter
 	if s.limiter == nil && cfg.RatePerSecond >= 0 {
 		rps, burst := cfg.RatePerSecond, cfg.Burst
@@ -237,10 +281,11 @@ func (s *server) handler(routes []route) http.Handler {
 		w.Write(doc)
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, envelope.CodeNotFound, "no route for "+r.Method+" "+r.URL.Path)
+		s.fail(w, r, envelope.CodeNotFound, "no route for "+r.Method+" "+envelope.Excerpt(r.URL.Path))
 	})
 	return chain(mux,
 		s.withRequestID,
+		s.withCleanPath,
 		s.withMetrics,
 		s.withAccessLog,
 		s.withRecovery,
@@ -254,11 +299,11 @@ func (s *server) handler(routes []route) http.Handler {
 // serveRoute runs one route's operation and writes its envelope.
 func (s *server) serveRoute(rt route) http.Handler {
 	pattern := rt.pattern()
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return s.admit(rt, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setPattern(r.Context(), pattern)
 		data, ai, err := rt.op(r)
 		s.respond(w, r, data, ai, err)
-	})
+	}))
 }
 
 // chain wraps h in the middleware mw, the first being the outermost.
