@@ -24,6 +24,15 @@
 // requests a key may make at once) and X-RateLimit-Remaining; a 429 adds
 // Retry-After in seconds.
 //
+// # Limits
+//
+// Besides the rate limit per key, the handler bounds the work in flight
+// ([Config.MemoryBudget]: 429 for a key over its share, 503 when the
+// server is full, never a queue), the failed authentications per client
+// address ([Config.AuthFailureBurst], with X-Forwarded-For believed only
+// from [Config.TrustedProxies]), and the time a large response may take to
+// write ([Config.SlowWriteTimeout]).
+//
 // GET /healthz (no authentication) answers {"status":"ok"} in the
 // envelope, and GET /openapi.json serves an OpenAPI 3.1 description of
 // every route.
