@@ -125,6 +125,12 @@ func (a *admission) release(key [32]byte, w int64, heavy bool) {
 	}
 }
 
+func (a *admission) releaseHeavy() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.heavy--
+}
+
 // inFlight returns the weight in flight, for tests.
 func (a *admission) inFlight() int64 {
 	a.mu.Lock()
@@ -168,10 +174,42 @@ func (s *server) admit(rt route, next http.Handler) http.Handler {
 			})
 			return
 		}
-		defer s.admission.release(key, wt, k.heavy)
-		next.ServeHTTP(w, r)
+		if !k.heavy {
+			defer s.admission.release(key, wt, false)
+			next.ServeHTTP(w, r)
+			return
+		}
+		// The CPU is done once the answer is being written: the heavy slot
+		// goes back then, and the weight when the write ends, for a slow
+		// reader holds memory but no core.
+		aw := &admittedWriter{ResponseWriter: w, done: func() { s.admission.releaseHeavy() }}
+		defer func() {
+			aw.once.Do(aw.done)
+			s.admission.release(key, wt, false)
+		}()
+		next.ServeHTTP(aw, r)
 	})
 }
+
+// admittedWriter calls done, once, when the handler starts its answer.
+type admittedWriter struct {
+	http.ResponseWriter
+	once sync.Once
+	done func()
+}
+
+func (w *admittedWriter) WriteHeader(code int) {
+	w.once.Do(w.done)
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *admittedWriter) Write(b []byte) (int, error) {
+	w.once.Do(w.done)
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *admittedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // boundWrite gives the write of a response of n bytes its own deadline
 // when it is large, so that a client that does not read cannot pin the

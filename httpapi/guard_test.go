@@ -142,12 +142,8 @@ func TestTricklingBodyIs408(t *testing.T) {
 	srv.Config.ReadTimeout = 300 * time.Millisecond
 	srv.Start()
 	defer srv.Close()
-	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := dialRequest(t, srv, "POST /v1/test/echo HTTP/1.1\r\nHost: x\r\nX-Gateway-Key: "+testKey+"\r\nX-Gateway-Host: api.test\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\":")
 	defer conn.Close()
-	fmt.Fprintf(conn, "POST /v1/test/echo HTTP/1.1\r\nHost: x\r\nX-Gateway-Key: %s\r\nX-Gateway-Host: api.test\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\":", testKey)
 	resp, body := rawResponse(t, conn) // the rest of the body never comes
 	if resp.StatusCode != 408 || !strings.Contains(body, `"code":"REQUEST_TIMEOUT"`) {
 		t.Errorf("status %d, body %s", resp.StatusCode, body)
@@ -246,12 +242,8 @@ func TestSlowReaderReleasesItsWeight(t *testing.T) {
 	s := newServer(Config{Keys: []string{testKey}, RatePerSecond: -1, SlowWriteTimeout: 300 * time.Millisecond})
 	srv := httptest.NewServer(s.handler([]route{big}))
 	defer srv.Close()
-	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := dialRequest(t, srv, "GET /v1/test/big HTTP/1.1\r\nHost: x\r\nX-Gateway-Key: "+testKey+"\r\nX-Gateway-Host: api.test\r\n\r\n")
 	defer conn.Close()
-	fmt.Fprintf(conn, "GET /v1/test/big HTTP/1.1\r\nHost: x\r\nX-Gateway-Key: %s\r\nX-Gateway-Host: api.test\r\n\r\n", testKey)
 	deadline := time.Now().Add(30 * time.Second)
 	for s.admission.inFlight() == 0 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
@@ -265,4 +257,48 @@ func TestSlowReaderReleasesItsWeight(t *testing.T) {
 	if got := s.admission.inFlight(); got != 0 {
 		t.Errorf("30 s after a 300 ms write timeout, %d bytes are still in flight for a client that does not read", got)
 	}
+}
+
+// TestSlowReaderFreesItsHeavySlot: a client that does not read a heavy
+// route's answer holds its memory while the write lasts, but not the
+// CPU slot: the next heavy request runs.
+func TestSlowReaderFreesItsHeavySlot(t *testing.T) {
+	big := route{
+		method: http.MethodGet, path: "/v1/dev/data/hash", group: groupDev, response: typeOf[string](),
+		op: func(*http.Request) (any, *envelope.AI, error) { return strings.Repeat("x", 64<<20), nil, nil },
+	}
+	s := newServer(Config{Keys: []string{testKey}, RatePerSecond: -1, HeavySlots: 1, SlowWriteTimeout: time.Minute})
+	h := s.handler([]route{big})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	conn := dialRequest(t, srv, "GET /v1/dev/data/hash HTTP/1.1\r\nHost: x\r\nX-Gateway-Key: "+testKey+"\r\nX-Gateway-Host: api.test\r\n\r\n")
+	defer conn.Close()
+	for deadline := time.Now().Add(30 * time.Second); s.admission.inFlight() == 0 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	// Once the first answer is encoded and being written (and not read),
+	// a second heavy request runs.
+	var res result
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if res = do(t, h, "GET", "/v1/dev/data/hash", ""); res.status != 503 {
+			break
+		}
+	}
+	checkEnvelope(t, res, 200, "")
+	if s.admission.inFlight() == 0 {
+		t.Error("the first request is no longer in flight: the test proves nothing")
+	}
+}
+
+// dialRequest opens a connection to srv and writes a raw request on it.
+func dialRequest(t *testing.T, srv *httptest.Server, request string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.WriteString(conn, request); err != nil {
+		t.Fatal(err)
+	}
+	return conn
 }

@@ -23,6 +23,12 @@ func TestRoutesDecodeStrictly(t *testing.T) {
 		{"embedded field named by its JSON name", "/v1/dev/data/hash", `{"value":"a","algorithms":"md5"}`, "algorithms", "must be an array"},
 		{"query on a POST route", "/v1/dev/data/base64/encode?urlsafe=true", `{"value":"x"}`, "urlsafe", "is not a known parameter"},
 	}
+	t.Run("query on the CSV upload", func(t *testing.T) {
+		resp, env := send(t, h, http.MethodPost, "/v1/email/bulk/validate-csv?column=email", "multipart/form-data; boundary=x", strings.NewReader("--x--\r\n"))
+		if resp.StatusCode != http.StatusBadRequest || env.Error == nil || len(env.Error.Details) != 1 || env.Error.Details[0].Field != "column" {
+			t.Errorf("status %d, error %+v", resp.StatusCode, env.Error)
+		}
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			resp, env := send(t, h, http.MethodPost, tt.path, "application/json", strings.NewReader(tt.body))
