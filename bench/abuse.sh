@@ -8,6 +8,7 @@
 #   DURATION=10s bench/abuse.sh
 #   ONLY=auth bench/abuse.sh         # format, sitemap or auth
 #   BUDGET=268435456 bench/abuse.sh  # a 256 MiB memory budget
+#   SERVER_ARGS='-heavy-slots 8' bench/abuse.sh  # more quiver flags
 #
 # See bench/abuse/main.go for what each scenario sends and its pass rule.
 set -euo pipefail
@@ -17,4 +18,4 @@ trap 'rm -rf "$work"' EXIT
 go build -o "$work/quiver" ./cmd/quiver
 go build -o "$work/abuse" ./bench/abuse
 echo "quiver $(go version | cut -d' ' -f3) on $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-"$work/abuse" -quiver "$work/quiver" -duration "${DURATION:-20s}" -budget "${BUDGET:-536870912}" -only "${ONLY:-}"
+"$work/abuse" -quiver "$work/quiver" -duration "${DURATION:-20s}" -budget "${BUDGET:-536870912}" -only "${ONLY:-}" -server-args "${SERVER_ARGS:-}"

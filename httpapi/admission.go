@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"io"
 	"net/http"
 	"runtime"
 	"sync"
@@ -157,7 +158,15 @@ func (s *server) admit(rt route, next http.Handler) http.Handler {
 			n = 0
 		}
 		wt := s.admission.weight(k, n, s.cfg.MaxBodyBytes)
-		switch s.admission.acquire(key, wt, k.heavy) {
+		code := s.admission.acquire(key, wt, k.heavy)
+		if code != "" {
+			// Read the body (at most MaxBodyBytes, through a small buffer)
+			// before refusing: net/http closes a connection whose large
+			// body is left unread, and the client, still sending, would
+			// see a broken pipe instead of the 429 or 503.
+			io.Copy(io.Discard, r.Body)
+		}
+		switch code {
 		case envelope.CodeRateLimitExceeded:
 			s.cfg.Metrics.RateLimited()
 			s.respond(w, r, nil, nil, &envelope.Error{

@@ -50,12 +50,13 @@ func main() {
 	duration := flag.Duration("duration", 20*time.Second, "how long each load scenario runs")
 	budget := flag.Int64("budget", 512<<20, "the memory budget: the server's -memory-budget, and the RSS it must stay under")
 	only := flag.String("only", "", "run one scenario: format, sitemap or auth")
+	serverArgs := flag.String("server-args", "", "more quiver flags, separated by spaces (e.g. -heavy-slots 8)")
 	flag.Parse()
 	if *quiver == "" {
 		fmt.Fprintln(os.Stderr, "abuse: -quiver is required")
 		os.Exit(2)
 	}
-	srv, err := start(*quiver, "-memory-budget", strconv.FormatInt(*budget, 10))
+	srv, err := start(*quiver, append([]string{"-memory-budget", strconv.FormatInt(*budget, 10)}, strings.Fields(*serverArgs)...)...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "abuse:", err)
 		os.Exit(1)
