@@ -8,6 +8,7 @@ import (
 	"path"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/quiverkit/quiver/envelope"
 )
@@ -187,4 +188,39 @@ func (s *server) withCleanPath(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// maxErrorText bounds each text of an error envelope (the message, each
+// field and issue). Packages quote at most an excerpt of the input
+// (envelope.Quote); this catches one that does not, so that no error
+// answers a 1 MiB input with a 1 MiB message.
+const maxErrorText = 1000
+
+// boundError returns e, or a copy whose texts are cut to maxErrorText.
+func boundError(e *envelope.Error) *envelope.Error {
+	long := len(e.Message) > maxErrorText
+	for _, d := range e.Details {
+		long = long || len(d.Field) > maxErrorText || len(d.Issue) > maxErrorText
+	}
+	if !long {
+		return e
+	}
+	c := *e
+	c.Message = cutText(e.Message)
+	c.Details = make([]envelope.FieldIssue, len(e.Details))
+	for i, d := range e.Details {
+		c.Details[i] = envelope.FieldIssue{Field: cutText(d.Field), Issue: cutText(d.Issue)}
+	}
+	return &c
+}
+
+func cutText(s string) string {
+	if len(s) <= maxErrorText {
+		return s
+	}
+	i := maxErrorText
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "… (cut)"
 }

@@ -302,3 +302,27 @@ func dialRequest(t *testing.T, srv *httptest.Server, request string) net.Conn {
 	}
 	return conn
 }
+
+// TestLongErrorTextsAreCut: the envelope bounds an error's texts even
+// when a package quotes its input whole.
+func TestLongErrorTextsAreCut(t *testing.T) {
+	huge := strings.Repeat("é", 1<<19)
+	loud := route{
+		method: http.MethodGet, path: "/v1/test/loud", group: groupDev, response: typeOf[struct{}](),
+		op: func(*http.Request) (any, *envelope.AI, error) {
+			var v envelope.ValidationError
+			v.Add(huge, "is "+huge)
+			v.Add("short", "is fine")
+			return nil, nil, v.Err()
+		},
+	}
+	res := do(t, testServer(t, Config{}, loud), "GET", "/v1/test/loud", "")
+	checkEnvelope(t, res, 400, envelope.CodeInvalidRequest)
+	if len(res.raw) > 4*maxErrorText {
+		t.Errorf("a %d-byte answer", len(res.raw))
+	}
+	d := res.env.Error.Details
+	if len(d) != 2 || !strings.HasSuffix(d[0].Issue, "é… (cut)") || d[1] != (envelope.FieldIssue{Field: "short", Issue: "is fine"}) {
+		t.Errorf("details %.200v", d)
+	}
+}

@@ -31,7 +31,7 @@ func (s *server) respond(w http.ResponseWriter, r *http.Request, data any, ai *e
 		w.WriteHeader(statusClientClosed)
 		return
 	}
-	e := envelope.From(err)
+	e := boundError(envelope.From(err))
 	if e.Code == envelope.CodeInternal {
 		s.log.ErrorContext(r.Context(), "internal error", "request_id", meta.RequestID, "error", err)
 		e = &envelope.Error{Code: envelope.CodeInternal, Message: "internal error; quote request " + meta.RequestID + " when reporting it"}

@@ -41,3 +41,34 @@ func TestRoutesDecodeStrictly(t *testing.T) {
 		})
 	}
 }
+
+// TestRouteErrorsQuoteExcerpts: a huge domain, URL, field or value is
+// quoted by at most an excerpt in the error: no 2 MiB answer to a 1 MiB
+// domain.
+func TestRouteErrorsQuoteExcerpts(t *testing.T) {
+	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, MaxBodyBytes: 4 << 20})
+	huge := strings.Repeat("a", 1<<20)
+	for _, c := range []struct{ path, body string }{
+		{"/v1/utility/dns/analyze", `{"domain":"` + huge + `"}`},
+		{"/v1/utility/ssl/check", `{"domain":"` + huge + `"}`},
+		{"/v1/utility/dns/analyze", `{"domain":"[` + huge + `"}`},
+		{"/v1/dev/data/url/parse", `{"url":"` + huge + `"}`},
+		{"/v1/utility/email/validate", `{"email":"` + huge + `"}`},
+		{"/v1/email/domain/health", `{"domains":["` + huge + `"]}`},
+		{"/v1/dev/regex/explain", `{"pattern":"` + huge + `("}`},
+		{"/v1/dev/data/hash", `{"value":"x","encoding":"` + huge + `"}`},
+		{"/v1/utility/cors/check", `{"url":"` + huge + `"}`},
+		{"/v1/content/summarize", `{"text":"x","format":"` + huge + `"}`},
+		{"/v1/dev/regex/generate", `{"description":"x","flavor":"` + huge + `"}`},
+		{"/v1/dev/data/base64/encode", `{"` + huge + `":"x"}`},
+	} {
+		resp, env := send(t, h, http.MethodPost, c.path, "application/json", strings.NewReader(c.body))
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400", c.path, resp.StatusCode)
+			continue
+		}
+		if text := errorText(env); len(text) > 800 {
+			t.Errorf("%s: a %d-byte error: %.300s", c.path, len(text), text)
+		}
+	}
+}
