@@ -13,6 +13,8 @@ require (
 	golang.org/x/time v0.16.0
 )
 
+require github.com/go-json-experiment/json v1.27.2 // indirect
+
 require (
 	cloud.google.com/go v0.116.0 // indirect
 	cloud.google.com/go/ai v0.7.0 // indirect

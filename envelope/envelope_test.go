@@ -20,6 +20,7 @@ func TestCodeHTTPStatus(t *testing.T) {
 		envelope.CodeUnauthorized:         401,
 		envelope.CodeNotFound:             404,
 		envelope.CodeMethodNotAllowed:     405,
+		envelope.CodeRequestTimeout:       408,
 		envelope.CodePayloadTooLarge:      413,
 		envelope.CodeUnsupportedMediaType: 415,
 		envelope.CodeRateLimitExceeded:    429,

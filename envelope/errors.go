@@ -19,6 +19,7 @@ const (
 	CodeUnauthorized         Code = "UNAUTHORIZED"           // 401: gateway authentication failed
 	CodeNotFound             Code = "NOT_FOUND"              // 404: no such route or upstream object
 	CodeMethodNotAllowed     Code = "METHOD_NOT_ALLOWED"     // 405: the route exists for other methods
+	CodeRequestTimeout       Code = "REQUEST_TIMEOUT"        // 408: the request body did not arrive in time
 	CodePayloadTooLarge      Code = "PAYLOAD_TOO_LARGE"      // 413: the body exceeds the configured limit
 	CodeUnsupportedMediaType Code = "UNSUPPORTED_MEDIA_TYPE" // 415: wrong Content-Type
 	CodeRateLimitExceeded    Code = "RATE_LIMIT_EXCEEDED"    // 429: our limit or an upstream's
@@ -31,7 +32,7 @@ const (
 // Codes lists every code, in the order of their HTTP statuses.
 var Codes = []Code{
 	CodeInvalidRequest, CodeUnauthorized, CodeNotFound, CodeMethodNotAllowed,
-	CodePayloadTooLarge, CodeUnsupportedMediaType, CodeRateLimitExceeded,
+	CodeRequestTimeout, CodePayloadTooLarge, CodeUnsupportedMediaType, CodeRateLimitExceeded,
 	CodeInternal, CodeUpstreamError, CodeServiceUnavailable, CodeUpstreamTimeout,
 }
 
@@ -46,6 +47,8 @@ func (c Code) HTTPStatus() int {
 		return http.StatusNotFound
 	case CodeMethodNotAllowed:
 		return http.StatusMethodNotAllowed
+	case CodeRequestTimeout:
+		return http.StatusRequestTimeout
 	case CodePayloadTooLarge:
 		return http.StatusRequestEntityTooLarge
 	case CodeUnsupportedMediaType:

@@ -37,6 +37,8 @@ func TestNewRefusesInvalidConfig(t *testing.T) {
 		{"negative LLM timeout", func(c *httpapi.Config) { c.LLM.Timeout = -time.Second }, "Timeout"},
 		{"negative LLM price", func(c *httpapi.Config) { c.LLM.Prices = llm.Prices{"m": {Input: -1}} }, `Prices["m"]`},
 		{"negative LLM attempts", func(c *httpapi.Config) { c.LLM.MaxAttempts = -1 }, "MaxAttempts"},
+		{"trusted proxy not an address", func(c *httpapi.Config) { c.TrustedProxies = []string{"10.0.0.0/8", "proxy.internal"} }, "TrustedProxies"},
+		{"trusted proxies", func(c *httpapi.Config) { c.TrustedProxies = []string{"10.0.0.0/8", "192.0.2.1"} }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -348,7 +348,7 @@ func TestRouting(t *testing.T) {
 }
 
 func TestStrictJSON(t *testing.T) {
-	h := testServer(t, Config{}, echoRoutes()...)
+	h := testServer(t, Config{RatePerSecond: -1, MaxBodyBytes: 4 << 20}, echoRoutes()...)
 	tests := []struct {
 		name, body, field, issue string
 	}{
@@ -358,9 +358,28 @@ func TestStrictJSON(t *testing.T) {
 		{"truncated", `{"name": "x"`, "", "malformed JSON: unexpected end of input"},
 		{"wrong type", `{"name": 42}`, "name", "must be a string, not number"},
 		{"wrong nested type", `{"inner": {"flag": "yes"}}`, "inner.flag", "must be a boolean, not string"},
-		{"wrong array element", `{"tags": [1]}`, "tags", "must be a string, not number"},
+		{"wrong array element", `{"tags": ["a", 1]}`, "tags[1]", "must be a string, not number"},
 		{"out of range", `{"count": 1e400}`, "count", "number 1e400 is out of range for an integer"},
-		{"fraction for integer", `{"count": 1.5}`, "count", "number 1.5 is out of range for an integer"},
+		{"fraction for integer", `{"count": 1.5}`, "count", "must be an integer, not 1.5"},
+		{"negative fraction", `{"count": -0.25e1}`, "count", "must be an integer, not -0.25e1"},
+		{"long fraction quoted in part", `{"count": 1.` + strings.Repeat("5", 5000) + `}`, "count", "must be an integer, not 1.555"},
+
+		// Strict JSON (issue 13): what a lenient decoder reads differently
+		// from a gateway or firewall in front of us.
+		{"upper-case name", `{"NAME": "x"}`, "NAME", "is not a known field"},
+		{"title-case name", `{"Name": "x"}`, "Name", "is not a known field"},
+		{"Unicode case folding", `{"inner": {"ſlag": true}}`, "inner.ſlag", "is not a known field"},
+		{"Kelvin sign folding", "{\"tags\": [], \"\u212aey\": 1}", "\u212aey", "is not a known field"},
+		{"duplicate name", `{"name": "a", "name": "b"}`, "name", "is given twice"},
+		{"duplicate nested name", `{"inner": {"flag": true, "flag": false}}`, "inner.flag", "is given twice"},
+		{"duplicate by escape", `{"name": "a", "n\u0061me": "b"}`, "name", "is given twice"},
+		{"invalid UTF-8", "{\"name\": \"a\xffb\"}", "name", "must be valid UTF-8 text"},
+		{"invalid UTF-8 in array", "{\"tags\": [\"ok\", \"\xc3\"]}", "tags[1]", "must be valid UTF-8 text"},
+		{"lone high surrogate", `{"name": "\ud800"}`, "name", "must be valid UTF-8 text"},
+		{"lone low surrogate", `{"name": "x\udc00y"}`, "name", "must be valid UTF-8 text"},
+		{"reversed surrogates", `{"name": "\udc00\ud800"}`, "name", "must be valid UTF-8 text"},
+		{"null in an array of strings", `{"tags": ["a", null]}`, "tags[1]", "must be a string, not null"},
+		{"1 MiB unknown name", `{"` + strings.Repeat("k", 1<<20) + `": 1}`, strings.Repeat("k", envelope.MaxExcerpt) + "…", "is not a known field"},
 		{"overflow", `{"count": 99999999999999999999}`, "count", "number 99999999999999999999 is out of range for an integer"},
 		{"unknown field", `{"nmae": "x"}`, "nmae", "is not a known field"},
 		{"trailing data", `{"name": "x"} {"name": "y"}`, "", "line 1, column 15: unexpected data after the JSON value"},
@@ -376,6 +395,55 @@ func TestStrictJSON(t *testing.T) {
 				t.Errorf("details = %+v, want field %q issue %q...", d, tt.field, tt.issue)
 			}
 		})
+	}
+}
+
+func TestStrictJSONAccepts(t *testing.T) {
+	h := testServer(t, Config{MaxBodyBytes: 4 << 20}, echoRoutes()...)
+	for _, body := range []string{
+		`{"name": "\ud83d\ude00", "tags": null, "inner": null}`, // a surrogate pair is one character
+		`{"name": null}`, // null for a member means absent
+		"{\"name\": \"caf\u00e9 \xc3\xa9\"}",
+	} {
+		checkEnvelope(t, do(t, h, "POST", "/v1/test/echo", body), 200, "")
+	}
+}
+
+// TestErrorsQuoteExcerpts: a message quotes at most an excerpt of the
+// input, so a huge field name or value does not come back whole.
+func TestErrorsQuoteExcerpts(t *testing.T) {
+	h := testServer(t, Config{RatePerSecond: -1, MaxBodyBytes: 4 << 20}, echoRoutes()...)
+	huge := strings.Repeat("z", 1<<20)
+	for _, tc := range []struct{ method, target, body string }{
+		{"POST", "/v1/test/echo", `{"` + huge + `": 1}`},
+		{"POST", "/v1/test/echo", `{"count": ` + strings.Repeat("9", 1<<20) + `}`},
+		{"POST", "/v1/test/echo", `{"name": "` + huge + `" ` + huge + `}`},
+		{"POST", "/v1/test/echo?" + huge + "=1", `{}`},
+		{"GET", "/v1/test/query?" + huge + "=1", ``},
+		{"GET", "/v1/test/query?%" + huge, ``},
+	} {
+		res := do(t, h, tc.method, tc.target, tc.body)
+		checkEnvelope(t, res, 400, envelope.CodeInvalidRequest)
+		if len(res.raw) > 2000 {
+			t.Errorf("%s %.40s... %.40s...: a %d-byte answer: %.300s", tc.method, tc.target, tc.body, len(res.raw), res.raw)
+		}
+	}
+}
+
+// TestPostRefusesQuery: a POST route takes its input in the body; a query
+// parameter would be silently ignored.
+func TestPostRefusesQuery(t *testing.T) {
+	h := testServer(t, Config{}, echoRoutes()...)
+	for _, tc := range []struct{ query, field string }{
+		{"name=x", "name"},
+		{"debug", "debug"},
+		{"%zz=1", ""},
+	} {
+		res := do(t, h, "POST", "/v1/test/echo?"+tc.query, `{"name":"ada"}`)
+		checkEnvelope(t, res, 400, envelope.CodeInvalidRequest)
+		if d := res.env.Error.Details; len(d) != 1 || d[0].Field != tc.field || !strings.Contains(d[0].Issue, "body") {
+			t.Errorf("?%s: details = %+v, want field %q", tc.query, d, tc.field)
+		}
 	}
 }
 
@@ -400,6 +468,9 @@ func TestQueryDecoding(t *testing.T) {
 		{"ratio=NaN", "ratio", "must be a finite number"},
 		{"ratio=-Inf", "ratio", "must be a finite number"},
 		{"colour=red", "colour", "is not a known parameter"},
+		{"name=a&%zz=1", "", `the query string is malformed: invalid percent-encoding "%zz" (write % as %25)`},
+		{"name=a%zz", "", `the query string is malformed: invalid percent-encoding "%zz" (write % as %25)`},
+		{"name=a;limit=5", "", "the query string is malformed: a semicolon is not a separator; use &"},
 	}
 	for _, tt := range bad {
 		res := do(t, h, "GET", "/v1/test/query?"+tt.query, "")
@@ -507,7 +578,9 @@ func TestAccessLog(t *testing.T) {
 	h := testServer(t, Config{Logger: slog.New(slog.NewJSONHandler(&logs, nil))}, echoRoutes()...)
 	res := do(t, h, "GET", "/v1/test/query?name=secretquery", "")
 	var line map[string]any
-	if err := json.Unmarshal([]byte(strings.TrimSpace(logs.String())), &line); err != nil {
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	last := lines[len(lines)-1] // after the start-up warning about the short test key
+	if err := json.Unmarshal([]byte(last), &line); err != nil {
 		t.Fatalf("log is not one JSON line: %v\n%s", err, logs.String())
 	}
 	want := map[string]any{"msg": "request", "method": "GET", "route": "GET /v1/test/query", "status": 200.0, "request_id": res.env.Meta["request_id"]}

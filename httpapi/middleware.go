@@ -136,6 +136,10 @@ func (s *server) withGateway(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		client := failureKey(s.clientAddr(r))
+		if s.authBlocked(w, r, client) {
+			return
+		}
 		given := hashKey(r.Header.Get("X-Gateway-Key"))
 		keyOK := 0
 		for _, k := range s.keys {
@@ -143,8 +147,11 @@ func (s *server) withGateway(next http.Handler) http.Handler {
 		}
 		host := strings.ToLower(strings.TrimSpace(r.Header.Get("X-Gateway-Host")))
 		hostOK := host != "" && (s.hosts == nil || s.hosts[host])
-		if keyOK != 1 || !hostOK || r.Header.Get("X-Gateway-Key") == "" {
-			s.fail(w, r, envelope.CodeUnauthorized, "missing or invalid gateway credentials")
+		// Two keys or two hosts: a proxy in front may read the other one,
+		// so neither is believed.
+		single := len(r.Header.Values("X-Gateway-Key")) == 1 && len(r.Header.Values("X-Gateway-Host")) == 1
+		if keyOK != 1 || !hostOK || !single || r.Header.Get("X-Gateway-Key") == "" {
+			s.authFailed(w, r, client)
 			return
 		}
 		info(r.Context()).key = given

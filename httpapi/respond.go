@@ -31,7 +31,7 @@ func (s *server) respond(w http.ResponseWriter, r *http.Request, data any, ai *e
 		w.WriteHeader(statusClientClosed)
 		return
 	}
-	e := envelope.From(err)
+	e := boundError(envelope.From(err))
 	if e.Code == envelope.CodeInternal {
 		s.log.ErrorContext(r.Context(), "internal error", "request_id", meta.RequestID, "error", err)
 		e = &envelope.Error{Code: envelope.CodeInternal, Message: "internal error; quote request " + meta.RequestID + " when reporting it"}
@@ -75,6 +75,7 @@ func (s *server) write(w http.ResponseWriter, status int, env envelope.Envelope)
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-store")
+	s.boundWrite(w, buf.Len())
 	w.WriteHeader(status)
 	if _, err := w.Write(buf.Bytes()); err != nil {
 		s.log.Debug("writing response", "request_id", env.Meta.RequestID, "error", err)

@@ -48,6 +48,9 @@ func csvUpload(r *http.Request) ([]byte, error) {
 	if err := requireMediaType(r, "multipart/form-data"); err != nil {
 		return nil, err
 	}
+	if err := noQuery(r); err != nil {
+		return nil, err
+	}
 	mr, err := r.MultipartReader()
 	if err != nil {
 		return nil, envelope.Invalid("file", "the multipart body is malformed: "+err.Error())

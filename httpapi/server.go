@@ -24,6 +24,15 @@
 // requests a key may make at once) and X-RateLimit-Remaining; a 429 adds
 // Retry-After in seconds.
 //
+// # Limits
+//
+// Besides the rate limit per key, the handler bounds the work in flight
+// ([Config.MemoryBudget]: 429 for a key over its share, 503 when the
+// server is full, never a queue), the failed authentications per client
+// address ([Config.AuthFailureBurst], with X-Forwarded-For believed only
+// from [Config.TrustedProxies]), and the time a large response may take to
+// write ([Config.SlowWriteTimeout]).
+//
 // GET /healthz (no authentication) answers {"status":"ok"} in the
 // envelope, and GET /openapi.json serves an OpenAPI 3.1 description of
 // every route.
@@ -56,6 +65,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
@@ -117,6 +127,43 @@ type Config struct {
 	// UPSTREAM_TIMEOUT. Default (0): DefaultRequestTimeout; negative
 	// disables it. Keep it below the server's WriteTimeout.
 	RequestTimeout time.Duration
+
+	// MemoryBudget bounds the work in flight: the bytes that the requests
+	// being served may use together, as estimated by each route's weight
+	// (its declared body size times its kind's cost: json/format, sitemap,
+	// hash, stack trace and CSV are heavy). A request that does not fit is
+	// refused at once with 503 and Retry-After, never queued. Default
+	// DefaultMemoryBudget (512 MiB); negative disables admission control.
+	MemoryBudget int64
+	// KeyMemoryBudget is the share of MemoryBudget that one key may hold;
+	// a key over it gets 429 with Retry-After. Default half of
+	// MemoryBudget.
+	KeyMemoryBudget int64
+	// HeavySlots is how many CPU-bound requests (json/format, sitemap,
+	// hash, stack trace, CSV) run at once; more get 503. Default
+	// GOMAXPROCS-1, at least 1, so that cheap routes keep a core.
+	HeavySlots int
+	// SlowWriteTimeout is the time allowed to write a response larger
+	// than 64 KiB, so that a client that does not read cannot hold its
+	// memory until the server's WriteTimeout. Default
+	// DefaultSlowWriteTimeout (10 s); negative leaves only WriteTimeout.
+	SlowWriteTimeout time.Duration
+
+	// AuthFailureBurst is how many failed authentications a client
+	// address may make before it is answered 429 with Retry-After; even
+	// the right key is then refused from that address until it has
+	// earned a failure back. Default DefaultAuthFailureBurst (10);
+	// negative disables the limit.
+	AuthFailureBurst int
+	// AuthFailureRate is how many failures per second an address earns
+	// back. Default DefaultAuthFailureRate (one every 10 s).
+	AuthFailureRate float64
+	// TrustedProxies are the IP addresses or CIDR prefixes of the reverse
+	// proxies in front of the server. Only when a request comes from one
+	// is its X-Forwarded-For believed, to find the client address that
+	// failed authentications are counted by. Default none: the client is
+	// the connection's peer. An entry that does not parse fails New.
+	TrustedProxies []string
 
 	// Logger receives access logs, internal errors and, from New, a
 	// warning when the model's price is unknown. Default (nil): discard.
@@ -187,6 +234,9 @@ func (c *Config) validate() error {
 	if len(c.Keys) == 0 {
 		bad("Keys", "is empty: every /v1 request would be refused")
 	}
+	if _, err := parseProxies(c.TrustedProxies); err != nil {
+		bad("TrustedProxies", err.Error())
+	}
 	for i, k := range c.Keys {
 		if strings.TrimSpace(k) == "" {
 			bad(fmt.Sprintf("Keys[%d]", i), "is empty")
@@ -226,6 +276,10 @@ type server struct {
 	keys    [][32]byte // SHA-256 of each configured key
 	hosts   map[string]bool
 	bufs    sync.Pool // *bytes.Buffer for encoding responses
+
+	admission    *admission     // nil when Config.MemoryBudget < 0
+	authFailures *MemoryLimiter // failed authentications per client address; nil when disabled
+	proxies      []netip.Prefix // Config.TrustedProxies
 }
 
 // Handler serves every Quiver route. It is an [http.Handler]: mount it in
@@ -286,6 +340,7 @@ func newServer(cfg Config) *server {
 			s.hosts[strings.ToLower(strings.TrimSpace(h))] = true
 		}
 	}
+	s.guard()
 	s.limiter = cfg.Limiter
 	if s.limiter == nil && cfg.RatePerSecond >= 0 {
 		rps, burst := cfg.RatePerSecond, cfg.Burst
@@ -330,10 +385,11 @@ func (s *server) handler(routes []route) http.Handler {
 		w.Write(doc)
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, envelope.CodeNotFound, "no route for "+r.Method+" "+r.URL.Path)
+		s.fail(w, r, envelope.CodeNotFound, "no route for "+r.Method+" "+envelope.Excerpt(r.URL.Path))
 	})
 	return chain(mux,
 		s.withRequestID,
+		s.withCleanPath,
 		s.withMetrics,
 		s.withAccessLog,
 		s.withRecovery,
@@ -347,11 +403,11 @@ func (s *server) handler(routes []route) http.Handler {
 // serveRoute runs one route's operation and writes its envelope.
 func (s *server) serveRoute(rt route) http.Handler {
 	pattern := rt.pattern()
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return s.admit(rt, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setPattern(r.Context(), pattern)
 		data, ai, err := rt.op(r)
 		s.respond(w, r, data, ai, err)
-	})
+	}))
 }
 
 // chain wraps h in the middleware mw, the first being the outermost.

@@ -6,8 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-
-	"github.com/quiverkit/quiver/internal/safehttp"
+	"unicode/utf8"
 )
 
 // MaxRobotsBytes is where robots.txt parsing stops (RFC 9309 section
@@ -406,4 +405,12 @@ func quote(s string) string { return strconv.Quote(truncate(s, maxQuoted)) }
 
 // truncate cuts s after n bytes at a character boundary, marking the cut
 // with "...".
-func truncate(s string, n int) string { return safehttp.Clip(s, n) }
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}

@@ -66,6 +66,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	f.Duration(&sc.shutdownTimeout, "shutdown-timeout", "QUIVER_SHUTDOWN_TIMEOUT", 30*time.Second, "how long shutdown waits for requests in flight")
 	f.String(&sc.logFormat, "log-format", "QUIVER_LOG_FORMAT", "text", "log format: text or json")
 	ms := metricsFlags(f) // operations: metrics.go
+	ab := abuseFlags(f)   // abuse limits: abuse.go
 	rc := redisFlags(f)   // operations: redis.go
 	applies := make([]func(context.Context, *httpapi.Config) error, len(services))
 	for i, s := range services {
@@ -106,6 +107,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		MaxBodyBytes:   sc.maxBody,
 		RequestTimeout: sc.requestTimeout,
 		Logger:         logger,
+	}
+	if err := ab.apply(&cfg, logger); err != nil {
+		return err
 	}
 	// operations: the metrics and Redis come first, for the services to
 	// feed and use (metrics.go, redis.go, deps.go).

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/idna"
+
+	"github.com/quiverkit/quiver/envelope"
 )
 
 // ErrInvalidHost is wrapped by the errors of [ParseHost] for hosts that no
@@ -60,53 +62,53 @@ func ParseHost(host string) (Host, error) {
 	}
 	if strings.HasPrefix(host, "[") {
 		if !strings.HasSuffix(host, "]") {
-			return Host{}, fmt.Errorf("%w: unterminated IPv6 literal %s", ErrInvalidHost, quoteHost(host))
+			return Host{}, fmt.Errorf("%w: unterminated IPv6 literal %s", ErrInvalidHost, envelope.Quote(host))
 		}
 		host = host[1 : len(host)-1]
 		a, err := netip.ParseAddr(host)
 		if err != nil || !a.Is6() {
-			return Host{}, fmt.Errorf("%w: bad IPv6 literal %s", ErrInvalidHost, quoteHost(host))
+			return Host{}, fmt.Errorf("%w: bad IPv6 literal %s", ErrInvalidHost, envelope.Quote(host))
 		}
 		return Host{Addr: a}, nil
 	}
 	if strings.Contains(host, ":") {
 		a, err := netip.ParseAddr(host)
 		if err != nil {
-			return Host{}, fmt.Errorf("%w: %s", ErrInvalidHost, quoteHost(host))
+			return Host{}, fmt.Errorf("%w: %s", ErrInvalidHost, envelope.Quote(host))
 		}
 		return Host{Addr: a}, nil
 	}
 	if strings.Contains(host, "%") {
 		u, err := url.PathUnescape(host)
 		if err != nil {
-			return Host{}, fmt.Errorf("%w: bad percent-encoding in %s", ErrInvalidHost, quoteHost(host))
+			return Host{}, fmt.Errorf("%w: bad percent-encoding in %s", ErrInvalidHost, envelope.Quote(host))
 		}
 		host = u
 	}
 	if !utf8.ValidString(host) {
-		return Host{}, fmt.Errorf("%w: %s is not valid UTF-8", ErrInvalidHost, quoteHost(host))
+		return Host{}, fmt.Errorf("%w: %s is not valid UTF-8", ErrInvalidHost, envelope.Quote(host))
 	}
 	ascii, err := idnaProfile.ToASCII(host)
 	if err != nil {
-		return Host{}, fmt.Errorf("%w: %s: %s", ErrInvalidHost, quoteHost(host), Clip(err.Error(), maxQuoted+40))
+		return Host{}, fmt.Errorf("%w: %s: %s", ErrInvalidHost, envelope.Quote(host), envelope.Excerpt(err.Error()))
 	}
 	ascii = strings.ToLower(ascii)
 	if i := strings.IndexAny(ascii, forbiddenHostChars); i >= 0 {
-		return Host{}, fmt.Errorf("%w: %s contains the forbidden character %q", ErrInvalidHost, quoteHost(host), ascii[i])
+		return Host{}, fmt.Errorf("%w: %s contains the forbidden character %q", ErrInvalidHost, envelope.Quote(host), ascii[i])
 	}
 	if endsInNumber(ascii) {
 		a, err := parseIPv4(ascii)
 		if err != nil {
-			return Host{}, fmt.Errorf("%w: %s looks like an IPv4 address but is not one: %v", ErrInvalidHost, quoteHost(host), err)
+			return Host{}, fmt.Errorf("%w: %s looks like an IPv4 address but is not one: %v", ErrInvalidHost, envelope.Quote(host), err)
 		}
 		return Host{Addr: a}, nil
 	}
 	name := strings.TrimSuffix(ascii, ".")
 	if name == "" || strings.Contains(name, "..") || strings.HasPrefix(name, ".") {
-		return Host{}, fmt.Errorf("%w: %s has an empty label", ErrInvalidHost, quoteHost(host))
+		return Host{}, fmt.Errorf("%w: %s has an empty label", ErrInvalidHost, envelope.Quote(host))
 	}
 	if len(name) > 253 {
-		return Host{}, fmt.Errorf("%w: %s is longer than 253 characters", ErrInvalidHost, quoteHost(host))
+		return Host{}, fmt.Errorf("%w: %s is longer than 253 characters", ErrInvalidHost, envelope.Quote(host))
 	}
 	if name == "localhost" || strings.HasSuffix(name, ".localhost") {
 		return Host{}, fmt.Errorf("%w: %s is a loopback name", ErrDestinationNotAllowed, name)
@@ -192,25 +194,4 @@ func parseIPv4(s string) (netip.Addr, error) {
 		v += n << (8 * (3 - i))
 	}
 	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}), nil
-}
-
-// maxQuoted bounds the bytes of a host that an error message quotes, so
-// that a message never grows with its input.
-const maxQuoted = 100
-
-// quoteHost returns host Go-quoted for an error message, cut after
-// maxQuoted bytes with "..." marking the cut.
-func quoteHost(host string) string { return strconv.Quote(Clip(host, maxQuoted)) }
-
-// Clip cuts s after n bytes, at a character boundary (so that no half of
-// a UTF-8 sequence ends up in a message, where JSON would turn it into
-// U+FFFD), marking the cut with "...".
-func Clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
 }

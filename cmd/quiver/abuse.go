@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/quiverkit/quiver/httpapi"
+)
+
+// abuseConfig holds the flags of the server's abuse limits (issue 13):
+// admission control, the failed-authentication limit and the trusted
+// proxies.
+type abuseConfig struct {
+	memoryBudget     int64
+	keyMemoryBudget  int64
+	heavySlots       int
+	slowWriteTimeout time.Duration
+	authBurst        int
+	authRate         float64
+	trustedProxies   []string
+	getenv           func(string) string
+}
+
+// abuseFlags registers the flags of the abuse limits.
+func abuseFlags(f *flags) *abuseConfig {
+	a := abuseConfig{getenv: f.getenv}
+	f.Int64(&a.memoryBudget, "memory-budget", "QUIVER_MEMORY_BUDGET", httpapi.DefaultMemoryBudget,
+		"bytes that the requests in flight may use together, by each route's weight; past it 503 (also the Go memory limit unless GOMEMLIMIT is set); negative disables admission control")
+	f.Int64(&a.keyMemoryBudget, "key-memory-budget", "QUIVER_KEY_MEMORY_BUDGET", 0,
+		"share of -memory-budget one key may hold; past it 429 (0: half the budget)")
+	f.Int(&a.heavySlots, "heavy-slots", "QUIVER_HEAVY_SLOTS", 0,
+		"CPU-bound requests (json/format, sitemap, hash, stack trace, CSV) run at once (0: the cores less one, at least 1)")
+	f.Duration(&a.slowWriteTimeout, "slow-write-timeout", "QUIVER_SLOW_WRITE_TIMEOUT", httpapi.DefaultSlowWriteTimeout,
+		"time allowed to write a response larger than 64 KiB to a client; negative leaves only -write-timeout")
+	f.Int(&a.authBurst, "auth-failure-burst", "QUIVER_AUTH_FAILURE_BURST", httpapi.DefaultAuthFailureBurst,
+		"failed authentications a client address may make before 429; negative disables the limit")
+	f.Float(&a.authRate, "auth-failure-rate", "QUIVER_AUTH_FAILURE_RATE", httpapi.DefaultAuthFailureRate,
+		"failed authentications per second a client address earns back")
+	f.Strings(&a.trustedProxies, "trusted-proxies", "QUIVER_TRUSTED_PROXIES", nil,
+		"comma-separated IP addresses or CIDR prefixes of reverse proxies whose X-Forwarded-For is believed")
+	return &a
+}
+
+// apply checks the flags and sets them in cfg. With a memory budget and
+// no GOMEMLIMIT in the environment, the budget is also the Go runtime's
+// soft memory limit, so that the collector works harder before the
+// process outgrows it.
+func (a *abuseConfig) apply(cfg *httpapi.Config, logger *slog.Logger) error {
+	for _, p := range a.trustedProxies {
+		if _, err := netip.ParsePrefix(p); err == nil {
+			continue
+		}
+		if _, err := netip.ParseAddr(p); err != nil {
+			return usageError{fmt.Errorf("-trusted-proxies %q: not an IP address or CIDR prefix", p)}
+		}
+	}
+	cfg.MemoryBudget = a.memoryBudget
+	cfg.KeyMemoryBudget = a.keyMemoryBudget
+	cfg.HeavySlots = a.heavySlots
+	cfg.SlowWriteTimeout = a.slowWriteTimeout
+	cfg.AuthFailureBurst = a.authBurst
+	cfg.AuthFailureRate = a.authRate
+	cfg.TrustedProxies = a.trustedProxies
+	if a.memoryBudget > 0 && strings.TrimSpace(a.getenv("GOMEMLIMIT")) == "" {
+		debug.SetMemoryLimit(a.memoryBudget)
+		logger.Info("Go memory limit set to the memory budget", "bytes", a.memoryBudget)
+	}
+	return nil
+}
