@@ -371,6 +371,7 @@ func checkSorted(t testing.TB, text string, indent int, res devutil.JSONFormatRe
 	}
 	// Each object's keys, unescaped, never decrease.
 	dec := json.NewDecoder(strings.NewReader(res.Minified))
+	dec.UseNumber()
 	type open struct {
 		object  bool
 		lastKey *string
