@@ -34,7 +34,7 @@ func decodeJSON(r *http.Request, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return jsonError(body, err)
+		return jsonError(body, err, reflect.TypeOf(v))
 	}
 	rest := body[dec.InputOffset():]
 	if trimmed := bytes.TrimLeft(rest, " \t\r\n"); len(trimmed) > 0 {
@@ -66,8 +66,8 @@ func bodyReadError(err error) error {
 }
 
 // jsonError turns an encoding/json error into a validation error that names
-// the field and the rule it broke.
-func jsonError(body []byte, err error) error {
+// the field and the rule it broke; into is the type decoded into.
+func jsonError(body []byte, err error, into reflect.Type) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
@@ -77,7 +77,7 @@ func jsonError(body []byte, err error) error {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return envelope.Invalid("", "malformed JSON: unexpected end of input")
 	case errors.As(err, &typ):
-		field := typ.Field
+		field := jsonPath(into, typ.Field)
 		if field == "" {
 			return envelope.Invalid("", "the body must be a JSON object")
 		}
@@ -94,6 +94,40 @@ func jsonError(body []byte, err error) error {
 		return envelope.Invalid(field, "is not a known field")
 	}
 	return envelope.Invalid("", "malformed JSON: "+strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// jsonPath is encoding/json's path to a field with JSON names only:
+// encoding/json puts in it the Go name of each embedded struct on the way
+// (HashRequest.algorithms), a name the caller never wrote.
+func jsonPath(t reflect.Type, path string) string {
+	if path == "" {
+		return ""
+	}
+	var kept []string
+	for _, name := range strings.Split(path, ".") {
+		for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map) {
+			t = t.Elem()
+		}
+		if t == nil || t.Kind() != reflect.Struct {
+			t = nil
+			kept = append(kept, name)
+			continue
+		}
+		if f, ok := t.FieldByName(name); ok && f.Anonymous && f.Tag.Get("json") == "" {
+			t = f.Type // embedded: its fields are the outer object's
+			continue
+		}
+		var next reflect.Type
+		for _, f := range reflect.VisibleFields(t) {
+			if jsonName, _, _ := strings.Cut(f.Tag.Get("json"), ","); jsonName == name || jsonName == "" && f.Name == name {
+				next = f.Type
+				break
+			}
+		}
+		t = next
+		kept = append(kept, name)
+	}
+	return strings.Join(kept, ".")
 }
 
 // position renders the byte at offset of body as "line L, column C" (both
