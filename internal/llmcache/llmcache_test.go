@@ -60,13 +60,21 @@ func newScriptedProvider(t *testing.T, contents ...string) *provider {
 // loopback provider, wrapped in a cache in the shared Redis.
 func instance(t *testing.T, p *provider, redisAddr string, ttl time.Duration) llms.Model {
 	t.Helper()
+	// Only the test of a hung Redis measures the timeout; for the others,
+	// a busy machine's scheduling must not make a miss.
+	return instanceTimeout(t, p, redisAddr, ttl, 10*time.Second)
+}
+
+// instanceTimeout is instance with a Redis timeout.
+func instanceTimeout(t *testing.T, p *provider, redisAddr string, ttl, timeout time.Duration) llms.Model {
+	t.Helper()
 	llm, err := openai.New(openai.WithToken("test"), openai.WithBaseURL(p.URL), openai.WithModel("gpt-4o-mini"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rdb := redis.NewClient(&redis.Options{Addr: redisAddr, ContextTimeoutEnabled: true, MaxRetries: -1})
 	t.Cleanup(func() { rdb.Close() })
-	backend, err := llmcache.NewRedis(rdb, llmcache.Config{TTL: ttl, Namespace: "gpt-4o-mini"})
+	backend, err := llmcache.NewRedis(rdb, llmcache.Config{TTL: ttl, Namespace: "gpt-4o-mini", Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +210,7 @@ func TestRedisHangsIsAMiss(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t) })
 	srv := redistest.Start(t)
 	p := newProvider(t)
-	m := instance(t, p, srv.Addr, time.Minute)
+	m := instanceTimeout(t, p, srv.Addr, time.Minute, llmcache.DefaultTimeout)
 	ask(t, m, "q")
 
 	srv.Pause(t)
