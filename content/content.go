@@ -7,90 +7,49 @@ import (
 	"fmt"
 	"strings"
 	"text/template"
-	"time"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
 	"github.com/quiverkit/quiver/llm"
-	"github.com/tmc/langchaingo/llms"
 )
 
 // ExtractiveModel is the model name reported by the deterministic
 // fallback of Summarize and MetaTags.
 const ExtractiveModel = "quiver-extractive"
 
-// Price is what a model costs, in US dollars per million tokens.
-type Price = llm.Price
-
-// PriceTable maps model names to prices; see [WithPrices].
-type PriceTable = llm.Prices
-
-// DefaultPrices returns a copy of the built-in price table (list prices of
-// common OpenAI, Anthropic and Google models published in 2025; local
-// models cost nothing).
-func DefaultPrices() PriceTable { return llm.DefaultPrices() }
+// Config configures a [Generator]. The zero Config is valid: it gives the
+// extractive fallback (Summarize and MetaTags without a model).
+type Config struct {
+	// LLM is the language model and its settings: model, name, prices,
+	// timeout, attempts and JSON mode; see [llm.Config] for the default
+	// of each. Default (zero): no model, so Summarize and MetaTags use the
+	// extractive engine and the six other operations fail with
+	// SERVICE_UNAVAILABLE.
+	//
+	// Set LLM.Name to the model the client calls: it is reported in the
+	// usage metadata and selects the price. A model the price table does
+	// not name is reported with a cost of 0; LLM.PriceKnown() tells.
+	LLM llm.Config
+}
 
 // Generator runs the eight content operations. It is safe for concurrent
-// use.
+// use. The zero Generator has no model, like New(Config{}).
 type Generator struct {
-	llm *llm.Config // nil without a model
+	llm llm.Config
 }
 
-// Option configures a [Generator]. Options matter only with a model.
-type Option func(*options)
-
-// options are the settings of the calls to the model.
-type options struct {
-	name     string
-	prices   PriceTable
-	attempts int
-	timeout  time.Duration
-	noJSON   bool
-}
-
-// WithModelName names the model in the usage metadata and selects its
-// price, e.g. "gpt-4o-mini". Default "unknown".
-func WithModelName(name string) Option { return func(o *options) { o.name = name } }
-
-// WithPrices replaces the price table ([DefaultPrices] by default).
-func WithPrices(p PriceTable) Option { return func(o *options) { o.prices = p } }
-
-// WithMaxAttempts sets how many times the model is asked before an answer
-// that breaks the contract fails the call. Default 2: one retry.
-func WithMaxAttempts(n int) Option { return func(o *options) { o.attempts = n } }
-
-// WithTimeout bounds each call to the model; a call that runs out of time
-// fails with UPSTREAM_TIMEOUT. Default: only the context bounds it.
-func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
-
-// WithoutJSONMode stops the generator from requesting the provider's JSON
-// mode, for OpenAI-compatible servers that reject it. The prompts still
-// ask for JSON and the answers are still checked strictly.
-func WithoutJSONMode() Option { return func(o *options) { o.noJSON = true } }
-
-// New returns a generator backed by model. With a nil model, Summarize and
-// MetaTags use the deterministic extractive engine and the other
-// operations fail with SERVICE_UNAVAILABLE.
-func New(model llms.Model, opts ...Option) *Generator {
-	if model == nil {
-		return &Generator{}
+// New returns a generator configured by cfg. It fails, with an error
+// wrapping [llm.ErrInvalidConfig], when cfg.LLM is invalid (see
+// [llm.Config.Validate]).
+func New(cfg Config) (*Generator, error) {
+	if err := cfg.LLM.Validate(); err != nil {
+		return nil, fmt.Errorf("content: %w", err)
 	}
-	var o options
-	for _, opt := range opts {
-		opt(&o)
-	}
-	return &Generator{llm: &llm.Config{
-		Model:           model,
-		Name:            o.name,
-		Prices:          o.prices,
-		MaxAttempts:     o.attempts,
-		Timeout:         o.timeout,
-		DisableJSONMode: o.noJSON,
-	}}
+	return &Generator{llm: cfg.LLM}, nil
 }
 
 // HasModel reports whether a language model backs the generator.
-func (g *Generator) HasModel() bool { return g.llm != nil }
+func (g *Generator) HasModel() bool { return g.llm.Enabled() }
 
 //go:embed prompts.tmpl
 var promptText string
@@ -129,7 +88,7 @@ func render(op string, data any) (llmjson.Request, error) {
 // most about answerTokens tokens, checking the answer with check.
 func ask[T any](ctx context.Context, g *Generator, op string, req any, answerTokens int, check func(*T) []string) (T, envelope.AI, error) {
 	var zero T
-	if g.llm == nil {
+	if !g.llm.Enabled() {
 		return zero, envelope.AI{}, errNoModel(op)
 	}
 	r, err := render(op, req)
@@ -137,7 +96,7 @@ func ask[T any](ctx context.Context, g *Generator, op string, req any, answerTok
 		return zero, envelope.AI{}, err
 	}
 	r.MaxTokens = maxTokens(answerTokens)
-	return llmjson.Ask(ctx, g.llm, r, check)
+	return llmjson.Ask(ctx, &g.llm, r, check)
 }
 
 // maxTokens bounds the answer of the model at twice the expected size
@@ -151,7 +110,7 @@ func maxTokens(expected int) int {
 
 func errNoModel(op string) error {
 	return envelope.Errorf(envelope.CodeServiceUnavailable,
-		"%s needs a language model, and none is configured: set QUIVER_LLM_PROVIDER (openai, anthropic, ollama or googleai) and QUIVER_LLM_MODEL on the server, or pass an llms.Model to content.New", op)
+		"%s needs a language model, and none is configured: set QUIVER_LLM_PROVIDER (openai, anthropic, ollama or googleai) and QUIVER_LLM_MODEL on the server, or set content.Config.LLM.Model", op)
 }
 
 // Summarize summarizes a text. Without a model it uses the extractive
@@ -160,7 +119,7 @@ func (g *Generator) Summarize(ctx context.Context, req SummarizeRequest) (Summar
 	if err := req.normalize(); err != nil {
 		return Summary{}, envelope.AI{}, err
 	}
-	if g.llm == nil {
+	if !g.llm.Enabled() {
 		if err := ctx.Err(); err != nil {
 			return Summary{}, envelope.AI{}, err
 		}
@@ -188,7 +147,7 @@ func (g *Generator) MetaTags(ctx context.Context, req MetaTagsRequest) (MetaTags
 	if err := req.normalize(); err != nil {
 		return MetaTags{}, envelope.AI{}, err
 	}
-	if g.llm == nil {
+	if !g.llm.Enabled() {
 		if err := ctx.Err(); err != nil {
 			return MetaTags{}, envelope.AI{}, err
 		}

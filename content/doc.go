@@ -2,8 +2,10 @@
 // language model: summaries, rewrites, SEO meta tags, blog outlines,
 // product descriptions, social captions, headlines and FAQs.
 //
-// [New] wraps any langchaingo [llms.Model] (OpenAI and compatible servers,
-// Anthropic, Ollama, Google AI) in a [Generator]. Each operation
+// [New] builds a [Generator] from a [Config], whose LLM field is an
+// [llm.Config]: any langchaingo model (OpenAI and compatible servers,
+// Anthropic, Ollama, Google AI) with its name, prices, timeout and
+// attempts. Each operation
 //
 //  1. validates its request: required fields, minimum lengths counted in
 //     characters (runes) after trimming surrounding white space, inclusive
@@ -19,8 +21,12 @@
 //     rule too, the call fails with UPSTREAM_ERROR. No unchecked model text
 //     reaches the caller;
 //  4. returns the usage metadata (model, prompt and completion tokens,
-//     cost in US dollars from a per-million-token [PriceTable]) summed over
-//     both attempts, also when the call fails after the model answered.
+//     cost in US dollars from the per-million-token [llm.Prices] of
+//     Config.LLM) summed over both attempts, also when the call fails
+//     after the model answered. A model the price table does not name
+//     costs 0 in the metadata, whatever the provider charges: that 0 means
+//     "not priced", not "free". [llm.Config.PriceKnown] tells the two
+//     apart; the quiver server logs a warning at start-up.
 //
 // Provider failures are *envelope.Error values: a provider's HTTP 429 is
 // RATE_LIMIT_EXCEEDED (with its Retry-After), a timeout or deadline
@@ -67,7 +73,7 @@
 //
 // # Without a model
 //
-// A Generator made with a nil model answers Summarize and MetaTags with a
+// A Generator made without a model (New(Config{})) answers Summarize and MetaTags with a
 // deterministic extractive engine, reported as model "quiver-extractive"
 // with zero tokens and cost: TextRank sentence ranking (with a prior for
 // early sentences) for the summary,

@@ -9,6 +9,18 @@
 // is itself malformed (a required field missing) is an
 // [envelope.ValidationError].
 //
+// # Language model
+//
+// Three types add a language model to a deterministic operation:
+// [RegexGenerator], [StacktraceAnalyzer] and [ReadmeGenerator]. Each is
+// built from a [Config] by its constructor, whose LLM field is an
+// [llm.Config] (model, name, prices, timeout, attempts, JSON mode); the
+// zero Config, like the zero value of each type, has no model, and each
+// still works without one. The usage metadata each returns names the
+// model and its cost in US dollars; a model the price table does not name
+// costs 0 there, whatever the provider charges, so that 0 means "not
+// priced" rather than "free": [llm.Config.PriceKnown] tells the two apart.
+//
 // # Base64
 //
 // [EncodeBase64] encodes UTF-8 text; [DecodeBase64] decodes to UTF-8 text.

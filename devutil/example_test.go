@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
 func ExampleEncodeBase64() {
@@ -151,14 +154,167 @@ func ExampleGenerateReadme() {
 	// This project is licensed under the MIT license. See [LICENSE](LICENSE) for the full text.
 }
 
+func ExampleHashAlgorithms() {
+	algs := devutil.HashAlgorithms()
+	fmt.Println(len(algs), algs[:4])
+	// Output: 26 [md5 sha1 sha224 sha256]
+}
+
+func ExampleCatalogNames() {
+	fmt.Println(devutil.CatalogNames())
+	// Output: [email url ipv4 ipv6 uuid iso-date time hex-color semver us-phone e164-phone slug credit-card]
+}
+
+// scriptedModel returns a model config whose client talks to a scripted
+// OpenAI server on loopback that answers with answers in order, as
+// gpt-4o-mini would. A program passes its own client instead, such as
+// openai.New(openai.WithModel("gpt-4o-mini")). The caller closes the
+// server.
+func scriptedModel(answers ...string) (llm.Config, *llmtest.Server) {
+	replies := make([]llmtest.Reply, len(answers))
+	for i, a := range answers {
+		replies[i] = llmtest.Reply{Content: a, PromptTokens: 400, CompletionTokens: 50}
+	}
+	srv := llmtest.NewOpenAI(replies...)
+	model, err := srv.Model("gpt-4o-mini")
+	if err != nil {
+		panic(err)
+	}
+	return llm.Config{Model: model, Name: "gpt-4o-mini"}, srv
+}
+
+// Without a model, only the built-in catalog answers.
 func ExampleRegexGenerator_Generate() {
-	g := devutil.NewRegexGenerator(nil) // no model: the built-in catalog answers
+	var g devutil.RegexGenerator // the zero value: no model, like NewRegexGenerator(devutil.Config{})
 	res, _, _ := g.Generate(context.Background(), devutil.RegexGenerateRequest{Description: "hex color", Flavor: "python"})
 	fmt.Println(res.Pattern, res.Source)
 
 	_, _, err := g.Generate(context.Background(), devutil.RegexGenerateRequest{Description: "German postcodes"})
-	fmt.Println(err != nil)
+	fmt.Println(envelope.From(err).Code)
 	// Output:
 	// \A#(?:[0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})\Z catalog
+	// SERVICE_UNAVAILABLE
+}
+
+// With a model, the model writes the pattern and its test cases; the
+// pattern is compiled in its flavor and must pass every case, or the
+// model is asked again.
+func ExampleNewRegexGenerator() {
+	cfg, srv := scriptedModel(`{"pattern":"^[0-9]{5}$","explanation":"Five digits.","test_cases":[` +
+		`{"string":"10115","should_match":true},{"string":"80331","should_match":true},` +
+		`{"string":"1011","should_match":false},{"string":"D-10115","should_match":false}]}`)
+	defer srv.Close()
+
+	g, err := devutil.NewRegexGenerator(devutil.Config{LLM: cfg, RegexMatchTimeout: 50 * time.Millisecond})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, meta, err := g.Generate(context.Background(), devutil.RegexGenerateRequest{Description: "German postcodes", Flavor: "go"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Pattern, res.Source, len(res.TestCases))
+	fmt.Printf("%s %d+%d tokens $%.5f\n", meta.Model, meta.PromptTokens, meta.CompletionTokens, meta.CostUSD)
+	// Output:
+	// ^[0-9]{5}$ model 4
+	// gpt-4o-mini 400+50 tokens $0.00009
+}
+
+// The model's advice goes to AISuggestion; every other field is the
+// deterministic analysis.
+func ExampleNewStacktraceAnalyzer() {
+	cfg, srv := scriptedModel(`{"suggestion":"load_user reads request[\"user_id\"] before anything checks that the key is present; use request.get and answer 400 when it is missing."}`)
+	defer srv.Close()
+
+	a, err := devutil.NewStacktraceAnalyzer(devutil.Config{LLM: cfg})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, _, err := a.Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: `Traceback (most recent call last):
+  File "/app/users.py", line 12, in load_user
+    return USERS[request["user_id"]]
+KeyError: 'user_id'`})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Language, res.ErrorType)
+	fmt.Println(res.AISuggestion)
+	// Output:
+	// python KeyError
+	// load_user reads request["user_id"] before anything checks that the key is present; use request.get and answer 400 when it is missing.
+}
+
+// When the model fails, the deterministic analysis is still returned,
+// with the reason in AINote.
+func ExampleStacktraceAnalyzer_Analyze() {
+	srv := llmtest.NewOpenAI(llmtest.Reply{Status: 503, Message: "overloaded"})
+	defer srv.Close()
+	model, _ := srv.Model("gpt-4o-mini")
+
+	a, _ := devutil.NewStacktraceAnalyzer(devutil.Config{LLM: llm.Config{Model: model, Name: "gpt-4o-mini"}})
+	res, _, err := a.Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: "panic: assignment to entry in nil map\n\ngoroutine 1 [running]:\nmain.main()\n\t/app/main.go:5 +0x2f\nexit status 2"})
+	fmt.Println(err)
+	fmt.Println(res.Language, res.RootCause)
+	fmt.Println(res.AINote)
+	// Output:
+	// <nil>
+	// go panic: assignment to entry in nil map, raised in main.main (/app/main.go:5)
+	// the language model gave no suggestion: the language model provider failed (HTTP 503)
+}
+
+// With Polish, the model rewrites the description and the features; its
+// text is escaped and laid out like the caller's.
+func ExampleNewReadmeGenerator() {
+	cfg, srv := scriptedModel(`{"description":"Tiny prints a greeting.","features":["Prints hello.","Has no dependencies."]}`)
+	defer srv.Close()
+
+	g, err := devutil.NewReadmeGenerator(devutil.Config{LLM: cfg})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, _, err := g.Generate(context.Background(), devutil.ReadmeRequest{
+		RepoName:    "tiny",
+		Description: "prints hello. thats it",
+		Features:    []string{"hello", "no deps"},
+		Polish:      true,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Polished)
+	fmt.Print(res.ReadmeMD[:strings.Index(res.ReadmeMD, "## Installation")])
+	// Output:
 	// true
+	// # tiny
+	//
+	// [![license: MIT](https://img.shields.io/badge/license-MIT-blue)](LICENSE)
+	//
+	// Tiny prints a greeting.
+	//
+	// ## Features
+	//
+	// - Prints hello.
+	// - Has no dependencies.
+}
+
+// Without Polish the model is not asked, and without a model Polish is
+// SERVICE_UNAVAILABLE.
+func ExampleReadmeGenerator_Generate() {
+	var g devutil.ReadmeGenerator // the zero value: no model
+	req := devutil.ReadmeRequest{RepoName: "tiny", Description: "Prints hello."}
+	res, meta, err := g.Generate(context.Background(), req)
+	fmt.Println(res.Polished, meta.Model == "", err)
+
+	req.Polish = true
+	_, _, err = g.Generate(context.Background(), req)
+	fmt.Println(envelope.From(err).Code)
+	// Output:
+	// false true <nil>
+	// SERVICE_UNAVAILABLE
 }

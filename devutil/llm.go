@@ -1,99 +1,73 @@
 package devutil
 
 import (
+	"fmt"
 	"time"
-
-	"github.com/tmc/langchaingo/llms"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/llm"
 )
 
+// Config configures the operations backed by a language model:
+// [NewRegexGenerator], [NewStacktraceAnalyzer] and [NewReadmeGenerator].
+// The zero Config is valid: no model, so each works without one (the
+// regex catalog, the deterministic analysis, the unpolished README).
+type Config struct {
+	// LLM is the language model and its settings: model, name, prices,
+	// timeout, attempts and JSON mode; see [llm.Config] for the default
+	// of each. Default (zero): no model.
+	//
+	// Set LLM.Name to the model the client calls: it is reported in the
+	// usage metadata and selects the price. A model the price table does
+	// not name is reported with a cost of 0; LLM.PriceKnown() tells.
+	LLM llm.Config
+	// RegexMatchTimeout bounds each test-case match of a generated regex
+	// in a backtracking flavor (pcre, python, javascript, dotnet); only
+	// [RegexGenerator] uses it. Default (0): DefaultRegexMatchTimeout.
+	// Negative is invalid.
+	RegexMatchTimeout time.Duration
+}
+
+// validate reports a configuration that cannot work; the error wraps
+// llm.ErrInvalidConfig.
+func (c Config) validate() error {
+	if err := c.LLM.Validate(); err != nil {
+		return fmt.Errorf("devutil: %w", err)
+	}
+	if c.RegexMatchTimeout < 0 {
+		return fmt.Errorf("devutil: %w: RegexMatchTimeout is %v; it must be 0 (the default, %v) or positive",
+			llm.ErrInvalidConfig, c.RegexMatchTimeout, DefaultRegexMatchTimeout)
+	}
+	return nil
+}
+
 // settings is what the operations backed by a language model share: the
-// model with its accounting, and the regex match timeout.
+// model with its accounting, and the regex match timeout. Its zero value
+// has no model and the default timeout.
 type settings struct {
-	llm          *llm.Config // nil without a model
+	llm          llm.Config
 	matchTimeout time.Duration
 }
 
-func newSettings(model llms.Model, opts []Option) settings {
-	s := settings{matchTimeout: DefaultRegexMatchTimeout}
-	if model != nil {
-		s.llm = &llm.Config{Model: model}
+// newSettings validates cfg and returns its settings.
+func newSettings(cfg Config) (settings, error) {
+	if err := cfg.validate(); err != nil {
+		return settings{}, err
 	}
-	for _, o := range opts {
-		o(&s)
-	}
-	return s
+	return settings{llm: cfg.LLM, matchTimeout: cfg.RegexMatchTimeout}, nil
 }
 
-// Option configures a [RegexGenerator] or a [StacktraceAnalyzer].
-type Option func(*settings)
-
-// WithModelName names the model in the usage metadata and selects its
-// price, e.g. "gpt-4o-mini". Default "unknown".
-func WithModelName(name string) Option {
-	return func(s *settings) {
-		if s.llm != nil {
-			s.llm.Name = name
-		}
+// regexTimeout returns the match timeout in force.
+func (s *settings) regexTimeout() time.Duration {
+	if s.matchTimeout <= 0 {
+		return DefaultRegexMatchTimeout
 	}
-}
-
-// WithPrices replaces the price table (US dollars per million tokens by
-// model name); nil keeps the built-in table.
-func WithPrices(p llm.Prices) Option {
-	return func(s *settings) {
-		if s.llm != nil {
-			s.llm.Prices = p
-		}
-	}
-}
-
-// WithMaxAttempts sets how many times the model is asked before an
-// answer that breaks its rules (for a regex: fails its tests) fails the
-// call. Default 2: one retry with the failures shown.
-func WithMaxAttempts(n int) Option {
-	return func(s *settings) {
-		if s.llm != nil {
-			s.llm.MaxAttempts = n
-		}
-	}
-}
-
-// WithTimeout bounds each call to the model; a call that runs out of
-// time fails with UPSTREAM_TIMEOUT.
-func WithTimeout(d time.Duration) Option {
-	return func(s *settings) {
-		if s.llm != nil {
-			s.llm.Timeout = d
-		}
-	}
-}
-
-// WithoutJSONMode stops requesting the provider's JSON mode, for
-// OpenAI-compatible servers that reject it.
-func WithoutJSONMode() Option {
-	return func(s *settings) {
-		if s.llm != nil {
-			s.llm.DisableJSONMode = true
-		}
-	}
-}
-
-// WithMatchTimeout bounds each test-case match of a generated regex in a
-// backtracking flavor. Default DefaultRegexMatchTimeout.
-func WithMatchTimeout(d time.Duration) Option {
-	return func(s *settings) {
-		if d > 0 {
-			s.matchTimeout = d
-		}
-	}
+	return s.matchTimeout
 }
 
 // errNoModel is the SERVICE_UNAVAILABLE error of an operation that needs
 // a language model when none is configured; what says what was asked.
 func errNoModel(what string) error {
 	return envelope.Errorf(envelope.CodeServiceUnavailable,
-		"%s no language model is configured: set QUIVER_LLM_PROVIDER (openai, anthropic, ollama or googleai) and QUIVER_LLM_MODEL on the server, or pass an llms.Model to the devutil constructor", what)
+		"%s no language model is configured: set QUIVER_LLM_PROVIDER (openai, anthropic, ollama or googleai) and QUIVER_LLM_MODEL on the server, or set devutil.Config.LLM.Model", what)
 }

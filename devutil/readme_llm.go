@@ -6,23 +6,27 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tmc/langchaingo/llms"
-
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
 )
 
 // ReadmeGenerator is [GenerateReadme] with an optional language model
 // that polishes the description and features when a request asks for it.
-// It is safe for concurrent use.
+// It is safe for concurrent use. The zero ReadmeGenerator has no model.
 type ReadmeGenerator struct {
 	settings
 }
 
-// NewReadmeGenerator returns a generator that polishes with model; with
-// a nil model it is exactly [GenerateReadme].
-func NewReadmeGenerator(model llms.Model, opts ...Option) *ReadmeGenerator {
-	return &ReadmeGenerator{newSettings(model, opts)}
+// NewReadmeGenerator returns a generator that polishes with cfg.LLM;
+// without a model it is [GenerateReadme], and Polish is
+// SERVICE_UNAVAILABLE. The error, wrapping [llm.ErrInvalidConfig],
+// reports an invalid cfg.
+func NewReadmeGenerator(cfg Config) (*ReadmeGenerator, error) {
+	s, err := newSettings(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &ReadmeGenerator{s}, nil
 }
 
 type polishedText struct {
@@ -46,7 +50,7 @@ func (g *ReadmeGenerator) Generate(ctx context.Context, req ReadmeRequest) (Read
 	if err := validateReadme(req); err != nil {
 		return ReadmeResult{}, envelope.AI{}, err
 	}
-	if !req.Polish || g.llm == nil {
+	if !req.Polish || !g.llm.Enabled() {
 		res, err := GenerateReadme(ctx, req)
 		return res, envelope.AI{}, err
 	}
@@ -75,7 +79,7 @@ func (g *ReadmeGenerator) Generate(ctx context.Context, req ReadmeRequest) (Read
 		}
 		return v
 	}
-	ans, ai, err := llmjson.Ask(ctx, g.llm, llmjson.Request{System: readmeSystemPrompt, Prompt: prompt.String()}, check)
+	ans, ai, err := llmjson.Ask(ctx, &g.llm, llmjson.Request{System: readmeSystemPrompt, Prompt: prompt.String()}, check)
 	if err != nil {
 		return ReadmeResult{}, ai, err
 	}

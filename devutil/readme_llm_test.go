@@ -11,6 +11,8 @@ import (
 
 	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
@@ -23,11 +25,11 @@ var polishRequest = devutil.ReadmeRequest{
 }
 
 func TestReadmeGeneratorPolish(t *testing.T) {
-	srv := llmtest.NewOpenAI(t,
+	srv := testutil.NewOpenAI(t,
 		// The first answer drops a feature; the retry shows the count.
 		llmtest.Reply{Content: `{"description":"x","features":["Email checks."]}`, PromptTokens: 100, CompletionTokens: 20},
 		llmtest.Reply{Content: `{"description":"Quiver is a *toolkit* for email and web checks.\n\nIt has <b>more</b>.","features":["Email verification.","Web checks."]}`, PromptTokens: 150, CompletionTokens: 30})
-	g := devutil.NewReadmeGenerator(srv.Model(t, "gpt-4o-mini"), devutil.WithModelName("gpt-4o-mini"))
+	g := newReadmeGenerator(t, llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini"), Name: "gpt-4o-mini"})
 	res, ai, err := g.Generate(context.Background(), polishRequest)
 	if err != nil {
 		t.Fatal(err)
@@ -58,16 +60,16 @@ func TestReadmeGeneratorPolishFailures(t *testing.T) {
 	tests := []struct {
 		name    string
 		replies []llmtest.Reply
-		opts    []devutil.Option
+		llm     llm.Config
 		code    envelope.Code
 	}{
-		{"garbage", []llmtest.Reply{{Content: "Here is a nicer README!"}, {Content: "still not JSON"}}, nil, envelope.CodeUpstreamError},
-		{"timeout", []llmtest.Reply{{Content: `{}`, Delay: 5 * time.Second}}, []devutil.Option{devutil.WithTimeout(100 * time.Millisecond)}, envelope.CodeUpstreamTimeout},
+		{"garbage", []llmtest.Reply{{Content: "Here is a nicer README!"}, {Content: "still not JSON"}}, llm.Config{}, envelope.CodeUpstreamError},
+		{"timeout", []llmtest.Reply{{Content: `{}`, Delay: 5 * time.Second}}, llm.Config{Timeout: 100 * time.Millisecond}, envelope.CodeUpstreamTimeout},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := llmtest.NewOpenAI(t, tt.replies...)
-			_, _, err := devutil.NewReadmeGenerator(srv.Model(t, "m"), tt.opts...).Generate(context.Background(), polishRequest)
+			srv := testutil.NewOpenAI(t, tt.replies...)
+			_, _, err := newReadmeGenerator(t, withModel(tt.llm, testutil.Model(t, srv, "m"))).Generate(context.Background(), polishRequest)
 			var e *envelope.Error
 			if !errors.As(err, &e) || e.Code != tt.code {
 				t.Errorf("err = %v, want %s", err, tt.code)
@@ -77,15 +79,15 @@ func TestReadmeGeneratorPolishFailures(t *testing.T) {
 }
 
 func TestReadmeGeneratorWithoutPolish(t *testing.T) {
-	srv := llmtest.NewOpenAI(t) // any call fails the test
+	srv := testutil.NewOpenAI(t) // any call fails the test
 	req := polishRequest
 	req.Polish = false
-	res, ai, err := devutil.NewReadmeGenerator(srv.Model(t, "m")).Generate(context.Background(), req)
+	res, ai, err := newReadmeGenerator(t, llm.Config{Model: testutil.Model(t, srv, "m")}).Generate(context.Background(), req)
 	if err != nil || res.Polished || ai != (envelope.AI{}) || res.ReadmeMD != readme(t, req) {
 		t.Errorf("res %+v ai %+v err %v", res, ai, err)
 	}
 	// Polish without a model is SERVICE_UNAVAILABLE.
-	_, _, err = devutil.NewReadmeGenerator(nil).Generate(context.Background(), polishRequest)
+	_, _, err = newReadmeGenerator(t, llm.Config{}).Generate(context.Background(), polishRequest)
 	var e *envelope.Error
 	if !errors.As(err, &e) || e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "QUIVER_LLM_PROVIDER") {
 		t.Errorf("err = %v", err)

@@ -12,7 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2/v2"
-	"github.com/tmc/langchaingo/llms"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
@@ -78,15 +77,21 @@ type RegexTestCase struct {
 
 // RegexGenerator writes regular expressions from descriptions: from a
 // built-in catalog of well-tested patterns, or with a language model. It
-// is safe for concurrent use.
+// is safe for concurrent use. The zero RegexGenerator has no model: only
+// the catalog answers.
 type RegexGenerator struct {
 	settings
 }
 
-// NewRegexGenerator returns a generator backed by model. With a nil
-// model, only the built-in catalog answers.
-func NewRegexGenerator(model llms.Model, opts ...Option) *RegexGenerator {
-	return &RegexGenerator{newSettings(model, opts)}
+// NewRegexGenerator returns a generator backed by cfg.LLM. Without a
+// model, only the built-in catalog answers. The error, wrapping
+// [llm.ErrInvalidConfig], reports an invalid cfg.
+func NewRegexGenerator(cfg Config) (*RegexGenerator, error) {
+	s, err := newSettings(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &RegexGenerator{s}, nil
 }
 
 // Generate returns a pattern for req.Description in req.Flavor. Without
@@ -101,7 +106,7 @@ func (g *RegexGenerator) Generate(ctx context.Context, req RegexGenerateRequest)
 	if err != nil {
 		return RegexGenerateResult{}, envelope.AI{}, err
 	}
-	if g.llm == nil {
+	if !g.llm.Enabled() {
 		if e := lookupCatalog(req.Description); e != nil {
 			return e.result(flavor), envelope.AI{}, nil
 		}
@@ -291,13 +296,13 @@ func (g *RegexGenerator) ask(ctx context.Context, description, flavor string) (R
 		if len(v) > 0 {
 			return v
 		}
-		m, err := compileFlavor(a.Pattern, flavor, g.matchTimeout)
+		m, err := compileFlavor(a.Pattern, flavor, g.regexTimeout())
 		if err != nil {
 			return []string{fmt.Sprintf("the pattern does not compile as %s: %v", flavor, err)}
 		}
 		return runTestCases(m, a.TestCases)
 	}
-	ans, ai, err := llmjson.Ask(ctx, g.llm, req, check)
+	ans, ai, err := llmjson.Ask(ctx, &g.llm, req, check)
 	if err != nil {
 		return RegexGenerateResult{}, ai, err
 	}

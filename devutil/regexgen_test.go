@@ -15,6 +15,7 @@ import (
 	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
@@ -23,7 +24,7 @@ var flavors = []string{"pcre", "python", "javascript", "go", "re2", "dotnet"}
 
 func catalogResult(t *testing.T, description, flavor string) devutil.RegexGenerateResult {
 	t.Helper()
-	res, ai, err := devutil.NewRegexGenerator(nil).Generate(context.Background(), devutil.RegexGenerateRequest{Description: description, Flavor: flavor})
+	res, ai, err := newRegexGenerator(t, devutil.Config{}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: description, Flavor: flavor})
 	if err != nil {
 		t.Fatalf("Generate(%q, %s): %v", description, flavor, err)
 	}
@@ -122,7 +123,7 @@ func TestRegexCatalogDescriptions(t *testing.T) {
 
 func TestRegexGenerateWithoutModel(t *testing.T) {
 	for _, desc := range []string{"gmail addresses only", "email or phone", "a date", "phone number", "palindromes"} {
-		_, _, err := devutil.NewRegexGenerator(nil).Generate(context.Background(), devutil.RegexGenerateRequest{Description: desc})
+		_, _, err := newRegexGenerator(t, devutil.Config{}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: desc})
 		var e *envelope.Error
 		if !errors.As(err, &e) || e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "QUIVER_LLM_PROVIDER") {
 			t.Errorf("%q: err = %v, want SERVICE_UNAVAILABLE naming QUIVER_LLM_PROVIDER", desc, err)
@@ -137,7 +138,7 @@ func TestRegexGenerateInvalid(t *testing.T) {
 		{Description: strings.Repeat("x", devutil.MaxRegexDescriptionLength+1)},
 		{Description: "email", Flavor: "perl6"},
 	} {
-		_, _, err := devutil.NewRegexGenerator(nil).Generate(context.Background(), req)
+		_, _, err := newRegexGenerator(t, devutil.Config{}).Generate(context.Background(), req)
 		var v *envelope.ValidationError
 		if !errors.As(err, &v) {
 			t.Errorf("%+v: err = %v, want a ValidationError", req, err)
@@ -160,9 +161,9 @@ var orderCases = []devutil.RegexTestCase{
 }
 
 func TestRegexGenerateModelGoodAnswer(t *testing.T) {
-	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^ORD-[0-9]{5}$`, orderCases...), PromptTokens: 120, CompletionTokens: 40})
-	g := devutil.NewRegexGenerator(srv.Model(t, "gpt-4o-mini"), devutil.WithModelName("gpt-4o-mini"),
-		devutil.WithPrices(llm.Prices{"gpt-4o-mini": {Input: 1, Output: 2}}))
+	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^ORD-[0-9]{5}$`, orderCases...), PromptTokens: 120, CompletionTokens: 40})
+	g := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini"), Name: "gpt-4o-mini",
+		Prices: llm.Prices{"gpt-4o-mini": {Input: 1, Output: 2}}}})
 	res, ai, err := g.Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers like ORD-12345", Flavor: "javascript"})
 	if err != nil {
 		t.Fatal(err)
@@ -182,8 +183,8 @@ func TestRegexGenerateModelGoodAnswer(t *testing.T) {
 func TestRegexGenerateModelFixesFailingPattern(t *testing.T) {
 	bad := modelReply(t, `^ORD-[0-9]+$`, orderCases...) // accepts ORD-1234
 	good := modelReply(t, `^ORD-[0-9]{5}$`, orderCases...)
-	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: bad, PromptTokens: 100, CompletionTokens: 30}, llmtest.Reply{Content: good, PromptTokens: 180, CompletionTokens: 30})
-	res, ai, err := devutil.NewRegexGenerator(srv.Model(t, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: "go"})
+	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: bad, PromptTokens: 100, CompletionTokens: 30}, llmtest.Reply{Content: good, PromptTokens: 180, CompletionTokens: 30})
+	res, ai, err := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m")}}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: "go"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,8 +206,8 @@ func TestRegexGenerateModelFixesFailingPattern(t *testing.T) {
 
 func TestRegexGenerateModelFlavorCompileError(t *testing.T) {
 	// A lookahead is not RE2: the retry says so, and the fix passes.
-	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^(?=ORD)ORD-[0-9]{5}$`, orderCases...)}, llmtest.Reply{Content: modelReply(t, `^ORD-[0-9]{5}$`, orderCases...)})
-	if _, _, err := devutil.NewRegexGenerator(srv.Model(t, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: "re2"}); err != nil {
+	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^(?=ORD)ORD-[0-9]{5}$`, orderCases...)}, llmtest.Reply{Content: modelReply(t, `^ORD-[0-9]{5}$`, orderCases...)})
+	if _, _, err := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m")}}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: "re2"}); err != nil {
 		t.Fatal(err)
 	}
 	if last := srv.Requests()[1].Messages; !strings.Contains(last[len(last)-1].Content, "does not compile as re2") {
@@ -215,8 +216,8 @@ func TestRegexGenerateModelFlavorCompileError(t *testing.T) {
 }
 
 func TestRegexGenerateModelGarbage(t *testing.T) {
-	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: "Sure! Here is your regex: /ORD-\\d+/"}, llmtest.Reply{Content: `{"pattern": 42}`})
-	_, ai, err := devutil.NewRegexGenerator(srv.Model(t, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers"})
+	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: "Sure! Here is your regex: /ORD-\\d+/"}, llmtest.Reply{Content: `{"pattern": 42}`})
+	_, ai, err := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m")}}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers"})
 	var e *envelope.Error
 	if !errors.As(err, &e) || e.Code != envelope.CodeUpstreamError {
 		t.Fatalf("err = %v, want UPSTREAM_ERROR", err)
@@ -233,8 +234,8 @@ func TestRegexGenerateModelGarbage(t *testing.T) {
 func TestRegexGenerateModelCatastrophicPattern(t *testing.T) {
 	evil := modelReply(t, `\A(a+)+\z`, devutil.RegexTestCase{String: "aaaa", ShouldMatch: true}, devutil.RegexTestCase{String: "a", ShouldMatch: true},
 		devutil.RegexTestCase{String: strings.Repeat("a", 40) + "!", ShouldMatch: false}, devutil.RegexTestCase{String: "b", ShouldMatch: false})
-	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: evil})
-	g := devutil.NewRegexGenerator(srv.Model(t, "m"), devutil.WithMaxAttempts(1), devutil.WithMatchTimeout(50*time.Millisecond))
+	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: evil})
+	g := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m"), MaxAttempts: 1}, RegexMatchTimeout: 50 * time.Millisecond})
 	start := time.Now()
 	_, _, err := g.Generate(context.Background(), devutil.RegexGenerateRequest{Description: "runs of a"})
 	var ce *llmjson.ContractError
@@ -247,8 +248,8 @@ func TestRegexGenerateModelCatastrophicPattern(t *testing.T) {
 }
 
 func TestRegexGenerateModelTimeout(t *testing.T) {
-	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^x$`, orderCases...), Delay: 5 * time.Second})
-	g := devutil.NewRegexGenerator(srv.Model(t, "m"), devutil.WithTimeout(100*time.Millisecond))
+	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^x$`, orderCases...), Delay: 5 * time.Second})
+	g := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m"), Timeout: 100 * time.Millisecond}})
 	_, _, err := g.Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers"})
 	var e *envelope.Error
 	if !errors.As(err, &e) || e.Code != envelope.CodeUpstreamTimeout {
@@ -270,8 +271,8 @@ func TestRegexGenerateModelUnanchored(t *testing.T) {
 		{"re2", `^ORD-[0-9]{5}`, `\AORD-[0-9]{5}\z`},
 		{"go", `^ORD-[0-9]{5}|^X$`, `^(?:ORD-[0-9]{5}|X)$`}, // the first alternative has no end
 	} {
-		srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, tt.bad, orderCases...)}, llmtest.Reply{Content: modelReply(t, tt.good, orderCases...)})
-		res, _, err := devutil.NewRegexGenerator(srv.Model(t, "m")).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: tt.flavor})
+		srv := testutil.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, tt.bad, orderCases...)}, llmtest.Reply{Content: modelReply(t, tt.good, orderCases...)})
+		res, _, err := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m")}}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: tt.flavor})
 		if err != nil || res.Pattern != tt.good {
 			t.Errorf("%s %#q: pattern %#q, err %v; want the retry's %#q", tt.flavor, tt.bad, res.Pattern, err, tt.good)
 			continue

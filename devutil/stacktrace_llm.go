@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tmc/langchaingo/llms"
-
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
 )
@@ -16,15 +14,20 @@ const maxAISuggestionLength = 1500
 
 // StacktraceAnalyzer is [AnalyzeStacktrace] with an optional language
 // model that adds advice specific to the trace. It is safe for
-// concurrent use.
+// concurrent use. The zero StacktraceAnalyzer has no model.
 type StacktraceAnalyzer struct {
 	settings
 }
 
-// NewStacktraceAnalyzer returns an analyzer enriched by model; with a nil
-// model it is exactly [AnalyzeStacktrace].
-func NewStacktraceAnalyzer(model llms.Model, opts ...Option) *StacktraceAnalyzer {
-	return &StacktraceAnalyzer{newSettings(model, opts)}
+// NewStacktraceAnalyzer returns an analyzer enriched by cfg.LLM; without
+// a model it is exactly [AnalyzeStacktrace]. The error, wrapping
+// [llm.ErrInvalidConfig], reports an invalid cfg.
+func NewStacktraceAnalyzer(cfg Config) (*StacktraceAnalyzer, error) {
+	s, err := newSettings(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &StacktraceAnalyzer{s}, nil
 }
 
 type aiSuggestion struct {
@@ -43,7 +46,7 @@ Answer with one JSON object and nothing else: {"suggestion": "..."}
 // the model used either way.
 func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest) (StacktraceResult, envelope.AI, error) {
 	res, err := AnalyzeStacktrace(ctx, req)
-	if err != nil || a.llm == nil || res.ErrorType == "unknown" {
+	if err != nil || !a.llm.Enabled() || res.ErrorType == "unknown" {
 		return res, envelope.AI{}, err
 	}
 	var b strings.Builder
@@ -82,7 +85,7 @@ func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest)
 		}
 		return nil
 	}
-	ans, ai, err := llmjson.Ask(ctx, a.llm, llmjson.Request{System: stacktraceSystemPrompt, Prompt: b.String()}, check)
+	ans, ai, err := llmjson.Ask(ctx, &a.llm, llmjson.Request{System: stacktraceSystemPrompt, Prompt: b.String()}, check)
 	if err != nil {
 		if ctx.Err() != nil {
 			// err is llmjson's classified error, which still wraps

@@ -12,6 +12,8 @@ import (
 
 	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
@@ -25,8 +27,8 @@ func readTrace(t *testing.T, name string) string {
 }
 
 func TestStacktraceAnalyzerEnriches(t *testing.T) {
-	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"suggestion":"USERS has no entry for the request's user_id: check that load_user is only called after authentication sets it."}`, PromptTokens: 300, CompletionTokens: 40})
-	a := devutil.NewStacktraceAnalyzer(srv.Model(t, "gpt-4o-mini"), devutil.WithModelName("gpt-4o-mini"))
+	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"suggestion":"USERS has no entry for the request's user_id: check that load_user is only called after authentication sets it."}`, PromptTokens: 300, CompletionTokens: 40})
+	a := newAnalyzer(t, llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini"), Name: "gpt-4o-mini"})
 	res, ai, err := a.Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: readTrace(t, "python_keyerror.txt"), Framework: "flask"})
 	if err != nil {
 		t.Fatal(err)
@@ -53,17 +55,17 @@ func TestStacktraceAnalyzerModelFailures(t *testing.T) {
 	tests := []struct {
 		name    string
 		replies []llmtest.Reply
-		opts    []devutil.Option
+		llm     llm.Config
 		note    string
 	}{
-		{"garbage", []llmtest.Reply{{Content: "I think you should check the key."}, {Content: `{"advice":"x"}`}}, nil, "did not meet the contract"},
-		{"timeout", []llmtest.Reply{{Content: `{"suggestion":"x"}`, Delay: 5 * time.Second}}, []devutil.Option{devutil.WithTimeout(100 * time.Millisecond)}, "the language model gave no suggestion"},
-		{"server error", []llmtest.Reply{{Status: 500}}, []devutil.Option{devutil.WithMaxAttempts(1)}, "the language model gave no suggestion"},
+		{"garbage", []llmtest.Reply{{Content: "I think you should check the key."}, {Content: `{"advice":"x"}`}}, llm.Config{}, "did not meet the contract"},
+		{"timeout", []llmtest.Reply{{Content: `{"suggestion":"x"}`, Delay: 5 * time.Second}}, llm.Config{Timeout: 100 * time.Millisecond}, "the language model gave no suggestion"},
+		{"server error", []llmtest.Reply{{Status: 500}}, llm.Config{MaxAttempts: 1}, "the language model gave no suggestion"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := llmtest.NewOpenAI(t, tt.replies...)
-			res, _, err := devutil.NewStacktraceAnalyzer(srv.Model(t, "m"), tt.opts...).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: readTrace(t, "go_nilmap.txt")})
+			srv := testutil.NewOpenAI(t, tt.replies...)
+			res, _, err := newAnalyzer(t, withModel(tt.llm, testutil.Model(t, srv, "m"))).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: readTrace(t, "go_nilmap.txt")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,8 +77,8 @@ func TestStacktraceAnalyzerModelFailures(t *testing.T) {
 }
 
 func TestStacktraceAnalyzerSkipsUnknown(t *testing.T) {
-	srv := llmtest.NewOpenAI(t) // any call fails the test
-	res, ai, err := devutil.NewStacktraceAnalyzer(srv.Model(t, "m")).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: "hello world"})
+	srv := testutil.NewOpenAI(t) // any call fails the test
+	res, ai, err := newAnalyzer(t, llm.Config{Model: testutil.Model(t, srv, "m")}).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: "hello world"})
 	if err != nil || res.ErrorType != "unknown" || ai.Model != "" || len(srv.Requests()) != 0 {
 		t.Errorf("res %+v ai %+v err %v", res, ai, err)
 	}
@@ -91,8 +93,8 @@ func TestStacktraceAnalyzerRejectsLinks(t *testing.T) {
 		"Do this:\n```go\nm := map[string]int{}\n```",
 	} {
 		const good = "Initialize the map in NewStore before the first write."
-		srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"suggestion":` + strconv.Quote(bad) + `}`}, llmtest.Reply{Content: `{"suggestion":"` + good + `"}`})
-		res, _, err := devutil.NewStacktraceAnalyzer(srv.Model(t, "m")).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: readTrace(t, "go_nilmap.txt")})
+		srv := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"suggestion":` + strconv.Quote(bad) + `}`}, llmtest.Reply{Content: `{"suggestion":"` + good + `"}`})
+		res, _, err := newAnalyzer(t, llm.Config{Model: testutil.Model(t, srv, "m")}).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: readTrace(t, "go_nilmap.txt")})
 		if err != nil || res.AISuggestion != good {
 			t.Errorf("%q: suggestion %q, err %v; want the retry's", bad, res.AISuggestion, err)
 			continue
@@ -108,11 +110,11 @@ func TestStacktraceAnalyzerRejectsLinks(t *testing.T) {
 // context.Canceled, not a bare one that the HTTP layer reports as an
 // internal error.
 func TestStacktraceAnalyzerCanceled(t *testing.T) {
-	srv := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"suggestion":"x"}`, Delay: 5 * time.Second})
+	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"suggestion":"x"}`, Delay: 5 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	time.AfterFunc(100*time.Millisecond, cancel)
-	_, _, err := devutil.NewStacktraceAnalyzer(srv.Model(t, "m")).Analyze(ctx, devutil.StacktraceRequest{Stacktrace: readTrace(t, "go_nilmap.txt")})
+	_, _, err := newAnalyzer(t, llm.Config{Model: testutil.Model(t, srv, "m")}).Analyze(ctx, devutil.StacktraceRequest{Stacktrace: readTrace(t, "go_nilmap.txt")})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}

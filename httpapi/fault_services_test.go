@@ -11,6 +11,7 @@ import (
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
@@ -123,11 +124,11 @@ func TestFaultUpstreamProviderHangs(t *testing.T) {
 func TestFaultLLMHangs(t *testing.T) {
 	noLeaks(t)
 	const timeout = 200 * time.Millisecond
-	s := llmtest.NewOpenAI(t)
+	s := testutil.NewOpenAI(t)
 	for range 8 {
 		s.Push(llmtest.Reply{Delay: time.Minute})
 	}
-	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: s.Model(t, "gpt-4o-mini"),
+	h := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: testutil.Model(t, s, "gpt-4o-mini"),
 		LLMSettings: httpapi.LLMSettings{Model: "gpt-4o-mini", Timeout: timeout}})
 	for _, c := range []struct{ path, body string }{
 		{"/v1/content/headlines", `{"topic":"remote work for small teams"}`},

@@ -1,24 +1,29 @@
 package httpapi
 
 import (
+	"context"
 	"time"
 
 	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/devutil"
+	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/llm"
 )
 
-// LLMSettings tune the calls to [Config.LLM]. The zero value works: the
-// model is reported as "unknown" and priced at zero, calls are bounded by
-// the request only, answers that break their contract are retried once,
-// and the provider's JSON mode is used.
+// LLMSettings tune the calls to [Config.LLM]; they are the fields of an
+// [llm.Config] (see [Config.LLMConfig]). The zero value works: the model
+// is reported as "unknown" and priced at zero (llm.Config.PriceKnown
+// reports false), calls are bounded by the request only, answers that
+// break their contract are retried once, and the provider's JSON mode is
+// used.
 type LLMSettings struct {
 	// Model names the model in meta.model and selects its price, e.g.
 	// "gpt-4o-mini" or "llama3.2".
 	Model string
 	// Prices are US dollars per million input and output tokens, by model
 	// name (exact, or the longest prefix followed by "-", ":" or "@").
-	// Nil means the built-in table of content.DefaultPrices.
+	// Nil means the built-in table of llm.DefaultPrices. A model the
+	// table does not name is reported with a cost of 0.
 	Prices llm.Prices
 	// Timeout bounds each call to the model. Zero: only the request's
 	// context bounds it.
@@ -31,14 +36,15 @@ type LLMSettings struct {
 	NoJSONMode bool
 }
 
-// LLMClient returns the client that the photo-sharing insights pass to
-// llmjson.Ask, or nil when no model is configured.
-func (c *Config) LLMClient() *llm.Config {
+// LLMConfig returns the model settings of every route backed by a
+// language model: Config.LLM tuned by Config.LLMSettings, or the zero
+// llm.Config (no model) when LLM is nil.
+func (c *Config) LLMConfig() llm.Config {
 	if c.LLM == nil {
-		return nil
+		return llm.Config{}
 	}
 	st := c.LLMSettings
-	return &llm.Config{
+	return llm.Config{
 		Model:           c.LLM,
 		Name:            st.Model,
 		Prices:          st.Prices,
@@ -48,48 +54,42 @@ func (c *Config) LLMClient() *llm.Config {
 	}
 }
 
+// LLMClient returns the model settings that the photo-sharing insights
+// use, or nil when no model is configured.
+func (c *Config) LLMClient() *llm.Config {
+	if c.LLM == nil {
+		return nil
+	}
+	lc := c.LLMConfig()
+	return &lc
+}
+
 // ContentGenerator returns the content generator that the content routes
 // use: Config.LLM tuned by Config.LLMSettings, or the extractive fallback
 // when LLM is nil. Programs that call package content directly with the
-// server's configuration (the quiver command line) use it too.
-func (c *Config) ContentGenerator() *content.Generator {
-	if c.LLM == nil {
-		return content.New(nil)
-	}
-	st := c.LLMSettings
-	opts := []content.Option{
-		content.WithModelName(st.Model),
-		content.WithTimeout(st.Timeout),
-		content.WithMaxAttempts(st.MaxAttempts),
-	}
-	if st.Prices != nil {
-		opts = append(opts, content.WithPrices(st.Prices))
-	}
-	if st.NoJSONMode {
-		opts = append(opts, content.WithoutJSONMode())
-	}
-	return content.New(c.LLM, opts...)
+// server's configuration (the quiver command line) use it too. It fails
+// when the settings are invalid (a negative timeout or attempt count).
+func (c *Config) ContentGenerator() (*content.Generator, error) {
+	return content.New(content.Config{LLM: c.LLMConfig()})
 }
 
-// DevutilOptions returns the options of the devutil operations backed by
-// a model (regex generation, stack trace advice, README polish): the regex
-// match timeout and, when LLM is set, the LLMSettings.
-func (c *Config) DevutilOptions() []devutil.Option {
-	opts := []devutil.Option{devutil.WithMatchTimeout(c.RegexMatchTimeout)}
-	if c.LLM == nil {
-		return opts
+// DevutilConfig returns the configuration of the devutil operations
+// backed by a model (regex generation, stack trace advice, README
+// polish): the model settings of LLMConfig and the regex match timeout.
+func (c *Config) DevutilConfig() devutil.Config {
+	return devutil.Config{LLM: c.LLMConfig(), RegexMatchTimeout: c.RegexMatchTimeout}
+}
+
+// built binds a method of a service that may have failed to build
+// (err != nil): then the route answers SERVICE_UNAVAILABLE, and the
+// server logged why when it built its routes.
+func built[T, Req, Res any](v *T, err error, m func(*T, context.Context, Req) (Res, envelope.AI, error)) func(context.Context, Req) (Res, envelope.AI, error) {
+	return func(ctx context.Context, req Req) (Res, envelope.AI, error) {
+		if err != nil {
+			var zero Res
+			return zero, envelope.AI{}, envelope.Errorf(envelope.CodeServiceUnavailable,
+				"the language model settings of this server are invalid; see its log")
+		}
+		return m(v, ctx, req)
 	}
-	st := c.LLMSettings
-	opts = append(opts,
-		devutil.WithModelName(st.Model),
-		devutil.WithTimeout(st.Timeout),
-		devutil.WithMaxAttempts(st.MaxAttempts),
-	)
-	if st.Prices != nil {
-		opts = append(opts, devutil.WithPrices(st.Prices))
-	}
-	if st.NoJSONMode {
-		opts = append(opts, devutil.WithoutJSONMode())
-	}
-	return opts
 }

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
@@ -46,7 +48,7 @@ func postContent(t *testing.T, h http.Handler, path, body string) (*httptest.Res
 func contentHandler(t *testing.T, s *llmtest.Server, model string, st httpapi.LLMSettings) http.Handler {
 	cfg := httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1}
 	if s != nil {
-		cfg.LLM = s.Model(t, model)
+		cfg.LLM = testutil.Model(t, s, model)
 		st.Model = model
 		cfg.LLMSettings = st
 	}
@@ -227,7 +229,7 @@ func TestContentBounds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := llmtest.NewOpenAI(t)
+			s := testutil.NewOpenAI(t)
 			if tt.field == "" {
 				s.Push(llmtest.Reply{Content: validAnswer(tt.path, tt.n, tt.variant), PromptTokens: 5, CompletionTokens: 7})
 			}
@@ -368,7 +370,7 @@ func TestContentProviders(t *testing.T) {
 			}
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
-					s := llmtest.New(t, p, tt.replies...)
+					s := testutil.NewLLMServer(t, p, tt.replies...)
 					// A generous timeout: answered cases must not time out on a loaded machine.
 					h := contentHandler(t, s, model, httpapi.LLMSettings{Timeout: time.Second})
 					start := time.Now()
@@ -422,7 +424,7 @@ func deref[T any](p *T) any {
 }
 
 func TestContentLLMSettings(t *testing.T) {
-	s := llmtest.NewOpenAI(t, llmtest.Reply{Content: validAnswer("/v1/content/headlines", 2, ""), PromptTokens: 1_000_000})
+	s := testutil.NewOpenAI(t, llmtest.Reply{Content: validAnswer("/v1/content/headlines", 2, ""), PromptTokens: 1_000_000})
 	prices := llm.Prices{"local-model": {Input: 3, Output: 0}}
 	h := contentHandler(t, s, "local-model", httpapi.LLMSettings{NoJSONMode: true, MaxAttempts: 1, Prices: prices})
 	rec, res := postContent(t, h, "/v1/content/headlines", `{"topic":"Solar irrigation","count":3}`)
@@ -437,5 +439,49 @@ func TestContentLLMSettings(t *testing.T) {
 	}
 	if res.Meta.CostUSD == nil || *res.Meta.CostUSD != 3 {
 		t.Errorf("cost = %v, want 3 from the configured price table", deref(res.Meta.CostUSD))
+	}
+}
+
+// TestInvalidLLMSettingsAnswer503 checks that settings that cannot work
+// (a negative attempt count) make the model-backed routes answer
+// SERVICE_UNAVAILABLE without calling the model, rather than run with a
+// silently corrected setting.
+func TestInvalidLLMSettingsAnswer503(t *testing.T) {
+	s := testutil.NewOpenAI(t)
+	h := contentHandler(t, s, "gpt-4o-mini", httpapi.LLMSettings{MaxAttempts: -1})
+	for path, body := range map[string]string{
+		"/v1/content/rewrite":    `{"text":"A text long enough to rewrite."}`,
+		"/v1/dev/regex/generate": `{"description":"German postcodes"}`,
+		"/v1/dev/readme":         `{"repo_name":"x","description":"d","polish":true}`,
+	} {
+		rec, res := postContent(t, h, path, body)
+		if rec.Code != http.StatusServiceUnavailable || res.Error == nil || res.Error.Code != "SERVICE_UNAVAILABLE" {
+			t.Errorf("%s: status %d, error %+v; want 503 SERVICE_UNAVAILABLE", path, rec.Code, res.Error)
+		}
+	}
+	if n := len(s.Requests()); n != 0 {
+		t.Errorf("the model was called %d times", n)
+	}
+}
+
+// TestUnpricedModelIsLogged checks that a model without a price is
+// named in a warning when the handler is built, so that its cost of 0
+// is not silent, and that a priced one is not.
+func TestUnpricedModelIsLogged(t *testing.T) {
+	s := testutil.NewOllama(t)
+	for _, tt := range []struct {
+		st   httpapi.LLMSettings
+		warn bool
+	}{
+		{httpapi.LLMSettings{Model: "llama3.2"}, true},
+		{httpapi.LLMSettings{}, true},
+		{httpapi.LLMSettings{Model: "llama3.2", Prices: llm.Prices{"llama3.2": {}}}, false},
+		{httpapi.LLMSettings{Model: "gpt-4o-mini"}, false},
+	} {
+		var logs testutil.SyncBuffer
+		httpapi.New(httpapi.Config{LLM: testutil.Model(t, s, "llama3.2"), LLMSettings: tt.st, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		if got := strings.Contains(logs.String(), "has no price"); got != tt.warn {
+			t.Errorf("%+v: warned %v, want %v:\n%s", tt.st, got, tt.warn, logs.String())
+		}
 	}
 }

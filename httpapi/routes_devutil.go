@@ -9,10 +9,14 @@ import (
 
 // devutilRoutes returns the routes served by package devutil.
 func (s *server) devutilRoutes() []route {
-	opts := s.cfg.DevutilOptions()
-	regex := devutil.NewRegexGenerator(s.cfg.LLM, opts...)
-	stacktrace := devutil.NewStacktraceAnalyzer(s.cfg.LLM, opts...)
-	readme := devutil.NewReadmeGenerator(s.cfg.LLM, opts...)
+	cfg := s.cfg.DevutilConfig()
+	regex, err := devutil.NewRegexGenerator(cfg)
+	if err != nil {
+		s.log.Error("devutil routes backed by a model unavailable", "err", err)
+	}
+	// The three constructors validate cfg alike: err is theirs too.
+	stacktrace, _ := devutil.NewStacktraceAnalyzer(cfg)
+	readme, _ := devutil.NewReadmeGenerator(cfg)
 	return []route{
 		post(groupDev, "/v1/dev/data/base64/encode", "Encode UTF-8 text to Base64", devutil.EncodeBase64),
 		post(groupDev, "/v1/dev/data/base64/decode", "Decode Base64 to UTF-8 text", devutil.DecodeBase64),
@@ -21,10 +25,10 @@ func (s *server) devutilRoutes() []route {
 			body: typeOf[devutil.HashRequest](), response: typeOf[devutil.HashResult](), op: hash,
 		},
 		post(groupDev, "/v1/dev/data/json/format", "Validate, format and minify JSON", devutil.FormatJSON),
-		postAI(groupDev, "/v1/dev/regex/generate", "Generate a regular expression from a description", regex.Generate),
+		postAI(groupDev, "/v1/dev/regex/generate", "Generate a regular expression from a description", built(regex, err, (*devutil.RegexGenerator).Generate)),
 		post(groupDev, "/v1/dev/regex/explain", "Explain a regular expression token by token", devutil.ExplainRegex),
-		postAI(groupDev, "/v1/dev/stacktrace", "Analyze a stack trace", stacktrace.Analyze),
-		postAI(groupDev, "/v1/dev/readme", "Draft a README from repository metadata", readme.Generate),
+		postAI(groupDev, "/v1/dev/stacktrace", "Analyze a stack trace", built(stacktrace, err, (*devutil.StacktraceAnalyzer).Analyze)),
+		postAI(groupDev, "/v1/dev/readme", "Draft a README from repository metadata", built(readme, err, (*devutil.ReadmeGenerator).Generate)),
 	}
 }
 

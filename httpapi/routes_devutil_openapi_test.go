@@ -4,17 +4,18 @@ import (
 	"testing"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
 // TestDevOpenAPI checks the requests and responses of every devutil
 // route, successes and failures, against the served OpenAPI document.
 func TestDevOpenAPI(t *testing.T) {
-	srv := llmtest.NewOpenAI(t,
+	srv := testutil.NewOpenAI(t,
 		llmtest.Reply{Content: `{"pattern":"^[0-9]{5}$","explanation":"Five digits.","test_cases":[{"string":"10115","should_match":true},{"string":"80331","should_match":true},{"string":"1011","should_match":false},{"string":"x","should_match":false}]}`, PromptTokens: 10, CompletionTokens: 5},
 		llmtest.Reply{Content: `{"suggestion":"Initialize the map."}`, PromptTokens: 10, CompletionTokens: 5},
 		llmtest.Reply{Content: `{"description":"A tool.","features":["F."]}`, PromptTokens: 10, CompletionTokens: 5})
-	withModel := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: srv.Model(t, "m"), LLMSettings: httpapi.LLMSettings{Model: "m"}})
+	withModel := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: testutil.Model(t, srv, "m"), LLMSettings: httpapi.LLMSettings{Model: "m"}})
 	plain := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1})
 	router := documentRouter(t, plain)
 	goTrace := jsonString("panic: assignment to entry in nil map\n\ngoroutine 1 [running]:\nmain.main()\n\t/app/main.go:9 +0x45\n")

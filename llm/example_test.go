@@ -1,10 +1,111 @@
 package llm_test
 
 import (
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/llm/llmtest"
 )
+
+// A Config wraps a langchaingo client. Here the client talks to a
+// scripted OpenAI server on loopback; in a program it would be
+// openai.New(openai.WithModel("gpt-4o-mini")). Name repeats the model
+// the client calls, because the client does not report it.
+func Example() {
+	srv := llmtest.NewOpenAI()
+	defer srv.Close()
+	model, err := srv.Model("gpt-4o-mini")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cfg := llm.Config{
+		Model:   model,
+		Name:    "gpt-4o-mini",
+		Timeout: 30 * time.Second,
+	}
+	if err := cfg.Validate(); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(cfg.Enabled(), cfg.ModelName(), cfg.PriceKnown(), cfg.Attempts())
+	// Output: true gpt-4o-mini true 2
+}
+
+func ExampleConfig_Enabled() {
+	fmt.Println(llm.Config{}.Enabled())
+	// Output: false
+}
+
+// Without Name, langchaingo's clients leave the model unknown, and so
+// unpriced.
+func ExampleConfig_ModelName() {
+	srv := llmtest.NewOllama()
+	defer srv.Close()
+	model, _ := srv.Model("llama3.2")
+
+	fmt.Println(llm.Config{Model: model}.ModelName())
+	fmt.Println(llm.Config{Model: model, Name: "llama3.2"}.ModelName())
+	// Output:
+	// unknown
+	// llama3.2
+}
+
+// PriceKnown tells a cost of 0 that means "free" from one that means
+// "not priced": check it when the program starts.
+func ExampleConfig_PriceKnown() {
+	for _, cfg := range []llm.Config{
+		{Name: "gpt-4o-mini"},
+		{Name: "llama3.2"},
+		{Name: "llama3.2", Prices: llm.Prices{"llama3.2": {}}},
+	} {
+		if !cfg.PriceKnown() {
+			fmt.Printf("%s: no price, its calls will report a cost of 0\n", cfg.ModelName())
+			continue
+		}
+		fmt.Printf("%s: priced\n", cfg.ModelName())
+	}
+	// Output:
+	// gpt-4o-mini: priced
+	// llama3.2: no price, its calls will report a cost of 0
+	// llama3.2: priced
+}
+
+func ExampleConfig_PriceTable() {
+	own := llm.Config{Prices: llm.Prices{"my-model": {Input: 1, Output: 2}}}
+	fmt.Println(len(own.PriceTable()), own.PriceTable()["my-model"])
+	fmt.Println(llm.Config{}.PriceTable()["gpt-4o-mini"])
+	// Output:
+	// 1 {1 2}
+	// {0.15 0.6}
+}
+
+func ExampleConfig_Attempts() {
+	fmt.Println(llm.Config{}.Attempts(), llm.Config{MaxAttempts: 4}.Attempts())
+	// Output: 2 4
+}
+
+func ExampleConfig_Validate() {
+	err := llm.Config{MaxAttempts: -1}.Validate()
+	fmt.Println(errors.Is(err, llm.ErrInvalidConfig))
+	fmt.Println(err)
+	// Output:
+	// true
+	// llm: invalid configuration: MaxAttempts is -1; it must be 0 (the default, 2) or positive
+}
+
+func ExamplePrices_Lookup() {
+	prices := llm.Prices{"claude-3-5-haiku": {Input: 0.80, Output: 4.00}}
+	p, ok := prices.Lookup("claude-3-5-haiku-20241022")
+	fmt.Println(p.Input, p.Output, ok)
+	_, ok = prices.Lookup("claude-3-5-sonnet")
+	fmt.Println(ok)
+	// Output:
+	// 0.8 4 true
+	// false
+}
 
 func ExamplePrices_Cost() {
 	prices := llm.Prices{"gpt-4o-mini": {Input: 0.15, Output: 0.60}}
@@ -13,9 +114,12 @@ func ExamplePrices_Cost() {
 	// Output: $0.000600
 }
 
-func ExampleConfig_PriceKnown() {
-	local := llm.Config{Name: "llama3.2"}
-	hosted := llm.Config{Name: "gpt-4o-mini"}
-	fmt.Println(local.PriceKnown(), hosted.PriceKnown())
-	// Output: false true
+// DefaultPrices is a copy: change it to the prices you pay.
+func ExampleDefaultPrices() {
+	prices := llm.DefaultPrices()
+	prices["gpt-4o-mini"] = llm.Price{Input: 0.10, Output: 0.40}
+	prices["llama3.2"] = llm.Price{} // local: free, and known to be
+	cfg := llm.Config{Name: "llama3.2", Prices: prices}
+	fmt.Println(cfg.PriceKnown(), llm.DefaultPrices()["gpt-4o-mini"].Input)
+	// Output: true 0.15
 }

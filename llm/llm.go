@@ -8,14 +8,33 @@
 // content, package devutil, package photosocial and package httpapi all
 // take a [Config] the same way: as the LLM field of their own Config.
 //
-// Cost accounting: the cost in the response metadata is the token usage
-// times the model's [Price]. A model that no price table names costs 0;
-// [Config.PriceKnown] tells a program so, and the quiver server logs a
-// warning at start-up in that case, so a zero cost is never silent.
+// # Model name
+//
+// The name in the usage metadata (meta.model), which also selects the
+// price, is [Config.Name]. The langchaingo clients of OpenAI, Anthropic,
+// Ollama and Google AI (v0.1.14) keep the model they call in an unexported
+// field and report it nowhere, neither by a method nor in the response's
+// GenerationInfo, so Quiver cannot read it from them: set Name to the
+// model you gave the client. A client of your own may report its model by
+// a method ModelName() string, which [Config.ModelName] uses when Name is
+// empty. Without either, the name is [UnknownModel].
+//
+// # Cost
+//
+// The cost in the usage metadata is the token usage times the model's
+// [Price] in US dollars per million tokens. A model that the price table
+// in force does not name costs 0: local models (Ollama, vLLM), new models,
+// and every model whose name is unknown. A cost of 0 therefore does not
+// mean the call was free. [Config.PriceKnown] reports whether the model is
+// priced, and the quiver server logs a warning at start-up when it is not.
 package llm
 
 import (
+	"errors"
+	"fmt"
 	"maps"
+	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,28 +49,38 @@ const DefaultMaxAttempts = 2
 // client does not say which model it calls.
 const UnknownModel = "unknown"
 
+// ErrInvalidConfig is wrapped by the error of [Config.Validate], and so by
+// the constructors of the packages that take a Config.
+var ErrInvalidConfig = errors.New("llm: invalid configuration")
+
 // Config is a language model with the settings Quiver's model-backed
 // operations need. The zero value has no model: operations that need one
 // answer SERVICE_UNAVAILABLE, and those that have a deterministic fallback
-// use it.
+// use it. A Config is a value: copying it is cheap, and the operations
+// only read it.
 type Config struct {
-	// Model answers the prompts. Nil means no model.
+	// Model answers the prompts: any langchaingo client, such as
+	// openai.New(openai.WithModel("gpt-4o-mini")). Default (nil): no
+	// model.
 	Model llms.Model
 	// Name names the model in the usage metadata (meta.model) and selects
-	// its price, e.g. "gpt-4o-mini" or "llama3.2". Default: the model
-	// name the client reports, if it reports one, else UnknownModel.
+	// its price, e.g. "gpt-4o-mini" or "llama3.2". Set it to the model
+	// the client calls: langchaingo's clients do not report it. Default
+	// (""): the name the client reports by a ModelName() string method,
+	// else UnknownModel, which no price table names (cost 0).
 	Name string
 	// Prices are US dollars per million input and output tokens, by model
 	// name. Default (nil): DefaultPrices(). An empty, non-nil table
-	// prices every model at zero.
+	// prices every model at zero. Prices must not be negative.
 	Prices Prices
 	// Timeout bounds each call to the model; a call that runs out of time
 	// fails with UPSTREAM_TIMEOUT. Default (0): only the caller's context
-	// bounds the call.
+	// bounds the call. Negative is invalid.
 	Timeout time.Duration
 	// MaxAttempts is how many times the model is asked before an answer
 	// that breaks the operation's contract fails the call with
-	// UPSTREAM_ERROR. Default (0): DefaultMaxAttempts.
+	// UPSTREAM_ERROR. Default (0): DefaultMaxAttempts, the answer and
+	// one retry. Negative is invalid.
 	MaxAttempts int
 	// DisableJSONMode stops requesting the provider's JSON mode, for
 	// OpenAI-compatible servers that reject response_format json_object.
@@ -62,8 +91,43 @@ type Config struct {
 // Enabled reports whether c has a model.
 func (c Config) Enabled() bool { return c.Model != nil }
 
-// ModelName returns the name reported in meta.model: Name, else the name
-// the client reports, else UnknownModel.
+// Validate reports a configuration that cannot work: a negative Timeout
+// or MaxAttempts, or a price that is negative or not a finite number. The
+// error wraps [ErrInvalidConfig] and names the field. The zero Config is
+// valid.
+func (c Config) Validate() error {
+	var errs []error
+	if c.Timeout < 0 {
+		errs = append(errs, fmt.Errorf("%w: Timeout is %v; it must be 0 (no bound) or positive", ErrInvalidConfig, c.Timeout))
+	}
+	if c.MaxAttempts < 0 {
+		errs = append(errs, fmt.Errorf("%w: MaxAttempts is %d; it must be 0 (the default, %d) or positive", ErrInvalidConfig, c.MaxAttempts, DefaultMaxAttempts))
+	}
+	for _, name := range sortedNames(c.Prices) {
+		p := c.Prices[name]
+		if !validPrice(p.Input) || !validPrice(p.Output) {
+			errs = append(errs, fmt.Errorf("%w: Prices[%q] is %v/%v; prices must be finite and not negative", ErrInvalidConfig, name, p.Input, p.Output))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func validPrice(f float64) bool { return f >= 0 && !math.IsInf(f, 1) }
+
+func sortedNames(p Prices) []string {
+	names := make([]string, 0, len(p))
+	for n := range p {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// ModelName returns the name reported in meta.model and used for the
+// price: Name, else the name the client reports by a method ModelName()
+// string, else UnknownModel. The langchaingo clients have no such method
+// (see the package documentation), so with them it is Name or
+// UnknownModel.
 func (c Config) ModelName() string {
 	if c.Name != "" {
 		return c.Name
@@ -85,8 +149,10 @@ func (c Config) PriceTable() Prices {
 	return c.Prices
 }
 
-// PriceKnown reports whether the price table in force names the model, so
-// that its cost is not silently reported as 0.
+// PriceKnown reports whether the price table in force names the model.
+// When it does not, every call is reported with a cost of 0, whatever the
+// provider charges: check it once when the program starts, and set Name
+// or Prices (or accept the 0, for a local model).
 func (c Config) PriceKnown() bool {
 	_, ok := c.PriceTable().Lookup(c.ModelName())
 	return ok
@@ -116,7 +182,7 @@ type Price struct {
 type Prices map[string]Price
 
 // Lookup returns the price of model and whether an entry applies. A model
-// no entry applies to costs nothing.
+// no entry applies costs 0, and ok is false.
 func (t Prices) Lookup(model string) (Price, bool) {
 	if p, ok := t[model]; ok {
 		return p, true
@@ -133,7 +199,9 @@ func (t Prices) Lookup(model string) (Price, bool) {
 	return best, bestLen > 0
 }
 
-// Cost returns the cost in US dollars of one call of model.
+// Cost returns the cost in US dollars of one call of model that used
+// promptTokens and completionTokens. It is 0 for a model the table does
+// not price; [Prices.Lookup] tells that case from a free model.
 func (t Prices) Cost(model string, promptTokens, completionTokens int) float64 {
 	p, _ := t.Lookup(model)
 	return (float64(promptTokens)*p.Input + float64(completionTokens)*p.Output) / 1e6

@@ -122,7 +122,11 @@ var devOpCommands = []command{
 		},
 		operand: "description",
 	}, func(ctx context.Context, env *cmdEnv, req devutil.RegexGenerateRequest) (any, bool, error) {
-		res, ai, err := devutil.NewRegexGenerator(env.cfg.LLM, env.cfg.DevutilOptions()...).Generate(ctx, req)
+		g, err := devutil.NewRegexGenerator(env.cfg.DevutilConfig())
+		if err != nil {
+			return nil, false, err
+		}
+		res, ai, err := g.Generate(ctx, req)
 		return doneAI(env, res, ai, err)
 	}),
 	op(opSpec{
@@ -136,7 +140,11 @@ var devOpCommands = []command{
 		},
 		operand: "stacktrace", stdin: true,
 	}, func(ctx context.Context, env *cmdEnv, req devutil.StacktraceRequest) (any, bool, error) {
-		res, ai, err := devutil.NewStacktraceAnalyzer(env.cfg.LLM, env.cfg.DevutilOptions()...).Analyze(ctx, req)
+		a, err := devutil.NewStacktraceAnalyzer(env.cfg.DevutilConfig())
+		if err != nil {
+			return nil, false, err
+		}
+		res, ai, err := a.Analyze(ctx, req)
 		return doneAI(env, res, ai, err)
 	}),
 	op(opSpec{
@@ -149,7 +157,11 @@ var devOpCommands = []command{
 		},
 		operand: "repo_name",
 	}, func(ctx context.Context, env *cmdEnv, req devutil.ReadmeRequest) (any, bool, error) {
-		res, ai, err := devutil.NewReadmeGenerator(env.cfg.LLM, env.cfg.DevutilOptions()...).Generate(ctx, req)
+		g, err := devutil.NewReadmeGenerator(env.cfg.DevutilConfig())
+		if err != nil {
+			return nil, false, err
+		}
+		res, ai, err := g.Generate(ctx, req)
 		return doneAI(env, res, ai, err)
 	}),
 }

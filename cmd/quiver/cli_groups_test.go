@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -432,7 +433,7 @@ func TestCLIDev(t *testing.T) {
 // call it (the real OpenAI client against a loopback server speaking its
 // protocol) and report its usage on standard error.
 func TestCLIContentWithModel(t *testing.T) {
-	s := llmtest.NewOpenAI(t,
+	s := testutil.NewOpenAI(t,
 		llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +
 			`{"headline":"Five habits of remote teams","angle":"listicle","predicted_ctr_score":0.6},` +
 			`{"headline":"Why your remote team is slow","angle":"question","predicted_ctr_score":0.5}]}`,

@@ -134,7 +134,11 @@ func contentOp[Req, Res any](name, args, summary, operand, example string, fn fu
 		command: command{name: "content " + name, args: args, summary: summary, example: example, services: []setup{contentSetup}},
 		operand: operand, stdin: true,
 	}, func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error) {
-		res, ai, err := fn(env.cfg.ContentGenerator(), ctx, req)
+		g, err := env.cfg.ContentGenerator()
+		if err != nil {
+			return nil, false, err
+		}
+		res, ai, err := fn(g, ctx, req)
 		return doneAI(env, res, ai, err)
 	})
 }

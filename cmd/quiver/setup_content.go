@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/tmc/langchaingo/llms"
@@ -163,8 +162,8 @@ func (c llmConfig) build(ctx context.Context) (llms.Model, httpapi.LLMSettings, 
 
 // parsePrices reads "model=input/output" overrides on top of the built-in
 // price table.
-func parsePrices(entries []string) (content.PriceTable, error) {
-	prices := content.DefaultPrices()
+func parsePrices(entries []string) (llm.Prices, error) {
+	prices := llm.DefaultPrices()
 	for _, e := range entries {
 		name, pair, ok := strings.Cut(e, "=")
 		in, out, ok2 := strings.Cut(pair, "/")
@@ -176,7 +175,7 @@ func parsePrices(entries []string) (content.PriceTable, error) {
 		if err1 != nil || err2 != nil || pi < 0 || po < 0 {
 			return nil, fmt.Errorf("QUIVER_LLM_PRICES entry %q: prices must be non-negative numbers", e)
 		}
-		prices[strings.TrimSpace(name)] = content.Price{Input: pi, Output: po}
+		prices[strings.TrimSpace(name)] = llm.Price{Input: pi, Output: po}
 	}
 	return prices, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
@@ -112,7 +113,7 @@ func TestContentSetupProviders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.provider, func(t *testing.T) {
-			s := llmtest.New(t, tt.protocol, llmtest.Reply{Content: answer, PromptTokens: 1_000_000, CompletionTokens: 1_000_000})
+			s := testutil.NewLLMServer(t, tt.protocol, llmtest.Reply{Content: answer, PromptTokens: 1_000_000, CompletionTokens: 1_000_000})
 			env := map[string]string{
 				"QUIVER_LLM_PROVIDER": tt.provider,
 				"QUIVER_LLM_MODEL":    tt.model,
@@ -130,7 +131,10 @@ func TestContentSetupProviders(t *testing.T) {
 			if wantModel == "" {
 				wantModel = defaultModels[tt.provider]
 			}
-			g := content.New(cfg.LLM, content.WithModelName(cfg.LLMSettings.Model), content.WithPrices(cfg.LLMSettings.Prices))
+			g, err := cfg.ContentGenerator()
+			if err != nil {
+				t.Fatal(err)
+			}
 			_, ai, err := g.Summarize(context.Background(), content.SummarizeRequest{Text: "Urban beekeeping has grown from a niche hobby into a common sight on city rooftops."})
 			if err != nil {
 				t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/internal/redistest"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 	"github.com/quiverkit/quiver/social/microblog/microblogtest"
@@ -25,7 +26,7 @@ func TestServicesFeedMetricsAndCache(t *testing.T) {
 	rs := redistest.Start(t)
 	dns := resolvertest.NewServer(t, cliZone)
 	mb := microblogtest.TwitterAPI(t, "key")
-	llm := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +
+	llm := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +
 		`{"headline":"Five habits of remote teams","angle":"listicle","predicted_ctr_score":0.6},` +
 		`{"headline":"Why your remote team is slow","angle":"question","predicted_ctr_score":0.5}]}`,
 		PromptTokens: 120, CompletionTokens: 60})

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/content"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/ollama"
 )
@@ -76,7 +77,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, w io.Wr
 		return fmt.Errorf("this example speaks to ollama only, not %q; the quiver server supports every provider", p)
 	}
 
-	g := content.New(model, content.WithModelName(name))
+	g, err := content.New(content.Config{LLM: llm.Config{Model: model, Name: name}})
+	if err != nil {
+		return err
+	}
 	summary, ai, err := g.Summarize(ctx, content.SummarizeRequest{
 		Text:     text,
 		MaxWords: content.Ptr(60),

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
@@ -51,7 +52,7 @@ func TestExtractiveWithoutProvider(t *testing.T) {
 }
 
 func TestOllama(t *testing.T) {
-	s := llmtest.NewOllama(t, llmtest.Reply{
+	s := testutil.NewOllama(t, llmtest.Reply{
 		Content:      `{"summary":"Community solar lets people without a suitable roof share an array and save on bills.","key_points":["No upfront cost","Check contract terms"]}`,
 		PromptTokens: 412, CompletionTokens: 38,
 	})

@@ -1,8 +1,12 @@
 // Command devutil runs Quiver's developer utilities from the command line
 // and prints each result as JSON. The input is the argument, or standard
-// input when there is none (or it is "-").
+// input when there is none (or it is "-"). Without a command, it runs
+// every operation once on a sample input and prints one line for each.
 //
+//	go run ./examples/devutil
 //	go run ./examples/devutil hash -algorithms sha256,keccak-256 'hello'
+//	go run ./examples/devutil base64 'héllo'
+//	go run ./examples/devutil base64 -d 'aMOpbGxv'
 //	echo '{"b":1,"a":[1e400]}' | go run ./examples/devutil json -indent 4 -sort
 //	go run ./examples/devutil explain '^(?<year>\d{4})-(\d{2})$'
 //	go run ./examples/devutil regex -flavor go 'UUID'
@@ -33,11 +37,11 @@ func main() {
 	}
 }
 
-const usage = "usage: devutil hash|json|explain|regex|stacktrace|readme [flags] [input]"
+const usage = "usage: devutil [hash|base64|json|explain|regex|stacktrace|readme [flags] [input]]"
 
 func run(ctx context.Context, out io.Writer, in io.Reader, args []string) error {
 	if len(args) == 0 {
-		return errors.New(usage)
+		return tour(ctx, out)
 	}
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -58,6 +62,23 @@ func run(ctx context.Context, out io.Writer, in io.Reader, args []string) error 
 			return err
 		}
 		result, err = devutil.Hash(ctx, req)
+	case "base64":
+		decode := fs.Bool("d", false, "decode instead of encode")
+		urlSafe := fs.Bool("url", false, "use the URL-safe alphabet")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		value, err := input(fs.Args(), in)
+		if err != nil {
+			return err
+		}
+		op := devutil.EncodeBase64
+		if *decode {
+			op = devutil.DecodeBase64
+		}
+		if result, err = op(ctx, devutil.Base64Request{Value: value, URLSafe: *urlSafe}); err != nil {
+			return err
+		}
 	case "json":
 		indent := fs.Int("indent", devutil.DefaultJSONIndent, "spaces per level, 0 to 8")
 		sortKeys := fs.Bool("sort", false, "sort object keys recursively")
@@ -93,7 +114,8 @@ func run(ctx context.Context, out io.Writer, in io.Reader, args []string) error 
 		if err != nil {
 			return err
 		}
-		result, _, err = devutil.NewRegexGenerator(nil).Generate(ctx, devutil.RegexGenerateRequest{Description: desc, Flavor: *flavor})
+		var g devutil.RegexGenerator // no model: the built-in catalog answers
+		result, _, err = g.Generate(ctx, devutil.RegexGenerateRequest{Description: desc, Flavor: *flavor})
 		if err != nil {
 			return err
 		}
@@ -155,3 +177,68 @@ func input(args []string, in io.Reader) (string, error) {
 	b, err := io.ReadAll(io.LimitReader(in, 16<<20))
 	return string(b), err
 }
+
+// tour runs every operation once on a sample input and prints one line
+// for each, then the usage.
+func tour(ctx context.Context, out io.Writer) error {
+	var lines []string
+	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
+
+	h, err := devutil.Hash(ctx, devutil.HashRequest{Value: "hello", Algorithms: []string{"sha256"}})
+	if err != nil {
+		return err
+	}
+	add("hash        sha256(%q) = %s", "hello", h.Hashes["sha256"])
+
+	b, err := devutil.EncodeBase64(ctx, devutil.Base64Request{Value: "héllo"})
+	if err != nil {
+		return err
+	}
+	d, err := devutil.DecodeBase64(ctx, devutil.Base64Request{Value: b.Output})
+	if err != nil {
+		return err
+	}
+	add("base64      %q encodes to %s, which decodes to %q", "héllo", b.Output, d.Output)
+
+	j, err := devutil.FormatJSON(ctx, devutil.JSONFormatRequest{Text: `{"b": 1, "a": [1e400]}`, SortKeys: true})
+	if err != nil {
+		return err
+	}
+	add("json        %s minifies, keys sorted, to %s", `{"b": 1, "a": [1e400]}`, j.Minified)
+
+	x, err := devutil.ExplainRegex(ctx, devutil.RegexExplainRequest{Pattern: `^(\d+)+$`})
+	if err != nil {
+		return err
+	}
+	add("explain     %s has %d tokens and %d warnings", `^(\d+)+$`, len(x.Breakdown), len(x.Warnings))
+
+	var g devutil.RegexGenerator // no model: the built-in catalog answers
+	r, _, err := g.Generate(ctx, devutil.RegexGenerateRequest{Description: "UUID", Flavor: devutil.FlavorGo})
+	if err != nil {
+		return err
+	}
+	add("regex       UUID in Go: %s", r.Pattern)
+
+	st, err := devutil.AnalyzeStacktrace(ctx, devutil.StacktraceRequest{Stacktrace: sampleTrace})
+	if err != nil {
+		return err
+	}
+	add("stacktrace  %s: %s", st.Language, st.RootCause)
+
+	md, err := devutil.GenerateReadme(ctx, devutil.ReadmeRequest{RepoName: "tool", Description: "Does things.", Language: "go"})
+	if err != nil {
+		return err
+	}
+	add("readme      %d lines of Markdown, starting %q", strings.Count(md.ReadmeMD, "\n"), md.ReadmeMD[:strings.IndexByte(md.ReadmeMD, '\n')])
+
+	lines = append(lines, "", usage)
+	_, err = io.WriteString(out, strings.Join(lines, "\n")+"\n")
+	return err
+}
+
+const sampleTrace = `panic: runtime error: index out of range [3] with length 1
+
+goroutine 1 [running]:
+main.main()
+	/app/main.go:7 +0x1d
+`

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
@@ -40,7 +41,7 @@ var modelOf = map[llmtest.Protocol]string{
 
 func client(t *testing.T, s *llmtest.Server) *llm.Config {
 	name := modelOf[s.Protocol()]
-	return &llm.Config{Model: s.Model(t, name), Name: name}
+	return &llm.Config{Model: testutil.Model(t, s, name), Name: name}
 }
 
 func ask(t *testing.T, c *llm.Config) (colors, envelope.AI, error) {
@@ -61,7 +62,7 @@ func TestAskWithRealClients(t *testing.T) {
 	for _, p := range protocols {
 		t.Run(string(p), func(t *testing.T) {
 			t.Run("good answer", func(t *testing.T) {
-				s := llmtest.New(t, p, llmtest.Reply{Content: good, PromptTokens: 120, CompletionTokens: 15})
+				s := testutil.NewLLMServer(t, p, llmtest.Reply{Content: good, PromptTokens: 120, CompletionTokens: 15})
 				got, ai, err := ask(t, client(t, s))
 				if err != nil {
 					t.Fatalf("Ask: %v", err)
@@ -90,7 +91,7 @@ func TestAskWithRealClients(t *testing.T) {
 			})
 
 			t.Run("malformed JSON fixed by the retry", func(t *testing.T) {
-				s := llmtest.New(t, p,
+				s := testutil.NewLLMServer(t, p,
 					llmtest.Reply{Content: `{"colors":["red","green",`, PromptTokens: 100, CompletionTokens: 10},
 					llmtest.Reply{Content: good, PromptTokens: 150, CompletionTokens: 12})
 				got, ai, err := ask(t, client(t, s))
@@ -114,7 +115,7 @@ func TestAskWithRealClients(t *testing.T) {
 			})
 
 			t.Run("wrong count fixed by the retry", func(t *testing.T) {
-				s := llmtest.New(t, p,
+				s := testutil.NewLLMServer(t, p,
 					llmtest.Reply{Content: `{"colors":["red"]}`, PromptTokens: 10, CompletionTokens: 5},
 					llmtest.Reply{Content: good, PromptTokens: 20, CompletionTokens: 7})
 				got, ai, err := ask(t, client(t, s))
@@ -131,7 +132,7 @@ func TestAskWithRealClients(t *testing.T) {
 			})
 
 			t.Run("wrong count not fixed", func(t *testing.T) {
-				s := llmtest.New(t, p,
+				s := testutil.NewLLMServer(t, p,
 					llmtest.Reply{Content: `{"colors":["red"]}`, PromptTokens: 10, CompletionTokens: 5},
 					llmtest.Reply{Content: `{"colors":["red","blue"]}`, PromptTokens: 20, CompletionTokens: 7})
 				_, ai, err := ask(t, client(t, s))
@@ -152,7 +153,7 @@ func TestAskWithRealClients(t *testing.T) {
 			})
 
 			t.Run("provider 429", func(t *testing.T) {
-				s := llmtest.New(t, p, llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "17", Message: "slow down"})
+				s := testutil.NewLLMServer(t, p, llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "17", Message: "slow down"})
 				_, _, err := ask(t, client(t, s))
 				e := envelope.From(err)
 				if e.Code != envelope.CodeRateLimitExceeded || e.RetryAfter != 17*time.Second {
@@ -164,7 +165,7 @@ func TestAskWithRealClients(t *testing.T) {
 			})
 
 			t.Run("provider 500", func(t *testing.T) {
-				s := llmtest.New(t, p, llmtest.Reply{Status: http.StatusInternalServerError, Message: "boom"})
+				s := testutil.NewLLMServer(t, p, llmtest.Reply{Status: http.StatusInternalServerError, Message: "boom"})
 				_, _, err := ask(t, client(t, s))
 				if e := envelope.From(err); e.Code != envelope.CodeUpstreamError || !strings.Contains(e.Message, "500") {
 					t.Errorf("err = %v, want UPSTREAM_ERROR naming HTTP 500", err)
@@ -172,7 +173,7 @@ func TestAskWithRealClients(t *testing.T) {
 			})
 
 			t.Run("timeout", func(t *testing.T) {
-				s := llmtest.New(t, p, llmtest.Reply{Content: good, Delay: 5 * time.Second})
+				s := testutil.NewLLMServer(t, p, llmtest.Reply{Content: good, Delay: 5 * time.Second})
 				c := client(t, s)
 				c.Timeout = 50 * time.Millisecond
 				start := time.Now()
@@ -192,7 +193,7 @@ func TestAskWithRealClients(t *testing.T) {
 }
 
 func TestAskHonoursCancellation(t *testing.T) {
-	s := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"colors":["a","b","c"]}`, Delay: 5 * time.Second})
+	s := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"colors":["a","b","c"]}`, Delay: 5 * time.Second})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(30*time.Millisecond, cancel)
 	_, _, err := llmjson.Ask(ctx, client(t, s), llmjson.Request{Prompt: "x"}, wantThree)
@@ -205,7 +206,7 @@ func TestAskHonoursCancellation(t *testing.T) {
 }
 
 func TestAskCallerDeadline(t *testing.T) {
-	s := llmtest.NewOllama(t, llmtest.Reply{Content: `{"colors":["a","b","c"]}`, Delay: 5 * time.Second})
+	s := testutil.NewOllama(t, llmtest.Reply{Content: `{"colors":["a","b","c"]}`, Delay: 5 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	_, _, err := llmjson.Ask(ctx, client(t, s), llmjson.Request{Prompt: "x"}, wantThree)
@@ -216,7 +217,7 @@ func TestAskCallerDeadline(t *testing.T) {
 
 func TestAskProviderUnreachable(t *testing.T) {
 	for _, p := range protocols {
-		s := llmtest.New(t, p)
+		s := testutil.NewLLMServer(t, p)
 		c := client(t, s)
 		s.Close() // nothing listens any more
 		_, _, err := ask(t, c)
@@ -256,7 +257,7 @@ func TestAskStrictDecoding(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// Both attempts give the same answer: a bad one fails twice.
-			s := llmtest.NewOpenAI(t, llmtest.Reply{Content: tt.answer}, llmtest.Reply{Content: tt.answer})
+			s := testutil.NewOpenAI(t, llmtest.Reply{Content: tt.answer}, llmtest.Reply{Content: tt.answer})
 			got, _, err := ask(t, client(t, s))
 			if tt.ok {
 				if err != nil || len(got.Colors) != 3 {
@@ -277,7 +278,7 @@ func TestAskStrictDecoding(t *testing.T) {
 
 func TestAskMaxAttempts(t *testing.T) {
 	bad := llmtest.Reply{Content: `{"colors":[]}`, PromptTokens: 1, CompletionTokens: 1}
-	s := llmtest.NewOpenAI(t, bad, bad, bad)
+	s := testutil.NewOpenAI(t, bad, bad, bad)
 	c := client(t, s)
 	c.MaxAttempts = 3
 	_, ai, err := ask(t, c)
@@ -287,7 +288,7 @@ func TestAskMaxAttempts(t *testing.T) {
 }
 
 func TestAskNoJSONMode(t *testing.T) {
-	s := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"colors":["a","b","c"]}`})
+	s := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"colors":["a","b","c"]}`})
 	c := client(t, s)
 	c.DisableJSONMode = true
 	if _, _, err := ask(t, c); err != nil {
@@ -318,41 +319,8 @@ func TestUsageOf(t *testing.T) {
 	}
 }
 
-func TestPriceTableLookup(t *testing.T) {
-	pt := llm.Prices{
-		"gpt-4o":      {Input: 2.5, Output: 10},
-		"gpt-4o-mini": {Input: 0.15, Output: 0.6},
-		"llama3.2":    {Input: 1, Output: 1},
-	}
-	tests := []struct {
-		model string
-		want  llm.Price
-	}{
-		{"gpt-4o", pt["gpt-4o"]},
-		{"gpt-4o-mini", pt["gpt-4o-mini"]},
-		{"gpt-4o-mini-2024-07-18", pt["gpt-4o-mini"]},
-		{"gpt-4o-2024-08-06", pt["gpt-4o"]},
-		{"gpt-4omni", llm.Price{}},
-		{"llama3.2:3b", pt["llama3.2"]},
-		{"mistral", llm.Price{}},
-	}
-	for _, tt := range tests {
-		if got, _ := pt.Lookup(tt.model); got != tt.want {
-			t.Errorf("Lookup(%q) = %+v, want %+v", tt.model, got, tt.want)
-		}
-	}
-}
-
-func TestDefaultPricesIsACopy(t *testing.T) {
-	a := llm.DefaultPrices()
-	a["gpt-4o-mini"] = llm.Price{}
-	if llm.DefaultPrices()["gpt-4o-mini"] == (llm.Price{}) {
-		t.Error("DefaultPrices shares its map")
-	}
-}
-
 func TestAskBoundsViolationsShown(t *testing.T) {
-	s := llmtest.NewOpenAI(t, llmtest.Reply{Content: `{"colors":[]}`}, llmtest.Reply{Content: `{"colors":[]}`})
+	s := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"colors":[]}`}, llmtest.Reply{Content: `{"colors":[]}`})
 	many := func(*colors) []string {
 		v := make([]string, 50)
 		for i := range v {

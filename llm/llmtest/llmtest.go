@@ -1,31 +1,38 @@
-// Package llmtest runs loopback HTTP servers that speak the wire protocols
-// of language model providers, so that tests exercise the real langchaingo
-// clients end to end without leaving the machine.
+// Package llmtest runs scripted language model providers on loopback, in
+// the spirit of net/http/httptest: a program or a test gets the real
+// langchaingo client of OpenAI, Anthropic or Ollama, talking HTTP to a
+// server that answers what it was told to, without leaving the machine
+// and without an API key.
 //
-// Each server answers one protocol:
+// Each server speaks one wire protocol:
 //
 //   - [NewOpenAI]: POST {URL}/v1/chat/completions, the OpenAI chat
-//     completions API (and every OpenAI-compatible server);
+//     completions API (and that of every OpenAI-compatible server);
 //   - [NewAnthropic]: POST {URL}/v1/messages, the Anthropic messages API;
 //   - [NewOllama]: POST {URL}/api/chat, the Ollama chat API.
 //
-// A server is scripted: every call consumes the next [Reply] (content,
-// usage, HTTP status, Retry-After, delay). A call beyond the script fails
-// the test. Every request is recorded with the messages it carried, so
-// tests can assert what the model was shown. [Server.Model] builds the
-// real langchaingo client pointed at the server.
+// A server is scripted: each call consumes the next [Reply] (content,
+// token usage, HTTP status, Retry-After, delay), and [Server.Push] adds
+// replies later. A call beyond the script (HTTP 500), or a request the
+// server cannot read (HTTP 400), is answered with an error and
+// remembered: [Server.Err] reports it, so a test can fail on it. Every request is recorded with the
+// messages it carried ([Server.Requests]), so a test can check what the
+// model was shown. [Server.Model] builds the real langchaingo client
+// pointed at the server; give it to an llm.Config, as Model.
+//
+// Like an httptest.Server, a Server runs until [Server.Close].
 package llmtest
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"sync"
-	"testing"
 	"time"
 )
 
@@ -39,24 +46,28 @@ const (
 	Ollama    Protocol = "ollama"
 )
 
-// Reply scripts the answer to one call.
+// Reply scripts the answer to one call. The zero Reply is a successful,
+// empty answer with no usage, sent at once.
 type Reply struct {
-	// Content is the text of the model's answer.
+	// Content is the text of the model's answer. Default: "".
 	Content string
 	// PromptTokens and CompletionTokens are the usage the provider
 	// reports (prompt_tokens/completion_tokens, input_tokens/output_tokens
 	// or prompt_eval_count/eval_count, depending on the protocol).
+	// Default: 0.
 	PromptTokens     int
 	CompletionTokens int
 	// Status, when not 0 or 200, makes the call fail with this HTTP status
-	// and an error body in the provider's format.
+	// and an error body in the provider's format. Default (0): success.
 	Status int
 	// Message is the error message of a failing call. Default: the status
 	// text.
 	Message string
-	// RetryAfter, when set, is sent as the Retry-After header.
+	// RetryAfter, when set, is sent as the Retry-After header. Default:
+	// no header.
 	RetryAfter string
-	// Delay holds the answer back, or until the client gives up.
+	// Delay holds the answer back that long, or until the client gives
+	// up. Default (0): the answer is sent at once.
 	Delay time.Duration
 }
 
@@ -86,45 +97,61 @@ type Request struct {
 	MaxTokens int
 }
 
-// Server is a scripted loopback provider.
+// Server is a scripted provider listening on a loopback address. Its
+// methods are safe for concurrent use.
 type Server struct {
 	// URL is the root of the server, e.g. http://127.0.0.1:43121.
 	URL      string
 	protocol Protocol
-	tb       testing.TB
 	hs       *httptest.Server
 
 	mu       sync.Mutex
 	script   []Reply
 	requests []Request
+	errs     []error
 }
 
-// NewOpenAI starts a server speaking the OpenAI chat completions API.
-func NewOpenAI(tb testing.TB, replies ...Reply) *Server { return newServer(tb, OpenAI, replies) }
+// NewOpenAI starts a server speaking the OpenAI chat completions API,
+// answering its calls with replies in order. The caller must Close it.
+func NewOpenAI(replies ...Reply) *Server { return NewServer(OpenAI, replies...) }
 
-// NewAnthropic starts a server speaking the Anthropic messages API.
-func NewAnthropic(tb testing.TB, replies ...Reply) *Server {
-	return newServer(tb, Anthropic, replies)
-}
+// NewAnthropic starts a server speaking the Anthropic messages API,
+// answering its calls with replies in order. The caller must Close it.
+func NewAnthropic(replies ...Reply) *Server { return NewServer(Anthropic, replies...) }
 
-// NewOllama starts a server speaking the Ollama chat API.
-func NewOllama(tb testing.TB, replies ...Reply) *Server { return newServer(tb, Ollama, replies) }
+// NewOllama starts a server speaking the Ollama chat API, answering its
+// calls with replies in order. The caller must Close it.
+func NewOllama(replies ...Reply) *Server { return NewServer(Ollama, replies...) }
 
-// New starts a server speaking protocol p.
-func New(tb testing.TB, p Protocol, replies ...Reply) *Server { return newServer(tb, p, replies) }
-
-func newServer(tb testing.TB, p Protocol, replies []Reply) *Server {
-	tb.Helper()
-	s := &Server{protocol: p, tb: tb, script: append([]Reply(nil), replies...)}
+// NewServer starts a server speaking protocol p, answering its calls with
+// replies in order. The caller must Close it. A server of a protocol
+// other than [OpenAI], [Anthropic] and [Ollama] answers every request
+// with 404, and its Model method fails.
+func NewServer(p Protocol, replies ...Reply) *Server {
+	s := &Server{protocol: p, script: append([]Reply(nil), replies...)}
 	s.hs = httptest.NewServer(http.HandlerFunc(s.serve))
-	tb.Cleanup(s.hs.Close)
 	s.URL = s.hs.URL
 	return s
 }
 
-// Close stops the server, so that clients find nothing listening. Tests
-// need not call it: the server stops when the test ends.
+// Close stops the server and blocks until every call in flight has
+// ended. Clients built before find nothing listening afterwards.
 func (s *Server) Close() { s.hs.Close() }
+
+// Err reports the calls the script could not answer well: a call beyond
+// the script, or a request body the server could not read. It returns
+// nil when there were none; tests fail on a non-nil Err.
+func (s *Server) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return errors.Join(s.errs...)
+}
+
+func (s *Server) fail(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.errs = append(s.errs, err)
+}
 
 // Protocol returns the protocol the server speaks.
 func (s *Server) Protocol() Protocol { return s.protocol }
@@ -161,17 +188,19 @@ func (s *Server) Pending() int {
 
 func (s *Server) path() string {
 	switch s.protocol {
+	case OpenAI:
+		return "/v1/chat/completions"
 	case Anthropic:
 		return "/v1/messages"
 	case Ollama:
 		return "/api/chat"
 	default:
-		return "/v1/chat/completions"
+		return ""
 	}
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.URL.Path != s.path() {
+	if r.Method != http.MethodPost || s.path() == "" || r.URL.Path != s.path() {
 		http.Error(w, "llmtest: no such endpoint "+r.Method+" "+r.URL.Path, http.StatusNotFound)
 		return
 	}
@@ -182,7 +211,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	rec, err := s.parse(body)
 	if err != nil {
-		s.tb.Errorf("llmtest: %s request: %v", s.protocol, err)
+		s.fail(fmt.Errorf("llmtest: %s request: %w", s.protocol, err))
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
@@ -190,6 +219,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 
 	s.mu.Lock()
 	s.requests = append(s.requests, rec)
+	n := len(s.requests)
 	var reply Reply
 	ok := len(s.script) > 0
 	if ok {
@@ -197,7 +227,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if !ok {
-		s.tb.Errorf("llmtest: unscripted call %d to the %s server", len(s.Requests()), s.protocol)
+		s.fail(fmt.Errorf("llmtest: unscripted call %d to the %s server", n, s.protocol))
 		reply = Reply{Status: http.StatusInternalServerError, Message: "llmtest: no scripted reply"}
 	}
 

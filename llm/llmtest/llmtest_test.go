@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -16,8 +17,8 @@ import (
 func TestRecordsRequests(t *testing.T) {
 	for _, p := range []llmtest.Protocol{llmtest.OpenAI, llmtest.Anthropic, llmtest.Ollama} {
 		t.Run(string(p), func(t *testing.T) {
-			s := llmtest.New(t, p, llmtest.Reply{Content: "hello back", PromptTokens: 11, CompletionTokens: 3})
-			m := s.Model(t, "some-model")
+			s := testutil.NewLLMServer(t, p, llmtest.Reply{Content: "hello back", PromptTokens: 11, CompletionTokens: 3})
+			m := testutil.Model(t, s, "some-model")
 			resp, err := m.GenerateContent(context.Background(), []llms.MessageContent{
 				llms.TextParts(llms.ChatMessageTypeSystem, "be brief"),
 				llms.TextParts(llms.ChatMessageTypeHuman, "hello"),
@@ -51,7 +52,7 @@ func TestRecordsRequests(t *testing.T) {
 }
 
 func TestErrorsAndDelays(t *testing.T) {
-	s := llmtest.NewOpenAI(t, llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "3", Message: "slow"})
+	s := testutil.NewOpenAI(t, llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "3", Message: "slow"})
 	resp, err := http.Post(s.BaseURL()+"/chat/completions", "application/json", strings.NewReader(`{"model":"m","messages":[]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -80,5 +81,61 @@ func TestErrorsAndDelays(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown endpoint: status %d, want 404", resp.StatusCode)
+	}
+}
+
+// TestErrReportsScriptProblems checks that what a test could not see from
+// the client (a call beyond the script, a body that is not JSON) is
+// answered with an error status and reported by Err.
+func TestErrReportsScriptProblems(t *testing.T) {
+	s := llmtest.NewOpenAI()
+	defer s.Close()
+	if err := s.Err(); err != nil {
+		t.Fatalf("fresh server: Err = %v", err)
+	}
+	for _, body := range []string{`{"model":"m","messages":[]}`, `not json`} {
+		resp, err := http.Post(s.URL+"/v1/chat/completions", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode < 400 {
+			t.Errorf("body %q: status %d, want an error status", body, resp.StatusCode)
+		}
+	}
+	err := s.Err()
+	if err == nil || !strings.Contains(err.Error(), "unscripted call 1") || !strings.Contains(err.Error(), "decode body") {
+		t.Errorf("Err = %v, want the unscripted call and the bad body", err)
+	}
+}
+
+func TestUnknownProtocol(t *testing.T) {
+	s := llmtest.NewServer("grpc")
+	defer s.Close()
+	if m, err := s.Model("m"); err == nil || m != nil {
+		t.Errorf("Model = %v, %v; want an error", m, err)
+	}
+	resp, err := http.Post(s.URL+"/v1/chat/completions", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("status %d, want 404", resp.StatusCode)
+	}
+}
+
+func TestCloseStopsListening(t *testing.T) {
+	s := llmtest.NewOllama(llmtest.Reply{Content: "never sent"})
+	m, err := s.Model("llama3.2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := llms.GenerateFromSinglePrompt(context.Background(), m, "hi"); err == nil {
+		t.Error("a closed server answered")
+	}
+	if s.Pending() != 1 {
+		t.Errorf("pending = %d, want the reply unused", s.Pending())
 	}
 }

@@ -1,7 +1,7 @@
 package llmtest
 
 import (
-	"testing"
+	"fmt"
 
 	"github.com/quiverkit/quiver/internal/llmjson"
 	"github.com/tmc/langchaingo/llms"
@@ -13,30 +13,32 @@ import (
 // TestKey is the API key the clients built by [Server.Model] send.
 const TestKey = "llmtest-key"
 
-// Model returns the real langchaingo client of the server's protocol,
-// pointed at the server, asking for model name, with an HTTP client whose
-// transport is an [llmjson.Transport] (so status codes and Retry-After
-// reach llmjson). The environment (OPENAI_API_KEY and the like) is not
-// consulted for anything the test would notice.
-func (s *Server) Model(tb testing.TB, name string) llms.Model {
-	tb.Helper()
+// Model returns the real langchaingo client of the server's protocol
+// (openai, anthropic or ollama), pointed at the server and asking for the
+// model called name. The key it sends is [TestKey], never one from the
+// environment. Its HTTP client passes the provider's status codes and
+// Retry-After headers on to Quiver's error mapping, as the quiver server's
+// clients do. It fails only for a protocol the package does not speak.
+func (s *Server) Model(name string) (llms.Model, error) {
 	hc := llmjson.HTTPClient()
 	var (
 		m   llms.Model
 		err error
 	)
 	switch s.protocol {
+	case OpenAI:
+		m, err = openai.New(openai.WithToken(TestKey), openai.WithModel(name),
+			openai.WithBaseURL(s.BaseURL()), openai.WithHTTPClient(hc))
 	case Anthropic:
 		m, err = anthropic.New(anthropic.WithToken(TestKey), anthropic.WithModel(name),
 			anthropic.WithBaseURL(s.BaseURL()), anthropic.WithHTTPClient(hc))
 	case Ollama:
 		m, err = ollama.New(ollama.WithModel(name), ollama.WithServerURL(s.BaseURL()), ollama.WithHTTPClient(hc))
 	default:
-		m, err = openai.New(openai.WithToken(TestKey), openai.WithModel(name),
-			openai.WithBaseURL(s.BaseURL()), openai.WithHTTPClient(hc))
+		return nil, fmt.Errorf("llmtest: no client for protocol %q", s.protocol)
 	}
 	if err != nil {
-		tb.Fatalf("llmtest: build the %s client: %v", s.protocol, err)
+		return nil, fmt.Errorf("llmtest: build the %s client: %w", s.protocol, err)
 	}
-	return m
+	return m, nil
 }
