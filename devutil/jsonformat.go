@@ -100,20 +100,26 @@ func FormatJSON(_ context.Context, req JSONFormatRequest) (JSONFormatResult, err
 func maxFormattedSize(n int) int { return max(1<<20, 8*n) }
 
 // formatJSON formats src, or reports limit when the formatted output
-// would exceed it.
+// would exceed it. Only a valid document is reported too large: an
+// invalid one gets its syntax error, wherever the output stopped.
 func formatJSON(src string, indent int, sortKeys bool, limit int) (JSONFormatResult, int) {
-	p := &jsonParser{src: src, sort: sortKeys, limit: limit}
-	if !sortKeys {
-		p.pretty.Grow(len(src) + len(src)/2)
-		p.mini.Grow(len(src))
-		p.indent = indent
-	}
 	res := JSONFormatResult{Warnings: []string{}}
+	p := &jsonParser{src: src, tape: sortKeys}
+	if !sortKeys {
+		p.w = &jsonWriter{indent: indent, limit: limit}
+		p.w.pretty.Grow(len(src) + len(src)/2)
+		p.w.mini.Grow(len(src))
+	}
 	kind, err := p.parseDocument()
-	if p.overflow {
-		// Also when only closing brackets followed the overflow: their
-		// line breaks were dropped.
-		return res, limit
+	if p.w != nil && p.w.overflow {
+		// The output stopped at the bound (perhaps with only closing
+		// brackets left, whose line breaks were dropped): whether the
+		// rest is valid decides between the bound and a syntax error.
+		p = &jsonParser{src: src}
+		kind, err = p.parseDocument()
+		if err == nil {
+			return res, limit
+		}
 	}
 	if err != nil {
 		line, col := lineColumn(src, err.off)
@@ -121,21 +127,24 @@ func formatJSON(src string, indent int, sortKeys bool, limit int) (JSONFormatRes
 		res.Error, res.ErrorLine, res.ErrorColumn = &msg, line, col
 		return res, 0
 	}
+	w := p.w
 	if sortKeys {
-		sortTree(p.root)
-		e := &jsonParser{indent: indent, limit: limit}
-		e.pretty.Grow(len(src) + len(src)/2)
-		e.mini.Grow(len(src))
-		e.emitTree(p.root)
-		if e.overflow {
+		// The first pass counted what the outputs hold: their sizes are
+		// known exactly, whatever the order of the members.
+		miniLen := len(src) - p.space
+		prettyLen := miniLen + p.members + p.lines + indent*p.lineDepths
+		if prettyLen > limit {
 			return res, limit
 		}
-		e.warnings, e.dropped = p.warnings, p.dropped
-		p = e
+		w = &jsonWriter{indent: indent, limit: limit}
+		w.pretty.Grow(prettyLen)
+		w.mini.Grow(miniLen)
+		s := jsonSorter{src: src, w: w, objs: p.objs, order: p.order}
+		s.value(p.start, 0, 0)
 	}
 	res.IsValid = true
-	res.Formatted = p.pretty.String()
-	res.Minified = p.mini.String()
+	res.Formatted = w.pretty.String()
+	res.Minified = w.mini.String()
 	res.Type = kind
 	res.Warnings = append(res.Warnings, p.warnings...)
 	if p.dropped > 0 {
@@ -150,26 +159,8 @@ type jsonError struct {
 	msg string
 }
 
-// jsonNode is a parsed value, built only when keys are sorted.
-type jsonNode struct {
-	kind    byte   // '{', '[' or 's' for scalars
-	raw     string // scalar text, or the member's key text (with quotes)
-	key     string // unescaped key, for sorting
-	members []*jsonNode
-	value   *jsonNode // member value when the node is an object member
-}
-
-// jsonParser is a recursive-descent parser that writes the formatted and
-// minified output as it goes, or builds a tree when keys are sorted.
-type jsonParser struct {
-	src      string
-	pos      int
-	depth    int
-	sort     bool
-	root     *jsonNode
-	warnings []string
-	dropped  int
-
+// jsonWriter writes the formatted and the minified output side by side.
+type jsonWriter struct {
 	indent int
 	pretty strings.Builder // the outputs; strings.Builder hands them over without a copy
 	mini   strings.Builder
@@ -177,13 +168,112 @@ type jsonParser struct {
 
 	limit    int  // bound on the size of pretty
 	overflow bool // pretty reached limit: stop
+}
+
+// newline writes a line break and the indentation of depth to pretty.
+func (w *jsonWriter) newline(depth int) {
+	n := 1 + depth*w.indent
+	if len(w.nl) == 0 {
+		w.nl = append(w.nl, '\n')
+	}
+	for len(w.nl) < n {
+		w.nl = append(w.nl, ' ')
+	}
+	if w.pretty.Len()+n > w.limit {
+		w.overflow = true
+		return
+	}
+	w.pretty.Write(w.nl[:n])
+}
+
+// raw writes a token (a scalar, or a bracket) to both outputs.
+func (w *jsonWriter) raw(s string) {
+	w.pretty.WriteString(s)
+	w.mini.WriteString(s)
+}
+
+func (w *jsonWriter) char(c byte) {
+	w.pretty.WriteByte(c)
+	w.mini.WriteByte(c)
+}
+
+// member starts the n-th member or element (from 0) of a container at
+// depth: the comma before it and its line.
+func (w *jsonWriter) member(n, depth int) {
+	if n > 0 {
+		w.char(',')
+	}
+	w.newline(depth)
+}
+
+// key writes an object member's key, raw, and its colon.
+func (w *jsonWriter) key(raw string) {
+	w.pretty.WriteString(raw)
+	w.pretty.WriteString(": ")
+	w.mini.WriteString(raw)
+	w.mini.WriteByte(':')
+}
+
+// close writes the closer of a container whose members were at depth+1.
+func (w *jsonWriter) close(closer byte, depth int, empty bool) {
+	if !empty {
+		w.newline(depth)
+	}
+	w.char(closer)
+}
+
+// jsonParser is a recursive-descent parser. With a writer it writes the
+// formatted and minified output as it goes. Without one it only checks
+// the text, counting what the outputs would hold; with tape set it also
+// records each object's members in key order, for a jsonSorter to write
+// the outputs in a second pass, without a node per value.
+type jsonParser struct {
+	src      string
+	pos      int
+	depth    int
+	warnings []string
+	dropped  int
+
+	w *jsonWriter // nil: check only
 
 	keys [][]keyPos // keys seen per open object, reused across objects
+
+	// What the outputs hold, counted when there is no writer: the
+	// whitespace between tokens (dropped), the object members (each
+	// gets a space after its colon in the formatted output), the line
+	// breaks and the sum of their depths.
+	space, members, lines, lineDepths int
+
+	tape  bool
+	start int                   // offset of the top-level value
+	objs  chunked[sortedObj]    // the objects, in the order they open
+	order chunked[sortedMember] // the members of the objects out of order, object by object, each in key order
+}
+
+// sortedObj is an object with members as a jsonSorter writes it.
+type sortedObj struct {
+	// order indexes the first of the object's members in
+	// jsonParser.order, or is inOrder when the members are already in
+	// key order and are written as they come.
+	order uint32
+	n     uint32 // number of members
+	end   uint32 // offset after the closing brace
+	next  uint32 // index of the first object after this one and its values
+}
+
+// inOrder marks an object whose members need no reordering.
+const inOrder = ^uint32(0)
+
+// sortedMember is a member of an object whose members move.
+type sortedMember struct {
+	key uint32 // offset of its key
+	obj uint32 // index of the first object at or after its value
 }
 
 type keyPos struct {
 	key string // unescaped key
-	off int
+	off int    // offset of the key
+	obj uint32 // with tape: the index of the first object at or after its value
 }
 
 func (p *jsonParser) fail(off int, format string, args ...any) *jsonError {
@@ -194,16 +284,18 @@ func (p *jsonParser) parseDocument() (string, *jsonError) {
 	if strings.HasPrefix(p.src, "\xef\xbb\xbf") {
 		return "", p.fail(0, "expected a JSON value, found a byte order mark (RFC 8259 forbids it)")
 	}
+	if p.tape && uint64(len(p.src)) >= uint64(inOrder) {
+		return "", p.fail(0, "the text is too long to sort its keys (at most %d bytes)", inOrder-1)
+	}
 	p.skipSpace()
 	if p.pos == len(p.src) {
 		return "", p.fail(p.pos, "expected a JSON value, found end of input")
 	}
 	kind := jsonTypeOf(p.src[p.pos])
-	node, err := p.parseValue()
-	if err != nil {
+	p.start = p.pos
+	if err := p.parseValue(); err != nil {
 		return "", err
 	}
-	p.root = node
 	p.skipSpace()
 	if p.pos < len(p.src) {
 		return "", p.fail(p.pos, "expected end of input after the top-level value, found %s", p.found())
@@ -228,14 +320,21 @@ func jsonTypeOf(c byte) string {
 }
 
 func (p *jsonParser) skipSpace() {
-	for p.pos < len(p.src) {
-		switch p.src[p.pos] {
+	start := p.pos
+	p.pos = skipJSONSpace(p.src, p.pos)
+	p.space += p.pos - start
+}
+
+func skipJSONSpace(src string, i int) int {
+	for i < len(src) {
+		switch src[i] {
 		case ' ', '\t', '\n', '\r':
-			p.pos++
+			i++
 		default:
-			return
+			return i
 		}
 	}
+	return i
 }
 
 // found describes what is at p.pos, for error messages.
@@ -250,28 +349,23 @@ func (p *jsonParser) found() string {
 	return strconv.QuoteRune(r)
 }
 
-// newline writes a line break and the indentation of depth to pretty.
-func (p *jsonParser) newline(depth int) {
-	n := 1 + depth*p.indent
-	if len(p.nl) == 0 {
-		p.nl = append(p.nl, '\n')
-	}
-	for len(p.nl) < n {
-		p.nl = append(p.nl, ' ')
-	}
-	if p.pretty.Len()+n > p.limit {
-		p.overflow = true
+// member starts the n-th member or element of the open container: it is
+// written, or its line counted.
+func (p *jsonParser) member(n int) {
+	if p.w != nil {
+		p.w.member(n, p.depth)
 		return
 	}
-	p.pretty.Write(p.nl[:n])
+	p.lines++
+	p.lineDepths += p.depth
 }
 
-func (p *jsonParser) parseValue() (*jsonNode, *jsonError) {
-	if p.overflow {
-		return nil, p.fail(p.pos, "the formatted output is too large")
+func (p *jsonParser) parseValue() *jsonError {
+	if p.w != nil && p.w.overflow {
+		return p.fail(p.pos, "the formatted output is too large")
 	}
 	if p.pos >= len(p.src) {
-		return nil, p.fail(p.pos, "expected a value, found end of input")
+		return p.fail(p.pos, "expected a value, found end of input")
 	}
 	start := p.pos
 	switch c := p.src[p.pos]; c {
@@ -281,34 +375,31 @@ func (p *jsonParser) parseValue() (*jsonNode, *jsonError) {
 		return p.parseArray()
 	case '"':
 		if err := p.scanString(); err != nil {
-			return nil, err
+			return err
 		}
 	case 't':
 		if err := p.scanLiteral("true"); err != nil {
-			return nil, err
+			return err
 		}
 	case 'f':
 		if err := p.scanLiteral("false"); err != nil {
-			return nil, err
+			return err
 		}
 	case 'n':
 		if err := p.scanLiteral("null"); err != nil {
-			return nil, err
+			return err
 		}
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		if err := p.scanNumber(); err != nil {
-			return nil, err
+			return err
 		}
 	default:
-		return nil, p.unexpectedValue()
+		return p.unexpectedValue()
 	}
-	raw := p.src[start:p.pos]
-	if p.sort {
-		return &jsonNode{kind: 's', raw: raw}, nil
+	if p.w != nil {
+		p.w.raw(p.src[start:p.pos])
 	}
-	p.pretty.WriteString(raw)
-	p.mini.WriteString(raw)
-	return nil, nil
+	return nil
 }
 
 // unexpectedValue explains a character that cannot start a value,
@@ -333,50 +424,55 @@ func (p *jsonParser) unexpectedValue() *jsonError {
 	return p.fail(p.pos, "expected a value (object, array, string, number, true, false or null), found %s%s", p.found(), hint)
 }
 
-func (p *jsonParser) enter() *jsonError {
+// open consumes the opening bracket of an object or array, one level
+// deeper, and writes it.
+func (p *jsonParser) open(kind byte) *jsonError {
 	p.depth++
 	if p.depth > MaxJSONDepth {
 		return p.fail(p.pos, "nesting is deeper than %d levels", MaxJSONDepth)
 	}
+	p.pos++
+	if p.w != nil {
+		p.w.char(kind)
+	}
+	p.skipSpace()
 	return nil
 }
 
-// open consumes the opening bracket of an object or array, one level
-// deeper: a node to fill when sorting keys, else the bracket written out.
-func (p *jsonParser) open(kind byte) (*jsonNode, *jsonError) {
-	if err := p.enter(); err != nil {
-		return nil, err
+// empty consumes the closer of a container with no members, if it is
+// next, and writes it.
+func (p *jsonParser) empty(closer byte) bool {
+	if p.pos >= len(p.src) || p.src[p.pos] != closer {
+		return false
 	}
 	p.pos++
-	if p.sort {
-		return &jsonNode{kind: kind}, nil
+	p.depth--
+	if p.w != nil {
+		p.w.char(closer)
 	}
-	p.pretty.WriteByte(kind)
-	p.mini.WriteByte(kind)
-	return nil, nil
+	return true
 }
 
-func (p *jsonParser) parseObject() (*jsonNode, *jsonError) {
-	node, err := p.open('{')
-	if err != nil {
-		return nil, err
+func (p *jsonParser) parseObject() *jsonError {
+	if err := p.open('{'); err != nil {
+		return err
 	}
 	level := p.depth - 1
 	for len(p.keys) <= level {
 		p.keys = append(p.keys, nil)
 	}
 	p.keys[level] = p.keys[level][:0]
-	var seen map[string]int // built when an object has many keys
-	p.skipSpace()
-	if p.pos < len(p.src) && p.src[p.pos] == '}' {
-		p.pos++
-		p.depth--
-		if !p.sort {
-			p.pretty.WriteByte('}')
-			p.mini.WriteByte('}')
-		}
-		return node, nil
+	obj := p.objs.n
+	if p.tape {
+		p.objs.add(sortedObj{})
 	}
+	if p.empty('}') {
+		if p.tape {
+			p.objs.pop() // a jsonSorter writes empty objects as it finds them
+		}
+		return nil
+	}
+	var seen map[string]int // built when an object has many keys
 	for n := 0; ; n++ {
 		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
 			what := "expected a string for an object key, found %s"
@@ -390,11 +486,11 @@ func (p *jsonParser) parseObject() (*jsonNode, *jsonError) {
 			if p.pos < len(p.src) && p.src[p.pos] == '/' {
 				what += "; JSON has no comments"
 			}
-			return nil, p.fail(p.pos, what, p.found())
+			return p.fail(p.pos, what, p.found())
 		}
 		keyStart := p.pos
 		if err := p.scanString(); err != nil {
-			return nil, err
+			return err
 		}
 		rawKey := p.src[keyStart:p.pos]
 		key := unquoteKey(rawKey)
@@ -421,45 +517,56 @@ func (p *jsonParser) parseObject() (*jsonNode, *jsonError) {
 					break
 				}
 			}
-			*seenKeys = append(*seenKeys, keyPos{key: key, off: keyStart})
+		}
+		if seen == nil || p.tape {
+			// The first object at or after the value is the next to open.
+			*seenKeys = append(*seenKeys, keyPos{key: key, off: keyStart, obj: uint32(p.objs.n)})
 		}
 
 		p.skipSpace()
 		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
-			return nil, p.fail(p.pos, "expected ':' after object key, found %s", p.found())
+			return p.fail(p.pos, "expected ':' after object key, found %s", p.found())
 		}
 		p.pos++
 		p.skipSpace()
-		var member *jsonNode
-		if p.sort {
-			member = &jsonNode{kind: ':', raw: rawKey, key: key}
-			node.members = append(node.members, member)
+		p.member(n)
+		if p.w != nil {
+			p.w.key(rawKey)
 		} else {
-			if n > 0 {
-				p.pretty.WriteByte(',')
-				p.mini.WriteByte(',')
-			}
-			p.newline(p.depth)
-			p.pretty.WriteString(rawKey)
-			p.pretty.WriteString(": ")
-			p.mini.WriteString(rawKey)
-			p.mini.WriteByte(':')
+			p.members++
 		}
-		v, err := p.parseValue()
-		if err != nil {
-			return nil, err
-		}
-		if member != nil {
-			member.value = v
+		if err := p.parseValue(); err != nil {
+			return err
 		}
 		done, err := p.afterMember('}', "object value")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if done {
-			return node, nil
+			p.sortMembers(obj, level)
+			return nil
 		}
 	}
+}
+
+// sortMembers records, with tape, the object objs[obj] that just closed
+// with the keys at level: its members in key order unless they are
+// already.
+func (p *jsonParser) sortMembers(obj, level int) {
+	if !p.tape {
+		return
+	}
+	keys := p.keys[level]
+	o := sortedObj{order: inOrder, n: uint32(len(keys)), end: uint32(p.pos), next: uint32(p.objs.n)}
+	byKey := func(a, b keyPos) int { return strings.Compare(a.key, b.key) }
+	if !slices.IsSortedFunc(keys, byKey) {
+		slices.SortStableFunc(keys, byKey)
+		o.order = uint32(p.order.n)
+		for _, k := range keys {
+			p.order.add(sortedMember{key: uint32(k.off), obj: k.obj})
+		}
+	}
+	*p.objs.at(obj) = o
 }
 
 func (p *jsonParser) duplicate(key string, first, again int) {
@@ -473,42 +580,24 @@ func (p *jsonParser) duplicate(key string, first, again int) {
 		strconv.Quote(key), l2, c2, l1, c1))
 }
 
-func (p *jsonParser) parseArray() (*jsonNode, *jsonError) {
-	node, err := p.open('[')
-	if err != nil {
-		return nil, err
+func (p *jsonParser) parseArray() *jsonError {
+	if err := p.open('['); err != nil {
+		return err
 	}
-	p.skipSpace()
-	if p.pos < len(p.src) && p.src[p.pos] == ']' {
-		p.pos++
-		p.depth--
-		if !p.sort {
-			p.pretty.WriteByte(']')
-			p.mini.WriteByte(']')
-		}
-		return node, nil
+	if p.empty(']') {
+		return nil
 	}
 	for n := 0; ; n++ {
-		if !p.sort {
-			if n > 0 {
-				p.pretty.WriteByte(',')
-				p.mini.WriteByte(',')
-			}
-			p.newline(p.depth)
-		}
-		v, err := p.parseValue()
-		if err != nil {
-			return nil, err
-		}
-		if p.sort {
-			node.members = append(node.members, v)
+		p.member(n)
+		if err := p.parseValue(); err != nil {
+			return err
 		}
 		done, err := p.afterMember(']', "array element")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if done {
-			return node, nil
+			return nil
 		}
 	}
 }
@@ -526,10 +615,11 @@ func (p *jsonParser) afterMember(closer byte, what string) (done bool, err *json
 		case closer:
 			p.pos++
 			p.depth--
-			if !p.sort {
-				p.newline(p.depth)
-				p.pretty.WriteByte(closer)
-				p.mini.WriteByte(closer)
+			if p.w != nil {
+				p.w.close(closer, p.depth, false)
+			} else {
+				p.lines++
+				p.lineDepths += p.depth
 			}
 			return true, nil
 		}
@@ -721,68 +811,139 @@ func lineColumn(src string, off int) (line, col int) {
 	return line, 1 + utf8.RuneCountInString(src[lineStart:off])
 }
 
-func sortTree(n *jsonNode) {
-	if n == nil {
-		return
-	}
-	switch n.kind {
+// jsonSorter writes a checked document with the members of every object
+// in key order: it reads the text again, taking each object's members in
+// the order its jsonParser recorded.
+type jsonSorter struct {
+	src   string
+	w     *jsonWriter
+	objs  chunked[sortedObj]
+	order chunked[sortedMember]
+}
+
+// value writes the value at off, at depth; obj indexes the first object
+// at or after off. It returns the offsets after the value and the index
+// of the first object after it.
+func (s *jsonSorter) value(off, depth int, obj uint32) (int, uint32) {
+	switch s.src[off] {
 	case '{':
-		slices.SortStableFunc(n.members, func(a, b *jsonNode) int {
-			switch {
-			case a.key < b.key:
-				return -1
-			case a.key > b.key:
-				return 1
-			}
-			return 0
-		})
-		for _, m := range n.members {
-			sortTree(m.value)
+		if s.src[skipJSONSpace(s.src, off+1)] == '}' {
+			return s.container(off, depth, obj, '}')
 		}
+		o := *s.objs.at(int(obj))
+		if o.order == inOrder {
+			return s.container(off, depth, obj+1, '}')
+		}
+		s.w.char('{')
+		for i := range int(o.n) {
+			m := s.order.at(int(o.order) + i)
+			s.w.member(i, depth+1)
+			s.member(int(m.key), depth+1, m.obj)
+		}
+		s.w.close('}', depth, false)
+		return int(o.end), o.next
 	case '[':
-		for _, m := range n.members {
-			sortTree(m)
+		return s.container(off, depth, obj, ']')
+	case '"':
+		end := jsonStringEnd(s.src, off)
+		s.w.raw(s.src[off:end])
+		return end, obj
+	}
+	end := off
+	for end < len(s.src) && !isJSONDelimiter(s.src[end]) {
+		end++
+	}
+	s.w.raw(s.src[off:end])
+	return end, obj
+}
+
+// member writes the member whose key is at off, at depth.
+func (s *jsonSorter) member(off, depth int, obj uint32) (int, uint32) {
+	end := jsonStringEnd(s.src, off)
+	s.w.key(s.src[off:end])
+	colon := skipJSONSpace(s.src, end)
+	return s.value(skipJSONSpace(s.src, colon+1), depth, obj)
+}
+
+// container writes the array, or the object with members in key order,
+// at off; closer ends it.
+func (s *jsonSorter) container(off, depth int, obj uint32, closer byte) (int, uint32) {
+	s.w.char(s.src[off])
+	off = skipJSONSpace(s.src, off+1)
+	n := 0
+	for ; s.src[off] != closer; n++ {
+		s.w.member(n, depth+1)
+		if closer == '}' {
+			off, obj = s.member(off, depth+1, obj)
+		} else {
+			off, obj = s.value(off, depth+1, obj)
 		}
+		off = skipJSONSpace(s.src, off)
+		if s.src[off] == ',' {
+			off = skipJSONSpace(s.src, off+1)
+		}
+	}
+	s.w.close(closer, depth, n == 0)
+	return off + 1, obj
+}
+
+// jsonStringEnd returns the offset after the valid string at off.
+func jsonStringEnd(src string, off int) int {
+	for i := off + 1; ; {
+		q := i + strings.IndexByte(src[i:], '"')
+		// The quote ends the string unless an odd run of backslashes
+		// escapes it.
+		b := q
+		for b > off+1 && src[b-1] == '\\' {
+			b--
+		}
+		if (q-b)%2 == 0 {
+			return q + 1
+		}
+		i = q + 1
 	}
 }
 
-// emitTree writes a parsed tree like the streaming parser would have.
-func (p *jsonParser) emitTree(n *jsonNode) {
-	if p.overflow {
-		return
+// isJSONDelimiter reports whether c ends a number or a literal.
+func isJSONDelimiter(c byte) bool {
+	switch c {
+	case ',', ']', '}', ' ', '\t', '\n', '\r':
+		return true
 	}
-	switch n.kind {
-	case 's':
-		p.pretty.WriteString(n.raw)
-		p.mini.WriteString(n.raw)
-	case '{', '[':
-		open, end := byte('{'), byte('}')
-		if n.kind == '[' {
-			open, end = '[', ']'
+	return false
+}
+
+// chunked is an append-only sequence kept in chunks of a fixed size:
+// growing it never copies what it holds, so that what it allocates stays
+// close to its size. The first chunk grows from small, for small
+// documents.
+type chunked[T any] struct {
+	chunks [][]T
+	n      int
+}
+
+const chunkBits = 12
+
+func (c *chunked[T]) add(v T) {
+	if len(c.chunks) == 0 || len(c.chunks[len(c.chunks)-1]) == 1<<chunkBits {
+		size := 1 << chunkBits
+		if len(c.chunks) == 0 {
+			size = 16
 		}
-		p.pretty.WriteByte(open)
-		p.mini.WriteByte(open)
-		p.depth++
-		for i, m := range n.members {
-			if i > 0 {
-				p.pretty.WriteByte(',')
-				p.mini.WriteByte(',')
-			}
-			p.newline(p.depth)
-			if n.kind == '{' {
-				p.pretty.WriteString(m.raw)
-				p.pretty.WriteString(": ")
-				p.mini.WriteString(m.raw)
-				p.mini.WriteByte(':')
-				m = m.value
-			}
-			p.emitTree(m)
-		}
-		p.depth--
-		if len(n.members) > 0 {
-			p.newline(p.depth)
-		}
-		p.pretty.WriteByte(end)
-		p.mini.WriteByte(end)
+		c.chunks = append(c.chunks, make([]T, 0, size))
 	}
+	last := &c.chunks[len(c.chunks)-1]
+	*last = append(*last, v)
+	c.n++
+}
+
+// pop removes the last element.
+func (c *chunked[T]) pop() {
+	last := &c.chunks[len(c.chunks)-1]
+	*last = (*last)[:len(*last)-1]
+	c.n--
+}
+
+func (c *chunked[T]) at(i int) *T {
+	return &c.chunks[i>>chunkBits][i&(1<<chunkBits-1)]
 }

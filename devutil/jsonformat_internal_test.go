@@ -29,4 +29,13 @@ func TestFormatJSONLimit(t *testing.T) {
 			t.Errorf("limit %d for %d bytes: overflow %d", limit, want.Len(), over)
 		}
 	}
+	// Text that is not JSON is reported invalid at every bound, never
+	// too large.
+	const invalid = `[[1,{"a":[2]}] x`
+	for limit := 1; limit <= want.Len()+1; limit++ {
+		res, over := formatJSON(invalid, 8, false, limit)
+		if over != 0 || res.IsValid || res.Error == nil || *res.Error != "line 1, column 16: expected ',' or ']' after array element, found 'x'" {
+			t.Errorf("limit %d, invalid text: overflow %d, valid %v, error %v", limit, over, res.IsValid, res.Error)
+		}
+	}
 }

@@ -12,8 +12,8 @@ import (
 )
 
 // Bounds of [AnalyzeStacktrace]: the analysis reads at most this many
-// lines, each cut to this many bytes, so its work is bounded whatever
-// the input.
+// lines (the first and the last half of them), each cut to this many
+// bytes, so its work is bounded whatever the input.
 const (
 	MaxStacktraceLines    = 5000
 	maxStacktraceLineLen  = 2000
@@ -79,7 +79,8 @@ type StacktraceResult struct {
 	// "During handling...", .NET inner exceptions), outermost first.
 	Chain []string `json:"chain,omitempty"`
 	// Truncated reports that the input was longer than the analysis
-	// reads (MaxStacktraceLines lines).
+	// reads (MaxStacktraceLines lines): it read the first and the last
+	// MaxStacktraceLines/2 lines.
 	Truncated bool `json:"truncated,omitempty"`
 	// AISuggestion is advice specific to this trace, written by the
 	// language model when one is configured ([StacktraceAnalyzer]). It
@@ -240,26 +241,39 @@ func describeFrame(f StackFrame) string {
 	return s
 }
 
-// splitTraceLines splits the input into at most MaxStacktraceLines
-// lines of bounded length.
+// splitTraceLines splits the input into lines of bounded length. Of an
+// input longer than MaxStacktraceLines lines it keeps the first and the
+// last MaxStacktraceLines/2, with a line saying how many were left out
+// between them: a trace's error is named at its head (Go, Java) or at
+// its tail (Python), and the head and the tail frames matter most.
 func splitTraceLines(s string) ([]string, bool) {
-	var lines []string
-	truncated := false
-	for len(s) > 0 {
-		if len(lines) == MaxStacktraceLines {
-			truncated = true
-			break
-		}
-		line := s
-		if i := strings.IndexByte(s, '\n'); i >= 0 {
-			line, s = s[:i], s[i+1:]
-		} else {
-			s = ""
-		}
-		line = strings.TrimRight(line, "\r")
-		lines = append(lines, truncate(line, maxStacktraceLineLen))
+	const half = MaxStacktraceLines / 2
+	s = strings.TrimSuffix(s, "\n")
+	n := strings.Count(s, "\n") + 1
+	if n <= MaxStacktraceLines {
+		return boundLines(strings.Split(s, "\n")), false
 	}
-	return lines, truncated
+	headEnd := 0
+	for range half {
+		headEnd += strings.IndexByte(s[headEnd:], '\n') + 1
+	}
+	tailStart := len(s)
+	for range half {
+		tailStart = strings.LastIndexByte(s[:tailStart], '\n')
+	}
+	lines := strings.Split(s[:headEnd-1], "\n")
+	lines = append(lines, fmt.Sprintf("... %d lines omitted ...", n-2*half))
+	lines = append(lines, strings.Split(s[tailStart+1:], "\n")...)
+	return boundLines(lines), true
+}
+
+// boundLines drops the carriage return ending each line and cuts lines
+// to maxStacktraceLineLen bytes.
+func boundLines(lines []string) []string {
+	for i, l := range lines {
+		lines[i] = truncate(strings.TrimSuffix(l, "\r"), maxStacktraceLineLen)
+	}
+	return lines
 }
 
 func normalizeLanguage(l string) string {
@@ -509,11 +523,7 @@ func parsePythonTrace(lines []string) []exception {
 		case inTrace:
 			if m := pyFrame.FindStringSubmatch(line); m != nil {
 				n, _ := strconv.Atoi(m[2])
-				// Python prints the innermost frame last.
-				f := StackFrame{Function: m[3], File: m[1], Line: n, Application: pyAppFrame(m[1])}
-				if len(cur.frames) < maxFramesPerException {
-					cur.frames = append([]StackFrame{f}, cur.frames...)
-				}
+				cur.frames = append(cur.frames, StackFrame{Function: m[3], File: m[1], Line: n, Application: pyAppFrame(m[1])})
 				continue
 			}
 			if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") || line == "" {
@@ -521,6 +531,10 @@ func parsePythonTrace(lines []string) []exception {
 			}
 			if m := pyException.FindStringSubmatch(line); m != nil {
 				cur.typ, cur.msg = m[1], m[2]
+				// Python prints the innermost frame last: keep the
+				// innermost frames, innermost first.
+				cur.frames = cur.frames[max(0, len(cur.frames)-maxFramesPerException):]
+				slices.Reverse(cur.frames)
 				if len(chain) < maxChainedExceptions {
 					chain = append(chain, cur)
 				}

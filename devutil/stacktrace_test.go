@@ -3,6 +3,7 @@ package devutil_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -184,6 +185,47 @@ func TestAnalyzeStacktraceCutsAtCharacters(t *testing.T) {
 		res := analyze(t, devutil.StacktraceRequest{Stacktrace: strings.Repeat("a", pad) + "€ is not a trace"})
 		if res.ErrorType != "unknown" || !utf8.ValidString(res.ErrorMessage) || len(res.ErrorMessage) > 500 || len(res.ErrorMessage) < 497 {
 			t.Errorf("pad %d: error type %q, message of %d bytes ending in %q", pad, res.ErrorType, len(res.ErrorMessage), res.ErrorMessage[max(0, len(res.ErrorMessage)-4):])
+		}
+	}
+}
+
+// TestAnalyzeStacktraceLongPython: a Python traceback longer than the
+// bound names its exception on its last line, and its innermost frames
+// come last: both are kept.
+func TestAnalyzeStacktraceLongPython(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Traceback (most recent call last):\n")
+	for i := range 4000 {
+		fmt.Fprintf(&b, "  File \"/app/deep.py\", line %d, in recurse_%d\n    return recurse(n - 1)\n", i+1, i)
+	}
+	b.WriteString("  File \"/app/users.py\", line 12, in load_user\n    return USERS[user_id]\n")
+	b.WriteString("KeyError: 'id'\n")
+	res := analyze(t, devutil.StacktraceRequest{Stacktrace: b.String()})
+	if !res.Truncated || res.Language != "python" || res.ErrorType != "KeyError" || res.ErrorMessage != "'id'" {
+		t.Errorf("truncated %v, language %q, error %q %q; want python's KeyError 'id'", res.Truncated, res.Language, res.ErrorType, res.ErrorMessage)
+	}
+	if len(res.Frames) == 0 || res.Frames[0].Function != "load_user" || len(res.Frames) > 200 {
+		t.Fatalf("%d frames, want at most 200, the innermost (load_user) first: %+v", len(res.Frames), res.Frames[:min(len(res.Frames), 2)])
+	}
+	if want := "load_user (/app/users.py:12)"; !strings.Contains(res.RootCause, want) {
+		t.Errorf("root_cause = %q, want it to name %s", res.RootCause, want)
+	}
+	if res.Frames[1].Function != "recurse_3999" {
+		t.Errorf("second frame %q, want recurse_3999", res.Frames[1].Function)
+	}
+}
+
+// TestAnalyzeStacktraceBound: the bound counts lines, a final line
+// break ending the last one.
+func TestAnalyzeStacktraceBound(t *testing.T) {
+	line := "KeyError: 'x'\n"
+	for _, tt := range []struct {
+		lines     int
+		truncated bool
+	}{{devutil.MaxStacktraceLines, false}, {devutil.MaxStacktraceLines + 1, true}} {
+		res := analyze(t, devutil.StacktraceRequest{Stacktrace: strings.Repeat(line, tt.lines)})
+		if res.Truncated != tt.truncated || res.ErrorType != "KeyError" {
+			t.Errorf("%d lines: truncated %v, error type %q; want %v, KeyError", tt.lines, res.Truncated, res.ErrorType, tt.truncated)
 		}
 	}
 }

@@ -95,6 +95,11 @@ func TestDevHashRoute(t *testing.T) {
 		{"every algorithm", "/v1/dev/data/hash", `{"value":"abc","algorithms":["md5","sha1","sha224","sha256","sha384","sha512","sha512-224","sha512-256","sha3-224","sha3-256","sha3-384","sha3-512","keccak-256","keccak-512","shake128","shake256","blake2b-256","blake2b-384","blake2b-512","blake2s-256","ripemd160","crc32","crc32c","adler32","fnv1a-32","fnv1a-64"]}`, 200, "", "", []string{`"fnv1a-64":`, `"unsupported_algorithms":[]`}},
 		{"base64url and hmac", "/v1/dev/data/hash", `{"value":"The quick brown fox jumps over the lazy dog","algorithms":["md5"],"hmac_key":"key","encoding":"base64url"}`, 200, "", "", []string{`"md5":"gAcHE0Y-d0m5DC3CSRHidQ"`, `"hmac":true`}},
 		{"bad encoding", "/v1/dev/data/hash", `{"value":"a","encoding":"base32"}`, 400, "INVALID_REQUEST", "encoding", nil},
+		// The request type embeds devutil.HashRequest: its Go name is not
+		// part of the field's name.
+		{"algorithms not an array", "/v1/dev/data/hash", `{"value":"a","algorithms":"sha256"}`, 400, "INVALID_REQUEST", "algorithms", nil},
+		{"an algorithm not a string", "/v1/dev/data/hash", `{"value":"a","algorithms":[1]}`, 400, "INVALID_REQUEST", "algorithms[0]", nil},
+		{"hmac_key not a string", "/v1/dev/data/hash", `{"value":"a","hmac_key":{}}`, 400, "INVALID_REQUEST", "hmac_key", nil},
 		{"too many algorithms", "/v1/dev/data/hash", `{"value":"a","algorithms":[` + strings.Repeat(`"md5",`, 64) + `"md5"]}`, 400, "INVALID_REQUEST", "algorithms", nil},
 		{"algorithms not strings", "/v1/dev/data/hash", `{"value":"a","algorithms":[1]}`, 400, "INVALID_REQUEST", "", nil},
 		{"unknown field", "/v1/dev/data/hash", `{"value":"a","salt":"x"}`, 400, "INVALID_REQUEST", "", nil},

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/quiverkit/quiver/internal/httpcache"
 	"github.com/quiverkit/quiver/internal/llmjson"
@@ -27,7 +29,26 @@ func (d *deps) upstreamClient(provider string) *http.Client {
 	if d == nil || (d.metrics == nil && d.cache == nil) {
 		return nil
 	}
-	return &http.Client{Transport: d.cache.Transport(provider, d.metrics.Transport(provider, nil))}
+	return &http.Client{Transport: d.cache.Transport(provider, d.metrics.Transport(provider, nil), cacheable(provider))}
+}
+
+// cacheable returns the check of the answers of provider that may be
+// cached, nil when every 200 may. twitterapi.io reports some errors
+// (rate limits, unknown users) in a 200 with "status":"error", which
+// would otherwise be served from the cache for the whole TTL.
+func cacheable(provider string) func([]byte) bool {
+	if provider != "twitterapi" {
+		return nil
+	}
+	return func(body []byte) bool {
+		var r struct {
+			Status string `json:"status"`
+		}
+		if json.Unmarshal(body, &r) != nil {
+			return false
+		}
+		return r.Status == "" || strings.EqualFold(r.Status, "success")
+	}
 }
 
 // llmClient returns the HTTP client of a language model provider: the

@@ -16,6 +16,7 @@ import (
 	"github.com/tmc/langchaingo/llms/openai"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/internal/llmcache"
 	"github.com/quiverkit/quiver/internal/redistest"
 	"github.com/quiverkit/quiver/llm"
 )
@@ -84,10 +85,13 @@ func TestLLMCacheWraps(t *testing.T) {
 	}
 	defer rc.close()
 	for range 3 {
-		got, err := llms.GenerateFromSinglePrompt(t.Context(), cfg.LLM.Model, "same question")
+		// As llmjson.Ask does: an answer is stored once accepted.
+		ctx, held := llmcache.Hold(t.Context())
+		got, err := llms.GenerateFromSinglePrompt(ctx, cfg.LLM.Model, "same question")
 		if err != nil {
 			t.Fatal(err)
 		}
+		held.Accept(ctx)
 		if got != "answer 1" {
 			t.Errorf("answer = %q, want the first one, cached", got)
 		}

@@ -5,7 +5,7 @@
 // It is an http.RoundTripper for the provider's http.Client:
 //
 //	c := httpcache.New(rdb, httpcache.Config{TTL: 10 * time.Minute})
-//	client := &http.Client{Transport: c.Transport("graph", base)}
+//	client := &http.Client{Transport: c.Transport("graph", base, nil)}
 //
 // Unlike an RFC 9111 cache it ignores the provider's Cache-Control: the
 // APIs in question forbid caching while their answers cost money and
@@ -13,7 +13,10 @@
 //
 //   - GET and POST requests (POST bodies up to MaxBodyBytes are part of
 //     the key: a scraping actor's input is its query);
-//   - 200 answers up to MaxBodyBytes, with their Content-Type;
+//   - 200 answers up to MaxBodyBytes, with their Content-Type, unless
+//     the caller's check says the answer is a failure (some providers,
+//     twitterapi.io among them, report errors in a 200): a failure kept
+//     for the whole TTL would be served to every caller until it expires;
 //   - keyed by a SHA-256 of the method, the URL, the body and the
 //     credentials (Authorization and the provider's key headers), so that
 //     no secret is ever written to Redis in clear and two accounts never
@@ -29,7 +32,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -91,29 +93,35 @@ func New(rdb redis.UniversalClient, cfg Config) (*Cache, error) {
 	return &Cache{kv: rediskv.Store{Client: rdb, Timeout: cfg.Timeout, OnError: cfg.OnError}, cfg: cfg}, nil
 }
 
-// entry is a stored answer.
+// entry is a stored answer. It is kept as its Content-Type, a line
+// break and the body as received: no encoding makes it larger or costs
+// a pass over it.
 type entry struct {
-	ContentType string `json:"content_type,omitempty"`
-	Body        []byte `json:"body"`
+	ContentType string
+	Body        []byte
 }
 
 // Transport returns a RoundTripper answering from the cache when it can,
 // else through next (http.DefaultTransport when nil), under the
-// namespace provider. A nil Cache returns next: caching off.
-func (c *Cache) Transport(provider string, next http.RoundTripper) http.RoundTripper {
+// namespace provider. cacheable, when not nil, is asked about the body
+// of each 200 answer before it is stored, and keeps out of the cache
+// those it reports false for: a provider's errors in a 200. A nil Cache
+// returns next: caching off.
+func (c *Cache) Transport(provider string, next http.RoundTripper, cacheable func(body []byte) bool) http.RoundTripper {
 	if next == nil {
 		next = http.DefaultTransport
 	}
 	if c == nil {
 		return next
 	}
-	return &transport{c: c, provider: provider, next: next}
+	return &transport{c: c, provider: provider, next: next, cacheable: cacheable}
 }
 
 type transport struct {
-	c        *Cache
-	provider string
-	next     http.RoundTripper
+	c         *Cache
+	provider  string
+	next      http.RoundTripper
+	cacheable func([]byte) bool
 }
 
 func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -160,7 +168,9 @@ func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	res.Body.Close()
 	res.Body = io.NopCloser(bytes.NewReader(b))
-	t.c.put(r.Context(), key, entry{ContentType: res.Header.Get("Content-Type"), Body: b})
+	if t.cacheable == nil || t.cacheable(b) {
+		t.c.put(r.Context(), key, entry{ContentType: res.Header.Get("Content-Type"), Body: b})
+	}
 	return res, nil
 }
 
@@ -191,20 +201,18 @@ func (c *Cache) get(ctx context.Context, key string) (entry, bool) {
 	if !ok {
 		return entry{}, false
 	}
-	var e entry
-	if err := json.Unmarshal(b, &e); err != nil {
+	ctype, body, ok := bytes.Cut(b, []byte{'\n'})
+	if !ok {
 		c.kv.Fail(errors.New("httpcache: unreadable entry " + key))
 		return entry{}, false
 	}
-	return e, true
+	return entry{ContentType: string(ctype), Body: body}, true
 }
 
 func (c *Cache) put(ctx context.Context, key string, e entry) {
-	b, err := json.Marshal(e)
-	if err != nil {
-		c.kv.Fail(err)
-		return
-	}
+	// A header value has no line break (net/http rejects them).
+	b := make([]byte, 0, len(e.ContentType)+1+len(e.Body))
+	b = append(append(append(b, e.ContentType...), '\n'), e.Body...)
 	c.kv.Set(ctx, key, b, c.cfg.TTL)
 }
 

@@ -1,6 +1,7 @@
 package httpcache_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,6 +17,9 @@ import (
 	"github.com/quiverkit/quiver/internal/httpcache"
 	"github.com/quiverkit/quiver/internal/redistest"
 )
+
+// healthyTimeout is the Redis timeout of the tests that do not test it.
+const healthyTimeout = 10 * time.Second
 
 // upstream is a provider whose every answer is numbered.
 type upstream struct {
@@ -38,6 +42,10 @@ func newUpstream(t *testing.T) *upstream {
 		case "/large":
 			fmt.Fprintf(w, `{"answer":%d,"items":%q}`, n, strings.Repeat("x", 3<<20))
 			return
+		case "/failing":
+			// twitterapi.io's way: a 200 reporting an error.
+			fmt.Fprintf(w, `{"status":"error","msg":"rate limited %d"}`, n)
+			return
 		}
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"answer":%d,"auth":%q,"body":%q}`, n, r.Header.Get("Authorization"), body)
@@ -48,6 +56,16 @@ func newUpstream(t *testing.T) *upstream {
 
 // client is one instance's client of u, caching in the shared Redis.
 func client(t *testing.T, u *upstream, redisAddr string, cfg httpcache.Config) *http.Client {
+	return checkedClient(t, u, redisAddr, cfg, nil)
+}
+
+// checkedClient is client with a check of the answers it caches.
+func checkedClient(t *testing.T, u *upstream, redisAddr string, cfg httpcache.Config, cacheable func([]byte) bool) *http.Client {
+	if cfg.Timeout == 0 {
+		// Only the tests of a hung Redis measure the timeout; for the
+		// others, a busy machine's scheduling must not make a miss.
+		cfg.Timeout = healthyTimeout
+	}
 	t.Helper()
 	rdb := redis.NewClient(&redis.Options{Addr: redisAddr, ContextTimeoutEnabled: true, MaxRetries: -1})
 	t.Cleanup(func() { rdb.Close() })
@@ -57,7 +75,7 @@ func client(t *testing.T, u *upstream, redisAddr string, cfg httpcache.Config) *
 	}
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: c.Transport("acme", tr)}
+	return &http.Client{Transport: c.Transport("acme", tr, cacheable)}
 }
 
 type answer struct {
@@ -127,17 +145,31 @@ func TestSharedAcrossInstances(t *testing.T) {
 	}
 }
 
+// An answer is stored for the TTL, as Redis reports it: the test does
+// not race a short TTL against a busy machine's clock. Once Redis has
+// let it go, the provider is asked again.
 func TestExpiresAndBounds(t *testing.T) {
 	srv := redistest.Start(t)
 	u := newUpstream(t)
-	c := client(t, u, srv.Addr, httpcache.Config{TTL: 200 * time.Millisecond, MaxBodyBytes: 1000})
+	const ttl = time.Hour
+	c := client(t, u, srv.Addr, httpcache.Config{TTL: ttl, MaxBodyBytes: 1000})
 	call(t, c, "GET", u.URL+"/x", "", "")
 	if got := call(t, c, "GET", u.URL+"/x", "", ""); !got.cached {
 		t.Fatal("not cached within the TTL")
 	}
-	time.Sleep(300 * time.Millisecond)
-	if got := call(t, c, "GET", u.URL+"/x", "", ""); got.cached {
-		t.Error("still cached after the TTL")
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	defer rdb.Close()
+	ctx := context.Background()
+	keys, err := rdb.Keys(ctx, "quiver:http:acme:*").Result()
+	if err != nil || len(keys) != 1 {
+		t.Fatalf("keys = %q, %v; want the one answer", keys, err)
+	}
+	if left := rdb.PTTL(ctx, keys[0]).Val(); left <= ttl-time.Minute || left > ttl {
+		t.Errorf("the answer expires in %v, want about %v", left, ttl)
+	}
+	rdb.Del(ctx, keys[0]) // as Redis does when the TTL is over
+	if got := call(t, c, "GET", u.URL+"/x", "", ""); got.cached || !strings.Contains(got.body, `"answer":2`) {
+		t.Errorf("after the answer expired: %+v, want the provider's new answer", got)
 	}
 
 	// An answer over MaxBodyBytes is delivered whole and not cached.
@@ -163,7 +195,7 @@ func TestRedisHangsIsAMiss(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t) })
 	srv := redistest.Start(t)
 	u := newUpstream(t)
-	c := client(t, u, srv.Addr, httpcache.Config{TTL: time.Minute})
+	c := client(t, u, srv.Addr, httpcache.Config{TTL: time.Minute, Timeout: httpcache.DefaultTimeout})
 	call(t, c, "GET", u.URL+"/x", "", "")
 
 	srv.Pause(t)
@@ -180,7 +212,7 @@ func TestRedisHangsIsAMiss(t *testing.T) {
 
 func TestOff(t *testing.T) {
 	var c *httpcache.Cache
-	if tr := c.Transport("acme", http.DefaultTransport); tr != http.DefaultTransport {
+	if tr := c.Transport("acme", http.DefaultTransport, nil); tr != http.DefaultTransport {
 		t.Error("a nil Cache wrapped the transport")
 	}
 	if _, err := httpcache.New(nil, httpcache.Config{}); err == nil {
@@ -198,5 +230,27 @@ func TestLargeAnswerCachedByDefault(t *testing.T) {
 	again := call(t, c, "GET", u.URL+"/large", "", "")
 	if !again.cached || again.body != first.body || u.calls.Load() != 1 {
 		t.Errorf("a %d-byte answer: cached %v, provider called %d times", len(first.body), again.cached, u.calls.Load())
+	}
+}
+
+// A 200 that the caller's check calls a failure is handed on, not
+// cached: the next call asks the provider again. Without a check it is
+// an answer like any other.
+func TestFailureIn200NotCached(t *testing.T) {
+	srv := redistest.Start(t)
+	u := newUpstream(t)
+	notError := func(body []byte) bool { return !strings.Contains(string(body), `"status":"error"`) }
+	checked := checkedClient(t, u, srv.Addr, httpcache.Config{TTL: time.Minute}, notError)
+	for i := 1; i <= 2; i++ {
+		got := call(t, checked, "GET", u.URL+"/failing", "", "")
+		if got.cached || got.status != 200 || !strings.Contains(got.body, fmt.Sprintf("rate limited %d", i)) {
+			t.Errorf("call %d: %+v, want the provider's answer %d, not from the cache", i, got, i)
+		}
+	}
+	// The check decides: the same answers, unchecked, are cached.
+	plain := client(t, u, srv.Addr, httpcache.Config{TTL: time.Minute, Prefix: "other:"})
+	first := call(t, plain, "GET", u.URL+"/failing", "", "")
+	if again := call(t, plain, "GET", u.URL+"/failing", "", ""); !again.cached || again.body != first.body {
+		t.Errorf("unchecked: %+v, want the first answer from the cache", again)
 	}
 }

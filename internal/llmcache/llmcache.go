@@ -3,8 +3,14 @@
 //
 // [Redis] is a backend of langchaingo's llms/cache: wrap any llms.Model
 // with [Wrap] and every GenerateContent call is looked up first by a hash
-// of its messages and options. Only successful answers are stored, each
-// for Config.TTL.
+// of its messages and options.
+//
+// Only answers the caller has checked are stored, each for Config.TTL: a
+// model's answer that breaks the caller's contract, kept for the TTL,
+// would fail every identical request until it expires. The caller makes
+// its calls under the context of [Hold] and calls [Pending.Accept] once
+// an answer passes its checks (llmjson.Ask does); answers to calls made
+// outside a Hold are not stored.
 //
 // A cached answer cost nothing, and says so: its GenerationInfo holds only
 // "Cached": true, with no token counts, so usage accounting records no
@@ -20,6 +26,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -91,8 +98,57 @@ type storedChoice struct {
 	ToolCalls        []llms.ToolCall    `json:"tool_calls,omitempty"`
 }
 
+// Pending holds the answers a cached model gives under the context of
+// [Hold] until the caller accepts one. It is safe for concurrent use.
+type Pending struct {
+	mu      sync.Mutex
+	first   string // key of the first lookup: the request as first made
+	backend *Redis
+	last    *llms.ContentResponse // the model's last answer; nil when it came from the cache
+}
+
+type pendingKey struct{}
+
+// Hold returns a context under which the answers of a model wrapped in
+// a Redis cache are held in the returned Pending rather than stored.
+func Hold(ctx context.Context) (context.Context, *Pending) {
+	p := &Pending{}
+	return context.WithValue(ctx, pendingKey{}, p), p
+}
+
+// Accept stores the last answer the model gave under the Pending's
+// context as the answer to the first request made there, which is what
+// an identical request will look up (a retry's messages include the
+// rejected answer). Nothing is stored when the last answer came from the
+// cache. A nil Pending accepts nothing.
+func (p *Pending) Accept(ctx context.Context) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	backend, key, res := p.backend, p.first, p.last
+	p.last = nil
+	p.mu.Unlock()
+	if backend != nil && res != nil {
+		backend.store(ctx, key, res)
+	}
+}
+
+func pending(ctx context.Context) *Pending {
+	p, _ := ctx.Value(pendingKey{}).(*Pending)
+	return p
+}
+
 // Get implements cache.Backend: the stored answer, or nil.
 func (r *Redis) Get(ctx context.Context, key string) *llms.ContentResponse {
+	if p := pending(ctx); p != nil {
+		p.mu.Lock()
+		if p.first == "" {
+			p.first = key
+		}
+		p.last = nil // a new call: what it answers is what Accept stores
+		p.mu.Unlock()
+	}
 	b, ok := r.kv.Get(ctx, r.key(key))
 	if !ok {
 		return nil
@@ -116,9 +172,19 @@ func (r *Redis) Get(ctx context.Context, key string) *llms.ContentResponse {
 	return res
 }
 
-// Put implements cache.Backend. The provider's GenerationInfo (token
+// Put implements cache.Backend: it holds the answer in the Pending of
+// ctx until the caller accepts it, and stores nothing outside a [Hold].
+func (r *Redis) Put(ctx context.Context, _ string, res *llms.ContentResponse) {
+	if p := pending(ctx); p != nil {
+		p.mu.Lock()
+		p.backend, p.last = r, res
+		p.mu.Unlock()
+	}
+}
+
+// store stores an answer under key. The provider's GenerationInfo (token
 // counts) is not kept.
-func (r *Redis) Put(ctx context.Context, key string, res *llms.ContentResponse) {
+func (r *Redis) store(ctx context.Context, key string, res *llms.ContentResponse) {
 	if res == nil || len(res.Choices) == 0 {
 		return
 	}

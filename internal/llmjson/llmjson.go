@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/llmcache"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -72,6 +73,8 @@ func Ask[T any](ctx context.Context, c *llm.Config, req Request, validate func(*
 	}
 	msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, req.Prompt))
 	opts := callOptions(c, req)
+	// A cache of the model's answers stores only the one accepted here.
+	ctx, held := llmcache.Hold(ctx)
 
 	var violations []string
 	for attempt := 1; attempt <= attempts; attempt++ {
@@ -87,6 +90,7 @@ func Ask[T any](ctx context.Context, c *llm.Config, req Request, validate func(*
 			violations = validate(&v)
 		}
 		if len(violations) == 0 {
+			held.Accept(ctx)
 			return v, usage, nil
 		}
 		if len(violations) > maxViolationsShown {
