@@ -2,7 +2,11 @@ package webcheck
 
 import (
 	"bufio"
+	"context"
 	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -189,5 +193,66 @@ func TestConfusablesTable(t *testing.T) {
 	}
 	if _, err := parseConfusables([]byte("not gzip")); err == nil {
 		t.Error("parseConfusables accepted bytes that are not gzip")
+	}
+}
+
+// TestCheckURLSafetyHomographPolicy runs the policy through the operation:
+// a Russian name under .рф is reported as punycode, not as a homograph;
+// a Cyrillic lookalike of a brand under .рф is a homograph.
+func TestCheckURLSafetyHomographPolicy(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	hosts := []struct {
+		host      string
+		homograph bool
+	}{{"москва.рф", false}, {"сайт.укр", false}, {"аррӏе.рф", true}, {"gооgle.com", true}}
+	var zone strings.Builder
+	for _, h := range hosts {
+		ascii, err := idna.Lookup.ToASCII(h.host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&zone, "%s. 60 IN A 127.0.0.1\n", ascii)
+	}
+	c := newTestChecker(t, zone.String())
+	for _, h := range hosts {
+		res, err := c.CheckURLSafety(context.Background(), URLSafetyRequest{URL: "http://" + h.host + ":" + port + "/"})
+		if err != nil {
+			t.Fatalf("%s: %v", h.host, err)
+		}
+		if res.IsHomograph != h.homograph || slices.Contains(res.ThreatTypes, ThreatHomograph) != h.homograph || !slices.Contains(res.ThreatTypes, ThreatPunycode) {
+			t.Errorf("%s: is_homograph %v, threat_types %q; want is_homograph %v and punycode", h.host, res.IsHomograph, res.ThreatTypes, h.homograph)
+		}
+	}
+}
+
+// FuzzCheckHomograph: any host, valid or not, gets an answer without a
+// panic, the same answer twice, and only the documented reasons.
+func FuzzCheckHomograph(f *testing.F) {
+	for _, s := range []string{"xn--80ak6aa92e.com", "xn--80adxhks.xn--p1ai", "paypa1.com", "a..b", ".", "", "xn--", "xn--zz.xn--p1ai", "co.uk", "gòogle.com"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, host string) {
+		first := checkHomograph(host)
+		if again := checkHomograph(host); !slices.Equal(first, again) {
+			t.Fatalf("checkHomograph(%q) = %v, then %v", host, first, again)
+		}
+		for _, fd := range first {
+			if fd.Reason != "mixed_script" && fd.Reason != "whole_script_confusable" && !strings.HasPrefix(fd.Reason, "confusable_with:") {
+				t.Errorf("checkHomograph(%q): reason %q", host, fd.Reason)
+			}
+		}
+	})
+}
+
+// BenchmarkParseConfusables is the one-time cost of the first homograph
+// check in a process: decoding the embedded table.
+func BenchmarkParseConfusables(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parseConfusables(confusablesGz); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
