@@ -114,18 +114,18 @@ func (a *admission) acquire(key [32]byte, w int64, heavy bool) envelope.Code {
 	return ""
 }
 
-func (a *admission) release(key [32]byte, w int64, heavy bool) {
+// release gives back the weight w that key acquired. A heavy slot goes
+// back apart, through releaseHeavy, as soon as the answer starts.
+func (a *admission) release(key [32]byte, w int64) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.used -= w
 	if a.byKey[key] -= w; a.byKey[key] <= 0 {
 		delete(a.byKey, key)
 	}
-	if heavy {
-		a.heavy--
-	}
 }
 
+// releaseHeavy gives back one heavy slot.
 func (a *admission) releaseHeavy() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -184,7 +184,7 @@ func (s *server) admit(rt route, next http.Handler) http.Handler {
 			return
 		}
 		if !k.heavy {
-			defer s.admission.release(key, wt, false)
+			defer s.admission.release(key, wt)
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -194,7 +194,7 @@ func (s *server) admit(rt route, next http.Handler) http.Handler {
 		aw := &admittedWriter{ResponseWriter: w, done: func() { s.admission.releaseHeavy() }}
 		defer func() {
 			aw.once.Do(aw.done)
-			s.admission.release(key, wt, false)
+			s.admission.release(key, wt)
 		}()
 		next.ServeHTTP(aw, r)
 	})
