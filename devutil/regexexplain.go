@@ -12,6 +12,7 @@ import (
 	"github.com/dlclark/regexp2/v2"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // Bounds of [ExplainRegex].
@@ -668,15 +669,7 @@ func describeFlags(spec string) (string, bool) {
 }
 
 // truncate returns s cut to at most n bytes at a character boundary.
-func truncate(s string, n int) string {
-	if n >= len(s) {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
+func truncate(s string, n int) string { return textcut.Cut(s, n) }
 
 var rxEscapes = map[byte]string{
 	'd': "a digit (0-9; any Unicode digit in some flavors)",

@@ -8,9 +8,9 @@ import (
 	"path"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // Defaults of the failed-authentication limit in [Config].
@@ -212,13 +212,4 @@ func boundError(e *envelope.Error) *envelope.Error {
 	return &c
 }
 
-func cutText(s string) string {
-	if len(s) <= maxErrorText {
-		return s
-	}
-	i := maxErrorText
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "… (cut)"
-}
+func cutText(s string) string { return textcut.Mark(s, maxErrorText, "… (cut)") }

@@ -6,7 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // MaxRobotsBytes is where robots.txt parsing stops (RFC 9309 section
@@ -405,12 +406,4 @@ func quote(s string) string { return strconv.Quote(truncate(s, maxQuoted)) }
 
 // truncate cuts s after n bytes at a character boundary, marking the cut
 // with "...".
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
-}
+func truncate(s string, n int) string { return textcut.Mark(s, n, "...") }
