@@ -41,15 +41,21 @@ type routeKind struct {
 	heavy   bool  // CPU-bound: takes one of the heavy slots
 }
 
-// kindOf classifies a route by its path. Routes not listed are light.
+// routeKinds are the routes charged more than a light one, by path.
+// TestRouteKindsNameRoutes keeps every path a route of the table.
+var routeKinds = map[string]routeKind{
+	"/v1/dev/data/json/format":     {perByte: formatPerByte, heavy: true},
+	"/v1/utility/sitemap/validate": {fixed: sitemapWeight, heavy: true},
+	"/v1/dev/data/hash":            {perByte: heavyPerByte, heavy: true},
+	"/v1/dev/stacktrace":           {perByte: heavyPerByte, heavy: true},
+	"/v1/email/bulk/validate-csv":  {perByte: heavyPerByte, heavy: true},
+}
+
+// kindOf classifies a route by its path. Routes not in routeKinds are
+// light.
 func kindOf(path string) routeKind {
-	switch path {
-	case "/v1/dev/data/json/format":
-		return routeKind{perByte: formatPerByte, heavy: true}
-	case "/v1/utility/sitemap/validate":
-		return routeKind{fixed: sitemapWeight, heavy: true}
-	case "/v1/dev/data/hash", "/v1/dev/stacktrace", "/v1/email/bulk/validate-csv":
-		return routeKind{perByte: heavyPerByte, heavy: true}
+	if k, ok := routeKinds[path]; ok {
+		return k
 	}
 	return routeKind{perByte: lightPerByte}
 }

@@ -231,6 +231,24 @@ func TestAdmissionWeights(t *testing.T) {
 	}
 }
 
+// TestRouteKindsNameRoutes: a heavy route renamed in the route table
+// would silently be charged as a light one.
+func TestRouteKindsNameRoutes(t *testing.T) {
+	paths := map[string]bool{}
+	for _, r := range Routes() {
+		_, p, _ := strings.Cut(r, " ")
+		paths[p] = true
+	}
+	if len(paths) < 40 {
+		t.Fatalf("Routes() gave %d paths", len(paths))
+	}
+	for p := range routeKinds {
+		if !paths[p] {
+			t.Errorf("routeKinds names %s, which is no route (routes: %d)", p, len(paths))
+		}
+	}
+}
+
 // TestSlowReaderReleasesItsWeight: a client that never reads a large
 // answer holds its memory only for SlowWriteTimeout, not until the
 // server's WriteTimeout (none here).
