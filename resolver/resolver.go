@@ -115,6 +115,14 @@ type Config struct {
 	// answer is asked again over TCP.
 	// Default: DefaultUDPSize (1232).
 	UDPSize uint16
+	// DNSSECOK sets the DO bit (RFC 3225) on every query, asking the
+	// servers for the DNSSEC records (RRSIG) of the answers as well. The
+	// records are dropped from [Answer.RRs] either way; the flag only
+	// matters to servers that validate only for DO queries.
+	// Default: false: queries carry the AD bit only (RFC 6840 section
+	// 5.7), which is enough for a validating server to report in
+	// [Answer.AuthenticatedData] that it validated the answer.
+	DNSSECOK bool
 }
 
 // A Resolver sends DNS queries and caches the answers. It is safe for
@@ -126,6 +134,7 @@ type Resolver struct {
 	maxTTL      time.Duration
 	negativeTTL time.Duration
 	udpSize     uint16
+	dnssecOK    bool
 	udp, tcp    *dns.Client
 
 	cache  *cache // nil when disabled
@@ -146,6 +155,7 @@ func New(cfg Config) (*Resolver, error) {
 		maxTTL:      cfg.MaxTTL,
 		negativeTTL: cfg.NegativeTTL,
 		udpSize:     cfg.UDPSize,
+		dnssecOK:    cfg.DNSSECOK,
 		now:         time.Now,
 	}
 	if len(cfg.Servers) == 0 {
@@ -226,6 +236,12 @@ type Answer struct {
 	RRs []dns.RR
 	// Authoritative reports the AA bit of the reply.
 	Authoritative bool
+	// AuthenticatedData reports the AD bit of the reply: the recursive
+	// server validated the answer with DNSSEC (RFC 4035 section 3.2.3).
+	// Every query asks for it (RFC 6840 section 5.7). It is only as
+	// trustworthy as the path to the server: a validating resolver on
+	// the same host or over a trusted link.
+	AuthenticatedData bool
 	// TTL is how long the answer is cached from when it was received.
 	TTL time.Duration
 	// Cached reports that the answer came from the cache.
@@ -367,7 +383,8 @@ func (r *Resolver) resolve(ctx context.Context, fqdn string, qtype uint16) resul
 	m := new(dns.Msg)
 	m.SetQuestion(fqdn, qtype)
 	m.RecursionDesired = true
-	m.SetEdns0(r.udpSize, false)
+	m.AuthenticatedData = true
+	m.SetEdns0(r.udpSize, r.dnssecOK)
 	fail := func(err error) result { return result{err: &LookupError{Name: fqdn, Type: qtype, Err: err}} }
 	var last error = ErrTimeout
 	for range r.attempts {
@@ -426,7 +443,7 @@ func (r *Resolver) exchange(ctx context.Context, m *dns.Msg, server string) (*dn
 
 // answer builds the result of a NOERROR or NXDOMAIN reply.
 func (r *Resolver) answer(fqdn string, qtype uint16, reply *dns.Msg) result {
-	a := &Answer{Name: fqdn, Type: qtype, Rcode: reply.Rcode, Authoritative: reply.Authoritative}
+	a := &Answer{Name: fqdn, Type: qtype, Rcode: reply.Rcode, Authoritative: reply.Authoritative, AuthenticatedData: reply.AuthenticatedData}
 	var minTTL uint32 = 1<<32 - 1
 	for _, rr := range reply.Answer {
 		h := rr.Header()

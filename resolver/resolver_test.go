@@ -455,3 +455,41 @@ func TestAnswersAreNotShared(t *testing.T) {
 		t.Errorf("second answer %+v", b)
 	}
 }
+
+// The AD bit of the reply reaches Answer.AuthenticatedData, from the
+// network and from the cache; every query asks for it, and DNSSECOK adds
+// the DO bit.
+func TestAuthenticatedData(t *testing.T) {
+	signed := zone + `
+signed   IN DNSKEY 257 3 13 epnM0mN+bkM/Jb2yaou0+GRIxBY4UNsaFxTAsYiG/ZaG/dSCI3U2Ls518lZQ8xHGXpRXSG5+TGLBJNE1KsuN9A==
+signed   IN DS 2371 13 2 029b874ce2ce160923c82f2d51a17a81841a15934348e70384c079e1e5cebf62
+`
+	srv := testutil.DNSServer(t, signed, resolvertest.WithAuthenticatedData("signed.example.test"))
+	ctx := context.Background()
+	for _, do := range []bool{false, true} {
+		r := newResolver(t, srv, Config{DNSSECOK: do})
+		tests := []struct {
+			name  string
+			qtype uint16
+			ad    bool
+		}{
+			{"signed.example.test", dns.TypeDNSKEY, true},
+			{"signed.example.test", dns.TypeDS, true},
+			{"example.test", dns.TypeMX, false},
+		}
+		for _, tt := range tests {
+			for _, cached := range []bool{false, true} {
+				a, err := r.Lookup(ctx, tt.name, tt.qtype)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a.AuthenticatedData != tt.ad || a.Cached != cached || len(a.RRs) == 0 {
+					t.Errorf("DO %v %s %s (cached %v): AD %v, %d records; want AD %v", do, tt.name, dns.TypeToString[tt.qtype], cached, a.AuthenticatedData, len(a.RRs), tt.ad)
+				}
+			}
+		}
+		if f := srv.LastFlags(); !f.AD || f.DO != do {
+			t.Errorf("DNSSECOK %v: the query carried %+v", do, f)
+		}
+	}
+}

@@ -10,7 +10,10 @@
 // zone's SOA when the name exists without that type, and NXDOMAIN with the
 // SOA when it does not exist. Options make it slow ([WithDelay]), fail
 // ([WithServFail], [WithRefused]), stay silent ([WithDrop]), truncate UDP
-// answers ([WithTruncate]) or reject EDNS0 ([WithoutEDNS]). It counts the
+// answers ([WithTruncate]) or reject EDNS0 ([WithoutEDNS]), and set the
+// AD bit of a validating resolver on the answers of signed zones
+// ([WithAuthenticatedData]); DS and DNSKEY records are served like any
+// other. It records the flags of the last query ([Server.LastFlags]) and counts the
 // queries it receives ([Server.Queries], [Server.QueriesFor]).
 package resolvertest
 
@@ -40,6 +43,10 @@ type Server struct {
 	trunc    map[string]bool
 	refused  map[string]bool
 	noEDNS   bool
+	ad       map[string]bool
+
+	flagsMu sync.Mutex
+	flags   QueryFlags
 
 	total atomic.Int64
 	mu    sync.Mutex
@@ -74,6 +81,49 @@ func WithDrop(names ...string) Option { return func(s *Server) { addNames(s.drop
 // the TC bit and no records, so that the client must retry over TCP.
 func WithTruncate(names ...string) Option { return func(s *Server) { addNames(s.trunc, names) } }
 
+// WithAuthenticatedData makes the server set the AD bit, as a validating
+// resolver does for answers it proved with DNSSEC (RFC 4035 section
+// 3.2.3), on its NOERROR and NXDOMAIN answers for names at or under the
+// zones, when the query carries the AD or DO bit (RFC 6840 section 5.7).
+// Without it, no answer carries AD, as from a resolver that does not
+// validate or a zone that is not signed.
+func WithAuthenticatedData(zones ...string) Option {
+	return func(s *Server) { addNames(s.ad, zones) }
+}
+
+// QueryFlags are the DNSSEC-related flags of a query the server received.
+type QueryFlags struct {
+	// AD is the AD bit of the query header.
+	AD bool
+	// DO is the DO bit of the query's EDNS0 record.
+	DO bool
+	// CD is the CD (checking disabled) bit of the query header.
+	CD bool
+}
+
+// LastFlags returns the flags of the last query received (the zero
+// QueryFlags before the first).
+func (s *Server) LastFlags() QueryFlags {
+	s.flagsMu.Lock()
+	defer s.flagsMu.Unlock()
+	return s.flags
+}
+
+// authenticated reports whether name is at or under a zone of
+// WithAuthenticatedData.
+func (s *Server) authenticated(name string) bool {
+	for n := name; ; {
+		if s.ad[n] {
+			return true
+		}
+		i, end := dns.NextLabel(n, 0)
+		if end || n == "." {
+			return false
+		}
+		n = n[i:]
+	}
+}
+
 func addNames(m map[string]bool, names []string) {
 	for _, n := range names {
 		m[dns.Fqdn(strings.ToLower(n))] = true
@@ -93,6 +143,7 @@ func NewServer(zone string, opts ...Option) (*Server, error) {
 		drop:     make(map[string]bool),
 		trunc:    make(map[string]bool),
 		refused:  make(map[string]bool),
+		ad:       make(map[string]bool),
 		count:    make(map[string]int),
 		done:     make(chan struct{}),
 	}
@@ -183,6 +234,10 @@ func (s *Server) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 	s.mu.Lock()
 	s.count[name+"/"+dns.TypeToString[q.Qtype]]++
 	s.mu.Unlock()
+	opt := req.IsEdns0()
+	s.flagsMu.Lock()
+	s.flags = QueryFlags{AD: req.AuthenticatedData, DO: opt != nil && opt.Do(), CD: req.CheckingDisabled}
+	s.flagsMu.Unlock()
 
 	if s.drop[name] {
 		return
@@ -197,13 +252,13 @@ func (s *Server) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 	m := new(dns.Msg)
 	m.SetReply(req)
 	m.RecursionAvailable = true
-	if opt := req.IsEdns0(); opt != nil {
+	if opt != nil {
 		if s.noEDNS {
 			m.Rcode = dns.RcodeFormatError
 			w.WriteMsg(m)
 			return
 		}
-		m.SetEdns0(opt.UDPSize(), false)
+		m.SetEdns0(opt.UDPSize(), opt.Do())
 	}
 	_, isUDP := w.RemoteAddr().(*net.UDPAddr)
 	switch {
@@ -215,6 +270,7 @@ func (s *Server) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 		m.Truncated = true
 	default:
 		s.answer(m, name, q.Qtype)
+		m.AuthenticatedData = (req.AuthenticatedData || opt != nil && opt.Do()) && s.authenticated(name)
 	}
 	w.WriteMsg(m)
 }

@@ -1,0 +1,110 @@
+package mailauth
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/quiverkit/quiver/envelope"
+)
+
+// The codes of TLS-RPT problems.
+const (
+	// CodeTLSRPTMultipleRecords (error): more than one _smtp._tls record
+	// starts with v=TLSRPTv1, so senders send no reports (RFC 8460
+	// section 3).
+	CodeTLSRPTMultipleRecords Code = "tlsrpt_multiple_records"
+	// CodeTLSRPTSyntax (error): the record does not parse or has no rua.
+	CodeTLSRPTSyntax Code = "tlsrpt_syntax"
+	// CodeTLSRPTInvalidRUA (error): a rua URI is not a mailto: address
+	// nor an https: URL.
+	CodeTLSRPTInvalidRUA Code = "tlsrpt_invalid_rua"
+)
+
+// maxRUA bounds the rua URIs read from one TLS-RPT record.
+const maxRUA = 16
+
+// TLSRPT is the _smtp._tls TXT record of a domain (SMTP TLS Reporting,
+// RFC 8460 section 3), as [ParseTLSRPT] reads it.
+type TLSRPT struct {
+	// Record is the TXT record, strings joined.
+	Record string `json:"record"`
+	// RUA are the valid report destinations in order: mailto: addresses
+	// and https: URLs. Never nil.
+	RUA []string `json:"rua"`
+	// Errors are the messages of the problems that make the record
+	// invalid. Never nil.
+	Errors []string `json:"errors"`
+	// Warnings are the messages of the weaknesses. Never nil.
+	Warnings []string `json:"warnings"`
+	// Problems are the errors and warnings with their Code; not part of
+	// the JSON form.
+	Problems []Problem `json:"-"`
+}
+
+func (r *TLSRPT) findings() findings {
+	return findings{errors: &r.Errors, warnings: &r.Warnings, problems: &r.Problems}
+}
+
+// Valid reports whether the record has no errors.
+func (r *TLSRPT) Valid() bool { return len(r.Errors) == 0 }
+
+// ParseTLSRPT parses an _smtp._tls TXT record ("v=TLSRPTv1;
+// rua=mailto:...,https://..."), without DNS. Each rua URI must be a
+// mailto: URI with one addr-spec (local@domain) or an https: URL with a
+// host; at most 16 are read. Extension tags are ignored. Problems are in
+// the result, never a failure.
+func ParseTLSRPT(record string) *TLSRPT {
+	r := &TLSRPT{Record: record, RUA: []string{}, Errors: []string{}, Warnings: []string{}}
+	f := r.findings()
+	hasRUA := false
+	for _, t := range tagList(record, f, CodeTLSRPTSyntax, "TLSRPTv1", true) {
+		if t.name != "rua" {
+			continue
+		}
+		hasRUA = true
+		for i, u := range strings.Split(t.value, ",") {
+			if i == maxRUA {
+				f.warn(CodeTLSRPTInvalidRUA, fmt.Sprintf("more than %d rua URIs; the rest are not read", maxRUA))
+				break
+			}
+			u = strings.Trim(u, " \t")
+			if reason := checkReportURI(u); reason != "" {
+				f.fail(CodeTLSRPTInvalidRUA, fmt.Sprintf("rua %s %s", envelope.Quote(u), reason))
+				continue
+			}
+			r.RUA = append(r.RUA, u)
+		}
+	}
+	if !hasRUA {
+		f.fail(CodeTLSRPTSyntax, "the required rua tag is missing")
+	}
+	return r
+}
+
+// checkReportURI returns why u is not a mailto: address or https: URL, or
+// "".
+func checkReportURI(u string) string {
+	scheme, rest, ok := strings.Cut(u, ":")
+	switch {
+	case !ok:
+		return "is not a URI"
+	case strings.EqualFold(scheme, "mailto"):
+		addr, err := url.PathUnescape(rest)
+		if err != nil || strings.ContainsAny(addr, "?,; \t<>") {
+			return "is not a mailto: URI of one address"
+		}
+		local, domain, ok := strings.Cut(addr, "@")
+		if !ok || local == "" || strings.Contains(domain, "@") || !validHostname(domain) {
+			return "is not a mailto: URI of one address (local@domain)"
+		}
+		return ""
+	case strings.EqualFold(scheme, "https"):
+		p, err := url.Parse(u)
+		if err != nil || p.Host == "" || p.Hostname() == "" || p.User != nil {
+			return "is not an https: URL with a host"
+		}
+		return ""
+	}
+	return "is neither mailto: nor https:"
+}
