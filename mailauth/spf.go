@@ -8,6 +8,16 @@
 // finds and parses the _dmarc record, falling back to the organizational
 // domain. [ParseSPF] and [ParseDMARC] parse a record without DNS.
 //
+// The other records of a mail domain are parsed without I/O, from text a
+// caller fetched (package email's domain-health check does): the
+// _mta-sts record and the MTA-STS policy of RFC 8461
+// ([ParseMTASTSRecord], [ParseMTASTSPolicy], whose [MTASTSPolicy.Matches]
+// applies the mx patterns), the TLS-RPT record of RFC 8460
+// ([ParseTLSRPT]), DKIM key records ([ParseDKIM]: key type and size) and
+// BIMI records ([ParseBIMI]). [RecordVersion] tells a domain's TXT
+// records apart. These parsers take untrusted text: they bound what they
+// read and never fail, reporting every finding as a Problem.
+//
 // Both checks report what they find as data: an [SPF] or [DMARC] whose
 // Problems carry a [Code] for each error and warning (and whose Errors and
 // Warnings carry the same messages, as the JSON form does). A domain that

@@ -75,9 +75,9 @@ func validTagName(s string) bool {
 	return true
 }
 
-// RecordVersion returns the value of the v tag that starts a tag-list
-// record ("STSv1" for "v=STSv1; id=1"), or "" when the record does not
-// start with one. A domain's TXT records are told apart by it: a check
+// RecordVersion returns the value of the v tag that starts a record, up
+// to a semicolon or a space ("STSv1" for "v=STSv1; id=1", "spf1" for
+// "v=spf1 -all"), or "" when the record does not start with one. A domain's TXT records are told apart by it: a check
 // keeps those of its version and ignores the others.
 func RecordVersion(txt string) string {
 	first, _, _ := strings.Cut(txt, ";")
@@ -85,7 +85,8 @@ func RecordVersion(txt string) string {
 	if !ok || !strings.EqualFold(strings.Trim(name, " \t"), "v") {
 		return ""
 	}
-	return strings.Trim(value, " \t")
+	v, _, _ := strings.Cut(strings.Trim(value, " \t"), " ")
+	return v
 }
 
 // validHostname reports whether s is a host name of LDH labels (a final
