@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/mailauth"
@@ -14,6 +15,10 @@ import (
 type DomainHealthRequest struct {
 	// Domains are the domains to check, 1 to 500.
 	Domains []string `json:"domains" openapi:"required"`
+	// DKIMSelectors are DKIM selectors to probe besides
+	// DefaultDKIMSelectors, at most MaxDKIMSelectors, each DNS labels
+	// (an extension).
+	DKIMSelectors []string `json:"dkim_selectors,omitempty"`
 }
 
 // Verdicts of a domain-health check.
@@ -30,6 +35,30 @@ type Problem struct {
 	// dns_error, spf_missing, spf_invalid, spf_plus_all, spf_weak_all,
 	// spf_no_all, spf_too_many_lookups, spf_too_many_void_lookups,
 	// dmarc_missing, dmarc_invalid, dmarc_p_none, dmarc_pct, dmarc_no_rua.
+	//
+	// Extensions, for the records a domain need not publish (their
+	// absence is no problem; a broken one is):
+	//   - MTA-STS: mta_sts_syntax, mta_sts_multiple_records (errors in the
+	//     _mta-sts record), mta_sts_policy_unavailable (the policy cannot
+	//     be fetched: HTTP status, certificate, redirect, size),
+	//     mta_sts_policy_syntax (error), mta_sts_mx_mismatch (an MX host
+	//     matches no mx pattern: an error under mode enforce, a warning
+	//     under testing), mta_sts_short_max_age, mta_sts_duplicate_field,
+	//     mta_sts_policy_content_type (warnings).
+	//   - TLS-RPT: tlsrpt_syntax, tlsrpt_invalid_rua,
+	//     tlsrpt_multiple_records (errors).
+	//   - DKIM, per selector found: dkim_syntax, dkim_invalid_key,
+	//     dkim_weak_key (RSA under 1024 bits), dkim_multiple_records
+	//     (errors); dkim_short_key (RSA under 2048 bits), dkim_revoked,
+	//     dkim_testing (warnings).
+	//   - BIMI: bimi_syntax, bimi_multiple_records (errors);
+	//     bimi_no_authority, bimi_dmarc_not_enforced (warnings).
+	//   - DNSSEC: dnssec_broken (error: a DS without DNSKEY),
+	//     dnssec_no_ds (warning: a signed zone the parent does not point
+	//     to).
+	//   - dns_error as a warning: a lookup of one of these records
+	//     failed; only MX, SPF and DMARC failures make the verdict
+	//     unknown.
 	Code string `json:"code"`
 	// Severity is "error" (mail is at risk) or "warning".
 	Severity string `json:"severity"`
@@ -49,6 +78,23 @@ type DomainHealth struct {
 	// DMARC is the DMARC policy as mailauth.CheckDMARC finds it; null
 	// when none applies or its lookup failed.
 	DMARC *mailauth.DMARC `json:"dmarc"`
+	// MTASTS is the MTA-STS record and policy (an extension); null when
+	// not checked: the domain does not exist or its MX lookup timed out.
+	MTASTS *MTASTS `json:"mta_sts"`
+	// TLSRPT is the SMTP TLS Reporting record (an extension); null when
+	// not checked.
+	TLSRPT *TLSRPT `json:"tls_rpt"`
+	// DKIM are the keys found at the probed selectors (an extension);
+	// null when not checked.
+	DKIM *DKIM `json:"dkim"`
+	// BIMI is the BIMI record (an extension); null when not checked.
+	BIMI *BIMI `json:"bimi"`
+	// DNSSEC is the zone's DNSSEC state (an extension); null when not
+	// checked.
+	DNSSEC *DNSSEC `json:"dnssec"`
+	// BulkSender is the bulk-sender readiness for Gmail and Yahoo, as
+	// far as DNS shows it (an extension; see BulkSenderReadiness).
+	BulkSender Readiness `json:"bulk_sender"`
 	// Verdict is ready, needs_attention, not_ready or unknown.
 	Verdict string `json:"verdict"`
 	// Problems are every finding, errors first.
@@ -62,10 +108,19 @@ type DomainHealthResult struct {
 }
 
 // DomainHealth checks the MX, SPF and DMARC readiness of 1 to 500
-// domains, each distinct domain once, at most Concurrency at a time. A
-// domain that is not a valid name is a validation error naming its index.
-// A domain whose MX lookup times out is verdict unknown, and its SPF and
-// DMARC are not asked for. Without a Resolver it answers 503.
+// domains, each distinct domain once, at most Concurrency at a time, and
+// as extensions their MTA-STS, TLS-RPT, DKIM, BIMI and DNSSEC records and
+// the bulk-sender readiness. A domain that is not a valid name is a
+// validation error naming its index. A domain whose MX lookup times out
+// is verdict unknown, and nothing else is asked for.
+//
+// Cost: the MX lookup first (a domain that does not exist or does not
+// answer costs one query), then every other record in one parallel
+// round (SPF, DMARC, _mta-sts, _smtp._tls, default._bimi, DS, DNSKEY and
+// each DKIM selector), then the MTA-STS policy fetch when a record
+// announces one. SPF includes and the DMARC fallback to the
+// organizational domain add the lookups they need. Every lookup goes
+// through the Resolver and its cache. Without a Resolver it answers 503.
 func (v *Verifier) DomainHealth(ctx context.Context, req DomainHealthRequest) (DomainHealthResult, error) {
 	if err := checkBatch("domains", len(req.Domains)); err != nil {
 		return DomainHealthResult{}, err
@@ -73,21 +128,21 @@ func (v *Verifier) DomainHealth(ctx context.Context, req DomainHealthRequest) (D
 	var verr envelope.ValidationError
 	names := make([]string, len(req.Domains))
 	for i, d := range req.Domains {
-		var a Address
-		d = strings.TrimSuffix(strings.TrimSpace(d), ".")
-		if d == "" {
-			verr.Add(fmt.Sprintf("domains[%d]", i), "is empty")
+		name, reason := normalizeDomain(d)
+		if reason != "" {
+			verr.Add(fmt.Sprintf("domains[%d]", i), reason)
 			continue
 		}
-		if reason := parseDomain(d, &a); reason != "" {
-			verr.Add(fmt.Sprintf("domains[%d]", i), "is not a valid domain: "+reason.Message())
-			continue
-		}
-		names[i] = a.ASCIIDomain
+		names[i] = name
 	}
 	if err := verr.Err(); err != nil {
 		return DomainHealthResult{}, err
 	}
+	selectors, err := checkSelectors("dkim_selectors", req.DKIMSelectors)
+	if err != nil {
+		return DomainHealthResult{}, err
+	}
+	selectors = selectorList(selectors)
 	if v.cfg.Resolver == nil {
 		return DomainHealthResult{}, envelope.Errorf(envelope.CodeServiceUnavailable, "no DNS resolver is configured")
 	}
@@ -100,7 +155,7 @@ func (v *Verifier) DomainHealth(ctx context.Context, req DomainHealthRequest) (D
 		}
 	}
 	checked := make([]DomainHealth, len(order))
-	forEach(len(order), v.concurrency(), func(i int) { checked[i] = v.health(ctx, order[i]) })
+	forEach(len(order), v.concurrency(), func(i int) { checked[i] = v.health(ctx, order[i], selectors) })
 	out := DomainHealthResult{Results: make([]DomainHealth, len(names))}
 	for i, n := range names {
 		out.Results[i] = checked[distinct[n]]
@@ -108,18 +163,25 @@ func (v *Verifier) DomainHealth(ctx context.Context, req DomainHealthRequest) (D
 	return out, nil
 }
 
-// health checks one domain.
-func (v *Verifier) health(ctx context.Context, domain string) DomainHealth {
-	h := DomainHealth{Domain: domain, MX: v.domainMX(ctx, domain), Problems: []Problem{}}
-	var errs, warns []Problem
-	add := func(sev, code, msg string) {
-		p := Problem{Code: code, Severity: sev, Message: msg}
-		if sev == "error" {
-			errs = append(errs, p)
-		} else {
-			warns = append(warns, p)
-		}
+// normalizeDomain returns the ASCII form of a domain to check, or why
+// it is not one.
+func normalizeDomain(d string) (name, reason string) {
+	var a Address
+	d = strings.TrimSuffix(strings.TrimSpace(d), ".")
+	if d == "" {
+		return "", "is empty"
 	}
+	if r := parseDomain(d, &a); r != "" {
+		return "", "is not a valid domain: " + r.Message()
+	}
+	return a.ASCIIDomain, ""
+}
+
+// health checks one domain.
+func (v *Verifier) health(ctx context.Context, domain string, selectors []string) DomainHealth {
+	h := DomainHealth{Domain: domain, MX: v.domainMX(ctx, domain), Problems: []Problem{}}
+	var found problems
+	add := found.add
 	dnsFailed := false
 	switch h.MX.Status {
 	case MXNXDomain:
@@ -137,27 +199,51 @@ func (v *Verifier) health(ctx context.Context, domain string) DomainHealth {
 	// A domain that does not exist has no records; one whose DNS did not
 	// answer in time would cost a timeout per record, to prove nothing.
 	if h.MX.Status != MXNXDomain && h.MX.Status != MXTimeout {
-		spf, err := mailauth.CheckSPF(ctx, v.cfg.Resolver, domain)
+		var (
+			wg               sync.WaitGroup
+			spf              *mailauth.SPF
+			dmarc            *mailauth.DMARC
+			spfErr, dmarcErr error
+		)
+		wg.Go(func() { spf, spfErr = mailauth.CheckSPF(ctx, v.cfg.Resolver, domain) })
+		wg.Go(func() { dmarc, dmarcErr = mailauth.CheckDMARC(ctx, v.cfg.Resolver, domain) })
+		wg.Go(func() { h.MTASTS = v.mtasts(ctx, domain, h.MX.Hosts) })
+		wg.Go(func() { h.TLSRPT = v.tlsrpt(ctx, domain) })
+		wg.Go(func() { h.BIMI = v.bimi(ctx, domain) })
+		wg.Go(func() { h.DNSSEC = v.dnssec(ctx, domain) })
+		h.DKIM = v.dkim(ctx, domain, selectors)
+		wg.Wait()
 		switch {
-		case errors.Is(err, mailauth.ErrNoRecord):
+		case errors.Is(spfErr, mailauth.ErrNoRecord):
 			add("error", "spf_missing", "no SPF record: receivers cannot tell which hosts may send for the domain")
-		case err != nil:
+		case spfErr != nil:
 			dnsFailed = true
-			add("error", "dns_error", "the SPF lookup failed: "+err.Error())
+			add("error", "dns_error", "the SPF lookup failed: "+spfErr.Error())
 		default:
 			h.SPF = spf
-			spfProblems(spf, add)
+			spfProblems(h.SPF, add)
 		}
-		dmarc, err := mailauth.CheckDMARC(ctx, v.cfg.Resolver, domain)
 		switch {
-		case errors.Is(err, mailauth.ErrNoRecord):
+		case errors.Is(dmarcErr, mailauth.ErrNoRecord):
 			add("error", "dmarc_missing", "no DMARC record at _dmarc."+domain+": spoofed mail is not rejected and no reports are sent")
-		case err != nil:
+		case dmarcErr != nil:
 			dnsFailed = true
-			add("error", "dns_error", "the DMARC lookup failed: "+err.Error())
+			add("error", "dns_error", "the DMARC lookup failed: "+dmarcErr.Error())
 		default:
 			h.DMARC = dmarc
-			dmarcProblems(dmarc, add)
+			dmarcProblems(h.DMARC, add)
+		}
+		h.BIMI.judgeDMARC(h.DMARC)
+		for _, ps := range [][]Problem{h.MTASTS.Problems, h.TLSRPT.Problems, h.DKIM.Problems, h.BIMI.Problems, h.DNSSEC.Problems} {
+			found = append(found, ps...)
+		}
+	}
+	var errs, warns []Problem
+	for _, p := range found {
+		if p.Severity == "error" {
+			errs = append(errs, p)
+		} else {
+			warns = append(warns, p)
 		}
 	}
 	h.Problems = append(append(h.Problems, errs...), warns...)
@@ -171,6 +257,7 @@ func (v *Verifier) health(ctx context.Context, domain string) DomainHealth {
 	default:
 		h.Verdict = VerdictReady
 	}
+	h.BulkSender = BulkSenderReadiness(h)
 	return h
 }
 

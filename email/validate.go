@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/quiverkit/quiver/internal/safehttp"
 	"github.com/quiverkit/quiver/resolver"
 )
 
@@ -37,6 +38,11 @@ type Config struct {
 	// operation looks up at once (and the rows a stream checks at once).
 	// Default: DefaultConcurrency (64); so does a negative value.
 	Concurrency int
+	// MTASTS configures the fetch of MTA-STS policies by DomainHealth
+	// and CheckMTASTS.
+	// Default: the zero MTASTSOptions: system roots, port 443, 10s,
+	// public addresses only.
+	MTASTS MTASTSOptions
 }
 
 // DefaultConcurrency is the default of [Config.Concurrency].
@@ -50,11 +56,12 @@ var ErrInvalidConfig = errors.New("email: invalid configuration")
 // [Config]: build one with [New], and share it; its methods are safe for
 // concurrent use.
 type Verifier struct {
-	cfg Config
+	cfg          Config
+	policyClient *safehttp.Client // MTA-STS policies; nil without a Resolver
 }
 
 // New returns a Verifier configured by cfg. It fails, wrapping
-// [ErrInvalidConfig], when cfg.SMTP.Port is over 65535 or
+// [ErrInvalidConfig], when cfg.SMTP.Port or cfg.MTASTS.Port is over 65535 or
 // cfg.SMTP.HeloName or cfg.SMTP.MailFrom holds a line break or a space,
 // which no SMTP server would accept. New does no I/O.
 func New(cfg Config) (*Verifier, error) {
@@ -67,7 +74,10 @@ func New(cfg Config) (*Verifier, error) {
 	if strings.ContainsAny(cfg.SMTP.MailFrom, "\r\n\t ") {
 		return nil, fmt.Errorf("%w: SMTP.MailFrom holds a line break or a space", ErrInvalidConfig)
 	}
-	return &Verifier{cfg: cfg}, nil
+	if p := cfg.MTASTS.Port; p < 0 || p > 65535 {
+		return nil, fmt.Errorf("%w: MTASTS.Port %d is not 0 to 65535", ErrInvalidConfig, p)
+	}
+	return &Verifier{cfg: cfg, policyClient: newPolicyClient(cfg)}, nil
 }
 
 func (v *Verifier) lists() *Lists {

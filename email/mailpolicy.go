@@ -1,0 +1,699 @@
+package email
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/miekg/dns"
+
+	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/safehttp"
+	"github.com/quiverkit/quiver/mailauth"
+	"github.com/quiverkit/quiver/resolver"
+)
+
+// Statuses of the record checks of domain health (MTA-STS, TLS-RPT,
+// DKIM, BIMI).
+const (
+	RecordValid   = "valid"   // published, without errors
+	RecordInvalid = "invalid" // published with errors, or several records where one is allowed
+	RecordMissing = "missing" // not published
+	RecordError   = "error"   // the lookup failed: nothing is known
+)
+
+// DefaultMTASTSTimeout is the default of [MTASTSOptions.Timeout].
+const DefaultMTASTSTimeout = 10 * time.Second
+
+// MTASTSOptions configures the fetch of MTA-STS policies. The fetch goes
+// through Quiver's one SSRF-safe client: non-public addresses are
+// refused, the name is resolved by the Verifier's Resolver, redirects are
+// refused (RFC 8461 section 3.3), the certificate must be valid for
+// mta-sts.<domain>, and the body is read up to
+// mailauth.MaxMTASTSPolicyBytes (64 KiB).
+type MTASTSOptions struct {
+	// RootCAs are the roots the policy host's certificate is verified
+	// against. Tests set the pool of their test CA.
+	// Default: nil, the system roots.
+	RootCAs *x509.CertPool
+	// Timeout bounds one policy fetch: connection, TLS and body.
+	// Default: DefaultMTASTSTimeout (10s); so does a negative value.
+	Timeout time.Duration
+	// Port is the HTTPS port of the policy host. RFC 8461 uses 443;
+	// tests set the port of their loopback server.
+	// Default: 443.
+	Port int
+	// AllowLoopback lets the fetch reach loopback addresses, for tests
+	// and examples; every other non-public address stays refused.
+	// Default: false.
+	AllowLoopback bool
+}
+
+// newPolicyClient builds the client of MTA-STS policy fetches, or nil
+// without a resolver.
+func newPolicyClient(cfg Config) *safehttp.Client {
+	if cfg.Resolver == nil {
+		return nil
+	}
+	timeout := cfg.MTASTS.Timeout
+	if timeout <= 0 {
+		timeout = DefaultMTASTSTimeout
+	}
+	opts := []safehttp.Option{
+		safehttp.WithResolver(cfg.Resolver),
+		safehttp.WithTimeout(timeout),
+		safehttp.WithDialTimeout(timeout),
+		safehttp.WithMaxBodyBytes(mailauth.MaxMTASTSPolicyBytes),
+		safehttp.WithMaxRedirects(-1),
+		safehttp.WithRootCAs(cfg.MTASTS.RootCAs),
+	}
+	if cfg.MTASTS.AllowLoopback {
+		opts = append(opts, safehttp.AllowLoopback())
+	}
+	return safehttp.New(opts...)
+}
+
+// MTASTS is the MTA-STS check of a domain (RFC 8461): its _mta-sts
+// record and the policy that record announces.
+type MTASTS struct {
+	// Status is valid (record and policy valid), invalid (either has an
+	// error, or the policy could not be fetched), missing (no _mta-sts
+	// record) or error (the lookup failed).
+	Status string `json:"status"`
+	// Record is the _mta-sts record; null when missing.
+	Record *mailauth.MTASTSRecord `json:"record"`
+	// PolicyURL is where the policy is fetched from.
+	PolicyURL string `json:"policy_url"`
+	// Policy is the fetched policy, with mode, max_age and mx; null when
+	// the record is missing or invalid, or the fetch failed.
+	Policy *mailauth.MTASTSPolicy `json:"policy"`
+	// MXMatch reports whether every MX host of the domain matches an mx
+	// pattern of the policy (RFC 8461 section 4.1); null without a policy
+	// or MX hosts.
+	MXMatch *bool `json:"mx_match"`
+	// UnmatchedMX are the MX hosts no pattern matches. Never nil.
+	UnmatchedMX []string `json:"unmatched_mx"`
+	// Error says why the lookup or the policy fetch failed; "" when they
+	// did not.
+	Error string `json:"error"`
+	// Problems are the findings, as DomainHealth reports them; not part
+	// of the JSON form.
+	Problems []Problem `json:"-"`
+}
+
+// TLSRPT is the SMTP TLS Reporting check of a domain (RFC 8460): its
+// _smtp._tls record.
+type TLSRPT struct {
+	// Status is valid, invalid, missing or error.
+	Status string `json:"status"`
+	// Record is the record with its rua; null when missing.
+	Record *mailauth.TLSRPT `json:"record"`
+	// Error says why the lookup failed; "" when it did not.
+	Error string `json:"error"`
+	// Problems are the findings; not part of the JSON form.
+	Problems []Problem `json:"-"`
+}
+
+// BIMI is the BIMI check of a domain: its default._bimi record, and
+// whether its DMARC policy lets receivers honour it.
+type BIMI struct {
+	// Status is valid, invalid, missing or error.
+	Status string `json:"status"`
+	// Record is the record with l and a; null when missing.
+	Record *mailauth.BIMI `json:"record"`
+	// DMARCEnforced reports a DMARC policy of reject, or quarantine at
+	// pct=100, without which receivers ignore BIMI.
+	DMARCEnforced bool `json:"dmarc_enforced"`
+	// Error says why the lookup failed; "" when it did not.
+	Error string `json:"error"`
+	// Problems are the findings; not part of the JSON form.
+	Problems []Problem `json:"-"`
+}
+
+// DKIM is the DKIM check of a domain: the keys found at the probed
+// selectors. DNS cannot list a domain's selectors, so a domain whose
+// selectors are not probed shows none: pass them in
+// DomainHealthRequest.DKIMSelectors.
+type DKIM struct {
+	// Status is valid (at least one usable key), invalid (keys found,
+	// none usable: weak, revoked or malformed), missing (no key at any
+	// probed selector) or error (no key found and a lookup failed).
+	Status string `json:"status"`
+	// Selectors are the selectors probed, in order. Never nil.
+	Selectors []string `json:"selectors"`
+	// Keys are the keys found, in the order of Selectors. Never nil.
+	Keys []DKIMSelectorKey `json:"keys"`
+	// Error says why a lookup failed; "" when none did.
+	Error string `json:"error"`
+	// Problems are the findings; not part of the JSON form.
+	Problems []Problem `json:"-"`
+}
+
+// A DKIMSelectorKey is the key published at one selector.
+type DKIMSelectorKey struct {
+	// Selector is the selector ("google").
+	Selector string `json:"selector"`
+	// Name is where the key is published
+	// ("google._domainkey.example.com").
+	Name string `json:"name"`
+	// Record is the TXT record.
+	Record string `json:"record"`
+	// KeyType is "rsa" or "ed25519" (k=).
+	KeyType string `json:"key_type"`
+	// Bits is the key size; 0 when revoked or unparsable.
+	Bits int `json:"bits"`
+	// Revoked reports an empty p=.
+	Revoked bool `json:"revoked"`
+	// Valid reports a usable key: parsed, not weak, not revoked.
+	Valid bool `json:"valid"`
+	// Errors and Warnings are the messages of the key's findings. Never
+	// nil.
+	Errors   []string `json:"errors"`
+	Warnings []string `json:"warnings"`
+}
+
+// DNSSEC is the DNSSEC state of a domain.
+type DNSSEC struct {
+	// Signed reports a DS record at the parent and a DNSKEY record at
+	// the domain: the zone is signed and the chain of trust reaches it.
+	Signed bool `json:"signed"`
+	// DS reports a DS record for the domain (served by the parent zone).
+	DS bool `json:"ds"`
+	// DNSKEY reports a DNSKEY record at the domain.
+	DNSKEY bool `json:"dnskey"`
+	// Validated reports that the resolver set the AD bit on the DS and
+	// DNSKEY answers: it validated them with DNSSEC. False from a
+	// resolver that does not validate, whatever the zone.
+	Validated bool `json:"validated"`
+	// Error says why a lookup failed; "" when none did.
+	Error string `json:"error"`
+	// Problems are the findings; not part of the JSON form.
+	Problems []Problem `json:"-"`
+}
+
+// dkimSelectors are the selectors probed by default: those the large
+// mail providers document, then common generic names. Amazon SES Easy
+// DKIM and Postmark use per-domain random selectors, which cannot be
+// guessed.
+//
+//   - google: Google Workspace,
+//     https://support.google.com/a/answer/174124
+//   - selector1, selector2: Microsoft 365,
+//     https://learn.microsoft.com/defender-office-365/email-authentication-dkim-configure
+//   - k1, k2, k3: Mailchimp and Mandrill (k1), mandrill: Mandrill,
+//     https://mailchimp.com/help/set-up-email-domain-authentication/
+//   - s1, s2: SendGrid automated security; m1: SendGrid manual setup,
+//     https://www.twilio.com/docs/sendgrid/ui/account-and-settings/how-to-set-up-domain-authentication
+//     and https://docs.sendgrid.com/ui/account-and-settings/troubleshooting-sender-authentication
+//   - fm1, fm2, fm3: Fastmail,
+//     https://www.fastmail.help/hc/en-us/articles/360060591153
+//   - protonmail, protonmail2, protonmail3: Proton Mail,
+//     https://proton.me/support/cname-problems
+//   - zmail: Zoho Mail's suggested selector,
+//     https://www.zoho.com/mail/help/adminconsole/dkim-configuration.html
+//   - default, dkim, mail: common defaults of self-hosted signers
+//     (OpenDKIM, cPanel) and hosting panels.
+var dkimSelectors = []string{
+	"google", "selector1", "selector2", "k1", "k2", "k3", "mandrill", "s1", "s2", "m1",
+	"fm1", "fm2", "fm3", "protonmail", "protonmail2", "protonmail3", "zmail",
+	"default", "dkim", "mail",
+}
+
+// DefaultDKIMSelectors returns the DKIM selectors [Verifier.CheckDKIM]
+// and domain health probe besides the caller's: google (Google
+// Workspace), selector1 and selector2 (Microsoft 365), k1, k2, k3 and
+// mandrill (Mailchimp, Mandrill), s1, s2 and m1 (SendGrid), fm1 to fm3
+// (Fastmail), protonmail to protonmail3 (Proton Mail), zmail (Zoho Mail),
+// and default, dkim and mail. Providers that draw random selectors
+// (Amazon SES, Postmark) cannot be probed.
+func DefaultDKIMSelectors() []string { return append([]string(nil), dkimSelectors...) }
+
+// MaxDKIMSelectors bounds the selectors a caller adds to the default ones.
+const MaxDKIMSelectors = 10
+
+// checkSelectors validates the caller's selectors: at most
+// MaxDKIMSelectors, each dot-separated DNS labels of letters, digits,
+// hyphens and underscores, at most 63 characters per label and 200 in
+// all. It returns them lowercased.
+func checkSelectors(field string, sels []string) ([]string, error) {
+	if len(sels) > MaxDKIMSelectors {
+		return nil, envelope.Invalidf(field, "has %d items; at most %d are allowed", len(sels), MaxDKIMSelectors)
+	}
+	out := make([]string, 0, len(sels))
+	for i, s := range sels {
+		s = strings.ToLower(strings.TrimSpace(s))
+		if reason := selectorProblem(s); reason != "" {
+			return nil, envelope.Invalidf(fmt.Sprintf("%s[%d]", field, i), "is not a DKIM selector: %s", reason)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func selectorProblem(s string) string {
+	if s == "" {
+		return "it is empty"
+	}
+	if len(s) > 200 {
+		return "it is longer than 200 characters"
+	}
+	for label := range strings.SplitSeq(s, ".") {
+		if label == "" || len(label) > 63 {
+			return "each label must have 1 to 63 characters"
+		}
+		if label[0] == '-' || label[len(label)-1] == '-' {
+			return "a label starts or ends with a hyphen"
+		}
+		for i := 0; i < len(label); i++ {
+			c := label[i]
+			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+				return "only letters, digits, hyphens, underscores and dots are allowed"
+			}
+		}
+	}
+	return ""
+}
+
+// selectorList is the default selectors followed by the caller's, each
+// once.
+func selectorList(extra []string) []string {
+	out := DefaultDKIMSelectors()
+	for _, s := range extra {
+		if !containsString(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// problems collects findings as DomainHealth reports them.
+type problems []Problem
+
+func (p *problems) add(sev, code, msg string) {
+	*p = append(*p, Problem{Code: code, Severity: sev, Message: msg})
+}
+
+// fromMailauth adds the findings of a mailauth parser, under their
+// mailauth codes, each message prefixed by what.
+func (p *problems) fromMailauth(what string, ps []mailauth.Problem) {
+	for _, x := range ps {
+		p.add(string(x.Severity), string(x.Code), what+x.Message)
+	}
+}
+
+// lookupVersioned returns the TXT records at name that start with
+// v=<version>; a name that does not exist or has no TXT records has
+// none.
+func (v *Verifier) lookupVersioned(ctx context.Context, name, version string) ([]string, error) {
+	txts, err := v.cfg.Resolver.LookupTXT(ctx, name)
+	if errors.Is(err, resolver.ErrNXDomain) || errors.Is(err, resolver.ErrNoData) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, t := range txts {
+		if mailauth.RecordVersion(t) == version {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// policyURL is where the MTA-STS policy of domain is served.
+func (v *Verifier) policyURL(domain string) string {
+	host := "mta-sts." + domain
+	if p := v.cfg.MTASTS.Port; p > 0 && p != 443 {
+		host += ":" + strconv.Itoa(p)
+	}
+	return "https://" + host + "/.well-known/mta-sts.txt"
+}
+
+// mtasts checks the MTA-STS record and policy of domain, matching the
+// policy against mxHosts.
+func (v *Verifier) mtasts(ctx context.Context, domain string, mxHosts []string) *MTASTS {
+	m := &MTASTS{PolicyURL: v.policyURL(domain), UnmatchedMX: []string{}}
+	ps := (*problems)(&m.Problems)
+	recs, err := v.lookupVersioned(ctx, "_mta-sts."+domain, "STSv1")
+	switch {
+	case err != nil:
+		m.Status, m.Error = RecordError, err.Error()
+		ps.add("warning", "dns_error", "the MTA-STS lookup failed: "+err.Error())
+		return m
+	case len(recs) == 0:
+		m.Status = RecordMissing
+		return m
+	}
+	m.Record = mailauth.ParseMTASTSRecord(recs[0])
+	if len(recs) > 1 {
+		m.Record.Errors = append(m.Record.Errors, "more than one _mta-sts record starts with v=STSv1: senders assume no policy (RFC 8461 section 3.1)")
+		m.Record.Problems = append(m.Record.Problems, mailauth.Problem{Code: mailauth.CodeMTASTSMultipleRecords, Severity: mailauth.SeverityError, Message: m.Record.Errors[len(m.Record.Errors)-1]})
+	}
+	ps.fromMailauth("MTA-STS record: ", m.Record.Problems)
+	if !m.Record.Valid() {
+		m.Status = RecordInvalid
+		return m
+	}
+	policy, warn, err := v.fetchPolicy(ctx, m.PolicyURL)
+	if err != nil {
+		m.Status, m.Error = RecordInvalid, err.Error()
+		ps.add("error", "mta_sts_policy_unavailable", "the MTA-STS record is published but its policy cannot be fetched, so senders apply none: "+err.Error())
+		return m
+	}
+	if warn != "" {
+		ps.add("warning", "mta_sts_policy_content_type", warn)
+	}
+	m.Policy = policy
+	ps.fromMailauth("MTA-STS policy: ", policy.Problems)
+	m.Status = RecordValid
+	if !policy.Valid() {
+		m.Status = RecordInvalid
+		return m
+	}
+	if len(mxHosts) > 0 && policy.Mode != "none" {
+		for _, h := range mxHosts {
+			if !policy.Matches(h) {
+				m.UnmatchedMX = append(m.UnmatchedMX, h)
+			}
+		}
+		match := len(m.UnmatchedMX) == 0
+		m.MXMatch = &match
+		if !match {
+			sev, effect := "warning", "reports failures"
+			if policy.Mode == "enforce" {
+				sev, effect = "error", "refuse to deliver"
+			}
+			ps.add(sev, "mta_sts_mx_mismatch", fmt.Sprintf("MX hosts %s match no mx pattern of the %s policy: senders that apply MTA-STS %s to them", strings.Join(m.UnmatchedMX, ", "), policy.Mode, effect))
+		}
+	}
+	return m
+}
+
+// fetchPolicy fetches and parses the MTA-STS policy at url, without
+// following redirects. warn is set when the media type is not text/plain.
+func (v *Verifier) fetchPolicy(ctx context.Context, url string) (p *mailauth.MTASTSPolicy, warn string, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	client := v.policyClient
+	if client == nil { // a Verifier not built by New
+		client = newPolicyClient(v.cfg)
+	}
+	resp, err := client.RoundTrip(req)
+	if err != nil {
+		return nil, "", fmt.Errorf("fetching %s: %w", url, err)
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode >= 300 && resp.StatusCode < 400:
+		return nil, "", fmt.Errorf("%s answers %d, a redirect, which RFC 8461 section 3.3 forbids senders to follow", url, resp.StatusCode)
+	case resp.StatusCode != http.StatusOK:
+		return nil, "", fmt.Errorf("%s answers %d", url, resp.StatusCode)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if errors.Is(err, safehttp.ErrResponseTooLarge) {
+		return nil, "", fmt.Errorf("the policy at %s is larger than %d bytes", url, mailauth.MaxMTASTSPolicyBytes)
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("reading %s: %w", url, err)
+	}
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/plain" {
+		warn = fmt.Sprintf("the policy is served as %s; RFC 8461 section 3.2 requires text/plain", envelope.Quote(resp.Header.Get("Content-Type")))
+	}
+	return mailauth.ParseMTASTSPolicy(string(body)), warn, nil
+}
+
+// tlsrpt checks the _smtp._tls record of domain.
+func (v *Verifier) tlsrpt(ctx context.Context, domain string) *TLSRPT {
+	t := &TLSRPT{}
+	ps := (*problems)(&t.Problems)
+	recs, err := v.lookupVersioned(ctx, "_smtp._tls."+domain, "TLSRPTv1")
+	switch {
+	case err != nil:
+		t.Status, t.Error = RecordError, err.Error()
+		ps.add("warning", "dns_error", "the TLS-RPT lookup failed: "+err.Error())
+		return t
+	case len(recs) == 0:
+		t.Status = RecordMissing
+		return t
+	}
+	t.Record = mailauth.ParseTLSRPT(recs[0])
+	if len(recs) > 1 {
+		msg := "more than one _smtp._tls record starts with v=TLSRPTv1: senders send no reports (RFC 8460 section 3)"
+		t.Record.Errors = append(t.Record.Errors, msg)
+		t.Record.Problems = append(t.Record.Problems, mailauth.Problem{Code: mailauth.CodeTLSRPTMultipleRecords, Severity: mailauth.SeverityError, Message: msg})
+	}
+	ps.fromMailauth("TLS-RPT: ", t.Record.Problems)
+	t.Status = RecordValid
+	if !t.Record.Valid() {
+		t.Status = RecordInvalid
+	}
+	return t
+}
+
+// bimi checks the default._bimi record of domain; judgeDMARC then
+// weighs it against the domain's DMARC policy.
+func (v *Verifier) bimi(ctx context.Context, domain string) *BIMI {
+	b := &BIMI{}
+	ps := (*problems)(&b.Problems)
+	recs, err := v.lookupVersioned(ctx, "default._bimi."+domain, "BIMI1")
+	switch {
+	case err != nil:
+		b.Status, b.Error = RecordError, err.Error()
+		ps.add("warning", "dns_error", "the BIMI lookup failed: "+err.Error())
+		return b
+	case len(recs) == 0:
+		b.Status = RecordMissing
+		return b
+	}
+	b.Record = mailauth.ParseBIMI(recs[0])
+	if len(recs) > 1 {
+		msg := "more than one default._bimi record starts with v=BIMI1: receivers use none"
+		b.Record.Errors = append(b.Record.Errors, msg)
+		b.Record.Problems = append(b.Record.Problems, mailauth.Problem{Code: mailauth.CodeBIMIMultipleRecords, Severity: mailauth.SeverityError, Message: msg})
+	}
+	ps.fromMailauth("BIMI: ", b.Record.Problems)
+	b.Status = RecordValid
+	if !b.Record.Valid() {
+		b.Status = RecordInvalid
+	}
+	return b
+}
+
+// judgeDMARC sets DMARCEnforced from the domain's DMARC policy (nil:
+// none), with a problem when a logo is published that receivers will not
+// show.
+func (b *BIMI) judgeDMARC(dmarc *mailauth.DMARC) {
+	b.DMARCEnforced = dmarc != nil && dmarc.Valid() && (dmarc.Policy == "reject" || dmarc.Policy == "quarantine" && dmarc.Percent == 100)
+	if !b.DMARCEnforced && b.Record != nil && b.Record.Logo != "" {
+		(*problems)(&b.Problems).add("warning", "bimi_dmarc_not_enforced", "BIMI is only honoured under a DMARC policy of quarantine (pct=100) or reject; receivers ignore this record")
+	}
+}
+
+// dkim probes the selectors of domain, all at once.
+func (v *Verifier) dkim(ctx context.Context, domain string, selectors []string) *DKIM {
+	d := &DKIM{Selectors: selectors, Keys: []DKIMSelectorKey{}}
+	type found struct {
+		key *DKIMSelectorKey
+		err error
+		ps  []mailauth.Problem
+	}
+	res := make([]found, len(selectors))
+	var wg sync.WaitGroup
+	for i, sel := range selectors {
+		wg.Go(func() {
+			name := sel + "._domainkey." + domain
+			txts, err := v.cfg.Resolver.LookupTXT(ctx, name)
+			if errors.Is(err, resolver.ErrNXDomain) || errors.Is(err, resolver.ErrNoData) {
+				return
+			}
+			if err != nil {
+				res[i].err = err
+				return
+			}
+			k := mailauth.ParseDKIM(txts[0])
+			if len(txts) > 1 {
+				msg := fmt.Sprintf("%d TXT records are published at the selector; verifiers may use any", len(txts))
+				k.Errors = append(k.Errors, msg)
+				k.Problems = append(k.Problems, mailauth.Problem{Code: mailauth.CodeDKIMMultipleRecords, Severity: mailauth.SeverityError, Message: msg})
+			}
+			res[i] = found{key: &DKIMSelectorKey{
+				Selector: sel, Name: name, Record: txts[0], KeyType: k.KeyType, Bits: k.Bits,
+				Revoked: k.Revoked, Valid: k.Valid(), Errors: k.Errors, Warnings: k.Warnings,
+			}, ps: k.Problems}
+		})
+	}
+	wg.Wait()
+	ps := (*problems)(&d.Problems)
+	valid, failed := false, 0
+	for i, r := range res {
+		switch {
+		case r.err != nil:
+			failed++
+			if d.Error == "" {
+				d.Error = r.err.Error()
+			}
+		case r.key != nil:
+			d.Keys = append(d.Keys, *r.key)
+			valid = valid || r.key.Valid
+			ps.fromMailauth("DKIM selector "+selectors[i]+": ", r.ps)
+		}
+	}
+	switch {
+	case valid:
+		d.Status = RecordValid
+	case len(d.Keys) > 0:
+		d.Status = RecordInvalid
+	case failed > 0:
+		d.Status = RecordError
+	default:
+		d.Status = RecordMissing
+	}
+	if failed > 0 {
+		ps.add("warning", "dns_error", fmt.Sprintf("%d of %d DKIM selector lookups failed: %s", failed, len(selectors), d.Error))
+	}
+	return d
+}
+
+// dnssec asks for the DS and DNSKEY records of domain, at once.
+func (v *Verifier) dnssec(ctx context.Context, domain string) *DNSSEC {
+	d := &DNSSEC{}
+	var ds, key *resolver.Answer
+	var dsErr, keyErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { ds, dsErr = v.cfg.Resolver.Lookup(ctx, domain, dns.TypeDS) })
+	key, keyErr = v.cfg.Resolver.Lookup(ctx, domain, dns.TypeDNSKEY)
+	wg.Wait()
+	ps := (*problems)(&d.Problems)
+	for _, err := range []error{dsErr, keyErr} {
+		if err != nil && !errors.Is(err, resolver.ErrNXDomain) {
+			d.Error = err.Error()
+			ps.add("warning", "dns_error", "the DNSSEC lookup failed: "+err.Error())
+			return d
+		}
+	}
+	d.DS = dsErr == nil && hasRR(ds, dns.TypeDS)
+	d.DNSKEY = keyErr == nil && hasRR(key, dns.TypeDNSKEY)
+	d.Signed = d.DS && d.DNSKEY
+	d.Validated = d.Signed && ds.AuthenticatedData && key.AuthenticatedData
+	switch {
+	case d.DS && !d.DNSKEY:
+		ps.add("error", "dnssec_broken", "the parent publishes a DS record but the domain serves no DNSKEY: validating resolvers fail every lookup of the domain")
+	case d.DNSKEY && !d.DS:
+		ps.add("warning", "dnssec_no_ds", "the zone is signed (DNSKEY) but the parent has no DS record: resolvers cannot validate it")
+	}
+	return d
+}
+
+func hasRR(a *resolver.Answer, qtype uint16) bool {
+	if a == nil {
+		return false
+	}
+	for _, rr := range a.RRs {
+		if rr.Header().Rrtype == qtype {
+			return true
+		}
+	}
+	return false
+}
+
+// checkDomain normalizes the domain of a single check, or returns a
+// validation error on field "domain".
+func (v *Verifier) checkDomain(domain string) (string, error) {
+	name, reason := normalizeDomain(domain)
+	if reason != "" {
+		return "", envelope.Invalid("domain", reason)
+	}
+	if v.cfg.Resolver == nil {
+		return "", envelope.Errorf(envelope.CodeServiceUnavailable, "no DNS resolver is configured")
+	}
+	return name, nil
+}
+
+// CheckMTASTS checks the MTA-STS record of domain and, when it is valid,
+// fetches the policy it announces (see [MTASTSOptions]) and matches the
+// domain's MX hosts against it. A DNS or fetch failure is reported in the
+// result; the error is a validation error for an invalid domain and
+// SERVICE_UNAVAILABLE without a Resolver.
+func (v *Verifier) CheckMTASTS(ctx context.Context, domain string) (*MTASTS, error) {
+	name, err := v.checkDomain(domain)
+	if err != nil {
+		return nil, err
+	}
+	return v.mtasts(ctx, name, v.domainMX(ctx, name).Hosts), nil
+}
+
+// CheckTLSRPT checks the SMTP TLS Reporting record of domain
+// (_smtp._tls). It fails as [Verifier.CheckMTASTS] does.
+func (v *Verifier) CheckTLSRPT(ctx context.Context, domain string) (*TLSRPT, error) {
+	name, err := v.checkDomain(domain)
+	if err != nil {
+		return nil, err
+	}
+	return v.tlsrpt(ctx, name), nil
+}
+
+// CheckBIMI checks the BIMI record of domain (default._bimi) and whether
+// the domain's DMARC policy lets receivers honour it. It fails as
+// [Verifier.CheckMTASTS] does.
+func (v *Verifier) CheckBIMI(ctx context.Context, domain string) (*BIMI, error) {
+	name, err := v.checkDomain(domain)
+	if err != nil {
+		return nil, err
+	}
+	var dmarc *mailauth.DMARC
+	var wg sync.WaitGroup
+	wg.Go(func() { dmarc, _ = mailauth.CheckDMARC(ctx, v.cfg.Resolver, name) })
+	b := v.bimi(ctx, name)
+	wg.Wait()
+	b.judgeDMARC(dmarc)
+	return b, nil
+}
+
+// CheckDKIM probes DefaultDKIMSelectors and the given selectors (at most
+// MaxDKIMSelectors, each a DNS name of labels) of domain, all in one
+// parallel round, and reports the key found at each. It fails as
+// [Verifier.CheckMTASTS] does, and with a validation error on
+// "dkim_selectors" for a bad selector.
+func (v *Verifier) CheckDKIM(ctx context.Context, domain string, selectors []string) (*DKIM, error) {
+	name, err := v.checkDomain(domain)
+	if err != nil {
+		return nil, err
+	}
+	sels, err := checkSelectors("dkim_selectors", selectors)
+	if err != nil {
+		return nil, err
+	}
+	return v.dkim(ctx, name, selectorList(sels)), nil
+}
+
+// CheckDNSSEC reports whether the zone of domain is signed (a DS record
+// at the parent and a DNSKEY at the domain) and whether the resolver
+// validated the answers (their AD bit: see resolver.Answer). It fails as
+// [Verifier.CheckMTASTS] does.
+func (v *Verifier) CheckDNSSEC(ctx context.Context, domain string) (*DNSSEC, error) {
+	name, err := v.checkDomain(domain)
+	if err != nil {
+		return nil, err
+	}
+	return v.dnssec(ctx, name), nil
+}

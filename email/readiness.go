@@ -1,0 +1,226 @@
+package email
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Statuses of a bulk-sender [Requirement].
+const (
+	RequirementPass    = "pass"    // DNS shows the requirement met
+	RequirementFail    = "fail"    // DNS shows it not met
+	RequirementUnknown = "unknown" // DNS cannot show it either way
+)
+
+// IDs of the bulk-sender requirements, in the order of
+// [Readiness.Requirements].
+const (
+	RequirementSPF            = "spf"
+	RequirementDKIM           = "dkim"
+	RequirementDMARC          = "dmarc"
+	RequirementDMARCAlignment = "dmarc_alignment"
+	RequirementForwardReverse = "forward_reverse_dns"
+	RequirementTLS            = "tls"
+)
+
+// NotShownByDNS are the bulk-sender requirements of Gmail and Yahoo that
+// no DNS check can show, listed in every [Readiness].
+var notShownByDNS = []string{
+	"spam rate reported in Google Postmaster Tools below 0.3% (Gmail; Yahoo sets no public figure)",
+	"one-click unsubscribe (RFC 8058 List-Unsubscribe-Post) in marketing mail, honoured within two days",
+	"messages formatted per RFC 5322",
+	"no impersonation of Gmail From: headers",
+	"ARC headers on forwarded mail and List-Id on mailing lists",
+}
+
+// A Requirement is one bulk-sender requirement and what DNS shows of it.
+type Requirement struct {
+	// ID names the requirement: spf, dkim, dmarc, dmarc_alignment,
+	// forward_reverse_dns or tls.
+	ID string `json:"id"`
+	// Requirement states it.
+	Requirement string `json:"requirement"`
+	// Status is pass, fail or unknown.
+	Status string `json:"status"`
+	// Reason says what was found, and for unknown what cannot be shown.
+	Reason string `json:"reason"`
+}
+
+// Readiness is a domain's bulk-sender readiness: each requirement of
+// Gmail and Yahoo that DNS can show, one line each.
+type Readiness struct {
+	// Verdict is ready (every requirement passes), not_ready (one fails)
+	// or unknown (none fails, some cannot be shown).
+	Verdict string `json:"verdict"`
+	// Requirements are the lines, in a fixed order: spf, dkim, dmarc,
+	// dmarc_alignment, forward_reverse_dns, tls.
+	Requirements []Requirement `json:"requirements"`
+	// NotShown are the requirements no DNS check can show (spam rate,
+	// one-click unsubscribe, message format, ...). Never nil.
+	NotShown []string `json:"not_shown"`
+}
+
+// BulkSenderReadiness judges the results of a domain-health check
+// against the requirements Gmail and Yahoo set for bulk senders from
+// February 2024 (Google: "Email sender guidelines",
+// https://support.google.com/a/answer/81126; Yahoo: "Sender
+// Requirements & Recommendations",
+// https://senders.yahooinc.com/best-practices/): SPF and DKIM, a DMARC
+// policy of at least p=none aligned with the From domain, valid forward
+// and reverse DNS of the sending hosts, and TLS. It does no I/O.
+//
+// What DNS cannot show is said in each reason: DKIM selectors cannot be
+// listed, so a key at an unprobed selector is unknown, not a failure;
+// alignment is reported as possible when the DMARC policy covers the
+// domain and the domain publishes SPF or a DKIM key of its own, but
+// whether sent mail aligns depends on its Return-Path and DKIM d=
+// domains; forward and reverse DNS is judged on the MX hosts, which are
+// often not the sending hosts; TLS on MTA-STS (the receiving side). The
+// spam rate, one-click unsubscribe and message format are listed in
+// NotShown: no DNS check shows them.
+func BulkSenderReadiness(h DomainHealth) Readiness {
+	r := Readiness{NotShown: append([]string(nil), notShownByDNS...)}
+	line := func(id, req, status, reason string) {
+		r.Requirements = append(r.Requirements, Requirement{ID: id, Requirement: req, Status: status, Reason: reason})
+	}
+	// A domain whose other records were not asked for.
+	skipped := ""
+	switch h.MX.Status {
+	case MXNXDomain:
+		skipped = "the domain does not exist"
+	case MXTimeout:
+		skipped = "the domain's DNS did not answer in time"
+	}
+	status := func(fail bool) string {
+		if fail {
+			return RequirementFail
+		}
+		return RequirementUnknown
+	}
+	has := func(code string) bool {
+		for _, p := range h.Problems {
+			if p.Code == code {
+				return true
+			}
+		}
+		return false
+	}
+
+	const spfReq = "SPF: a valid SPF record authorizes the sending hosts"
+	switch {
+	case skipped != "":
+		line(RequirementSPF, spfReq, status(h.MX.Status == MXNXDomain), skipped)
+	case h.SPF != nil && h.SPF.Valid() && h.SPF.All != "+all":
+		line(RequirementSPF, spfReq, RequirementPass, fmt.Sprintf("a valid SPF record ending in %s", orNone(h.SPF.All)))
+	case h.SPF != nil && h.SPF.All == "+all":
+		line(RequirementSPF, spfReq, RequirementFail, "the SPF record ends in +all, which authorizes every host")
+	case h.SPF != nil:
+		line(RequirementSPF, spfReq, RequirementFail, "the SPF record is invalid: "+strings.Join(h.SPF.Errors, "; "))
+	case has("spf_missing"):
+		line(RequirementSPF, spfReq, RequirementFail, "no SPF record is published")
+	default:
+		line(RequirementSPF, spfReq, RequirementUnknown, "the SPF lookup failed")
+	}
+
+	const dkimReq = "DKIM: mail is signed with a key published under the domain"
+	switch {
+	case skipped != "" || h.DKIM == nil:
+		line(RequirementDKIM, dkimReq, status(h.MX.Status == MXNXDomain), orText(skipped, "not checked"))
+	case h.DKIM.Status == RecordValid:
+		var keys []string
+		for _, k := range h.DKIM.Keys {
+			if k.Valid {
+				keys = append(keys, fmt.Sprintf("%s (%s, %d bits)", k.Selector, k.KeyType, k.Bits))
+			}
+		}
+		line(RequirementDKIM, dkimReq, RequirementPass, "usable keys at "+strings.Join(keys, ", "))
+	case h.DKIM.Status == RecordInvalid:
+		var keys []string
+		for _, k := range h.DKIM.Keys {
+			keys = append(keys, k.Selector+": "+strings.Join(append(append([]string{}, k.Errors...), revokedNote(k)...), "; "))
+		}
+		line(RequirementDKIM, dkimReq, RequirementFail, "keys are published but none is usable: "+strings.Join(keys, "; "))
+	case h.DKIM.Status == RecordError:
+		line(RequirementDKIM, dkimReq, RequirementUnknown, "DKIM lookups failed: "+h.DKIM.Error)
+	default:
+		line(RequirementDKIM, dkimReq, RequirementUnknown, fmt.Sprintf("no key at the %d selectors probed; DNS cannot list selectors, so pass yours in dkim_selectors", len(h.DKIM.Selectors)))
+	}
+
+	const dmarcReq = "DMARC: a valid DMARC policy, at least p=none"
+	dmarcOK := h.DMARC != nil && h.DMARC.Valid()
+	switch {
+	case skipped != "":
+		line(RequirementDMARC, dmarcReq, status(h.MX.Status == MXNXDomain), skipped)
+	case dmarcOK:
+		line(RequirementDMARC, dmarcReq, RequirementPass, fmt.Sprintf("p=%s published at _dmarc.%s", h.DMARC.Policy, h.DMARC.Domain))
+	case h.DMARC != nil:
+		line(RequirementDMARC, dmarcReq, RequirementFail, "the DMARC record is invalid: "+strings.Join(h.DMARC.Errors, "; "))
+	case has("dmarc_missing"):
+		line(RequirementDMARC, dmarcReq, RequirementFail, "no DMARC record at the domain or its organizational domain")
+	default:
+		line(RequirementDMARC, dmarcReq, RequirementUnknown, "the DMARC lookup failed")
+	}
+
+	const alignReq = "DMARC alignment: the From domain aligns with the SPF or DKIM domain"
+	spfOwn := h.SPF != nil && h.SPF.Valid()
+	dkimOwn := h.DKIM != nil && h.DKIM.Status == RecordValid
+	switch {
+	case skipped != "":
+		line(RequirementDMARCAlignment, alignReq, status(h.MX.Status == MXNXDomain), skipped)
+	case !dmarcOK && h.DMARC == nil && !has("dmarc_missing"):
+		line(RequirementDMARCAlignment, alignReq, RequirementUnknown, "the DMARC lookup failed")
+	case !dmarcOK:
+		line(RequirementDMARCAlignment, alignReq, RequirementFail, "no valid DMARC policy: there is nothing to align with")
+	case spfOwn || dkimOwn:
+		var own []string
+		if spfOwn {
+			own = append(own, "SPF")
+		}
+		if dkimOwn {
+			own = append(own, "a DKIM key")
+		}
+		line(RequirementDMARCAlignment, alignReq, RequirementPass, fmt.Sprintf("possible: the DMARC policy at %s covers the domain, which publishes %s of its own (adkim=%s, aspf=%s); whether sent mail aligns depends on its Return-Path and DKIM d= domains, which DNS cannot show", h.DMARC.Domain, strings.Join(own, " and "), h.DMARC.ADKIM, h.DMARC.ASPF))
+	default:
+		line(RequirementDMARCAlignment, alignReq, RequirementUnknown, "the DMARC policy covers the domain, but it publishes no SPF and no DKIM key at the probed selectors; mail may still align through a subdomain's SPF (relaxed alignment) or an unprobed selector")
+	}
+
+	const fcrdnsReq = "Forward and reverse DNS: the sending hosts' addresses have PTR records that resolve back"
+	line(RequirementForwardReverse, fcrdnsReq, RequirementUnknown, orText(skipped, "the sending hosts cannot be named from DNS, and the forward-confirmed reverse DNS of the MX hosts is not checked by this build"))
+
+	const tlsReq = "TLS: mail is sent over TLS"
+	switch {
+	case skipped != "" || h.MTASTS == nil:
+		line(RequirementTLS, tlsReq, status(h.MX.Status == MXNXDomain), orText(skipped, "not checked"))
+	case h.MTASTS.Status == RecordValid && h.MTASTS.Policy != nil && h.MTASTS.Policy.Mode != "none":
+		line(RequirementTLS, tlsReq, RequirementPass, fmt.Sprintf("the domain's mail hosts take TLS under an MTA-STS policy in mode %s; the TLS of outgoing connections is the sender's, which DNS cannot show", h.MTASTS.Policy.Mode))
+	default:
+		line(RequirementTLS, tlsReq, RequirementUnknown, "no valid MTA-STS policy in mode enforce or testing, and STARTTLS was not probed; the TLS of outgoing connections cannot be shown from DNS")
+	}
+
+	r.Verdict = VerdictReady
+	for _, q := range r.Requirements {
+		switch {
+		case q.Status == RequirementFail:
+			r.Verdict = VerdictNotReady
+		case q.Status == RequirementUnknown && r.Verdict == VerdictReady:
+			r.Verdict = VerdictUnknown
+		}
+	}
+	return r
+}
+
+func revokedNote(k DKIMSelectorKey) []string {
+	if k.Revoked {
+		return []string{"revoked (empty p=)"}
+	}
+	return nil
+}
+
+func orNone(s string) string { return orText(s, "no all mechanism") }
+
+func orText(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
+}
