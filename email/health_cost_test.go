@@ -1,0 +1,127 @@
+package email
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
+)
+
+// fullZone returns a zone of n domains d0.bench ... that publish every
+// record domain health checks, and the policy host names.
+func fullZone(n int) (string, []string) {
+	var b strings.Builder
+	b.WriteString("$ORIGIN bench.\n$TTL 300\n@ SOA ns h 1 3600 600 86400 60\n")
+	var hosts []string
+	key := dkimKey(2048)
+	for i := range n {
+		d := fmt.Sprintf("d%d", i)
+		hosts = append(hosts, "mta-sts."+d+".bench")
+		fmt.Fprintf(&b, `%[1]s MX 10 mx.%[1]s.bench.
+%[1]s TXT "v=spf1 ip4:192.0.2.0/24 -all"
+_dmarc.%[1]s TXT "v=DMARC1; p=reject; rua=mailto:d@%[1]s.bench"
+_mta-sts.%[1]s TXT "v=STSv1; id=1"
+mta-sts.%[1]s A 127.0.0.1
+_smtp._tls.%[1]s TXT "v=TLSRPTv1; rua=mailto:tls@%[1]s.bench"
+default._bimi.%[1]s TXT "v=BIMI1; l=https://%[1]s.bench/l.svg; a=https://%[1]s.bench/a.pem"
+google._domainkey.%[1]s TXT %[2]s
+%[1]s DNSKEY 257 3 15 AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=
+%[1]s DS 1 15 2 00000000000000000000000000000000
+`, d, txt("v=DKIM1; p="+key))
+	}
+	return b.String(), hosts
+}
+
+// fullVerifier serves fullZone with every answer delayed by delay, and
+// the policies over HTTPS.
+func fullVerifier(tb testing.TB, n int, delay time.Duration) (*Verifier, *resolver.Resolver, *resolvertest.Server, []string) {
+	zone, hosts := fullZone(n)
+	dns := testutil.DNSServer(tb, zone, resolvertest.WithDelay(delay))
+	https, roots, err := testutil.NewTLSServer(httpPolicy(), testutil.Cert{Names: hosts})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(https.Close)
+	port := https.Listener.Addr().(interface{ String() string }).String()
+	p := 0
+	fmt.Sscanf(port[strings.LastIndex(port, ":")+1:], "%d", &p)
+	r, err := resolver.New(resolver.Config{Servers: []string{dns.Addr}, Timeout: 2 * time.Second, Attempts: 1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	v, err := New(Config{Resolver: r, MTASTS: MTASTSOptions{RootCAs: roots, Port: p, AllowLoopback: true}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	domains := make([]string, n)
+	for i := range domains {
+		domains[i] = fmt.Sprintf("d%d.bench", i)
+	}
+	return v, r, dns, domains
+}
+
+// queriesPerDomain is what one domain with every record costs: MX, SPF,
+// DMARC, _mta-sts, _smtp._tls, default._bimi, DS, DNSKEY, each default
+// DKIM selector, and the A and AAAA of the policy host.
+var queriesPerDomain = 8 + len(dkimSelectors) + 2
+
+// Domain health of domains that publish everything asks each question
+// once, in at most MX + one parallel round + the policy fetch: with each
+// answer delayed 200 ms, that is four delays (MX, the round, the policy
+// host's address, and the slack of a loaded machine), far below the
+// thirty a sequential check would take.
+func TestDomainHealthCost(t *testing.T) {
+	const delay = 200 * time.Millisecond
+	v, r, dns, domains := fullVerifier(t, 5, delay)
+	start := time.Now()
+	res, err := v.DomainHealth(context.Background(), DomainHealthRequest{Domains: domains})
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range res.Results {
+		if h.Verdict != VerdictReady || h.MTASTS.Status != RecordValid || h.TLSRPT.Status != RecordValid || h.DKIM.Status != RecordValid || h.BIMI.Status != RecordValid || !h.DNSSEC.Signed {
+			t.Fatalf("%s: %s %v", h.Domain, h.Verdict, problemCodes(h.Problems))
+		}
+	}
+	want := len(domains) * queriesPerDomain
+	t.Logf("%d domains: %v, %d queries (resolver stats %+v)", len(domains), took, dns.Queries(), r.Stats())
+	if dns.Queries() != want || r.Stats().Queries != int64(want) {
+		t.Errorf("%d queries reached the server, %d sent; want %d", dns.Queries(), r.Stats().Queries, want)
+	}
+	if took > 10*delay {
+		t.Errorf("took %v: more than MX, one round and the policy fetch", took)
+	}
+}
+
+// httpPolicy serves, for mta-sts.<domain>, an enforce policy whose one
+// mx pattern is *.<domain>.
+func httpPolicy() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, _ := strings.Cut(r.Host, ":")
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprintf(w, "version: STSv1\nmode: enforce\nmx: *.%s\nmax_age: 604800\n", strings.TrimPrefix(host, "mta-sts."))
+	})
+}
+
+// BenchmarkDomainHealth50 checks 50 domains that publish every record
+// against a loopback DNS server that answers after 20 ms, from a cold
+// cache each time, and reports the queries sent.
+func BenchmarkDomainHealth50(b *testing.B) {
+	for b.Loop() {
+		b.StopTimer()
+		v, r, _, domains := fullVerifier(b, 50, 20*time.Millisecond)
+		b.StartTimer()
+		res, err := v.DomainHealth(context.Background(), DomainHealthRequest{Domains: domains})
+		if err != nil || res.Results[49].MTASTS.Status != RecordValid {
+			b.Fatalf("%v %+v", err, res.Results[49].MTASTS)
+		}
+		b.ReportMetric(float64(r.Stats().Queries), "queries")
+	}
+}
