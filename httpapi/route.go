@@ -36,6 +36,9 @@ type route struct {
 	path    string // "/v1/..."
 	group   string // one of the group constants
 	summary string // one line for the OpenAPI document
+	// description is the OpenAPI description of the operation, naming
+	// its extensions beyond the specification; "" for none.
+	description string
 
 	body     reflect.Type // JSON body type; nil when the route takes none
 	query    reflect.Type // query parameter struct; nil when none

@@ -203,6 +203,11 @@ type Config struct {
 	// name, MAIL FROM, port, dialer, timeouts). Default (zero value): the
 	// defaults of email.SMTPOptions.
 	EmailSMTP email.SMTPOptions
+	// EmailMTASTS configures the fetch of MTA-STS policies by domain
+	// health (roots, port, timeout, loopback for tests). Default (zero
+	// value): the defaults of email.MTASTSOptions: system roots, port
+	// 443, 10s, public addresses only.
+	EmailMTASTS email.MTASTSOptions
 
 	// WebCheck runs the web and domain checks. Default (nil): New builds
 	// one with the defaults of webcheck.Config on Resolver (loopback and
