@@ -1,7 +1,8 @@
 // Package email validates email addresses and checks the mail readiness of
 // domains: syntax and normalization, disposable and role-account lists, MX
 // rules, an optional SMTP mailbox probe, bulk and CSV validation, and
-// domain health (MX, SPF, DMARC).
+// domain health (MX, SPF, DMARC, MTA-STS, TLS-RPT, DKIM, BIMI, DNSSEC and
+// bulk-sender readiness).
 //
 // [Parse] checks syntax only, without I/O; [Validate] adds the embedded
 // lists and the typo suggestion, still without I/O. The methods of a
@@ -65,6 +66,12 @@
 //   - Domain health answers a verdict of ready, needs_attention, not_ready
 //     or unknown (DNS failed) with every problem found, and SPF and DMARC
 //     as parsed objects (null when not published).
+//   - Domain health also checks, as extensions, MTA-STS (record and
+//     policy, see [MTASTSOptions]), TLS-RPT, DKIM keys at a list of
+//     selectors ([DefaultDKIMSelectors] and the caller's), BIMI and
+//     DNSSEC, and judges the Gmail and Yahoo bulk-sender requirements
+//     ([BulkSenderReadiness]). A record a domain need not publish is no
+//     problem when absent, only when broken.
 //
 // # Lists
 //

@@ -94,3 +94,57 @@ func ExampleWithDrop() {
 	// Output:
 	// true
 }
+
+// WithAuthenticatedData makes the server answer for a signed zone as a
+// validating resolver does: with the AD bit, which the resolver reports
+// in Answer.AuthenticatedData. Names outside the zone get no AD.
+func ExampleWithAuthenticatedData() {
+	srv, err := resolvertest.NewServer(`
+signed.test.   300 IN DNSKEY 257 3 15 eh93R2/P7/L9PM5yYV2DcgHonsl+uBjPrn2yv5o1fEA=
+signed.test.   300 IN MX 10 mx.signed.test.
+unsigned.test. 300 IN MX 10 mx.unsigned.test.
+`, resolvertest.WithAuthenticatedData("signed.test"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, q := range []struct {
+		name  string
+		qtype uint16
+	}{{"signed.test", dns.TypeDNSKEY}, {"signed.test", dns.TypeMX}, {"unsigned.test", dns.TypeMX}} {
+		a, err := r.Lookup(context.Background(), q.name, q.qtype)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(q.name, dns.TypeToString[q.qtype], len(a.RRs), a.AuthenticatedData)
+	}
+	// Output:
+	// signed.test DNSKEY 1 true
+	// signed.test MX 1 true
+	// unsigned.test MX 1 false
+}
+
+// LastFlags shows the DNSSEC flags of the last query: the resolver asks
+// for the AD bit always, and for DNSSEC records (DO) when configured to.
+func ExampleServer_LastFlags() {
+	srv, err := resolvertest.NewServer("example.test. 300 IN A 192.0.2.1")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	for _, do := range []bool{false, true} {
+		r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, DNSSECOK: do})
+		if err != nil {
+			log.Fatal(err)
+		}
+		r.LookupA(context.Background(), "example.test")
+		fmt.Printf("%+v\n", srv.LastFlags())
+	}
+	// Output:
+	// {AD:true DO:false CD:false}
+	// {AD:true DO:true CD:false}
+}
