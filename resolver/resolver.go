@@ -79,6 +79,7 @@ const (
 	DefaultMaxTTL      = time.Hour       // Config.MaxTTL
 	DefaultNegativeTTL = 5 * time.Minute // Config.NegativeTTL
 	DefaultUDPSize     = 1232            // Config.UDPSize
+	DefaultMaxInFlight = 256             // Config.MaxInFlight
 )
 
 // Config configures a [Resolver]. Every field is optional: the zero
@@ -115,6 +116,13 @@ type Config struct {
 	// answer is asked again over TCP.
 	// Default: DefaultUDPSize (1232).
 	UDPSize uint16
+	// MaxInFlight bounds the queries on the network at once; a lookup
+	// beyond it waits for a slot, within its own time limit. A burst of
+	// thousands of UDP queries (a domain-health check of 64 domains asks
+	// about 30 questions each) overflows the socket buffers of servers
+	// and drops packets. Negative: no bound.
+	// Default: DefaultMaxInFlight (256).
+	MaxInFlight int
 	// DNSSECOK sets the DO bit (RFC 3225) on every query, asking the
 	// servers for the DNSSEC records (RRSIG) of the answers as well. The
 	// records are dropped from [Answer.RRs] either way; the flag only
@@ -135,6 +143,7 @@ type Resolver struct {
 	negativeTTL time.Duration
 	udpSize     uint16
 	dnssecOK    bool
+	slots       chan struct{} // one per query on the network; nil: unbounded
 	udp, tcp    *dns.Client
 
 	cache  *cache // nil when disabled
@@ -210,6 +219,12 @@ func New(cfg Config) (*Resolver, error) {
 		r.cache = newCache(DefaultCacheSize)
 	case cfg.CacheSize > 0:
 		r.cache = newCache(cfg.CacheSize)
+	}
+	switch {
+	case cfg.MaxInFlight == 0:
+		r.slots = make(chan struct{}, DefaultMaxInFlight)
+	case cfg.MaxInFlight > 0:
+		r.slots = make(chan struct{}, cfg.MaxInFlight)
 	}
 	r.udp = &dns.Client{Net: "udp", Timeout: r.timeout, UDPSize: r.udpSize}
 	r.tcp = &dns.Client{Net: "tcp", Timeout: r.timeout}
@@ -423,6 +438,14 @@ func (r *Resolver) resolve(ctx context.Context, fqdn string, qtype uint16) resul
 // is truncated. Timeouts become ErrTimeout, other network errors
 // ErrUnreachable.
 func (r *Resolver) exchange(ctx context.Context, m *dns.Msg, server string) (*dns.Msg, error) {
+	if r.slots != nil {
+		select {
+		case r.slots <- struct{}{}:
+			defer func() { <-r.slots }()
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%w: waiting for one of %d query slots: %w", ErrTimeout, cap(r.slots), ctx.Err())
+		}
+	}
 	m = m.Copy()
 	m.Id = dns.Id()
 	r.queries.Add(1)

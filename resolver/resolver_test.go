@@ -493,3 +493,32 @@ signed   IN DS 2371 13 2 029b874ce2ce160923c82f2d51a17a81841a15934348e70384c079e
 		}
 	}
 }
+
+// MaxInFlight bounds the queries on the network: six lookups through two
+// slots, against a server that answers after 100 ms, take three rounds.
+func TestMaxInFlight(t *testing.T) {
+	const delay = 100 * time.Millisecond
+	srv := testutil.DNSServer(t, zone, resolvertest.WithDelay(delay))
+	r := newResolver(t, srv, Config{MaxInFlight: 2, Timeout: 2 * time.Second})
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := range 6 {
+		wg.Go(func() { r.Lookup(context.Background(), fmt.Sprintf("n%d.example.test", i), dns.TypeA) })
+	}
+	wg.Wait()
+	if took := time.Since(start); took < 3*delay-10*time.Millisecond {
+		t.Errorf("six lookups through two slots took %v; want three rounds of %v", took, delay)
+	}
+	if n := srv.Queries(); n != 6 {
+		t.Errorf("%d queries", n)
+	}
+	// A caller that cannot get a slot in time times out.
+	r = newResolver(t, srv, Config{MaxInFlight: 1, Timeout: 2 * time.Second})
+	go r.Lookup(context.Background(), "slow.example.test", dns.TypeA)
+	time.Sleep(20 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if _, err := r.Lookup(ctx, "other.example.test", dns.TypeA); !errors.Is(err, ErrTimeout) {
+		t.Errorf("err = %v; want ErrTimeout", err)
+	}
+}
