@@ -338,6 +338,36 @@ func (v *Verifier) lookupVersioned(ctx context.Context, name, version string) ([
 	return out, nil
 }
 
+// lookupRecord finds the record of a check: the first TXT record at name
+// starting with v=<version>, and how many do. When there is none, or the
+// lookup failed, status is missing or error (with errText, and a
+// dns_error warning added to ps naming what); otherwise it is "".
+func (v *Verifier) lookupRecord(ctx context.Context, name, version, what string, ps *problems) (first string, n int, status, errText string) {
+	recs, err := v.lookupVersioned(ctx, name, version)
+	switch {
+	case err != nil:
+		ps.add("warning", "dns_error", "the "+what+" lookup failed: "+err.Error())
+		return "", 0, RecordError, err.Error()
+	case len(recs) == 0:
+		return "", 0, RecordMissing, ""
+	}
+	return recs[0], len(recs), "", ""
+}
+
+// addError adds an error to the findings of a parsed record.
+func addError(errs *[]string, probs *[]mailauth.Problem, code mailauth.Code, msg string) {
+	*errs = append(*errs, msg)
+	*probs = append(*probs, mailauth.Problem{Code: code, Severity: mailauth.SeverityError, Message: msg})
+}
+
+// validity is RecordValid or RecordInvalid.
+func validity(valid bool) string {
+	if valid {
+		return RecordValid
+	}
+	return RecordInvalid
+}
+
 // policyURL is where the MTA-STS policy of domain is served.
 func (v *Verifier) policyURL(domain string) string {
 	host := "mta-sts." + domain
@@ -352,20 +382,14 @@ func (v *Verifier) policyURL(domain string) string {
 func (v *Verifier) mtasts(ctx context.Context, domain string, mxHosts []string) *MTASTS {
 	m := &MTASTS{PolicyURL: v.policyURL(domain), UnmatchedMX: []string{}}
 	ps := (*problems)(&m.Problems)
-	recs, err := v.lookupVersioned(ctx, "_mta-sts."+domain, "STSv1")
-	switch {
-	case err != nil:
-		m.Status, m.Error = RecordError, err.Error()
-		ps.add("warning", "dns_error", "the MTA-STS lookup failed: "+err.Error())
-		return m
-	case len(recs) == 0:
-		m.Status = RecordMissing
+	rec, n, status, errText := v.lookupRecord(ctx, "_mta-sts."+domain, "STSv1", "MTA-STS", ps)
+	if status != "" {
+		m.Status, m.Error = status, errText
 		return m
 	}
-	m.Record = mailauth.ParseMTASTSRecord(recs[0])
-	if len(recs) > 1 {
-		m.Record.Errors = append(m.Record.Errors, "more than one _mta-sts record starts with v=STSv1: senders assume no policy (RFC 8461 section 3.1)")
-		m.Record.Problems = append(m.Record.Problems, mailauth.Problem{Code: mailauth.CodeMTASTSMultipleRecords, Severity: mailauth.SeverityError, Message: m.Record.Errors[len(m.Record.Errors)-1]})
+	m.Record = mailauth.ParseMTASTSRecord(rec)
+	if n > 1 {
+		addError(&m.Record.Errors, &m.Record.Problems, mailauth.CodeMTASTSMultipleRecords, "more than one _mta-sts record starts with v=STSv1: senders assume no policy (RFC 8461 section 3.1)")
 	}
 	ps.fromMailauth("MTA-STS record: ", m.Record.Problems)
 	if !m.Record.Valid() {
@@ -383,9 +407,7 @@ func (v *Verifier) mtasts(ctx context.Context, domain string, mxHosts []string) 
 	}
 	m.Policy = policy
 	ps.fromMailauth("MTA-STS policy: ", policy.Problems)
-	m.Status = RecordValid
-	if !policy.Valid() {
-		m.Status = RecordInvalid
+	if m.Status = validity(policy.Valid()); m.Status == RecordInvalid {
 		return m
 	}
 	if len(mxHosts) > 0 && policy.Mode != "none" {
@@ -446,27 +468,17 @@ func (v *Verifier) fetchPolicy(ctx context.Context, url string) (p *mailauth.MTA
 func (v *Verifier) tlsrpt(ctx context.Context, domain string) *TLSRPT {
 	t := &TLSRPT{}
 	ps := (*problems)(&t.Problems)
-	recs, err := v.lookupVersioned(ctx, "_smtp._tls."+domain, "TLSRPTv1")
-	switch {
-	case err != nil:
-		t.Status, t.Error = RecordError, err.Error()
-		ps.add("warning", "dns_error", "the TLS-RPT lookup failed: "+err.Error())
-		return t
-	case len(recs) == 0:
-		t.Status = RecordMissing
+	rec, n, status, errText := v.lookupRecord(ctx, "_smtp._tls."+domain, "TLSRPTv1", "TLS-RPT", ps)
+	if status != "" {
+		t.Status, t.Error = status, errText
 		return t
 	}
-	t.Record = mailauth.ParseTLSRPT(recs[0])
-	if len(recs) > 1 {
-		msg := "more than one _smtp._tls record starts with v=TLSRPTv1: senders send no reports (RFC 8460 section 3)"
-		t.Record.Errors = append(t.Record.Errors, msg)
-		t.Record.Problems = append(t.Record.Problems, mailauth.Problem{Code: mailauth.CodeTLSRPTMultipleRecords, Severity: mailauth.SeverityError, Message: msg})
+	t.Record = mailauth.ParseTLSRPT(rec)
+	if n > 1 {
+		addError(&t.Record.Errors, &t.Record.Problems, mailauth.CodeTLSRPTMultipleRecords, "more than one _smtp._tls record starts with v=TLSRPTv1: senders send no reports (RFC 8460 section 3)")
 	}
 	ps.fromMailauth("TLS-RPT: ", t.Record.Problems)
-	t.Status = RecordValid
-	if !t.Record.Valid() {
-		t.Status = RecordInvalid
-	}
+	t.Status = validity(t.Record.Valid())
 	return t
 }
 
@@ -475,27 +487,17 @@ func (v *Verifier) tlsrpt(ctx context.Context, domain string) *TLSRPT {
 func (v *Verifier) bimi(ctx context.Context, domain string) *BIMI {
 	b := &BIMI{}
 	ps := (*problems)(&b.Problems)
-	recs, err := v.lookupVersioned(ctx, "default._bimi."+domain, "BIMI1")
-	switch {
-	case err != nil:
-		b.Status, b.Error = RecordError, err.Error()
-		ps.add("warning", "dns_error", "the BIMI lookup failed: "+err.Error())
-		return b
-	case len(recs) == 0:
-		b.Status = RecordMissing
+	rec, n, status, errText := v.lookupRecord(ctx, "default._bimi."+domain, "BIMI1", "BIMI", ps)
+	if status != "" {
+		b.Status, b.Error = status, errText
 		return b
 	}
-	b.Record = mailauth.ParseBIMI(recs[0])
-	if len(recs) > 1 {
-		msg := "more than one default._bimi record starts with v=BIMI1: receivers use none"
-		b.Record.Errors = append(b.Record.Errors, msg)
-		b.Record.Problems = append(b.Record.Problems, mailauth.Problem{Code: mailauth.CodeBIMIMultipleRecords, Severity: mailauth.SeverityError, Message: msg})
+	b.Record = mailauth.ParseBIMI(rec)
+	if n > 1 {
+		addError(&b.Record.Errors, &b.Record.Problems, mailauth.CodeBIMIMultipleRecords, "more than one default._bimi record starts with v=BIMI1: receivers use none")
 	}
 	ps.fromMailauth("BIMI: ", b.Record.Problems)
-	b.Status = RecordValid
-	if !b.Record.Valid() {
-		b.Status = RecordInvalid
-	}
+	b.Status = validity(b.Record.Valid())
 	return b
 }
 
@@ -532,9 +534,7 @@ func (v *Verifier) dkim(ctx context.Context, domain string, selectors []string) 
 			}
 			k := mailauth.ParseDKIM(txts[0])
 			if len(txts) > 1 {
-				msg := fmt.Sprintf("%d TXT records are published at the selector; verifiers may use any", len(txts))
-				k.Errors = append(k.Errors, msg)
-				k.Problems = append(k.Problems, mailauth.Problem{Code: mailauth.CodeDKIMMultipleRecords, Severity: mailauth.SeverityError, Message: msg})
+				addError(&k.Errors, &k.Problems, mailauth.CodeDKIMMultipleRecords, fmt.Sprintf("%d TXT records are published at the selector; verifiers may use any", len(txts)))
 			}
 			res[i] = found{key: &DKIMSelectorKey{
 				Selector: sel, Name: name, Record: txts[0], KeyType: k.KeyType, Bits: k.Bits,
@@ -616,6 +616,16 @@ func hasRR(a *resolver.Answer, qtype uint16) bool {
 	return false
 }
 
+// checkOne runs a check of one domain, normalized by checkDomain.
+func checkOne[T any](v *Verifier, domain string, check func(name string) T) (T, error) {
+	name, err := v.checkDomain(domain)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return check(name), nil
+}
+
 // checkDomain normalizes the domain of a single check, or returns a
 // validation error on field "domain".
 func (v *Verifier) checkDomain(domain string) (string, error) {
@@ -635,21 +645,13 @@ func (v *Verifier) checkDomain(domain string) (string, error) {
 // result; the error is a validation error for an invalid domain and
 // SERVICE_UNAVAILABLE without a Resolver.
 func (v *Verifier) CheckMTASTS(ctx context.Context, domain string) (*MTASTS, error) {
-	name, err := v.checkDomain(domain)
-	if err != nil {
-		return nil, err
-	}
-	return v.mtasts(ctx, name, v.domainMX(ctx, name).Hosts), nil
+	return checkOne(v, domain, func(name string) *MTASTS { return v.mtasts(ctx, name, v.domainMX(ctx, name).Hosts) })
 }
 
 // CheckTLSRPT checks the SMTP TLS Reporting record of domain
 // (_smtp._tls). It fails as [Verifier.CheckMTASTS] does.
 func (v *Verifier) CheckTLSRPT(ctx context.Context, domain string) (*TLSRPT, error) {
-	name, err := v.checkDomain(domain)
-	if err != nil {
-		return nil, err
-	}
-	return v.tlsrpt(ctx, name), nil
+	return checkOne(v, domain, func(name string) *TLSRPT { return v.tlsrpt(ctx, name) })
 }
 
 // CheckBIMI checks the BIMI record of domain (default._bimi) and whether
@@ -691,9 +693,5 @@ func (v *Verifier) CheckDKIM(ctx context.Context, domain string, selectors []str
 // validated the answers (their AD bit: see resolver.Answer). It fails as
 // [Verifier.CheckMTASTS] does.
 func (v *Verifier) CheckDNSSEC(ctx context.Context, domain string) (*DNSSEC, error) {
-	name, err := v.checkDomain(domain)
-	if err != nil {
-		return nil, err
-	}
-	return v.dnssec(ctx, name), nil
+	return checkOne(v, domain, func(name string) *DNSSEC { return v.dnssec(ctx, name) })
 }

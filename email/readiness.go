@@ -162,7 +162,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 	}
 
 	const alignReq = "DMARC alignment: the From domain aligns with the SPF or DKIM domain"
-	spfOwn := h.SPF != nil && h.SPF.Valid()
+	spfOwn := h.SPF != nil && h.SPF.Valid() && h.SPF.All != "+all"
 	dkimOwn := h.DKIM != nil && h.DKIM.Status == RecordValid
 	switch {
 	case skipped != "":

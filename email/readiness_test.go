@@ -1,0 +1,51 @@
+package email
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quiverkit/quiver/mailauth"
+)
+
+// BulkSenderReadiness on results built by hand, for the cases the
+// loopback zones do not reach.
+func TestBulkSenderReadinessLines(t *testing.T) {
+	dmarc := mailauth.ParseDMARC("v=DMARC1; p=none; rua=mailto:d@x.test")
+	dmarc.Domain = "x.test"
+	validSPF := &mailauth.SPF{All: "-all", Errors: []string{}}
+	plusAll := &mailauth.SPF{All: "+all", Errors: []string{}}
+	tests := []struct {
+		name  string
+		h     DomainHealth
+		lines string
+		want  string // part of a reason
+	}{
+		{"timeout", DomainHealth{MX: MX{Status: MXTimeout}}, "uuuuuu", "did not answer"},
+		{"nxdomain", DomainHealth{MX: MX{Status: MXNXDomain}}, "ffffuf", "does not exist"},
+		{"plus all", DomainHealth{MX: MX{Status: MXFound}, SPF: plusAll, DMARC: dmarc, DKIM: &DKIM{Status: RecordMissing}, MTASTS: &MTASTS{Status: RecordMissing}}, "fupuuu", "+all"},
+		{"nothing of its own to align", DomainHealth{MX: MX{Status: MXFound}, DMARC: dmarc, DKIM: &DKIM{Status: RecordMissing}, MTASTS: &MTASTS{Status: RecordMissing}, Problems: []Problem{{Code: "spf_missing"}}}, "fupuuu", "subdomain"},
+		{"dns failures", DomainHealth{MX: MX{Status: MXFound}, DKIM: &DKIM{Status: RecordError, Error: "SERVFAIL"}, MTASTS: &MTASTS{Status: RecordError}, Problems: []Problem{{Code: "dns_error"}}}, "uuuuuu", "SERVFAIL"},
+		{"mta-sts none", DomainHealth{MX: MX{Status: MXFound}, SPF: validSPF, DMARC: dmarc, DKIM: &DKIM{Status: RecordMissing}, MTASTS: &MTASTS{Status: RecordValid, Policy: &mailauth.MTASTSPolicy{Mode: "none"}}}, "puppuu", "adkim=r"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := BulkSenderReadiness(tt.h)
+			var lines strings.Builder
+			var reasons []string
+			for _, q := range r.Requirements {
+				lines.WriteByte(q.Status[0])
+				reasons = append(reasons, q.Reason)
+			}
+			if lines.String() != tt.lines || !strings.Contains(strings.Join(reasons, "|"), tt.want) {
+				t.Errorf("lines %s, reasons %q; want %s and %q", lines.String(), reasons, tt.lines, tt.want)
+			}
+			want := VerdictUnknown
+			if strings.Contains(tt.lines, "f") {
+				want = VerdictNotReady
+			}
+			if r.Verdict != want || len(r.NotShown) == 0 {
+				t.Errorf("verdict %s, %d not shown", r.Verdict, len(r.NotShown))
+			}
+		})
+	}
+}
