@@ -688,9 +688,11 @@ func (v *Verifier) CheckDKIM(ctx context.Context, domain string, selectors []str
 	return v.dkim(ctx, name, selectorList(sels)), nil
 }
 
-// CheckDNSSEC reports whether the zone of domain is signed (a DS record
-// at the parent and a DNSKEY at the domain) and whether the resolver
-// validated the answers (their AD bit: see resolver.Answer). It fails as
+// CheckDNSSEC reports whether domain is the apex of a signed zone (a DS
+// record at the parent and a DNSKEY at the domain) and whether the
+// resolver validated the answers (their AD bit: see resolver.Answer). A
+// name inside a zone, with no zone of its own, has neither record and is
+// reported unsigned whatever its zone. It fails as
 // [Verifier.CheckMTASTS] does.
 func (v *Verifier) CheckDNSSEC(ctx context.Context, domain string) (*DNSSEC, error) {
 	return checkOne(v, domain, func(name string) *DNSSEC { return v.dnssec(ctx, name) })
