@@ -237,10 +237,20 @@ func (a *Apify) classify(status int, body []byte) error {
 		return envelope.Errorf(envelope.CodeUpstreamTimeout, "the Apify actor run did not finish within %s", a.timeout)
 	case status == http.StatusPaymentRequired:
 		return envelope.Errorf(envelope.CodeUpstreamError, "the Apify account has no usage left (HTTP 402)")
+	case status == http.StatusForbidden:
+		return envelope.Errorf(envelope.CodeUpstreamError, "the Apify API refused the configured token this request (HTTP 403%s): it may not run the actor or read its dataset", typeSuffix(ae.Error.Type))
 	case status == http.StatusBadRequest && ae.Error.Type == "run-failed":
 		return envelope.Errorf(envelope.CodeUpstreamError, "the Apify actor run failed")
 	}
 	return nil
+}
+
+// typeSuffix quotes an Apify error type after a status.
+func typeSuffix(t string) string {
+	if t == "" {
+		return ""
+	}
+	return ", " + upstream.Excerpt(t, 60)
 }
 
 // apifyPost is a post or reel item of the actor.
