@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -256,8 +257,10 @@ func (a *Apify) start(ctx context.Context, in apifyInput, what string) (string, 
 		Method: http.MethodPost,
 		Path:   "/v2/acts/" + url.PathEscape(a.actor) + "/runs",
 		Query: url.Values{
-			"timeout":       {strconv.Itoa(int(a.timeout / time.Second))},
-			"waitForFinish": {strconv.Itoa(waitSeconds(deadline))},
+			"timeout":       {strconv.Itoa(max(int(a.timeout/time.Second), 1))},
+			"waitForFinish": {strconv.Itoa(min(max(int(a.timeout/time.Second), 1), apifyMaxWait))},
+			// Pay-per-result actors charge no more than this many items.
+			"maxItems": {strconv.Itoa(max(in.ResultsLimit, in.SearchLimit))},
 		},
 		Body:     in,
 		Classify: a.classify,
@@ -287,9 +290,14 @@ func (a *Apify) start(ctx context.Context, in apifyInput, what string) (string, 
 			return "", envelope.Errorf(envelope.CodeUpstreamTimeout, "the Apify actor run for %s did not finish within %s (status %s)", what, a.timeout, d.Status)
 		}
 		err = a.up.Send(ctx, upstream.Request{
-			Path:     "/v2/actor-runs/" + url.PathEscape(d.ID),
-			Query:    url.Values{"waitForFinish": {strconv.Itoa(waitSeconds(deadline))}},
-			Classify: a.classify,
+			Path:  "/v2/actor-runs/" + url.PathEscape(d.ID),
+			Query: url.Values{"waitForFinish": {strconv.Itoa(waitSeconds(deadline))}},
+			Classify: func(status int, body []byte) error {
+				if status == http.StatusNotFound {
+					return envelope.Errorf(envelope.CodeUpstreamError, "the Apify API no longer knows the actor run for %s", what)
+				}
+				return a.classify(status, body)
+			},
 		}, &run)
 	}
 	return "", err
@@ -298,7 +306,7 @@ func (a *Apify) start(ctx context.Context, in apifyInput, what string) (string, 
 // waitSeconds is the waitForFinish of a request: what is left until the
 // deadline, at least 1 s and at most the 60 s Apify honours.
 func waitSeconds(deadline time.Time) int {
-	return int(min(max(time.Until(deadline).Seconds(), 1), apifyMaxWait))
+	return int(min(max(math.Ceil(time.Until(deadline).Seconds()), 1), apifyMaxWait))
 }
 
 // read reads limit items from a dataset at the cursor, with the dataset's size

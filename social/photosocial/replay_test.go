@@ -354,6 +354,35 @@ func TestApifyRunEnds(t *testing.T) {
 	if _, polls, _ := apifyCalls(srv); envelope.From(err) == nil || envelope.From(err).Code != envelope.CodeUpstreamTimeout || polls != 8 {
 		t.Errorf("never-ending run: %v after %d polls", err, polls)
 	}
+	// A run that Apify no longer knows while it is polled.
+	srv, a = apifyReplay(t, photosocial.ApifyConfig{})
+	srv.Respond("/v2/actor-runs/", http.StatusNotFound, nil, `{"error":{"type":"record-not-found","message":"Actor run was not found"}}`)
+	_, err = a.HashtagMedia(ctx, photosocial.HashtagQuery{Hashtag: photosocialtest.SlowRunHashtag, Limit: 3})
+	if e := envelope.From(err); e == nil || e.Code != envelope.CodeUpstreamError || !strings.Contains(e.Message, "no longer knows the actor run") {
+		t.Errorf("run gone while polled: %v", err)
+	}
+}
+
+// TestApifyRunBounds: a run asks for RunItems items (or the page's limit
+// when larger), charges at most that many (maxItems), and is given the
+// provider's Timeout.
+func TestApifyRunBounds(t *testing.T) {
+	for _, tt := range []struct {
+		cfg   photosocial.ApifyConfig
+		limit int
+		want  string
+	}{
+		{photosocial.ApifyConfig{}, 12, "maxItems=60&timeout=120&waitForFinish=60"},
+		{photosocial.ApifyConfig{RunItems: 10, Timeout: 30 * time.Second}, 40, "maxItems=40&timeout=30&waitForFinish=30"},
+	} {
+		srv, a := apifyReplay(t, tt.cfg)
+		if _, err := a.UserMedia(context.Background(), photosocial.UserMediaQuery{Username: photosocialtest.Username, Limit: tt.limit}); err != nil {
+			t.Fatal(err)
+		}
+		if r := srv.Requests()[0]; !strings.HasSuffix(r, "/runs?"+tt.want) {
+			t.Errorf("%+v: run %s, want query %s", tt.cfg, r, tt.want)
+		}
+	}
 }
 
 // TestApifyFailures replays Apify's refusals and broken answers on the
