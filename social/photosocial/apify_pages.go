@@ -200,7 +200,7 @@ outer:
 	}
 	next := apifyCursor{dataset: p.at.dataset, offset: p.at.offset + used, skip: skip}
 	more := used < len(groups) || (p.total >= 0 && next.offset < p.total) || (p.total < 0 && len(groups) >= p.asked)
-	if !more || next.offset > maxCursorOffset || (used == 0 && skip <= p.at.skip) {
+	if !more || next.offset > maxCursorOffset || next.skip > maxCursorOffset || (used == 0 && skip <= p.at.skip) {
 		return out, ""
 	}
 	return out, a.cursors.encode(p.scope, next)
