@@ -364,3 +364,53 @@ func ExampleApify_UserMedia() {
 	// 1 actor run, 3 dataset reads
 	// INVALID_REQUEST
 }
+
+// A page of comments may end inside a comment's replies; the next page
+// goes on from there, in the same dataset.
+func ExampleApify_Comments() {
+	srv := photosocialtest.NewApify("test-token")
+	defer srv.Close()
+	a, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "test-token", BaseURL: srv.URL})
+	if err != nil {
+		panic(err)
+	}
+	q := photosocial.CommentsQuery{Media: photosocial.MediaRef{Shortcode: photosocialtest.Shortcode}, Limit: 1}
+	for {
+		page, err := a.Comments(context.Background(), q)
+		if err != nil {
+			panic(err)
+		}
+		for _, c := range page.Comments {
+			fmt.Printf("%s parent=%q\n", c.ID, c.ParentID)
+		}
+		if q.Cursor = page.Next; q.Cursor == "" {
+			break
+		}
+	}
+	// Output:
+	// 18050000000000001 parent=""
+	// 18050000000000002 parent="18050000000000001"
+	// 18050000000000003 parent=""
+	// 18050000000000004 parent=""
+}
+
+// Search hits are paged from one run of the actor's search.
+func ExampleApify_Search() {
+	srv := photosocialtest.NewApify("test-token")
+	defer srv.Close()
+	a, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "test-token", BaseURL: srv.URL})
+	if err != nil {
+		panic(err)
+	}
+	first, err := a.Search(context.Background(), photosocial.SearchQuery{Query: "northwind", Type: "profile", Limit: 1})
+	if err != nil {
+		panic(err)
+	}
+	second, err := a.Search(context.Background(), photosocial.SearchQuery{Query: "northwind", Type: "profile", Limit: 1, Cursor: first.Next})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(first.Results[0].Profile.Username, second.Results[0].Profile.Username, second.Next == "")
+	// Output:
+	// northwind.coffee northwind.tea true
+}
