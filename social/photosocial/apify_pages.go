@@ -100,8 +100,10 @@ func (k cursorKey) decode(scope, s string) (apifyCursor, error) {
 	var ok1, ok2 bool
 	c.offset, ok1 = cursorNumber(parts[2])
 	c.skip, ok2 = cursorNumber(parts[3])
-	sum, err := base64.RawURLEncoding.DecodeString(parts[4])
-	if !ok1 || !ok2 || err != nil || !hmac.Equal(sum, k.mac(scope, c)) {
+	// The MAC is compared in its canonical encoding: a base64 decoder
+	// would also take line breaks and other trailing bits.
+	want := base64.RawURLEncoding.EncodeToString(k.mac(scope, c))
+	if !ok1 || !ok2 || !hmac.Equal([]byte(parts[4]), []byte(want)) {
 		return apifyCursor{}, bad
 	}
 	return c, nil

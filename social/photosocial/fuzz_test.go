@@ -90,11 +90,14 @@ func FuzzApifyCursor(f *testing.F) {
 // most limit outputs of each kind, and a next cursor that decodes to a
 // later position, without panicking.
 func FuzzApifyPage(f *testing.F) {
-	for _, name := range []string{"posts.json", "comments.json", "search_user.json", "search_hashtag.json", "reels_unmarked.json", "no_items.json"} {
+	// Small seeds: the fuzzer minimizes what it finds, which is slow on
+	// large inputs.
+	for _, name := range []string{"comments.json", "search_user.json", "search_hashtag.json", "no_items.json"} {
 		b, _ := os.ReadFile("photosocialtest/fixtures/apify/" + name)
 		f.Add(b, 2, 1, 10)
 	}
 	f.Add([]byte(`[{"error":"boom"},{"id":5},{},null,[],"x",{"id":"1","replies":[{"id":"2"},{"id":"3"}]}]`), 1, 1, -1)
+	f.Add([]byte(`[{"id":"1","shortCode":"B","type":"Video","productType":"clips","timestamp":"2025-10-20T10:00:00.000Z","childPosts":[{"id":"2","type":"Video"}]},{"id":"3","type":"Sidecar","timestamp":1700000000}]`), 1, 0, 2)
 	a := &Apify{cursors: newCursorKey("token"), log: slog.New(slog.DiscardHandler)}
 	f.Fuzz(func(t *testing.T, data []byte, limit, skip, total int) {
 		var items []json.RawMessage
