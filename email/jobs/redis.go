@@ -41,6 +41,7 @@ type redisStore struct {
 	stream   string
 	consumer string
 	grouped  atomic.Bool // the consumer group is known to exist
+	joined   atomic.Bool // this worker is a consumer of the group
 }
 
 func newRedisStore(rdb redis.UniversalClient, prefix, consumer string) *redisStore {
@@ -285,6 +286,13 @@ func (s *redisStore) next(ctx context.Context, idle time.Duration) (task, bool, 
 	if err := s.ensureGroup(ctx); err != nil {
 		return task{}, false, err
 	}
+	if !s.joined.Load() {
+		// Join at once, so that XINFO CONSUMERS lists an idle worker too.
+		if err := s.rdb.XGroupCreateConsumer(ctx, s.stream, group, s.consumer).Err(); err != nil {
+			return task{}, false, s.groupGone(err)
+		}
+		s.joined.Store(true)
+	}
 	msgs, _, err := s.rdb.XAutoClaim(ctx, &redis.XAutoClaimArgs{
 		Stream: s.stream, Group: group, Consumer: s.consumer, MinIdle: idle, Start: "0-0", Count: 1,
 	}).Result()
@@ -318,6 +326,7 @@ func (s *redisStore) next(ctx context.Context, idle time.Duration) (task, bool, 
 func (s *redisStore) groupGone(err error) error {
 	if strings.HasPrefix(err.Error(), "NOGROUP") {
 		s.grouped.Store(false)
+		s.joined.Store(false)
 	}
 	return err
 }
