@@ -170,4 +170,3 @@ func mustGet(t testing.TB, m *jobs.Manager, id string) jobs.Job {
 	}
 	return j
 }
-
