@@ -114,6 +114,6 @@ func ExampleRoutes() {
 	fmt.Println(len(routes), "routes, from", routes[0])
 	fmt.Println(slices.Contains(routes, "POST /v1/dev/data/base64/encode"))
 	// Output:
-	// 49 routes, from GET /v1/photosocial/profile
+	// 53 routes, from GET /v1/photosocial/profile
 	// true
 }

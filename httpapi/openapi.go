@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,19 +27,29 @@ func (s *server) openAPI(routes []route) []byte {
 			"tags":        []string{rt.group},
 			"responses":   g.responses(rt),
 		}
+		if rt.description != "" {
+			op["description"] = rt.description
+		}
 		if rt.query != nil {
 			g.request = true
 			op["parameters"] = g.queryParameters(rt.query)
 			g.request = false
 		}
+		if params := pathParameters(rt.path); len(params) > 0 {
+			op["parameters"] = params
+		}
 		switch {
 		case rt.form:
+			props := map[string]any{"file": map[string]any{"type": "string", "contentMediaType": "text/csv"}}
+			for _, f := range rt.formFields {
+				props[f] = map[string]any{"type": "boolean", "default": true}
+			}
 			op["requestBody"] = map[string]any{
 				"required": true,
 				"content": map[string]any{"multipart/form-data": map[string]any{
 					"schema": map[string]any{
 						"type":       "object",
-						"properties": map[string]any{"file": map[string]any{"type": "string", "contentMediaType": "text/csv"}},
+						"properties": props,
 						"required":   []string{"file"},
 					},
 				}},
@@ -105,13 +116,41 @@ func operationID(rt route) string {
 	return b.String()
 }
 
+// pathParameters documents the {name} segments of a path: strings,
+// required.
+func pathParameters(path string) []any {
+	var params []any
+	for _, seg := range strings.Split(path, "/") {
+		if name, ok := strings.CutPrefix(seg, "{"); ok {
+			params = append(params, map[string]any{
+				"name": strings.TrimSuffix(name, "}"), "in": "path", "required": true,
+				"schema": map[string]any{"type": "string"},
+			})
+		}
+	}
+	return params
+}
+
 func (g *schemaGen) responses(rt route) map[string]any {
-	ok := envelopeResponse("Success", g.schema(rt.response))
+	status := "200"
+	if rt.status != 0 {
+		status = strconv.Itoa(rt.status)
+	}
+	var ok map[string]any
+	switch {
+	case rt.csv != nil:
+		ok = map[string]any{
+			"description": "Success: the CSV, not the envelope",
+			"content":     map[string]any{"text/csv": map[string]any{"schema": map[string]any{"type": "string"}}},
+		}
+	default:
+		ok = envelopeResponse("Success", g.schema(rt.response))
+	}
 	if rt.ai {
 		ok["description"] = "Success; meta carries model, prompt_tokens, completion_tokens and cost_usd"
 	}
 	return map[string]any{
-		"200":     ok,
+		status:    ok,
 		"default": envelopeResponse("Failure; error.code says why (see the README for the codes and statuses)", map[string]any{"type": "null"}),
 	}
 }

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"reflect"
 
@@ -32,18 +33,25 @@ type operation func(r *http.Request) (data any, ai *envelope.AI, err error)
 // carries the tag openapi:"required"; result fields are required unless
 // tagged omitempty.
 type route struct {
-	method  string // "GET" or "POST"
-	path    string // "/v1/..."
-	group   string // one of the group constants
-	summary string // one line for the OpenAPI document
+	method      string // "GET", "POST" or "DELETE"
+	path        string // "/v1/...", with {name} for path parameters
+	group       string // one of the group constants
+	summary     string // one line for the OpenAPI document
+	description string // more for the OpenAPI document; empty when none
+	status      int    // the status of success; 0 means 200
 
-	body     reflect.Type // JSON body type; nil when the route takes none
-	query    reflect.Type // query parameter struct; nil when none
-	form     bool         // multipart/form-data upload instead of JSON
-	response reflect.Type // type of envelope.data
-	ai       bool         // meta carries model, tokens and cost
+	body       reflect.Type // JSON body type; nil when the route takes none
+	query      reflect.Type // query parameter struct; nil when none
+	form       bool         // multipart/form-data upload instead of JSON
+	formFields []string     // the optional boolean fields of the upload, before its file
+	maxBody    int64        // the body limit of the route; 0 means Config.MaxBodyBytes
+	response   reflect.Type // type of envelope.data
+	ai         bool         // meta carries model, tokens and cost
 
 	op operation
+	// csv, instead of op, streams a text/csv answer to w; an error
+	// before the first byte is answered as the envelope's.
+	csv func(w io.Writer, r *http.Request) error
 }
 
 // pattern is the ServeMux pattern of the route.
@@ -119,6 +127,7 @@ func (s *server) routes() ([]route, error) {
 		s.photosocialRoutes,
 		s.microblogRoutes,
 		s.emailRoutes,
+		func() ([]route, error) { return s.jobsRoutes(), nil },
 		s.webcheckRoutes,
 		s.devutilRoutes,
 		s.contentRoutes,

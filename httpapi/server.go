@@ -73,6 +73,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/quiverkit/quiver/email"
+	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/metrics"
 	"github.com/quiverkit/quiver/llm"
@@ -204,6 +205,13 @@ type Config struct {
 	// defaults of email.SMTPOptions.
 	EmailSMTP email.SMTPOptions
 
+	// Jobs runs the bulk verification jobs of /v1/email/bulk/jobs, an
+	// extension beyond the specification: package email/jobs, on Redis
+	// or in process; the embedder runs its workers (Manager.Run). The
+	// upload's body limit is the Manager's file limit, not MaxBodyBytes.
+	// Default (nil): those routes answer 503.
+	Jobs *jobs.Manager
+
 	// WebCheck runs the web and domain checks. Default (nil): New builds
 	// one with the defaults of webcheck.Config on Resolver (loopback and
 	// private destinations refused, system roots).
@@ -277,9 +285,10 @@ type server struct {
 	hosts   map[string]bool
 	bufs    sync.Pool // *bytes.Buffer for encoding responses
 
-	admission    *admission     // nil when Config.MemoryBudget < 0
-	authFailures *MemoryLimiter // failed authentications per client address; nil when disabled
-	proxies      []netip.Prefix // Config.TrustedProxies
+	admission    *admission       // nil when Config.MemoryBudget < 0
+	authFailures *MemoryLimiter   // failed authentications per client address; nil when disabled
+	proxies      []netip.Prefix   // Config.TrustedProxies
+	bodyLimits   map[string]int64 // "METHOD /path" -> body limit of routes with their own
 }
 
 // Handler serves every Quiver route. It is an [http.Handler]: mount it in
@@ -360,7 +369,11 @@ func newServer(cfg Config) *server {
 func (s *server) handler(routes []route) http.Handler {
 	mux := http.NewServeMux()
 	methods := make(map[string][]string)
+	s.bodyLimits = make(map[string]int64)
 	for _, rt := range routes {
+		if rt.maxBody > 0 {
+			s.bodyLimits[rt.pattern()] = rt.maxBody
+		}
 		mux.Handle(rt.pattern(), s.serveRoute(rt))
 		methods[rt.path] = append(methods[rt.path], rt.method)
 	}
@@ -405,7 +418,15 @@ func (s *server) serveRoute(rt route) http.Handler {
 	pattern := rt.pattern()
 	return s.admit(rt, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setPattern(r.Context(), pattern)
+		if rt.csv != nil {
+			s.streamCSV(w, r, rt)
+			return
+		}
 		data, ai, err := rt.op(r)
+		if err == nil && rt.status != 0 {
+			s.respondStatus(w, r, rt.status, data, ai, nil)
+			return
+		}
 		s.respond(w, r, data, ai, err)
 	}))
 }

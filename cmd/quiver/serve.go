@@ -68,6 +68,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	ms := metricsFlags(f) // operations: metrics.go
 	ab := abuseFlags(f)   // abuse limits: abuse.go
 	rc := redisFlags(f)   // operations: redis.go
+	jc := jobsFlags(f)    // bulk jobs: jobs.go
 	applies := make([]func(context.Context, *httpapi.Config) error, len(services))
 	for i, s := range services {
 		applies[i] = s(f)
@@ -136,6 +137,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}
 
 	if err := rc.install(&cfg, logger); err != nil { // operations: redis.go
+		return err
+	}
+	// The job workers stop with ctx, before the Redis client closes.
+	wctx, stopWorkers := context.WithCancel(ctx)
+	defer jc.wait()
+	defer stopWorkers()
+	if err := jc.start(wctx, &cfg, rc, logger); err != nil { // bulk jobs: jobs.go
 		return err
 	}
 	if err := ms.listen(logger, stdout); err != nil { // operations: metrics.go
