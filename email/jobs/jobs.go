@@ -364,7 +364,14 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 		if rows > m.cfg.MaxRows {
 			return fail(envelope.Invalidf("file", "has more than the limit of %d data rows", m.cfg.MaxRows))
 		}
-		w.Write(rec)
+		if len(rec) == 1 && rec[0] == "" {
+			// encoding/csv writes a lone empty field as a blank line,
+			// which its reader skips: quote it.
+			w.Flush()
+			buf.WriteString("\"\"\n")
+		} else {
+			w.Write(rec)
+		}
 		inChunk++
 		if inChunk == m.cfg.ChunkRows {
 			if err := flush(); err != nil {
