@@ -1,10 +1,10 @@
 package jobs
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -89,12 +89,11 @@ func parseChecks(s string) email.Checks {
 	}
 }
 
-func csvLine(rec []string) string {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.Write(rec)
-	w.Flush()
-	return b.String()
+// headerJSON encodes a header row: JSON, since encoding/csv would write
+// a lone empty field as a blank line.
+func headerJSON(rec []string) string {
+	b, _ := json.Marshal(rec)
+	return string(b)
 }
 
 func ms(t time.Time) int64 { return t.UnixMilli() }
@@ -107,7 +106,7 @@ func (s *redisStore) create(ctx context.Context, id string, mt *meta) error {
 	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.HSet(ctx, metaKey,
 			"owner", mt.owner, "status", string(mt.status), "total", mt.total,
-			"chunks", mt.chunks, "chunks_done", 0, "header", csvLine(mt.header),
+			"chunks", mt.chunks, "chunks_done", 0, "header", headerJSON(mt.header),
 			"col", mt.col, "checks", checkFlags(mt.checks),
 			"created", ms(mt.created), "expires", ms(mt.expires),
 			"rows", 0, "valid", 0, "invalid", 0, "disposable", 0, "role", 0, "dups", 0)
@@ -160,7 +159,10 @@ func (s *redisStore) load(ctx context.Context, id string) (*meta, error) {
 		}
 		return time.UnixMilli(n).UTC()
 	}
-	header, _ := csv.NewReader(strings.NewReader(h["header"])).Read()
+	var header []string
+	if err := json.Unmarshal([]byte(h["header"]), &header); err != nil {
+		return nil, fmt.Errorf("the header of job %s: %w", id, err)
+	}
 	return &meta{
 		owner: h["owner"], status: Status(h["status"]), total: num("total"),
 		chunks: num("chunks"), chunksDone: num("chunks_done"), header: header,
