@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/quiverkit/quiver/email"
@@ -258,4 +259,55 @@ func TestOddFilesMatchVerifyList(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Every worker instance stops mid-job (its chunks in hand are cut
+// short) and a new one starts: it claims the abandoned chunks after
+// ClaimIdle, the job completes with every row once, and the claims are
+// counted as retries.
+func TestRestartEveryInstance(t *testing.T) {
+	srv := dns(t, 100, resolvertest.WithDelay(20*time.Millisecond))
+	rsrv, rdb := newRedis(t)
+	file := listCSV(2000, 100)
+	want := expected(t, verifier(t, srv.Addr, 0, 0), file)
+	first := manager(t, jobs.Config{Redis: rdb, Verifier: verifier(t, srv.Addr, -1, 8), ChunkRows: 100, Workers: 2})
+	ctx, stop := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { first.Run(ctx); close(stopped) }()
+	j, err := first.Submit(context.Background(), jobs.SubmitRequest{Owner: "a", File: bytes.NewReader(file)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait(t, first, "a", j.ID, 30*time.Second, func(j jobs.Job) bool { return j.Done > 0 })
+	stop()
+	<-stopped
+	if p, _ := rdb.XPending(context.Background(), "quiver:jobs:stream", "workers").Result(); p == nil || p.Count == 0 {
+		t.Fatalf("no chunk was left pending by the stopped instance: %+v", p)
+	}
+
+	reg := prometheus.NewRegistry()
+	second := manager(t, jobs.Config{Redis: client(t, rsrv.Addr), Verifier: verifier(t, srv.Addr, -1, 8),
+		Workers: 2, ClaimIdle: 300 * time.Millisecond, Metrics: reg})
+	run(t, second)
+	j = wait(t, second, "a", j.ID, time.Minute, isDone)
+	sameRows(t, results(t, second, "a", j.ID), want)
+	if got := counter(t, reg, "quiver_email_job_chunk_retries_total"); got < 1 {
+		t.Errorf("chunk retries = %v, want the abandoned chunks counted", got)
+	}
+}
+
+// counter returns the value of the counter name in reg.
+func counter(t *testing.T, reg *prometheus.Registry, name string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == name && len(mf.Metric) == 1 {
+			return mf.Metric[0].GetCounter().GetValue()
+		}
+	}
+	t.Fatalf("no metric %s", name)
+	return 0
 }
