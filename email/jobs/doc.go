@@ -57,9 +57,12 @@
 //     Concurrency (on the same resolver) to keep DNS capacity for the
 //     synchronous routes.
 //   - The CSV is read with encoding/csv under the column rule of
-//     email.AddressColumn; the stored chunks are CSV written by
-//     encoding/csv, and the results are verify-list's columns
-//     (email.CSVResultHeader) after every input column.
+//     email.AddressColumn. The stored chunks are not CSV but each
+//     field's length and bytes, since encoding/csv does not read back
+//     every field it writes ("\r\n" in a quoted field, a lone empty
+//     field); the results are verify-list's columns
+//     (email.CSVResultHeader) after every input column, written by
+//     encoding/csv as verify-list writes them.
 //
 // # Metrics
 //

@@ -331,16 +331,14 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 		checks:  email.Checks{SkipMX: isFalse(req.CheckMX), SkipDisposable: isFalse(req.CheckDisposable), SkipRole: isFalse(req.CheckRoleAccount)},
 		created: now, expires: now.Add(m.cfg.TTL),
 	}
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	var buf []byte
 	rows, inChunk := 0, 0
 	flush := func() error {
-		w.Flush()
-		if err := m.st.putInput(ctx, id, mt.chunks, buf.Bytes(), mt.expires); err != nil {
+		if err := m.st.putInput(ctx, id, mt.chunks, buf, mt.expires); err != nil {
 			return fmt.Errorf("jobs: storing rows: %w", err)
 		}
 		mt.chunks++
-		buf.Reset()
+		buf = buf[:0]
 		inChunk = 0
 		return nil
 	}
@@ -364,14 +362,7 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 		if rows > m.cfg.MaxRows {
 			return fail(envelope.Invalidf("file", "has more than the limit of %d data rows", m.cfg.MaxRows))
 		}
-		if len(rec) == 1 && rec[0] == "" {
-			// encoding/csv writes a lone empty field as a blank line,
-			// which its reader skips: quote it.
-			w.Flush()
-			buf.WriteString("\"\"\n")
-		} else {
-			w.Write(rec)
-		}
+		buf = appendRecord(buf, rec)
 		inChunk++
 		if inChunk == m.cfg.ChunkRows {
 			if err := flush(); err != nil {

@@ -240,6 +240,8 @@ func TestOddFilesMatchVerifyList(t *testing.T) {
 		"\"\"\n\"\"\na@b.test\n",
 		"email\n\"\"\n\"multi\nline\"\n\"a\rb\",x\n",
 		"\xef\xbb\xbf\"\",\"\"\r\n,\r\n1,2,3\r\n",
+		"000000\n\"\r\r\n0\"",  // FuzzSubmit: a quoted \r\n came back as \n
+		"e\n\xff\xfe@b.test\n", // not UTF-8: kept as it is
 	}
 	for _, backend := range []string{"memory", "redis"} {
 		cfg := jobs.Config{Verifier: v, ChunkRows: 1}

@@ -5,9 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/csv"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"sync"
 	"time"
@@ -140,18 +138,9 @@ func (m *Manager) failJob(ctx context.Context, t task, why string) error {
 // check validates the rows of a chunk, in order, and renders them as
 // verify-list does.
 func (m *Manager) check(ctx context.Context, mt *meta, in []byte) (*chunkResult, error) {
-	r := csv.NewReader(bytes.NewReader(in))
-	r.FieldsPerRecord = -1
-	var rows [][]string
-	for {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading the stored rows: %w", err)
-		}
-		rows = append(rows, rec)
+	rows, err := readRecords(in)
+	if err != nil {
+		return nil, err
 	}
 	addrs := func(yield func(string) bool) {
 		for _, rec := range rows {
