@@ -1,0 +1,138 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/social/microblog"
+	"github.com/quiverkit/quiver/social/photosocial"
+	"github.com/quiverkit/quiver/webcheck"
+)
+
+// exampleHandler serves every route with what runs offline: DNS from a
+// loopback server whose zone holds the examples' domains, web checks
+// that may reach loopback, the sample social providers, and no language
+// model.
+func exampleHandler(t *testing.T) http.Handler {
+	t.Helper()
+	ns := testutil.DNSServer(t, `
+example.com.        60 IN A   127.0.0.1
+example.com.        60 IN MX  10 mx.example.com.
+mx.example.com.     60 IN A   127.0.0.1
+example.com.        60 IN TXT "v=spf1 mx -all"
+_dmarc.example.com. 60 IN TXT "v=DMARC1; p=reject; rua=mailto:dmarc@example.com"
+`)
+	r, err := resolver.New(resolver.Config{Servers: []string{ns.Addr}, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wc, err := webcheck.New(webcheck.Config{Resolver: r, AllowLoopback: true, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mb, err := microblog.NewFile(microblog.FileConfig{Paths: []string{"../examples/microblog/data/sample.jsonl"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mustNew(t, httpapi.Config{
+		Keys: []string{"k"}, RatePerSecond: -1, Resolver: r, WebCheck: wc,
+		MicroblogProvider: mb, PhotosocialProvider: photosocial.Sample(),
+	})
+}
+
+// exampleRequest builds the request that sends op's example body.
+func exampleRequest(t *testing.T, method, path string, op *openapi3.Operation) *http.Request {
+	t.Helper()
+	if op.RequestBody == nil {
+		t.Fatalf("%s %s: no request body", method, path)
+	}
+	var body bytes.Buffer
+	var ctype string
+	content := op.RequestBody.Value.Content
+	switch {
+	case content.Get("application/json") != nil:
+		ex := content.Get("application/json").Example
+		if ex == nil {
+			t.Fatalf("%s %s: no example", method, path)
+		}
+		json.NewEncoder(&body).Encode(ex)
+		ctype = "application/json"
+	case content.Get("multipart/form-data") != nil:
+		ex, _ := content.Get("multipart/form-data").Example.(map[string]any)
+		if ex == nil {
+			t.Fatalf("%s %s: no example", method, path)
+		}
+		mw := multipart.NewWriter(&body)
+		for _, name := range slices.Sorted(func(yield func(string) bool) {
+			for k := range ex {
+				if !yield(k) {
+					return
+				}
+			}
+		}) {
+			fw, _ := mw.CreateFormFile(name, name+".csv")
+			fw.Write([]byte(ex[name].(string)))
+		}
+		mw.Close()
+		ctype = mw.FormDataContentType()
+	default:
+		t.Fatalf("%s %s: no JSON or multipart body", method, path)
+	}
+	req := httptest.NewRequest(method, path, &body)
+	req.Header.Set("X-Gateway-Key", "k")
+	req.Header.Set("X-Gateway-Host", "test")
+	req.Header.Set("Content-Type", ctype)
+	return req
+}
+
+// TestOpenAPIExamplesAreServed sends the example body of every POST
+// operation of the document to its route: each is answered 200, or 503
+// SERVICE_UNAVAILABLE when the route needs the language model that this
+// handler lacks.
+func TestOpenAPIExamplesAreServed(t *testing.T) {
+	h := exampleHandler(t)
+	doc, err := openapi3.NewLoader().LoadFromData(fetchOpenAPI(t, h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := 0
+	for path, item := range doc.Paths.Map() {
+		op := item.Post
+		if op == nil {
+			continue
+		}
+		sent++
+		t.Run(strings.TrimPrefix(path, "/v1/"), func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, exampleRequest(t, http.MethodPost, path, op))
+			var env envelopeBody
+			if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil {
+				t.Fatalf("not an envelope: %v: %s", err, rec.Body)
+			}
+			switch {
+			case rec.Code == http.StatusOK && env.Success:
+				t.Logf("%.300s", env.Data)
+			case rec.Code == http.StatusServiceUnavailable && env.Error != nil && env.Error.Code == "SERVICE_UNAVAILABLE" &&
+				strings.Contains(strings.ToLower(env.Error.Message), "model"):
+				t.Logf("503 without a language model: %s", env.Error.Message)
+			default:
+				t.Errorf("answered %d: %.400s", rec.Code, rec.Body)
+			}
+		})
+	}
+	if sent < 30 {
+		t.Errorf("sent %d examples; the document has more POST operations", sent)
+	}
+}
