@@ -41,8 +41,31 @@ type Meta struct {
 	Name       string `json:"name"`
 	Version    string `json:"version"`
 	License    string `json:"license"`
+	Author     Person `json:"author"`
 	Homepage   string `json:"homepage"`
 	Repository any    `json:"repository"`
+}
+
+// Person is the name of a package.json person field, which is written
+// either as a string ("Ana <ana@example.com>") or as an object with a
+// name.
+type Person string
+
+// UnmarshalJSON reads either form.
+func (p *Person) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*p = Person(s)
+		return nil
+	}
+	var o struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(b, &o); err != nil {
+		return err
+	}
+	*p = Person(o.Name)
+	return nil
 }
 
 // Home is the package's homepage, else its repository.

@@ -37,12 +37,12 @@ func integrity(b []byte) string {
 
 func TestRead(t *testing.T) {
 	good := tarball(t, map[string]string{
-		"package.json":  `{"name":"ui","version":"1.2.3","license":"Apache-2.0","repository":{"url":"git+https://example.test/ui.git"}}`,
+		"package.json":  `{"name":"ui","version":"1.2.3","license":"Apache-2.0","author":{"name":"Ana"},"repository":{"url":"git+https://example.test/ui.git"}}`,
 		"LICENSE":       "license text",
 		"dist/a.js":     "a()",
 		"../escape.txt": "x",
 	})
-	gpl := tarball(t, map[string]string{"package.json": `{"name":"ui","version":"1.2.3","license":"GPL-3.0"}`})
+	gpl := tarball(t, map[string]string{"package.json": `{"name":"ui","version":"1.2.3","license":"GPL-3.0","author":"Bo <bo@example.test>"}`})
 	other := tarball(t, map[string]string{"package.json": `{"name":"ui","version":"1.2.4","license":"MIT"}`})
 	tests := []struct {
 		name    string
@@ -56,6 +56,7 @@ func TestRead(t *testing.T) {
 		{"no integrity", good, Package{"ui", "1.2.3", ""}, ErrIntegrity, true},
 		{"license", gpl, Package{"ui", "1.2.3", integrity(gpl)}, ErrLicense, true},
 		{"other version", other, Package{"ui", "1.2.3", integrity(other)}, nil, true},
+		{"other name", good, Package{"uix", "1.2.3", integrity(good)}, nil, true},
 		{"not gzip", []byte("junk"), Package{"ui", "1.2.3", integrity([]byte("junk"))}, nil, true},
 	}
 	for _, tt := range tests {
@@ -73,7 +74,7 @@ func TestRead(t *testing.T) {
 			if len(files) != 3 {
 				t.Errorf("read %d files, want package.json, LICENSE and dist/a.js: %q", len(files), files)
 			}
-			if meta.License != "Apache-2.0" || meta.Home() != "git+https://example.test/ui.git" {
+			if meta.License != "Apache-2.0" || meta.Author != "Ana" || meta.Home() != "git+https://example.test/ui.git" {
 				t.Errorf("meta = %+v, home %q", meta, meta.Home())
 			}
 		})
