@@ -28,7 +28,7 @@ func (s *server) openAPI(routes []route) []byte {
 		}
 		if rt.query != nil {
 			g.request = true
-			op["parameters"] = g.queryParameters(rt.query)
+			op["parameters"] = g.queryParameters(rt.query, queryExamples[rt.pattern()])
 			g.request = false
 		}
 		switch {
@@ -397,8 +397,9 @@ func nullable(s map[string]any) map[string]any {
 	return map[string]any{"oneOf": []any{s, map[string]any{"type": "null"}}}
 }
 
-// queryParameters describes the query parameters of a GET route.
-func (g *schemaGen) queryParameters(t reflect.Type) []any {
+// queryParameters describes the query parameters of a GET route, with
+// the example values given.
+func (g *schemaGen) queryParameters(t reflect.Type, examples map[string]any) []any {
 	var params []any
 	for i := range t.NumField() {
 		sf := t.Field(i)
@@ -417,6 +418,9 @@ func (g *schemaGen) queryParameters(t reflect.Type) []any {
 		if ft.Kind() == reflect.Slice {
 			p["style"] = "form"
 			p["explode"] = false
+		}
+		if ex, ok := examples[name]; ok {
+			p["example"] = ex
 		}
 		params = append(params, p)
 	}

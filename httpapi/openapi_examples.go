@@ -57,3 +57,29 @@ var requestExamples = map[string]string{
 	"POST /v1/photosocial/ai/profile-insights": `{"username":"sample.bakery","media_limit":12,"analysis_goal":"grow reach with reels"}`,
 	"POST /v1/photosocial/ai/comment-insights": `{"shortcode":"C-9VcYrWAAR","comment_limit":50,"analysis_focus":"questions about opening hours"}`,
 }
+
+// queryExamples are the query parameters that the OpenAPI document gives
+// each GET route, by route pattern and parameter, typed as the parameter's
+// schema wants. They name the sample data of microblog.NewFile
+// (examples/microblog/data) and photosocial.Sample, and are answered 200
+// by those providers (TestOpenAPIExamplesAreServed); a GET route without
+// one fails TestOpenAPIForClients.
+var queryExamples = map[string]map[string]any{
+	"GET /v1/microblog/profile":                     {"username": "ana_dev"},
+	"GET /v1/microblog/profile/insights":            {"username": "ana_dev"},
+	"GET /v1/microblog/user-tweets":                 {"username": "ana_dev", "limit": 5},
+	"GET /v1/microblog/tweet":                       {"tweet_id": "1002"},
+	"GET /v1/microblog/thread":                      {"tweet_id": "1002", "format": "markdown"},
+	"GET /v1/microblog/replies":                     {"tweet_id": "1001"},
+	"GET /v1/microblog/tweet/conversation-insights": {"tweet_id": "1001"},
+	"GET /v1/microblog/search":                      {"query": "postgres"},
+	"GET /v1/microblog/search/insights":             {"query": "queue"},
+	"GET /v1/microblog/brand/mentions":              {"brand": "acme cloud", "keywords": []string{"refund", "support"}},
+	"GET /v1/photosocial/profile":                   {"username": "sample.bakery"},
+	"GET /v1/photosocial/posts":                     {"username": "sample.bakery", "limit": 3},
+	"GET /v1/photosocial/reels":                     {"username": "sample.bakery"},
+	"GET /v1/photosocial/media":                     {"shortcode": "C-9VcYrWAAR"},
+	"GET /v1/photosocial/comments":                  {"shortcode": "C-9VcYrWAAR"},
+	"GET /v1/photosocial/search":                    {"query": "sample"},
+	"GET /v1/photosocial/hashtag/search":            {"hashtag": "coffee"},
+}

@@ -3,9 +3,11 @@ package httpapi_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -52,9 +54,30 @@ _dmarc.example.com. 60 IN TXT "v=DMARC1; p=reject; rua=mailto:dmarc@example.com"
 	})
 }
 
-// exampleRequest builds the request that sends op's example body.
+// exampleRequest builds the request that sends op's example: its body,
+// or its parameters' examples as the query.
 func exampleRequest(t *testing.T, method, path string, op *openapi3.Operation) *http.Request {
 	t.Helper()
+	if method == http.MethodGet {
+		q := url.Values{}
+		for _, p := range op.Parameters {
+			switch ex := p.Value.Example.(type) {
+			case nil:
+			case []any: // style form, not exploded
+				var parts []string
+				for _, v := range ex {
+					parts = append(parts, fmt.Sprint(v))
+				}
+				q.Set(p.Value.Name, strings.Join(parts, ","))
+			default:
+				q.Set(p.Value.Name, fmt.Sprint(ex))
+			}
+		}
+		req := httptest.NewRequest(method, path+"?"+q.Encode(), nil)
+		req.Header.Set("X-Gateway-Key", "k")
+		req.Header.Set("X-Gateway-Host", "test")
+		return req
+	}
 	if op.RequestBody == nil {
 		t.Fatalf("%s %s: no request body", method, path)
 	}
@@ -97,10 +120,10 @@ func exampleRequest(t *testing.T, method, path string, op *openapi3.Operation) *
 	return req
 }
 
-// TestOpenAPIExamplesAreServed sends the example body of every POST
-// operation of the document to its route: each is answered 200, or 503
-// SERVICE_UNAVAILABLE when the route needs the language model that this
-// handler lacks.
+// TestOpenAPIExamplesAreServed sends the example of every /v1 operation
+// of the document to its route (the body of a POST, the parameters of a
+// GET): each is answered 200, or 503 SERVICE_UNAVAILABLE when the route
+// needs the language model that this handler lacks.
 func TestOpenAPIExamplesAreServed(t *testing.T) {
 	h := exampleHandler(t)
 	doc, err := openapi3.NewLoader().LoadFromData(fetchOpenAPI(t, h))
@@ -109,30 +132,38 @@ func TestOpenAPIExamplesAreServed(t *testing.T) {
 	}
 	sent := 0
 	for path, item := range doc.Paths.Map() {
-		op := item.Post
-		if op == nil {
-			continue
+		for method, op := range item.Operations() {
+			if !strings.HasPrefix(path, "/v1/") {
+				continue
+			}
+			sent++
+			t.Run(method+" "+strings.TrimPrefix(path, "/v1/"), func(t *testing.T) {
+				checkExample(t, h, exampleRequest(t, method, path, op))
+			})
 		}
-		sent++
-		t.Run(strings.TrimPrefix(path, "/v1/"), func(t *testing.T) {
-			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, exampleRequest(t, http.MethodPost, path, op))
-			var env envelopeBody
-			if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil {
-				t.Fatalf("not an envelope: %v: %s", err, rec.Body)
-			}
-			switch {
-			case rec.Code == http.StatusOK && env.Success:
-				t.Logf("%.300s", env.Data)
-			case rec.Code == http.StatusServiceUnavailable && env.Error != nil && env.Error.Code == "SERVICE_UNAVAILABLE" &&
-				strings.Contains(strings.ToLower(env.Error.Message), "model"):
-				t.Logf("503 without a language model: %s", env.Error.Message)
-			default:
-				t.Errorf("answered %d: %.400s", rec.Code, rec.Body)
-			}
-		})
 	}
-	if sent < 30 {
-		t.Errorf("sent %d examples; the document has more POST operations", sent)
+	if sent != len(httpapi.Routes()) {
+		t.Errorf("sent %d examples for %d routes", sent, len(httpapi.Routes()))
+	}
+}
+
+// checkExample sends req through h and checks that it is answered 200,
+// or 503 for want of a language model.
+func checkExample(t *testing.T, h http.Handler, req *http.Request) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	var env envelopeBody
+	if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil {
+		t.Fatalf("not an envelope: %v: %s", err, rec.Body)
+	}
+	switch {
+	case rec.Code == http.StatusOK && env.Success:
+		t.Logf("%.300s", env.Data)
+	case rec.Code == http.StatusServiceUnavailable && env.Error != nil && env.Error.Code == "SERVICE_UNAVAILABLE" &&
+		strings.Contains(strings.ToLower(env.Error.Message), "model"):
+		t.Logf("503 without a language model: %s", env.Error.Message)
+	default:
+		t.Errorf("answered %d: %.400s", rec.Code, rec.Body)
 	}
 }

@@ -256,6 +256,19 @@ func TestOpenAPIForClients(t *testing.T) {
 					}
 				}
 			}
+			if method == http.MethodGet && strings.HasPrefix(path, "/v1/") {
+				examples := 0
+				for _, p := range op.Parameters {
+					if p.Value.Example != nil {
+						examples++
+					} else if p.Value.Required {
+						t.Errorf("%s: the required parameter %s has no example", name, p.Value.Name)
+					}
+				}
+				if examples == 0 {
+					t.Errorf("%s: no parameter has an example", name)
+				}
+			}
 			has4xx := false
 			for status, r := range op.Responses.Map() {
 				if status == "200" {
