@@ -13,7 +13,7 @@
     validatorUrl: null,
     queryConfigEnabled: false,
     // Every operation's form is ready to send; the key entered once in
-    // Authorize is kept for this tab only, never in localStorage.
+    // Authorize stays in the page's memory, never in localStorage.
     tryItOutEnabled: true,
     persistAuthorization: false,
     displayRequestDuration: true,
