@@ -65,3 +65,24 @@ func TestHostParsersAgree(t *testing.T) {
 		}
 	}
 }
+
+// FuzzHostParsersAgree: wherever the library's host parser or the
+// hand-written one it replaced reads an IP address, the other reads the
+// same address or refuses the host. An address read as a name (or as
+// another address) by one of them is the parser differential an SSRF
+// check must not have.
+func FuzzHostParsersAgree(f *testing.F) {
+	for _, h := range hostCases {
+		f.Add(h)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		got, gotErr := ParseHost(h)
+		ref, refErr := refParseHost(h)
+		if gotErr != nil || refErr != nil {
+			return
+		}
+		if (got.IsIP() || ref.IsIP()) && got.Addr != ref.Addr {
+			t.Fatalf("%q: library reads %q, the hand-written parser %q", h, got, ref)
+		}
+	})
+}

@@ -22,6 +22,11 @@ func ParseHost(host string) (string, netip.Addr, error) {
 			return "", netip.Addr{}, &Error{Rule: "has a host with the forbidden character " + quoteShort(host[i:i+1])}
 		}
 	}
+	if strings.HasPrefix(host, "[") && !strings.HasSuffix(host, "]") {
+		// "[::1]:80": a port is not part of a host (and a default one
+		// would vanish in the serialization).
+		return "", netip.Addr{}, &Error{Rule: "has an IPv6 host without its closing ] at the end: " + quoteShort(host)}
+	}
 	if strings.Contains(host, ":") && !strings.HasPrefix(host, "[") {
 		host = "[" + host + "]"
 	}

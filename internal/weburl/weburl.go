@@ -124,19 +124,26 @@ func parse(raw, base string) (*URL, error) {
 		return nil, &Error{Rule: "is not a valid URL"}
 	}
 	res := &URL{
-		Href:        u.Href(false),
-		Scheme:      u.Scheme(),
-		Special:     u.IsSpecialScheme(),
-		Username:    u.Username(),
-		Password:    u.Password(),
-		Host:        u.Hostname(),
-		Port:        u.Port(),
-		Path:        u.Pathname(),
-		Query:       u.Query(),
-		Fragment:    u.Fragment(),
-		HasQuery:    u.Search() != "" || strings.HasSuffix(u.Href(true), "?"),
-		HasFragment: u.Hash() != "" || strings.HasSuffix(u.Href(false), "#"),
+		Href:     u.Href(false),
+		Scheme:   u.Scheme(),
+		Special:  u.IsSpecialScheme(),
+		Username: u.Username(),
+		Password: u.Password(),
+		Host:     u.Hostname(),
+		Port:     u.Port(),
+		Path:     u.Pathname(),
+		Query:    u.Query(),
+		Fragment: u.Fragment(),
 	}
+	// The getters do not tell an empty query or fragment from none; the
+	// serialization does ("http://a/?#"): outside the fragment, "#" and
+	// "?" are escaped in the path, and "#" in the query.
+	res.HasFragment = res.Fragment != "" || strings.HasSuffix(res.Href, "#")
+	rest := res.Href
+	if res.HasFragment {
+		rest = rest[:len(rest)-len(res.Fragment)-1]
+	}
+	res.HasQuery = res.Query != "" || strings.HasSuffix(rest, "?")
 	if u.IsIPv4() || u.IsIPv6() {
 		a, err := netip.ParseAddr(strings.Trim(res.Host, "[]"))
 		if err != nil {
