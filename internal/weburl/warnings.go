@@ -73,21 +73,24 @@ func warnings(raw, rawHost, asciiHost string, u *wurl.Url) []Warning {
 	seen := map[string]bool{}
 	// The input the state machine ran on: trimmed, tabs and newlines
 	// removed (the Standard's first two steps).
-	in := strings.TrimFunc(raw, func(r rune) bool { return r <= 0x20 })
-	if len(in) != len(raw) {
+	in := cleanInput(raw)
+	if len(strings.TrimFunc(raw, isC0OrSpace)) != len(raw) {
 		seen[WarnStrippedControl] = true
 	}
-	if strings.ContainsAny(in, "\t\n\r") {
+	if strings.ContainsAny(strings.TrimFunc(raw, isC0OrSpace), "\t\n\r") {
 		seen[WarnStrippedTabNewline] = true
-		in = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(in)
 	}
-	ats := 0
+	ats, slashesSeen := 0, false
 	for _, e := range u.ValidationErrors() {
 		switch werrors.Type(e) {
 		case werrors.InvalidReverseSolidus:
 			seen[WarnBackslash] = true
 		case werrors.SpecialSchemeMissingFollowingSolidus:
-			slashesAfterScheme(in, u.Scheme(), seen)
+			if !slashesSeen {
+				// Reported once per slash; classified once.
+				slashesAfterScheme(in, u.Scheme(), seen)
+				slashesSeen = true
+			}
 		case werrors.InvalidCredentials:
 			ats++
 		case werrors.IPv4NonDecimalPart:
@@ -105,7 +108,7 @@ func warnings(raw, rawHost, asciiHost string, u *wurl.Url) []Warning {
 		}
 	}
 	if ats > 0 {
-		if u.Username() == "" && u.Password() == "" || u.Password() == "" && strings.Contains(userinfo(in, u.Scheme()), ":") {
+		if u.Username() == "" && u.Password() == "" || u.Password() == "" && strings.Contains(writtenUserinfo(raw, ""), ":") {
 			seen[WarnEmptyUserinfo] = true
 		}
 		if u.Username() != "" || u.Password() != "" {
@@ -163,11 +166,69 @@ func slashesAfterScheme(in, scheme string, seen map[string]bool) {
 	}
 }
 
-// userinfo returns the credentials part of a URL's authority as written: what precedes the last "@" before the path, query or fragment.
-func userinfo(in, scheme string) string {
-	rest := in[min(len(scheme)+1+len(slashRun(in, scheme)), len(in)):]
+// isC0OrSpace is the Standard's C0 control or space.
+func isC0OrSpace(r rune) bool { return r <= 0x20 }
+
+// cleanInput is the input the Standard's state machine runs on: leading
+// and trailing C0 controls and spaces trimmed, tabs and newlines removed.
+func cleanInput(raw string) string {
+	in := strings.TrimFunc(raw, isC0OrSpace)
+	if strings.ContainsAny(in, "\t\n\r") {
+		in = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(in)
+	}
+	return in
+}
+
+// special reports whether scheme is one of the Standard's special schemes.
+func special(scheme string) bool {
+	return DefaultPort(scheme) != "" || scheme == "file"
+}
+
+// schemeOf returns the lower-case scheme the input starts with ("" when
+// it does not start with one).
+func schemeOf(in string) string {
+	for i := 0; i < len(in); i++ {
+		c := in[i]
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return strings.ToLower(in[:i])
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// writtenUserinfo returns the credentials of raw as written (resolved
+// against base when raw has no scheme): what precedes the last "@" of
+// the authority.
+func writtenUserinfo(raw, base string) string {
+	if !strings.Contains(raw, "@") {
+		return ""
+	}
+	in := cleanInput(raw)
+	scheme := schemeOf(in)
+	if scheme == "" {
+		scheme = schemeOf(cleanInput(base))
+	} else {
+		in = in[len(scheme)+1:]
+	}
+	return userinfo(in, special(scheme))
+}
+
+// userinfo returns the credentials part of a URL's authority as written:
+// what precedes the last "@" before the path, query or fragment. in
+// starts after the scheme's ":".
+func userinfo(in string, special bool) string {
+	n := 0
+	for n < len(in) && (in[n] == '/' || special && in[n] == '\\') {
+		n++
+	}
+	rest := in[n:]
 	end := "/?#"
-	if DefaultPort(scheme) != "" || scheme == "file" {
+	if special {
 		end = "/\\?#"
 	}
 	if i := strings.IndexAny(rest, end); i >= 0 {

@@ -102,7 +102,17 @@ type hostReader interface {
 	ToASCII(src string, beStrict bool) (string, error)
 }
 
+// MaxUserinfo bounds the credentials of a URL as written, in bytes. The
+// Standard sets no bound; the library builds the credentials one
+// character at a time, so their cost grows with the square of their
+// length (8 KiB of "@" took half a second), and real credentials are
+// short.
+const MaxUserinfo = 1024
+
 func parse(raw, base string) (*URL, error) {
+	if n := len(writtenUserinfo(raw, base)); n > MaxUserinfo {
+		return nil, &Error{Rule: fmt.Sprintf("has credentials (before \"@\") of %d characters, over the limit of %d", n, MaxUserinfo)}
+	}
 	var rawHost string
 	p := wurl.NewParser(
 		wurl.WithReportValidationErrors(),

@@ -3,6 +3,7 @@ package weburl
 import (
 	"errors"
 	"net/netip"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -139,6 +140,39 @@ func TestWarningsOnlyForRepairs(t *testing.T) {
 		}
 		if len(u.Warnings) != 0 {
 			t.Errorf("Parse(%q) warns %v", in, u.Warnings)
+		}
+	}
+}
+
+// TestParseBoundsCredentials: credentials over MaxUserinfo are refused
+// before the library builds them (at a cost in the square of their
+// length); "@" outside the authority does not count.
+func TestParseBoundsCredentials(t *testing.T) {
+	for _, tt := range []struct {
+		raw, base string
+		ok        bool
+	}{
+		{"http://" + strings.Repeat("@", 8000) + "x/", "", false},
+		{"http://u:" + strings.Repeat(":", 2000) + "@x/", "", false},
+		{"\t http:" + strings.Repeat("/", 50) + strings.Repeat("a", MaxUserinfo+1) + "@x/", "", false},
+		{"//" + strings.Repeat("@", 2000) + "x/", "http://base/", false},
+		{"http://" + strings.Repeat("a", MaxUserinfo) + "@x/", "", true},
+		{"http://x\\" + strings.Repeat("@", 2000), "", true},
+		{"http://x/?" + strings.Repeat("@", 2000), "", true},
+		{"foo://x/" + strings.Repeat("@", 2000), "", true},
+	} {
+		var err error
+		if tt.base == "" {
+			_, err = Parse(tt.raw)
+		} else {
+			_, err = ParseRef(tt.base, tt.raw)
+		}
+		var e *Error
+		switch {
+		case tt.ok && err != nil:
+			t.Errorf("Parse(%.30q...): %v", tt.raw, err)
+		case !tt.ok && (!errors.As(err, &e) || !strings.Contains(e.Rule, "credentials")):
+			t.Errorf("Parse(%.30q...): err = %v; want credentials over the limit", tt.raw, err)
 		}
 	}
 }
