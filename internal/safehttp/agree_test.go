@@ -2,6 +2,7 @@ package safehttp
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -36,13 +37,32 @@ var hostCases = []string{
 // URL Standard library differ, and why the library's reading is the one
 // kept.
 var refDisagree = map[string]string{
-	"-a.com":           "the Standard does not check hyphens; browsers accept -a.com, the reference refused it",
-	"a-.com":           "as -a.com",
-	"ab--c.com":        "as -a.com",
-	"1.+1":             "the Standard reads a domain (a part with a sign is not a number), the library reads 1.0.0.1: weburl refuses it rather than differ from browsers",
-	"+1":               "as 1.+1",
-	"0x+7f":            "as 1.+1",
-	"[fe80::1%25eth0]": "the Standard has no IPv6 zone identifiers; the reference let netip accept one",
+	"-a.com":                            "the Standard does not check hyphens; browsers accept -a.com, the reference refused it",
+	"a-.com":                            "as -a.com",
+	"ab--c.com":                         "as -a.com",
+	"1.+1":                              "the Standard reads a domain (a part with a sign is not a number), the library reads 1.0.0.1: weburl refuses it rather than differ from browsers",
+	"+1":                                "as 1.+1",
+	"0x+7f":                             "as 1.+1",
+	"[fe80::1%25eth0]":                  "the Standard has no IPv6 zone identifiers; the reference let netip accept one",
+	"0X0000000000000000000000000000000": "a number part has no length limit in the Standard (0.0.0.0, refused as unspecified); the reference read a part over 20 digits as a name",
+	"0000000000000000000000000000001.1": "as above: 0.0.0.1, not a name",
+}
+
+// longNumberPart reports whether a label of name is a number by the
+// Standard's IPv4 number parser (decimal, 0 octal, 0x hex) with more than
+// 20 digits: the reference's "part too long" read such a host as a name
+// (a FuzzHostParsersAgree finding, kept as a seed).
+func longNumberPart(name string) bool {
+	for l := range strings.SplitSeq(strings.TrimSuffix(name, "."), ".") {
+		digits, set := l, "0123456789"
+		if strings.HasPrefix(strings.ToLower(l), "0x") {
+			digits, set = l[2:], "0123456789abcdefABCDEF"
+		}
+		if len(digits) > 20 && strings.Trim(digits, set) == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // TestHostParsersAgree: the host parser safehttp checks with (the URL
@@ -80,6 +100,9 @@ func FuzzHostParsersAgree(f *testing.F) {
 		ref, refErr := refParseHost(h)
 		if gotErr != nil || refErr != nil {
 			return
+		}
+		if got.IsIP() && !ref.IsIP() && longNumberPart(ref.Name) {
+			return // the reference's bug, listed in refDisagree
 		}
 		if (got.IsIP() || ref.IsIP()) && got.Addr != ref.Addr {
 			t.Fatalf("%q: library reads %q, the hand-written parser %q", h, got, ref)
