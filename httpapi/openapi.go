@@ -26,6 +26,9 @@ func (s *server) openAPI(routes []route) []byte {
 			"tags":        []string{rt.group},
 			"responses":   g.responses(rt),
 		}
+		if rt.description != "" {
+			op["description"] = rt.description
+		}
 		if rt.query != nil {
 			g.request = true
 			op["parameters"] = g.queryParameters(rt.query, queryExamples[rt.pattern()])

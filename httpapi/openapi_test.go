@@ -75,6 +75,27 @@ func TestOpenAPIDocument(t *testing.T) {
 	}
 }
 
+// TestOpenAPIDocumentsURLWarnings: the warnings of url/parse, an
+// extension beyond the specification, are in the schema and described as
+// an extension.
+func TestOpenAPIDocumentsURLWarnings(t *testing.T) {
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
+	doc, err := openapi3.NewLoader().LoadFromData(fetchOpenAPI(t, h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := doc.Paths.Find("/v1/dev/data/url/parse").GetOperation("POST")
+	for _, want := range []string{"WHATWG URL Standard", "Extension beyond the specification: warnings", "backslash", "missing_slashes", "stripped_control", "empty_userinfo"} {
+		if !strings.Contains(op.Description, want) {
+			t.Errorf("url/parse description lacks %q: %s", want, op.Description)
+		}
+	}
+	raw := string(fetchOpenAPI(t, h))
+	if !strings.Contains(raw, `"webcheck.URLWarning"`) {
+		t.Error("no URLWarning schema in the document")
+	}
+}
+
 // documentRouter loads the document that h serves and routes requests of
 // the host quiver.test through it.
 func documentRouter(t *testing.T, h http.Handler) routers.Router {
@@ -164,6 +185,7 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 		{"POST", "/v1/email/bulk/validate", `{"emails":[]}`},
 		{"POST", "/v1/dev/data/url/parse", `{"url":"HTTPS://User:pw@Example.COM:443/a/./b/../c?q=1&q=2#frag"}`},
 		{"POST", "/v1/dev/data/url/parse", `{"url":"http://[::1"}`},
+		{"POST", "/v1/dev/data/url/parse", `{"url":"http:\\\\127.1\\admin"}`},
 		{"POST", "/v1/utility/ssl/check", `{"domain":"127.0.0.1"}`},
 		{"POST", "/v1/content/summarize", `{"text":` + strconv.Quote(article) + `,"max_words":40}`},
 		{"POST", "/v1/content/meta-tags", `{"page_content":` + strconv.Quote(article) + `}`},

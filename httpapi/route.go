@@ -36,6 +36,9 @@ type route struct {
 	path    string // "/v1/..."
 	group   string // one of the group constants
 	summary string // one line for the OpenAPI document
+	// description is the OpenAPI operation's longer text: how the route
+	// reads its input, and the extensions beyond the specification.
+	description string
 
 	body     reflect.Type // JSON body type; nil when the route takes none
 	query    reflect.Type // query parameter struct; nil when none
@@ -50,6 +53,12 @@ type route struct {
 func (rt route) pattern() string { return rt.method + " " + rt.path }
 
 func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
+
+// describe returns rt with its OpenAPI description set.
+func (rt route) describe(d string) route {
+	rt.description = d
+	return rt
+}
 
 // post is a route whose JSON body decodes into Req and whose result is
 // the envelope's data.
