@@ -33,12 +33,14 @@ type operation func(r *http.Request) (data any, ai *envelope.AI, err error)
 // carries the tag openapi:"required"; result fields are required unless
 // tagged omitempty.
 type route struct {
-	method      string // "GET", "POST" or "DELETE"
-	path        string // "/v1/...", with {name} for path parameters
-	group       string // one of the group constants
-	summary     string // one line for the OpenAPI document
-	description string // more for the OpenAPI document; empty when none
-	status      int    // the status of success; 0 means 200
+	method  string // "GET", "POST" or "DELETE"
+	path    string // "/v1/...", with {name} for path parameters
+	group   string // one of the group constants
+	summary string // one line for the OpenAPI document
+	// description is the OpenAPI operation's longer text: how the route
+	// reads its input, and the extensions beyond the specification.
+	description string
+	status      int // the status of success; 0 means 200
 
 	body       reflect.Type // JSON body type; nil when the route takes none
 	query      reflect.Type // query parameter struct; nil when none
@@ -58,6 +60,12 @@ type route struct {
 func (rt route) pattern() string { return rt.method + " " + rt.path }
 
 func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
+
+// describe returns rt with its OpenAPI description set.
+func (rt route) describe(d string) route {
+	rt.description = d
+	return rt
+}
 
 // post is a route whose JSON body decodes into Req and whose result is
 // the envelope's data.

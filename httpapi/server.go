@@ -35,7 +35,12 @@
 //
 // GET /healthz (no authentication) answers {"status":"ok"} in the
 // envelope, and GET /openapi.json serves an OpenAPI 3.1 description of
-// every route.
+// every route. GET /docs (no authentication either; GET / redirects to
+// it) is an interactive reference of that document, in which a visitor
+// enters the gateway key once and calls any route: Swagger UI, embedded
+// in the binary and served under a strict Content-Security-Policy, so
+// that the page loads nothing from another origin. [Config.DisableDocs]
+// turns it off.
 //
 // # Metrics
 //
@@ -165,6 +170,13 @@ type Config struct {
 	// failed authentications are counted by. Default none: the client is
 	// the connection's peer. An entry that does not parse fails New.
 	TrustedProxies []string
+
+	// DisableDocs turns off the interactive API reference that GET /docs
+	// serves without authentication (Swagger UI rendering /openapi.json,
+	// embedded: it loads nothing from another origin), and the redirect
+	// to it from GET /; both then answer 404. Default false: the page is
+	// served.
+	DisableDocs bool
 
 	// Logger receives access logs, internal errors and, from New, a
 	// warning when the model's price is unknown. Default (nil): discard.
@@ -397,9 +409,13 @@ func (s *server) handler(routes []route) http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(doc)
 	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	notFound := func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, envelope.CodeNotFound, "no route for "+r.Method+" "+envelope.Excerpt(r.URL.Path))
-	})
+	}
+	if !s.cfg.DisableDocs {
+		docs().register(mux, notFound)
+	}
+	mux.HandleFunc("/", notFound)
 	return chain(mux,
 		s.withRequestID,
 		s.withCleanPath,
