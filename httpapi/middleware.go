@@ -216,12 +216,13 @@ func (s *server) withBodyLimit(next http.Handler) http.Handler {
 	})
 }
 
-// withRequestTimeout ends the context of a request after
+// withRequestTimeout ends the context of a request to rt after
 // Config.RequestTimeout, so that no operation outlives its caller's
 // patience: one that is still waiting then fails with the deadline, which
-// the envelope reports as UPSTREAM_TIMEOUT.
-func (s *server) withRequestTimeout(next http.Handler) http.Handler {
-	if s.cfg.RequestTimeout <= 0 { // New turns 0 into the default
+// the envelope reports as UPSTREAM_TIMEOUT. A download route is exempt:
+// each of its writes has its own deadline instead.
+func (s *server) withRequestTimeout(rt route, next http.Handler) http.Handler {
+	if s.cfg.RequestTimeout <= 0 || rt.download { // New turns 0 into the default
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

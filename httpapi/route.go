@@ -54,6 +54,12 @@ type route struct {
 	// csv, instead of op, streams a text/csv answer to w; an error
 	// before the first byte is answered as the envelope's.
 	csv func(w io.Writer, r *http.Request) error
+	// download marks a csv route that streams stored data rather than
+	// computing it: it is bounded by Config.SlowWriteTimeout on every
+	// write and ends when the client goes, but not by
+	// Config.RequestTimeout, so that a large result can be fetched over a
+	// slow link.
+	download bool
 }
 
 // pattern is the ServeMux pattern of the route.

@@ -95,6 +95,9 @@ func (s *server) jobsRoutes() []route {
 				}
 				return m.Results(r.Context(), owner(r), r.PathValue("id"), w)
 			},
+			// A million rows take minutes over a slow link: each write
+			// is bounded, not the whole download.
+			download: true,
 		},
 		{
 			method: http.MethodDelete, path: "/v1/email/bulk/jobs/{id}", group: groupEmail,

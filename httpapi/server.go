@@ -131,7 +131,10 @@ type Config struct {
 	// RequestTimeout bounds the work of one request: its context ends
 	// then, and an operation still waiting on an upstream answers 504
 	// UPSTREAM_TIMEOUT. Default (0): DefaultRequestTimeout; negative
-	// disables it. Keep it below the server's WriteTimeout.
+	// disables it. Keep it below the server's WriteTimeout. The download
+	// of a bulk job's results is exempt: each of its writes must finish
+	// within SlowWriteTimeout instead, so a million rows can be fetched
+	// over a slow link.
 	RequestTimeout time.Duration
 
 	// MemoryBudget bounds the work in flight: the bytes that the requests
@@ -425,14 +428,13 @@ func (s *server) handler(routes []route) http.Handler {
 		s.withGateway,
 		s.withRateLimit,
 		s.withBodyLimit,
-		s.withRequestTimeout,
 	)
 }
 
 // serveRoute runs one route's operation and writes its envelope.
 func (s *server) serveRoute(rt route) http.Handler {
 	pattern := rt.pattern()
-	return s.admit(rt, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return s.withRequestTimeout(rt, s.admit(rt, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setPattern(r.Context(), pattern)
 		if rt.csv != nil {
 			s.streamCSV(w, r, rt)
@@ -444,7 +446,7 @@ func (s *server) serveRoute(rt route) http.Handler {
 			return
 		}
 		s.respond(w, r, data, ai, err)
-	}))
+	})))
 }
 
 // chain wraps h in the middleware mw, the first being the outermost.
