@@ -26,6 +26,8 @@ shop    IN A   192.0.2.20
 weak    IN MX  10 mx1.example.test.
 weak    IN TXT "v=spf1 +all"
 nomail  IN MX  0 .
+$ORIGIN 2.0.192.in-addr.arpa.
+10      IN PTR mx1.example.test.
 `
 
 // newVerifier starts the loopback DNS server and a Verifier whose
