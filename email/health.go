@@ -20,7 +20,7 @@ type DomainHealthRequest struct {
 	// settings, bounds and pacing of the SMTP probe; a host serving
 	// several of the domains is contacted once. Default false: DNS
 	// only. An extension beyond the specification.
-	CheckSTARTTLS bool `json:"check_starttls,omitempty"`
+	CheckSTARTTLS bool `json:"check_starttls,omitempty" openapi:"extension"`
 }
 
 // Verdicts of a domain-health check.
@@ -69,7 +69,7 @@ type DomainHealth struct {
 	// DNS, DNSBL listings and, when asked, STARTTLS. Empty when the
 	// domain has no mail host or its MX lookup failed. An extension
 	// beyond the specification.
-	MXHosts []MXHost `json:"mx_hosts"`
+	MXHosts []MXHost `json:"mx_hosts" openapi:"extension"`
 	// Verdict is ready, needs_attention, not_ready or unknown.
 	Verdict string `json:"verdict"`
 	// Problems are every finding, errors first.

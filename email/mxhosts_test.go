@@ -3,15 +3,21 @@ package email
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/netip"
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/miekg/dns"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -282,4 +288,70 @@ func TestCheckMXHostsDNSFailures(t *testing.T) {
 	if _, err := v.CheckMXHosts(context.Background(), MXHostsRequest{Domain: "bad_domain"}); envelope.From(err).Code != envelope.CodeInvalidRequest {
 		t.Errorf("a bad domain: %v", err)
 	}
+}
+
+func TestDNSBLReason(t *testing.T) {
+	for in, want := range map[string]string{
+		`Listed\009for spam`:                 "Listed for spam",
+		`  see\032https://bl.test/?a=1\\b  `: `see https://bl.test/?a=1\b`,
+		"bidi\u202eover\u0000ride\x7f":       "bidioverride",
+		`trailing\`:                          `trailing\`,
+		`\256 not an octet, \"quoted\"`:      `256 not an octet, "quoted"`,
+		"\xff\xfebad UTF-8":                  "bad UTF-8",
+		strings.Repeat("é", 300):             strings.Repeat("é", MaxDNSBLReason/2),
+	} {
+		if got := dnsblReason(in); got != want {
+			t.Errorf("dnsblReason(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzDNSBLReason: whatever a DNSBL puts in its TXT record, the reason
+// is short, valid UTF-8, printable and trimmed; escaping every byte as
+// \DDD decodes back to the input.
+func FuzzDNSBLReason(f *testing.F) {
+	for _, s := range []string{`Listed\009for spam`, `\\\`, `\25`, `\2555`, "a\u202eb", strings.Repeat(`\065`, 300), "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, txt string) {
+		r := dnsblReason(txt)
+		if len(r) > MaxDNSBLReason || !utf8.ValidString(r) || strings.TrimSpace(r) != r || strings.Contains(r, "  ") {
+			t.Fatalf("dnsblReason(%q) = %q", txt, r)
+		}
+		for _, c := range r {
+			if c != ' ' && (!unicode.IsPrint(c) || unicode.Is(unicode.Cf, c)) {
+				t.Fatalf("dnsblReason(%q) = %q holds %U", txt, r, c)
+			}
+		}
+		in := textcut.Cut(txt, MaxDNSBLReason)
+		var esc strings.Builder
+		for i := range len(in) {
+			fmt.Fprintf(&esc, `\%03d`, in[i])
+		}
+		if got := unescapeTXT(esc.String()); got != in {
+			t.Fatalf("unescapeTXT(escaped %q) = %q", in, got)
+		}
+	})
+}
+
+// FuzzDNSBLName: the name asked of a DNSBL is the address's reverse
+// name under the zone, the form miekg/dns makes for in-addr.arpa and
+// ip6.arpa.
+func FuzzDNSBLName(f *testing.F) {
+	f.Add([]byte{192, 0, 2, 20})
+	f.Add([]byte{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x25})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ip, ok := netip.AddrFromSlice(b)
+		if !ok {
+			return
+		}
+		arpa, err := dns.ReverseAddr(ip.Unmap().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(arpa, "."), "in-addr.arpa"), "ip6.arpa") + "bl.test"
+		if got := dnsblName(ip, "bl.test"); got != want {
+			t.Fatalf("dnsblName(%s) = %s, want %s", ip, got, want)
+		}
+	})
 }

@@ -140,7 +140,7 @@ type SMTPResult struct {
 	// STARTTLS reports whether the server offered STARTTLS in its answer
 	// to EHLO; null when the conversation did not get that far. An
 	// extension beyond the specification.
-	STARTTLS *bool `json:"starttls"`
+	STARTTLS *bool `json:"starttls" openapi:"extension"`
 	// Verified is true only for status verified.
 	Verified bool `json:"-"`
 }
