@@ -7,17 +7,33 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/resolver"
 )
+
+// smtpHandler is emailHandler with a resolver that waits longer: these
+// tests make many lookups, on a machine that may be busy.
+func smtpHandler(t *testing.T, cfg httpapi.Config) http.Handler {
+	t.Helper()
+	srv := testutil.DNSServer(t, emailZone)
+	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 2 * time.Second, Attempts: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Keys = []string{"k"}
+	cfg.Resolver = r
+	return mustNew(t, cfg)
+}
 
 // domain/health reports mx_hosts, with STARTTLS when check_starttls asks
 // and the listings of the configured DNSBL zones (extensions).
 func TestEmailDomainHealthMXHostsRoute(t *testing.T) {
 	mail := testutil.NewSMTPServer(t, testutil.SMTPOptions{STARTTLS: true})
-	h := emailHandler(t, httpapi.Config{
+	h := smtpHandler(t, httpapi.Config{
 		EmailSMTP:       email.SMTPOptions{Port: mail.Port, AllowPrivateAddresses: true, HostInterval: -1},
 		EmailDNSBLZones: []string{"bl.test"},
 	})
@@ -79,7 +95,7 @@ func TestEmailValidateThroughProxyRoute(t *testing.T) {
 		{"wrong credentials", "socks5://probe:wrong-" + pass + "@" + proxy.Addr, email.SMTPUnknown, email.SMTPProxyError},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			h := emailHandler(t, httpapi.Config{
+			h := smtpHandler(t, httpapi.Config{
 				EmailSMTP: email.SMTPOptions{Port: mail.Port, Proxy: tt.proxy, AllowPrivateAddresses: true},
 				Logger:    slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 			})
