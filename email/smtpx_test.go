@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -76,7 +77,7 @@ func proxyFixture(t *testing.T) (*resolver.Resolver, func() int) {
 	return r, srv.Queries
 }
 
-func mustVerifier(t *testing.T, cfg Config) *Verifier {
+func mustVerifier(t testing.TB, cfg Config) *Verifier {
 	t.Helper()
 	v, err := New(cfg)
 	if err != nil {
@@ -439,4 +440,30 @@ func TestPacerMemoryIsBounded(t *testing.T) {
 	}
 	r1()
 	r2()
+}
+
+// FuzzRedactProxy: whatever the proxy URL, its printed form shows no
+// credential: it is empty, "[redacted]", or a socks5 URL whose only
+// user information is "[redacted]".
+func FuzzRedactProxy(f *testing.F) {
+	f.Add("socks5://u:p@127.0.0.1:1080", "user", "pass", "proxy.example")
+	f.Add("socks5://:p@h:1", "", "p@ss:w/rd", "[::1]")
+	f.Add("%zz", "a", "b", "h@x")
+	f.Fuzz(func(t *testing.T, raw, user, pass, host string) {
+		for _, s := range []string{raw, "socks5://" + url.UserPassword(user, pass).String() + "@" + host + ":1080"} {
+			r := redactProxy(s)
+			switch {
+			case r == "" && s == "", r == redacted:
+			case strings.HasPrefix(r, "socks5://"):
+				if at := strings.LastIndexByte(r, '@'); at >= 0 && !strings.HasPrefix(r, "socks5://"+redacted+"@") {
+					t.Fatalf("redactProxy(%q) = %q", s, r)
+				}
+				if addr, auth, err := parseProxy(s); err != nil || r != "socks5://"+addr && r != "socks5://"+redacted+"@"+addr || auth != nil && strings.Contains(addr, "@") {
+					t.Fatalf("redactProxy(%q) = %q (parsed %q, %v)", s, r, addr, err)
+				}
+			default:
+				t.Fatalf("redactProxy(%q) = %q", s, r)
+			}
+		}
+	})
 }
