@@ -29,10 +29,13 @@ type Config struct {
 	// accepted, IP literals rejected.
 	Syntax SyntaxOptions
 	// SMTP configures the mailbox probe of single validations (asked
-	// for with Checks.SMTP).
+	// for with Checks.SMTP) and the STARTTLS check of the MX hosts (asked
+	// for with CheckSTARTTLS): port, EHLO name, timeouts, SOCKS5 proxy,
+	// address policy and pacing per mail server.
 	// Default: the zero SMTPOptions, each of whose fields has a default:
-	// port 25, EHLO localhost, null reverse path, 10s timeouts, no
-	// non-public addresses.
+	// port 25, EHLO localhost, null reverse path, 10s timeouts, direct
+	// connections, no non-public addresses, 2 connections at once and 1s
+	// between starts per mail server.
 	SMTP SMTPOptions
 	// Concurrency bounds the domains a bulk, CSV, stream or domain-health
 	// operation looks up at once (and the rows a stream checks at once).
