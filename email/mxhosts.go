@@ -528,7 +528,8 @@ func dnsblReason(txt string) string {
 			break
 		}
 	}
-	return textcut.Mark(b.String(), MaxDNSBLReason, "")
+	// The cut may fall just after a space written before a character.
+	return strings.TrimRight(textcut.Cut(b.String(), MaxDNSBLReason), " ")
 }
 
 // unescapeTXT decodes the escapes of a TXT string in presentation form

@@ -299,6 +299,9 @@ func TestDNSBLReason(t *testing.T) {
 		`\256 not an octet, \"quoted\"`:      `256 not an octet, "quoted"`,
 		"\xff\xfebad UTF-8":                  "bad UTF-8",
 		strings.Repeat("é", 300):             strings.Repeat("é", MaxDNSBLReason/2),
+		// The cut falls after a space and before a character: no
+		// trailing space (found by FuzzDNSBLReason).
+		strings.Repeat("a", MaxDNSBLReason-1) + " é": strings.Repeat("a", MaxDNSBLReason-1),
 	} {
 		if got := dnsblReason(in); got != want {
 			t.Errorf("dnsblReason(%q) = %q, want %q", in, got, want)
