@@ -2,9 +2,11 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -17,41 +19,17 @@ import (
 	"github.com/quiverkit/quiver/social/photosocial/photosocialtest"
 )
 
-// apifyReplay is a loopback Apify server replaying the package's fixtures.
-func apifyReplay(t *testing.T) photosocial.Provider {
+// apifyReplay is photosocialtest's loopback Apify server and a provider
+// of it.
+func apifyReplay(t *testing.T) (*photosocialtest.Server, photosocial.Provider) {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var in struct {
-			DirectURLs  []string `json:"directUrls"`
-			ResultsType string   `json:"resultsType"`
-			SearchType  string   `json:"searchType"`
-		}
-		json.NewDecoder(r.Body).Decode(&in)
-		name := map[string]string{"details": "details.json", "posts": "posts.json", "reels": "reels.json", "comments": "comments.json"}[in.ResultsType]
-		switch {
-		case in.SearchType == "user":
-			name = "search_user.json"
-		case in.SearchType == "hashtag":
-			name = "search_hashtag.json"
-		case len(in.DirectURLs) > 0 && strings.Contains(in.DirectURLs[0], "ratelimited"):
-			w.Header().Set("Retry-After", "30")
-			w.WriteHeader(http.StatusTooManyRequests)
-			name = "error_rate_limit.json"
-		case len(in.DirectURLs) > 0 && strings.Contains(in.DirectURLs[0], "quiet.person"):
-			name = "no_items.json"
-		}
-		b, err := os.ReadFile("../social/photosocial/photosocialtest/fixtures/apify/" + name)
-		if err != nil {
-			t.Errorf("fixture %q: %v", name, err)
-		}
-		w.Write(b)
-	}))
+	srv := photosocialtest.NewApify("apify-secret")
 	t.Cleanup(srv.Close)
 	p, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "apify-secret", BaseURL: srv.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p
+	return srv, p
 }
 
 // callJSON sends body, when given, as JSON, and checks that the
@@ -71,18 +49,18 @@ func callJSON(t *testing.T, h http.Handler, method, target, body string) (*http.
 }
 
 func TestPhotosocialDataRoutes(t *testing.T) {
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: apifyReplay(t)})
+	_, p := apifyReplay(t)
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: p})
 	tests := []struct {
 		target string
 		status int
 		check  string // a fragment the data or error must contain
 	}{
 		{"/v1/photosocial/profile?username=@northwind.coffee", 200, `"followers_count":267793`},
-		{"/v1/photosocial/posts?username=northwind.coffee&limit=4", 200, `"next_cursor":"apify:4"`},
-		{"/v1/photosocial/posts?username=northwind.coffee&limit=4&cursor=apify:4", 200, `"has_next_page":false`},
+		{"/v1/photosocial/posts?username=northwind.coffee&limit=4", 200, `"next_cursor":"apify:nwDataset`},
+		{"/v1/photosocial/posts?username=northwind.coffee&limit=4&cursor=apify:4", 400, `cursor`},
 		{"/v1/photosocial/posts?username=quiet.person", 200, `"notes":["no public media`},
 		{"/v1/photosocial/posts?username=northwind.coffee&limit=101", 400, `INVALID_REQUEST`},
-		{"/v1/photosocial/posts?username=ratelimited", 429, `RATE_LIMIT_EXCEEDED`},
 		{"/v1/photosocial/reels?username=northwind.coffee", 200, `"type":"reel"`},
 		{"/v1/photosocial/media?shortcode=DAreBwfYYAA", 200, `"shortcode":"DAreBwfYYAA"`},
 		{"/v1/photosocial/media", 400, `shortcode or media_id is required`},
@@ -106,13 +84,79 @@ func TestPhotosocialDataRoutes(t *testing.T) {
 			if !strings.Contains(text, tt.check) {
 				t.Errorf("response %s does not contain %s", text, tt.check)
 			}
-			if tt.status == 429 && res.Header.Get("Retry-After") != "30" {
-				t.Errorf("Retry-After = %q, want 30", res.Header.Get("Retry-After"))
-			}
 			if tt.status == 200 && !strings.Contains(text, `"source":"apify"`) {
 				t.Errorf("no source in %s", text)
 			}
 		})
+	}
+}
+
+// TestPhotosocialApifyPaging pages posts through the route: one actor
+// run for all pages, a dataset read per page, and a cursor that cannot be
+// turned to another dataset or account (issue 14).
+func TestPhotosocialApifyPaging(t *testing.T) {
+	srv, p := apifyReplay(t)
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: p})
+	var ids []string
+	cursor, pages := "", 0
+	for pages < 10 {
+		res, env := callJSON(t, h, http.MethodGet, "/v1/photosocial/posts?username=northwind.coffee&limit=2&cursor="+url.QueryEscape(cursor), "")
+		var l photosocial.MediaList
+		if res.StatusCode != 200 || json.Unmarshal(env.Data, &l) != nil {
+			t.Fatalf("page %d: %d %+v", pages+1, res.StatusCode, env.Error)
+		}
+		pages++
+		for _, m := range l.Media {
+			ids = append(ids, m.ID)
+		}
+		if cursor = l.PageInfo.NextCursor; cursor == "" {
+			break
+		}
+		if pages == 1 {
+			// The first page's cursor, turned to another dataset or account.
+			forged := strings.Replace(cursor, "nwDataset00000001", "nwDataset00000002", 1)
+			for _, target := range []string{
+				"/v1/photosocial/posts?username=northwind.coffee&limit=2&cursor=" + url.QueryEscape(forged),
+				"/v1/photosocial/posts?username=someone.else&limit=2&cursor=" + url.QueryEscape(cursor),
+			} {
+				res, env := callJSON(t, h, http.MethodGet, target, "")
+				if res.StatusCode != 400 || env.Error == nil || !strings.Contains(env.Error.Message+fmt.Sprint(env.Error.Details), "cursor") {
+					t.Errorf("%s: %d %+v, want 400 on cursor", target, res.StatusCode, env.Error)
+				}
+			}
+		}
+	}
+	runs, reads := 0, 0
+	for _, r := range srv.Requests() {
+		switch path, _, _ := strings.Cut(r, "?"); {
+		case strings.HasSuffix(path, "/runs"):
+			runs++
+		case strings.HasPrefix(path, "/v2/datasets/"):
+			reads++
+		}
+	}
+	if len(ids) != 7 || pages != 4 || runs != 1 || reads != 4 {
+		t.Errorf("%d media in %d pages, %d runs, %d dataset reads; want 7 in 4 pages, 1 run, 4 reads", len(ids), pages, runs, reads)
+	}
+}
+
+// TestPhotosocialApifyRateLimit: Apify's 429 is 429 with Retry-After,
+// Apify's when it sends one, the documented default (60 s) when not.
+func TestPhotosocialApifyRateLimit(t *testing.T) {
+	for _, tt := range []struct {
+		header http.Header
+		want   string
+	}{
+		{http.Header{"Retry-After": {"30"}}, "30"},
+		{nil, "60"},
+	} {
+		srv, p := apifyReplay(t)
+		h := mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: p})
+		srv.Respond("/v2/", http.StatusTooManyRequests, tt.header, `{"error":{"type":"rate-limit-exceeded","message":"You have exceeded the rate limit of 60 requests per second"}}`)
+		res, env := callJSON(t, h, http.MethodGet, "/v1/photosocial/posts?username=northwind.coffee", "")
+		if res.StatusCode != 429 || res.Header.Get("Retry-After") != tt.want || env.Error == nil || env.Error.Code != "RATE_LIMIT_EXCEEDED" {
+			t.Errorf("Retry-After %v: %d, Retry-After %q, %+v; want 429 with %s", tt.header, res.StatusCode, res.Header.Get("Retry-After"), env.Error, tt.want)
+		}
 	}
 }
 

@@ -331,7 +331,15 @@ func TestCLIMicroblog(t *testing.T) {
 		{name: "the request file alone", stdin: `{"username":"ana_dev","limit":1}`,
 			args: []string{"microblog", "user-tweets", "-request", "-"}, contains: []string{`"result_count":1`}},
 		{name: "request with an unknown field", stdin: `{"user":"ana_dev"}`, args: []string{"microblog", "profile", "-request", "-"}, code: 2,
-			stderrHas: `unknown field "user"`},
+			stderrHas: "user: is not a known field"},
+		// -request reads as strictly as the HTTP API: these were accepted
+		// by encoding/json (case folding, last duplicate wins).
+		{name: "request with a miscased field", stdin: `{"Username":"ana_dev"}`, args: []string{"microblog", "profile", "-request", "-"}, code: 2,
+			stderrHas: "Username: is not a known field"},
+		{name: "request with a duplicate field", stdin: `{"username":"nobody","username":"ana_dev"}`, args: []string{"microblog", "profile", "-request", "-"}, code: 2,
+			stderrHas: "username: is given twice"},
+		{name: "request with invalid UTF-8", stdin: "{\"username\":\"ana\xff\"}", args: []string{"microblog", "profile", "-request", "-"}, code: 2,
+			stderrHas: "username: must be valid UTF-8"},
 	})
 	// Without a provider the operation cannot be done: exit 1.
 	runCLICases(t, nil, []cliCase{

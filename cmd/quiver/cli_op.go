@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/strictjson"
 )
 
 // opSpec describes a command that calls one operation with a typed
@@ -91,13 +91,25 @@ func readRequest(env *cmdEnv, name string, req any) error {
 		defer f.Close()
 		r = f
 	}
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(req); err != nil {
+	body, err := io.ReadAll(io.LimitReader(r, maxRequestFile+1))
+	if err != nil {
+		return usageError{fmt.Errorf("-request %s: %w", name, err)}
+	}
+	if len(body) > maxRequestFile {
+		return usageError{fmt.Errorf("-request %s: larger than %d bytes", name, maxRequestFile)}
+	}
+	// The same strict reading as the HTTP API's: a request that the server
+	// would refuse (a misspelt or miscased member, a duplicate name, invalid
+	// UTF-8) is refused here too, naming the field and the rule.
+	if err := strictjson.Unmarshal(body, req); err != nil {
 		return usageError{fmt.Errorf("-request %s: not a JSON request of this command: %w", name, err)}
 	}
 	return nil
 }
+
+// maxRequestFile bounds what -request reads: far above any request the
+// HTTP API takes, and still a bound.
+const maxRequestFile = 64 << 20
 
 // setOperand fills the operand field from args, or from standard input.
 func setOperand(env *cmdEnv, rv reflect.Value, spec opSpec, args []string) error {

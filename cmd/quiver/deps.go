@@ -1,13 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"net/http"
-	"strings"
 
 	"github.com/quiverkit/quiver/internal/httpcache"
 	"github.com/quiverkit/quiver/internal/llmjson"
 	"github.com/quiverkit/quiver/internal/metrics"
+	"github.com/quiverkit/quiver/social/microblog"
 )
 
 // deps are the process-wide pieces that the services' setups wire in:
@@ -35,20 +34,13 @@ func (d *deps) upstreamClient(provider string) *http.Client {
 // cacheable returns the check of the answers of provider that may be
 // cached, nil when every 200 may. twitterapi.io reports some errors
 // (rate limits, unknown users) in a 200 with "status":"error", which
-// would otherwise be served from the cache for the whole TTL.
+// would otherwise be served from the cache for the whole TTL; the check
+// is the provider's own rule, microblog.TwitterAPIIOSucceeded.
 func cacheable(provider string) func([]byte) bool {
 	if provider != "twitterapi" {
 		return nil
 	}
-	return func(body []byte) bool {
-		var r struct {
-			Status string `json:"status"`
-		}
-		if json.Unmarshal(body, &r) != nil {
-			return false
-		}
-		return r.Status == "" || strings.EqualFold(r.Status, "success")
-	}
+	return microblog.TwitterAPIIOSucceeded
 }
 
 // llmClient returns the HTTP client of a language model provider: the

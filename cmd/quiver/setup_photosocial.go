@@ -17,6 +17,7 @@ func photosocialSetup(f *flags) func(context.Context, *httpapi.Config) error {
 		provider, graphToken, graphUser, graphBase string
 		apifyToken, apifyActor, apifyBase          string
 		apifyTimeout, timeout                      time.Duration
+		apifyRunItems                              int
 		files                                      []string
 		sample                                     bool
 	)
@@ -28,11 +29,12 @@ func photosocialSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	f.String(&apifyActor, "photosocial-apify-actor", "QUIVER_PHOTOSOCIAL_APIFY_ACTOR", photosocial.DefaultApifyActor, "Apify actor to run (provider apify)")
 	f.String(&apifyBase, "photosocial-apify-base-url", "QUIVER_PHOTOSOCIAL_APIFY_BASE_URL", photosocial.DefaultApifyBaseURL, "Apify API root (provider apify; override for tests)")
 	f.Duration(&apifyTimeout, "photosocial-apify-timeout", "QUIVER_PHOTOSOCIAL_APIFY_TIMEOUT", photosocial.DefaultApifyTimeout, "how long one actor run may take, at most 300s (provider apify)")
+	f.Int(&apifyRunItems, "photosocial-apify-run-items", "QUIVER_PHOTOSOCIAL_APIFY_RUN_ITEMS", photosocial.DefaultApifyRunItems, "items the one actor run of a paged query scrapes; its pages are read from the run's dataset, 1 to 1000 (provider apify)")
 	f.Duration(&timeout, "photosocial-timeout", "QUIVER_PHOTOSOCIAL_TIMEOUT", 15*time.Second, "timeout of one Graph API request (provider graph)")
 	f.Strings(&files, "photosocial-file", "QUIVER_PHOTOSOCIAL_FILE", nil, "comma-separated JSON Lines exports to serve (provider file)")
 	f.Bool(&sample, "photosocial-sample", "QUIVER_PHOTOSOCIAL_SAMPLE", false, "serve the bundled SAMPLE dataset of fictional accounts (provider file, no -photosocial-file)")
 	return func(_ context.Context, cfg *httpapi.Config) error {
-		p, err := newPhotosocialProvider(provider, graphToken, graphUser, graphBase, apifyToken, apifyActor, apifyBase, apifyTimeout, timeout, files, sample, f.deps)
+		p, err := newPhotosocialProvider(provider, graphToken, graphUser, graphBase, apifyToken, apifyActor, apifyBase, apifyTimeout, apifyRunItems, timeout, files, sample, f.deps)
 		if err != nil {
 			return usageError{err}
 		}
@@ -44,7 +46,7 @@ func photosocialSetup(f *flags) func(context.Context, *httpapi.Config) error {
 }
 
 func newPhotosocialProvider(kind, graphToken, graphUser, graphBase, apifyToken, apifyActor, apifyBase string,
-	apifyTimeout, timeout time.Duration, files []string, sample bool, d *deps) (photosocial.Provider, error) {
+	apifyTimeout time.Duration, apifyRunItems int, timeout time.Duration, files []string, sample bool, d *deps) (photosocial.Provider, error) {
 	switch kind {
 	case "":
 		return nil, nil
@@ -58,9 +60,12 @@ func newPhotosocialProvider(kind, graphToken, graphUser, graphBase, apifyToken, 
 			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=apify needs QUIVER_PHOTOSOCIAL_APIFY_TOKEN")
 		}
 		if apifyTimeout > 300*time.Second {
-			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_APIFY_TIMEOUT=%s: Apify's run-sync endpoints wait at most 300s", apifyTimeout)
+			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_APIFY_TIMEOUT=%s: the Apify provider waits at most 300s for an actor run", apifyTimeout)
 		}
-		return photosocial.NewApify(photosocial.ApifyConfig{Token: apifyToken, Actor: apifyActor, BaseURL: apifyBase, Timeout: apifyTimeout, HTTPClient: d.upstreamClient("apify")})
+		if apifyRunItems < 1 || apifyRunItems > 1000 {
+			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_APIFY_RUN_ITEMS=%d: want 1 to 1000", apifyRunItems)
+		}
+		return photosocial.NewApify(photosocial.ApifyConfig{Token: apifyToken, Actor: apifyActor, BaseURL: apifyBase, Timeout: apifyTimeout, RunItems: apifyRunItems, HTTPClient: d.upstreamClient("apify")})
 	case "file":
 		switch {
 		case len(files) > 0:

@@ -16,8 +16,13 @@ import (
 
 // Route picks the fixture (a path in the server's file system) and the
 // status of an authenticated request; it may set response headers. body
-// is the request body, read already. An empty fixture is a 404.
+// is the request body, read already. An empty fixture is a 404. A route
+// that writes the whole answer itself returns [Written].
 type Route func(w http.ResponseWriter, r *http.Request, body []byte) (fixture string, status int)
+
+// Written is the fixture a Route returns when it has written the answer
+// itself (a body computed from fixtures, such as a page of a dataset).
+const Written = "\x00written"
 
 // Refusal is how a server answers a request without the right
 // credential.
@@ -113,6 +118,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	name, status := h.refusal.Fixture, h.refusal.Status
 	if h.auth(r) {
 		name, status = h.route(w, r, body)
+	}
+	if name == Written {
+		return
 	}
 	if name == "" {
 		http.NotFound(w, r)

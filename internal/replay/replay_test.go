@@ -19,6 +19,11 @@ func TestHandler(t *testing.T) {
 			if r.URL.Path == "/missing" {
 				return "", 0
 			}
+			if r.URL.Path == "/computed" {
+				w.WriteHeader(http.StatusCreated)
+				io.WriteString(w, "computed")
+				return Written, 0
+			}
 			w.Header().Set("X-Body", string(body))
 			return "ok.json", http.StatusOK
 		})
@@ -36,6 +41,7 @@ func TestHandler(t *testing.T) {
 		{"fixture", "/x?q=1", "k", "in", 200, `{"ok":true}`},
 		{"refused", "/x", "bad", "", 401, `{"error":"key"}`},
 		{"no route", "/missing", "k", "", 404, "404 page not found\n"},
+		{"written by the route", "/computed", "k", "", 201, "computed"},
 		{"override", "/a/c", "k", "", 429, "short"},
 		{"longest prefix wins", "/a/b/c", "", "", 418, "long"},
 	}
@@ -63,7 +69,7 @@ func TestHandler(t *testing.T) {
 		t.Errorf("delayed request answered %d before the client gave up", res.StatusCode)
 	}
 	got := h.Requests()
-	if len(got) != 6 || got[0] != "/x?q=1" || got[5] != "/slow?" {
+	if len(got) != 7 || got[0] != "/x?q=1" || got[6] != "/slow?" {
 		t.Errorf("requests = %q", got)
 	}
 }

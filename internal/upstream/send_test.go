@@ -57,3 +57,18 @@ func TestSendClassify(t *testing.T) {
 		t.Errorf("fallback: %v", err)
 	}
 }
+
+// Request.Header receives the headers of a 2xx answer.
+func TestSendHeader(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Apify-Pagination-Total", "7")
+		w.Write([]byte(`[]`))
+	}))
+	defer srv.Close()
+	c := &Client{Name: "p", BaseURL: srv.URL}
+	var h http.Header
+	var out []int
+	if err := c.Send(context.Background(), Request{Path: "/items", Header: &h}, &out); err != nil || h.Get("X-Apify-Pagination-Total") != "7" {
+		t.Fatalf("Send = %v, header %v", err, h)
+	}
+}

@@ -119,6 +119,9 @@ type Request struct {
 	// RATE_LIMIT_EXCEEDED error without RetryAfter gets the answer's
 	// Retry-After; nil falls back to the status mapping.
 	Classify func(status int, body []byte) error
+	// Header, when set, receives the headers of a 2xx answer, for
+	// providers that page in headers (Apify's X-Apify-Pagination-Total).
+	Header *http.Header
 }
 
 // Send sends the request and decodes the JSON response into v, with the
@@ -191,6 +194,9 @@ func (c *Client) Send(ctx context.Context, r Request, v any) error {
 	}
 	if int64(len(data)) > limit {
 		return envelope.Errorf(envelope.CodeUpstreamError, "%s: the response to %s exceeds %d bytes", c.Name, path, limit)
+	}
+	if r.Header != nil {
+		*r.Header = resp.Header.Clone()
 	}
 	if err := json.Unmarshal(data, v); err != nil {
 		return &envelope.Error{

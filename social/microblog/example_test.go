@@ -444,3 +444,21 @@ func ExampleFilterMentions() {
 	// 1 @acmecloud refund please
 	// 2 acme cloud support was quick
 }
+
+// twitterapi.io reports some errors in a 200; an HTTP cache in front of
+// it keeps only the answers this rule calls successful.
+func ExampleTwitterAPIIOSucceeded() {
+	for _, body := range []string{
+		`{"status":"success","data":{"id":"1"}}`,
+		`{"tweets":[],"has_next_page":false}`,
+		`{"status":"error","msg":"Too many requests"}`,
+		`not json`,
+	} {
+		fmt.Println(microblog.TwitterAPIIOSucceeded([]byte(body)))
+	}
+	// Output:
+	// true
+	// true
+	// false
+	// false
+}

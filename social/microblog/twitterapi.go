@@ -207,10 +207,30 @@ func (l tapiList) page() (Page, error) {
 	return out, nil
 }
 
+// tapiSuccess is the rule of twitterapi.io's status field: an answer
+// reports success when it has none, or "success" in any case. It reports
+// some errors (rate limits, unknown users) in a 200 with "status":"error".
+func tapiSuccess(status string) bool {
+	return status == "" || strings.EqualFold(status, "success")
+}
+
+// TwitterAPIIOSucceeded reports whether body, a 2xx answer of
+// twitterapi.io, reports success by the rule the [TwitterAPIIO] provider
+// applies: a JSON object without "status" or with "status":"success".
+// twitterapi.io reports some errors (rate limits, unknown users) in a 200
+// with "status":"error", which an HTTP cache must not keep; a body that is
+// not a JSON object does not succeed.
+func TwitterAPIIOSucceeded(body []byte) bool {
+	var r struct {
+		Status string `json:"status"`
+	}
+	return json.Unmarshal(body, &r) == nil && tapiSuccess(r.Status)
+}
+
 // tapiStatus maps a 200 answer with status "error" to an error: a message
 // about a missing user or tweet is NOT_FOUND, anything else UPSTREAM_ERROR.
 func tapiStatus(status, msg string) error {
-	if status == "" || strings.EqualFold(status, "success") {
+	if tapiSuccess(status) {
 		return nil
 	}
 	lower := strings.ToLower(msg)

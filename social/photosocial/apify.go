@@ -21,9 +21,12 @@ const (
 	DefaultApifyBaseURL = "https://api.apify.com"
 	DefaultApifyActor   = "apify~instagram-scraper"
 	DefaultApifyTimeout = 120 * time.Second
-	// maxApifyOffset bounds how deep the offset cursor of the Apify
-	// provider may page: each page re-runs the actor for offset+limit items.
-	maxApifyOffset = 1000
+	// DefaultApifyRunItems is how many items one actor run scrapes for a
+	// paged query: five pages of DefaultLimit.
+	DefaultApifyRunItems = 60
+	// maxApifyRunItems bounds RunItems, and so how deep the pages of one
+	// query go.
+	maxApifyRunItems = 1000
 )
 
 // ApifyConfig configures an [Apify] provider.
@@ -32,7 +35,7 @@ const (
 type ApifyConfig struct {
 	// Token is the Apify API token. Required. It travels in the
 	// Authorization header and never appears in errors, fmt or log/slog
-	// output.
+	// output. It also keys the MAC of the provider's cursors.
 	Token string
 	// Actor is the actor to run, "user~name" or its ID; default
 	// DefaultApifyActor.
@@ -46,10 +49,21 @@ type ApifyConfig struct {
 	// MaxResponseBytes bounds each response body; default
 	// DefaultMaxResponseBytes (8 MiB).
 	MaxResponseBytes int64
-	// Timeout bounds one actor run (the run-sync timeout parameter, at
-	// most 300 s); default DefaultApifyTimeout (120 s). Each request may
-	// take 10 s more, so that Apify's own timeout answer arrives first.
+	// Timeout bounds the wait for one actor run (the run's own timeout,
+	// and the time spent starting it and asking for its end, at most 60 s
+	// per request), at most 300 s; default DefaultApifyTimeout (120 s).
+	// Each request may take 10 s more, so that Apify's own timeout answer
+	// arrives first.
 	Timeout time.Duration
+	// RunItems is how many items the one actor run of a paged query
+	// (posts, reels, comments, hashtag media, search) scrapes; its pages
+	// are then read from the run's dataset. A first page asking more runs
+	// for that many. 1 to 1000; default DefaultApifyRunItems (60).
+	RunItems int
+	// Logger receives what the provider cannot say in a result: that an
+	// expired dataset of comments or search hits was scraped again.
+	// Default slog.Default().
+	Logger *slog.Logger
 }
 
 // Format implements fmt.Formatter: the token is redacted.
@@ -64,19 +78,31 @@ func (c ApifyConfig) LogValue() slog.Value {
 	return upstream.LogValue(c.BaseURL, c.Token != "", c.MaxResponseBytes, c.Timeout)
 }
 
-// Apify serves data through the Apify Instagram scraper actor,
-// run with run-sync-get-dataset-items: profiles ("details"), posts, reels,
-// comments, hashtag media and profile or hashtag search.
+// Apify serves data through the Apify Instagram scraper actor: profiles
+// ("details") and single media with run-sync-get-dataset-items; posts,
+// reels, comments, hashtag media and profile or hashtag search with one
+// actor run per query, whose default dataset is then read page by page.
 //
-// The actor has no cursors. The provider pages with its own offset cursor
-// ("apify:<offset>"): a page runs the actor for offset+limit+1 items and
-// returns the window, so deep pages cost more; offsets stop at 1000.
+// The first page of a query starts a run (POST /v2/acts/{actor}/runs),
+// waits for its end (GET /v2/actor-runs/{id} with waitForFinish) and reads
+// the page from the run's default dataset (GET
+// /v2/datasets/{id}/items with offset and limit). Its next_cursor carries
+// the dataset ID and the offset, under a MAC keyed by the token and bound
+// to the query: a cursor the provider did not issue for this query is
+// refused with INVALID_REQUEST, so that no caller can read another
+// dataset through it. Later pages are one dataset read each. Apify deletes
+// unnamed datasets after a while; a page of an expired dataset runs the
+// actor again and says so (a note on media pages, the Logger otherwise).
+//
 // Reels are told apart by productType "clips". Hashtag media come in the
 // actor's order: sort=recent is not honoured, and a note says so.
 type Apify struct {
-	actor   string
-	timeout time.Duration
-	up      *upstream.Client // holds the token, behind a pointer
+	actor    string
+	timeout  time.Duration
+	runItems int
+	log      *slog.Logger
+	cursors  cursorKey
+	up       *upstream.Client // holds the token, behind a pointer
 }
 
 // Format implements fmt.Formatter: every verb prints the provider's type
@@ -105,13 +131,25 @@ func NewApify(cfg ApifyConfig) (*Apify, error) {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = DefaultApifyTimeout
 	}
-	// The run-sync call waits for the actor; allow a margin over its own
-	// timeout so that Apify's 408 arrives before ours.
+	if cfg.RunItems < 0 || cfg.RunItems > maxApifyRunItems {
+		return nil, invalidConfig("the Apify provider's RunItems must be between 1 and %d", maxApifyRunItems)
+	}
+	if cfg.RunItems == 0 {
+		cfg.RunItems = DefaultApifyRunItems
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	// A request waits for the actor (run-sync, or waitForFinish); allow a
+	// margin over that wait so that Apify's own answer arrives before ours.
 	up, err := newUpstream("Apify", DefaultApifyBaseURL, cfg.Token, cfg.BaseURL, cfg.HTTPClient, cfg.MaxResponseBytes, cfg.Timeout, 10*time.Second)
 	if err != nil {
 		return nil, err
 	}
-	return &Apify{actor: strings.Replace(cfg.Actor, "/", "~", 1), timeout: cfg.Timeout, up: up}, nil
+	return &Apify{
+		actor: strings.Replace(cfg.Actor, "/", "~", 1), timeout: cfg.Timeout, runItems: cfg.RunItems,
+		log: cfg.Logger, cursors: newCursorKey(cfg.Token), up: up,
+	}, nil
 }
 
 // Name implements Provider.
@@ -141,32 +179,42 @@ func (a *Apify) run(ctx context.Context, in apifyInput, what string) ([]json.Raw
 	if err != nil {
 		return nil, err
 	}
-	// The actor reports a missing or private target as an error item.
+	return screen(items, what)
+}
+
+// screen picks the items that are not the actor's error items: it reports
+// a missing target as an error item ("not_found", NOT_FOUND) and a private
+// or empty one as "no_items" ([errNoItems] when nothing else came).
+func screen(items []json.RawMessage, what string) ([]json.RawMessage, error) {
 	var real []json.RawMessage
-	var errItem struct {
-		Error       string `json:"error"`
-		Description string `json:"errorDescription"`
-	}
 	noItems := false
 	for _, it := range items {
-		errItem.Error, errItem.Description = "", ""
-		if json.Unmarshal(it, &errItem) == nil && errItem.Error != "" {
-			switch errItem.Error {
-			case "not_found":
-				return nil, notFound("%s was not found", what)
-			case "no_items":
-				noItems = true
-			default:
-				return nil, envelope.Errorf(envelope.CodeUpstreamError, "the Apify actor failed on %s (%s)", what, upstream.Excerpt(errItem.Error, 160))
-			}
-			continue
+		switch e := errorItem(it); e {
+		case "":
+			real = append(real, it)
+		case "not_found":
+			return nil, notFound("%s was not found", what)
+		case "no_items":
+			noItems = true
+		default:
+			return nil, envelope.Errorf(envelope.CodeUpstreamError, "the Apify actor failed on %s (%s)", what, upstream.Excerpt(e, 160))
 		}
-		real = append(real, it)
 	}
 	if real == nil && noItems {
 		return nil, errNoItems
 	}
 	return real, nil
+}
+
+// errorItem is the error code of an actor's error item, "" for others.
+func errorItem(it json.RawMessage) string {
+	var e struct {
+		Error string `json:"error"`
+	}
+	if json.Unmarshal(it, &e) != nil {
+		return ""
+	}
+	return e.Error
 }
 
 // errNoItems marks an actor answer of "empty or private data".
@@ -189,10 +237,20 @@ func (a *Apify) classify(status int, body []byte) error {
 		return envelope.Errorf(envelope.CodeUpstreamTimeout, "the Apify actor run did not finish within %s", a.timeout)
 	case status == http.StatusPaymentRequired:
 		return envelope.Errorf(envelope.CodeUpstreamError, "the Apify account has no usage left (HTTP 402)")
+	case status == http.StatusForbidden:
+		return envelope.Errorf(envelope.CodeUpstreamError, "the Apify API refused the configured token this request (HTTP 403%s): it may not run the actor or read its dataset", typeSuffix(ae.Error.Type))
 	case status == http.StatusBadRequest && ae.Error.Type == "run-failed":
 		return envelope.Errorf(envelope.CodeUpstreamError, "the Apify actor run failed")
 	}
 	return nil
+}
+
+// typeSuffix quotes an Apify error type after a status.
+func typeSuffix(t string) string {
+	if t == "" {
+		return ""
+	}
+	return ", " + upstream.Excerpt(t, 60)
 }
 
 // apifyPost is a post or reel item of the actor.
@@ -308,77 +366,16 @@ func (a *Apify) Profile(ctx context.Context, username string) (Profile, error) {
 	}, nil
 }
 
-// offsetCursor parses the provider's "apify:<offset>" cursor.
-func offsetCursor(prefix, cursor string) (int, error) {
-	if cursor == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(strings.TrimPrefix(cursor, prefix+":"))
-	if !strings.HasPrefix(cursor, prefix+":") || err != nil || n < 0 || n > maxApifyOffset {
-		return 0, envelope.Invalidf("cursor", "must be a next_cursor from a previous page of this provider (%s:<offset up to %d>)", prefix, maxApifyOffset)
-	}
-	return n, nil
-}
-
-// window cuts items[offset:offset+limit] and the cursor of what follows.
-func window[T any](prefix string, items []T, offset, limit int) ([]T, string) {
-	if offset >= len(items) {
-		return nil, ""
-	}
-	end := min(offset+limit, len(items))
-	next := ""
-	if len(items) > end && end <= maxApifyOffset {
-		next = fmt.Sprintf("%s:%d", prefix, end)
-	}
-	return items[offset:end], next
-}
-
-// posts runs the actor for posts of the direct URL and returns a window.
-// With reels, only the items the actor marks as reels are kept, before
-// the window is cut.
-func (a *Apify) posts(ctx context.Context, target, resultsType, cursor string, limit int, what string, reels bool) (MediaPage, error) {
-	off, err := offsetCursor("apify", cursor)
-	if err != nil {
-		return MediaPage{}, err
-	}
-	items, err := a.run(ctx, apifyInput{DirectURLs: []string{target}, ResultsType: resultsType, ResultsLimit: off + limit + 1}, what)
-	if errors.Is(err, errNoItems) {
-		return MediaPage{Notes: []string{"no public media: the account is private or has not posted"}}, nil
-	}
-	if err != nil {
-		return MediaPage{}, err
-	}
-	ps, err := decodeItems[apifyPost](items)
-	if err != nil {
-		return MediaPage{}, err
-	}
-	var ms []Media
-	unsure := 0
-	for _, p := range ps {
-		m := p.normalize()
-		if reels && m.Type != TypeReel {
-			if m.Type == TypeVideo && p.ProductType == "" {
-				unsure++
-			}
-			continue
-		}
-		ms = append(ms, m)
-	}
-	win, next := window("apify", ms, off, limit)
-	page := MediaPage{Media: win, Next: next}
-	if unsure > 0 {
-		page.Notes = append(page.Notes, fmt.Sprintf("the Apify actor did not say whether %d video(s) are reels; they are left out", unsure))
-	}
-	return page, nil
-}
-
-// UserMedia implements Provider with resultsType "posts" or "reels".
+// UserMedia implements Provider with resultsType "posts" or "reels", one
+// actor run per query. With reels, only the items the actor marks as
+// reels are kept.
 func (a *Apify) UserMedia(ctx context.Context, q UserMediaQuery) (MediaPage, error) {
 	rt := "posts"
 	if q.Reels {
 		rt = "reels"
 	}
-	return a.posts(ctx, profileURL(q.Username), rt, q.Cursor, q.Limit, "the account @"+q.Username, q.Reels)
+	return a.media(ctx, "media\x00"+rt+"\x00"+q.Username, apifyInput{DirectURLs: []string{profileURL(q.Username)}, ResultsType: rt},
+		q.Cursor, q.Limit, "the account @"+q.Username, q.Reels)
 }
 
 // Media implements Provider; a media ID is converted to its shortcode.
@@ -440,90 +437,134 @@ func (c apifyComment) normalize(parent string) Comment {
 	}
 }
 
-// Comments implements Provider with resultsType "comments".
+// Comments implements Provider with resultsType "comments", one actor run
+// per media. Replies follow their comment; a page may end inside a
+// comment's replies, and the next goes on from there.
 func (a *Apify) Comments(ctx context.Context, q CommentsQuery) (CommentPage, error) {
 	sc, err := refShortcode(q.Media)
 	if err != nil {
 		return CommentPage{}, err
 	}
-	off, err := offsetCursor("apify", q.Cursor)
-	if err != nil {
-		return CommentPage{}, err
-	}
-	items, err := a.run(ctx, apifyInput{DirectURLs: []string{permalink(sc, TypeImage)}, ResultsType: "comments", ResultsLimit: off + q.Limit + 1}, "media "+sc)
+	in := apifyInput{DirectURLs: []string{permalink(sc, TypeImage)}, ResultsType: "comments"}
+	p, err := a.page(ctx, "comments\x00"+sc, in, q.Cursor, q.Limit, "media "+sc)
 	if errors.Is(err, errNoItems) {
 		return CommentPage{}, nil
 	}
 	if err != nil {
 		return CommentPage{}, err
 	}
-	cs, err := decodeItems[apifyComment](items)
-	if err != nil {
+	groups, bad := decodeGroups(p.items, func(c apifyComment) []Comment {
+		if c.ID == "" {
+			return nil
+		}
+		out := []Comment{c.normalize("")}
+		for _, r := range c.Replies {
+			out = append(out, r.normalize(c.ID))
+		}
+		return out
+	})
+	if err := p.check(bad); err != nil {
 		return CommentPage{}, err
 	}
-	var flat []Comment
-	for _, c := range cs {
-		flat = append(flat, c.normalize(""))
-		for _, r := range c.Replies {
-			flat = append(flat, r.normalize(c.ID))
-		}
-	}
-	win, next := window("apify", flat, off, q.Limit)
-	return CommentPage{Comments: win, Next: next}, nil
+	cs, next := cut(p, a, groups, q.Limit)
+	a.logNotes(ctx, p.notes, bad, "comments of media "+sc)
+	return CommentPage{Comments: cs, Next: next}, nil
 }
 
-// HashtagMedia implements Provider with the hashtag's explore URL.
+// HashtagMedia implements Provider with the hashtag's explore URL, one
+// actor run per hashtag.
 func (a *Apify) HashtagMedia(ctx context.Context, q HashtagQuery) (MediaPage, error) {
-	page, err := a.posts(ctx, "https://www.instagram.com/explore/tags/"+url.PathEscape(q.Hashtag)+"/", "posts", q.Cursor, q.Limit, "the hashtag #"+q.Hashtag, false)
+	in := apifyInput{DirectURLs: []string{"https://www.instagram.com/explore/tags/" + url.PathEscape(q.Hashtag) + "/"}, ResultsType: "posts"}
+	page, err := a.media(ctx, "hashtag\x00"+q.Hashtag, in, q.Cursor, q.Limit, "the hashtag #"+q.Hashtag, false)
 	if err == nil && q.Sort == "recent" {
 		page.Notes = append(page.Notes, "the Apify actor returns hashtag media in its own order; sort=recent is not applied")
 	}
 	return page, err
 }
 
-// Search implements Provider with the actor's search (searchType user or
-// hashtag).
-func (a *Apify) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
-	off, err := offsetCursor("apify", q.Cursor)
-	if err != nil {
-		return SearchPage{}, err
+// media serves a page of posts, reels or hashtag media.
+func (a *Apify) media(ctx context.Context, scope string, in apifyInput, cursor string, limit int, what string, reels bool) (MediaPage, error) {
+	p, err := a.page(ctx, scope, in, cursor, limit, what)
+	if errors.Is(err, errNoItems) {
+		return MediaPage{Notes: []string{"no public media: the account is private or has not posted"}}, nil
 	}
+	if err != nil {
+		return MediaPage{}, err
+	}
+	unsure := 0
+	groups, bad := decodeGroups(p.items, func(post apifyPost) []Media {
+		if post.ID == "" && post.ShortCode == "" {
+			return nil
+		}
+		m := post.normalize()
+		if reels && m.Type != TypeReel {
+			if m.Type == TypeVideo && post.ProductType == "" {
+				unsure++
+			}
+			return nil
+		}
+		return []Media{m}
+	})
+	if err := p.check(bad); err != nil {
+		return MediaPage{}, err
+	}
+	ms, next := cut(p, a, groups, limit)
+	page := MediaPage{Media: ms, Next: next, Notes: p.notes}
+	if unsure > 0 {
+		page.Notes = append(page.Notes, fmt.Sprintf("the Apify actor did not say whether %d video(s) are reels; they are left out", unsure))
+	}
+	if bad > 0 {
+		page.Notes = append(page.Notes, badItemsNote(bad))
+	}
+	return page, nil
+}
+
+// Search implements Provider with the actor's search (searchType user or
+// hashtag), one actor run per query.
+func (a *Apify) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
 	st := "user"
 	if q.Type == "hashtag" {
 		st = "hashtag"
 	}
-	items, err := a.run(ctx, apifyInput{Search: q.Query, SearchType: st, SearchLimit: min(off+q.Limit+1, 250), ResultsType: "details", ResultsLimit: 1}, "search "+q.Query)
+	in := apifyInput{Search: q.Query, SearchType: st, ResultsType: "details", ResultsLimit: 1}
+	p, err := a.page(ctx, "search\x00"+st+"\x00"+q.Query, in, q.Cursor, q.Limit, "search "+q.Query)
 	if errors.Is(err, errNoItems) {
 		return SearchPage{}, nil
 	}
 	if err != nil {
 		return SearchPage{}, err
 	}
-	var rs []SearchResult
+	var groups [][]SearchResult
+	var bad int
 	if st == "hashtag" {
-		hs, err := decodeItems[struct {
-			ID         string `json:"id"`
-			Name       string `json:"name"`
-			PostsCount int64  `json:"postsCount"`
-		}](items)
-		if err != nil {
-			return SearchPage{}, err
-		}
-		for _, h := range hs {
-			rs = append(rs, SearchResult{Type: "hashtag", Hashtag: &HashtagHit{ID: h.ID, Name: strings.ToLower(h.Name), MediaCount: h.PostsCount}})
-		}
+		groups, bad = decodeGroups(p.items, func(h apifyHashtag) []SearchResult {
+			if h.Name == "" {
+				return nil
+			}
+			return []SearchResult{{Type: "hashtag", Hashtag: &HashtagHit{ID: h.ID, Name: strings.ToLower(h.Name), MediaCount: h.PostsCount}}}
+		})
 	} else {
-		ps, err := decodeItems[apifyProfile](items)
-		if err != nil {
-			return SearchPage{}, err
-		}
-		for _, p := range ps {
-			rs = append(rs, SearchResult{Type: "profile", Profile: &ProfileHit{
-				ID: p.ID, Username: p.Username, FullName: p.FullName, IsVerified: p.Verified,
-				FollowersCount: p.FollowersCount, ProfilePicURL: p.ProfilePicURL,
-			}})
-		}
+		groups, bad = decodeGroups(p.items, func(u apifyProfile) []SearchResult {
+			if u.Username == "" {
+				return nil
+			}
+			return []SearchResult{{Type: "profile", Profile: &ProfileHit{
+				ID: u.ID, Username: u.Username, FullName: u.FullName, IsVerified: u.Verified,
+				FollowersCount: u.FollowersCount, ProfilePicURL: u.ProfilePicURL,
+			}}}
+		})
 	}
-	win, next := window("apify", rs, off, q.Limit)
-	return SearchPage{Results: win, Next: next}, nil
+	if err := p.check(bad); err != nil {
+		return SearchPage{}, err
+	}
+	rs, next := cut(p, a, groups, q.Limit)
+	a.logNotes(ctx, p.notes, bad, "search "+q.Query)
+	return SearchPage{Results: rs, Next: next}, nil
+}
+
+// apifyHashtag is a hashtag hit of the actor's search.
+type apifyHashtag struct {
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	PostsCount int64  `json:"postsCount"`
 }

@@ -27,9 +27,11 @@
 //     80002) is RATE_LIMIT_EXCEEDED with the wait the Graph API gives in
 //     X-Business-Use-Case-Usage or X-App-Usage
 //     (estimated_time_to_regain_access).
-//   - [Apify] ("apify", [NewApify]): the Apify Instagram scraper actor through
-//     run-sync-get-dataset-items: profiles, posts, reels, comments, hashtag
-//     media and search. Reels are told apart by productType "clips".
+//   - [Apify] ("apify", [NewApify]): the Apify Instagram scraper actor:
+//     profiles and media through run-sync-get-dataset-items; posts, reels,
+//     comments, hashtag media and search through one actor run per query,
+//     whose dataset is read page by page. Reels are told apart by
+//     productType "clips".
 //   - [File] ("file", [NewFile]): local JSON Lines exports, for offline use.
 //     [Sample] serves a bundled SAMPLE dataset of fictional
 //     accounts.
@@ -52,8 +54,11 @@
 //   - limit is 1 to 100 ([MaxLimit]); 0 or absent means 12
 //     ([DefaultLimit], one page of a profile grid); above 100 is 400.
 //   - cursor passes through: next_cursor of a page is the cursor of the
-//     next. The Graph API's cursors are its own; the Apify and file
-//     providers, which have none, use offsets ("apify:24", "file:24").
+//     next. The Graph API's cursors are its own; the file provider uses
+//     offsets ("file:24"); the Apify provider's carry the dataset of the
+//     query's run and an offset in it, under a MAC that binds them to the
+//     query ("apify:<dataset>:<offset>:<skip>:<mac>"), so that a cursor
+//     cannot be turned to another dataset.
 //   - media and comments take shortcode or media_id; shortcode is preferred
 //     when both are given, and may be a post, reel or tv URL. A shortcode
 //     is the media ID in Instagram's base64 alphabet: see

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/social/photosocial"
@@ -94,7 +96,7 @@ func ExampleNewApify() {
 	fmt.Println(errors.Is(err, photosocial.ErrInvalidConfig))
 	// Output:
 	// apify DAreBwfYYAA northwind.coffee 100
-	// {Token:[redacted] Actor: BaseURL: HTTPClient:<nil> MaxResponseBytes:0 Timeout:0s}
+	// {Token:[redacted] Actor: BaseURL: HTTPClient:<nil> MaxResponseBytes:0 Timeout:0s RunItems:0 Logger:<nil>}
 	// true
 }
 
@@ -319,4 +321,96 @@ func ExampleModerationRules() {
 	// spam true
 	// slur true
 	// harassment true
+}
+
+// The pages of a query come from one actor run: the first page starts
+// the run and reads its dataset, each later page is one dataset read.
+func ExampleApify_UserMedia() {
+	srv := photosocialtest.NewApify("test-token")
+	defer srv.Close()
+	a, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "test-token", BaseURL: srv.URL})
+	if err != nil {
+		panic(err)
+	}
+	cursor := ""
+	for {
+		page, err := a.UserMedia(context.Background(), photosocial.UserMediaQuery{Username: photosocialtest.Username, Limit: 3, Cursor: cursor})
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(len(page.Media), "media, more:", page.Next != "")
+		if cursor = page.Next; cursor == "" {
+			break
+		}
+	}
+	runs, reads := 0, 0
+	for _, r := range srv.Requests() {
+		switch {
+		case strings.HasSuffix(strings.Split(r, "?")[0], "/runs"):
+			runs++
+		case strings.HasPrefix(r, "/v2/datasets/"):
+			reads++
+		}
+	}
+	fmt.Println(runs, "actor run,", reads, "dataset reads")
+
+	// A cursor is bound to its query: another account's posts refuse it.
+	_, err = a.UserMedia(context.Background(), photosocial.UserMediaQuery{Username: "someone.else", Limit: 3, Cursor: "apify:nwDataset00000001:3:0:AAAAAAAAAAAAAAAAAAAAAA"})
+	fmt.Println(envelope.From(err).Code)
+	// Output:
+	// 3 media, more: true
+	// 3 media, more: true
+	// 1 media, more: false
+	// 1 actor run, 3 dataset reads
+	// INVALID_REQUEST
+}
+
+// A page of comments may end inside a comment's replies; the next page
+// goes on from there, in the same dataset.
+func ExampleApify_Comments() {
+	srv := photosocialtest.NewApify("test-token")
+	defer srv.Close()
+	a, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "test-token", BaseURL: srv.URL})
+	if err != nil {
+		panic(err)
+	}
+	q := photosocial.CommentsQuery{Media: photosocial.MediaRef{Shortcode: photosocialtest.Shortcode}, Limit: 1}
+	for {
+		page, err := a.Comments(context.Background(), q)
+		if err != nil {
+			panic(err)
+		}
+		for _, c := range page.Comments {
+			fmt.Printf("%s parent=%q\n", c.ID, c.ParentID)
+		}
+		if q.Cursor = page.Next; q.Cursor == "" {
+			break
+		}
+	}
+	// Output:
+	// 18050000000000001 parent=""
+	// 18050000000000002 parent="18050000000000001"
+	// 18050000000000003 parent=""
+	// 18050000000000004 parent=""
+}
+
+// Search hits are paged from one run of the actor's search.
+func ExampleApify_Search() {
+	srv := photosocialtest.NewApify("test-token")
+	defer srv.Close()
+	a, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "test-token", BaseURL: srv.URL})
+	if err != nil {
+		panic(err)
+	}
+	first, err := a.Search(context.Background(), photosocial.SearchQuery{Query: "northwind", Type: "profile", Limit: 1})
+	if err != nil {
+		panic(err)
+	}
+	second, err := a.Search(context.Background(), photosocial.SearchQuery{Query: "northwind", Type: "profile", Limit: 1, Cursor: first.Next})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(first.Results[0].Profile.Username, second.Results[0].Profile.Username, second.Next == "")
+	// Output:
+	// northwind.coffee northwind.tea true
 }

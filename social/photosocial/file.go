@@ -11,7 +11,10 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/quiverkit/quiver/envelope"
 )
 
 // maxFileLine bounds one JSON Lines record of a file export.
@@ -344,4 +347,33 @@ func (p *File) Search(_ context.Context, q SearchQuery) (SearchPage, error) {
 	}
 	win, next := window("file", rs, off, q.Limit)
 	return SearchPage{Results: win, Next: next}, nil
+}
+
+// maxFileOffset bounds how deep the offset cursor of the file provider
+// may page.
+const maxFileOffset = 1000
+
+// offsetCursor parses an offset cursor ("file:<offset>").
+func offsetCursor(prefix, cursor string) (int, error) {
+	if cursor == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(cursor, prefix+":"))
+	if !strings.HasPrefix(cursor, prefix+":") || err != nil || n < 0 || n > maxFileOffset {
+		return 0, envelope.Invalidf("cursor", "must be a next_cursor from a previous page of this provider (%s:<offset up to %d>)", prefix, maxFileOffset)
+	}
+	return n, nil
+}
+
+// window cuts items[offset:offset+limit] and the cursor of what follows.
+func window[T any](prefix string, items []T, offset, limit int) ([]T, string) {
+	if offset >= len(items) {
+		return nil, ""
+	}
+	end := min(offset+limit, len(items))
+	next := ""
+	if len(items) > end && end <= maxFileOffset {
+		next = fmt.Sprintf("%s:%d", prefix, end)
+	}
+	return items[offset:end], next
 }

@@ -10,7 +10,9 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -274,27 +276,62 @@ func TestGraphHashtagAndSearch(t *testing.T) {
 	}
 }
 
-// apifyServer replays Apify run-sync-get-dataset-items answers.
+// apifyServer replays the Apify API: route picks the status and fixture
+// of an actor input, answered by run-sync-get-dataset-items, or by a run
+// whose default dataset holds the fixture's items, read with offset and
+// limit.
 func apifyServer(t *testing.T, route func(in apifyInput) (int, string)) *Apify {
 	t.Helper()
+	var mu sync.Mutex
+	datasets := map[string]string{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.URL.Path != "/v2/acts/apify~instagram-scraper/run-sync-get-dataset-items" {
-			t.Errorf("unexpected %s %s", r.Method, r.URL.Path)
-		}
 		if r.Header.Get("Authorization") != "Bearer "+testToken || strings.Contains(r.URL.RawQuery, testToken) {
 			t.Errorf("auth: header %q, query %q", r.Header.Get("Authorization"), r.URL.RawQuery)
 		}
-		var in apifyInput
-		b, _ := io.ReadAll(r.Body)
-		if err := json.Unmarshal(b, &in); err != nil {
-			t.Errorf("input: %v", err)
+		reply := func(status int, name string) {
+			if status == 429 {
+				w.Header().Set("Retry-After", "17")
+			}
+			w.WriteHeader(status)
+			w.Write(fixture(t, "apify/"+name))
 		}
-		status, name := route(in)
-		if status == 429 {
-			w.Header().Set("Retry-After", "17")
+		const acts = "/v2/acts/apify~instagram-scraper/"
+		switch {
+		case r.Method == http.MethodPost && (r.URL.Path == acts+"run-sync-get-dataset-items" || r.URL.Path == acts+"runs"):
+			var in apifyInput
+			b, _ := io.ReadAll(r.Body)
+			if err := json.Unmarshal(b, &in); err != nil {
+				t.Errorf("input: %v", err)
+			}
+			status, name := route(in)
+			if status != 200 || strings.HasSuffix(r.URL.Path, "run-sync-get-dataset-items") {
+				reply(status, name)
+				return
+			}
+			mu.Lock()
+			id := fmt.Sprintf("ds%d", len(datasets))
+			datasets[id] = name
+			mu.Unlock()
+			w.WriteHeader(http.StatusCreated)
+			fmt.Fprintf(w, `{"data":{"id":"run%s","status":"SUCCEEDED","defaultDatasetId":%q}}`, id, id)
+		case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v2/datasets/"):
+			mu.Lock()
+			name, ok := datasets[strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/v2/datasets/"), "/items")]
+			mu.Unlock()
+			if !ok {
+				reply(404, "error_dataset_gone.json")
+				return
+			}
+			var all []json.RawMessage
+			json.Unmarshal(fixture(t, "apify/"+name), &all)
+			off, _ := strconv.Atoi(r.URL.Query().Get("offset"))
+			n, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+			off = min(off, len(all))
+			w.Header().Set("X-Apify-Pagination-Total", strconv.Itoa(len(all)))
+			json.NewEncoder(w).Encode(all[off:min(off+n, len(all))])
+		default:
+			t.Errorf("unexpected %s %s", r.Method, r.URL.Path)
 		}
-		w.WriteHeader(status)
-		w.Write(fixture(t, "apify/"+name))
 	}))
 	t.Cleanup(srv.Close)
 	a, err := NewApify(ApifyConfig{Token: testToken, BaseURL: srv.URL, HTTPClient: srv.Client()})
@@ -345,7 +382,7 @@ func TestApifyPostsPagination(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p1.ResultCount != 4 || p1.PageInfo.NextCursor != "apify:4" {
+	if p1.ResultCount != 4 || !strings.HasPrefix(p1.PageInfo.NextCursor, "apify:ds0:4:0:") {
 		t.Fatalf("page 1: %+v", p1.PageInfo)
 	}
 	m0, reel, car, noURL, hidden := p1.Media[0], p1.Media[1], p1.Media[2], p1.Media[3], Media{}
@@ -372,8 +409,9 @@ func TestApifyPostsPagination(t *testing.T) {
 	if hidden.LikeCount != 0 {
 		t.Errorf("hidden likes (-1) should be 0, got %d", hidden.LikeCount)
 	}
-	if limits[0] != 5 || limits[1] != 9 {
-		t.Errorf("resultsLimit per page = %v, want [5 9]", limits)
+	// One run for both pages, for DefaultApifyRunItems items.
+	if len(limits) != 1 || limits[0] != DefaultApifyRunItems {
+		t.Errorf("resultsLimit per run = %v, want [%d]", limits, DefaultApifyRunItems)
 	}
 	// A private account's posts: an empty list with a note, not an error.
 	priv, err := c.Posts(context.Background(), PostsRequest{Username: "quiet.person"})
@@ -422,7 +460,7 @@ func TestApifySearch(t *testing.T) {
 	})
 	c := newClient(a)
 	s, err := c.Search(context.Background(), SearchRequest{Query: "northwind", Limit: 1})
-	if err != nil || s.ResultCount != 1 || s.Results[0].Profile.Username != "northwind.coffee" || s.PageInfo.NextCursor != "apify:1" {
+	if err != nil || s.ResultCount != 1 || s.Results[0].Profile.Username != "northwind.coffee" || !strings.HasPrefix(s.PageInfo.NextCursor, "apify:ds0:1:0:") {
 		t.Errorf("user search: %+v, %v", s, err)
 	}
 	s, err = c.Search(context.Background(), SearchRequest{Query: "coffee", Type: "hashtag"})
@@ -564,9 +602,9 @@ func TestApifyErrorItemBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = newClient(a).Posts(context.Background(), PostsRequest{Username: "northwind.coffee"})
+	_, err = newClient(a).Profile(context.Background(), ProfileRequest{Username: "northwind.coffee"})
 	e := wantCode(t, err, envelope.CodeUpstreamError)
-	if len(e.Message) > 300 {
+	if len(e.Message) > 300 || !strings.Contains(e.Message, "actor failed on") {
 		t.Errorf("message is %d bytes long: %.80s...", len(e.Message), e.Message)
 	}
 }

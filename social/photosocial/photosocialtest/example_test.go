@@ -55,10 +55,50 @@ func ExampleNewApify() {
 		panic(err)
 	}
 	fmt.Println(l.ResultCount, l.Notes)
-	fmt.Println(len(srv.Requests()), "request")
+	for _, r := range srv.Requests() {
+		path, _, _ := strings.Cut(r, "?")
+		fmt.Println(path)
+	}
 	// Output:
 	// 0 [no public media: the account is private or has not posted]
-	// 1 request
+	// /v2/acts/apify~instagram-scraper/runs
+	// /v2/datasets/nwDataset00000001/items
+}
+
+// ExpireDatasets replays the deletion of a run's dataset: the next page
+// runs the actor again, and says so.
+func ExampleServer_ExpireDatasets() {
+	srv := photosocialtest.NewApify("test-token")
+	defer srv.Close()
+	a, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "test-token", BaseURL: srv.URL})
+	if err != nil {
+		panic(err)
+	}
+	c, err := photosocial.New(photosocial.Config{Provider: a})
+	if err != nil {
+		panic(err)
+	}
+	p1, err := c.Posts(context.Background(), photosocial.PostsRequest{Username: photosocialtest.Username, Limit: 4})
+	if err != nil {
+		panic(err)
+	}
+	srv.ExpireDatasets()
+	p2, err := c.Posts(context.Background(), photosocial.PostsRequest{Username: photosocialtest.Username, Limit: 4, Cursor: p1.PageInfo.NextCursor})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(p1.ResultCount, p2.ResultCount, p2.Notes)
+	for _, r := range srv.Requests() {
+		path, _, _ := strings.Cut(r, "?")
+		fmt.Println(path)
+	}
+	// Output:
+	// 4 3 [the Apify dataset of this query had expired: the actor ran again, so this page may repeat or miss items]
+	// /v2/acts/apify~instagram-scraper/runs
+	// /v2/datasets/nwDataset00000001/items
+	// /v2/datasets/nwDataset00000001/items
+	// /v2/acts/apify~instagram-scraper/runs
+	// /v2/datasets/nwDataset00000002/items
 }
 
 // Respond replays a provider's failure: here a rate limit with

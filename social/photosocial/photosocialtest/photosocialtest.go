@@ -21,7 +21,9 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quiverkit/quiver/internal/replay"
@@ -62,7 +64,8 @@ const (
 // started with is refused as the provider refuses a bad token.
 type Server struct {
 	*httptest.Server
-	h *replay.Handler
+	h     *replay.Handler
+	apify *apifyState // nil on a Graph server
 }
 
 // Requests returns the requests served so far as "path?query".
@@ -131,46 +134,208 @@ func NewGraph(token string) *Server {
 }
 
 // NewApify starts a loopback Apify API that accepts the token in the
-// Authorization header. Use its URL as ApifyConfig.BaseURL. It answers
-// run-sync-get-dataset-items of any actor by the input's resultsType:
-// details of [Username] ([PrivateUser] is private, [MissingUser] not
-// found), posts, reels, comments, and user or hashtag search. The caller
-// must Close it.
+// Authorization header. Use its URL as ApifyConfig.BaseURL. It picks the
+// actor's answer by the input's resultsType: details of [Username]
+// ([PrivateUser] is private, [MissingUser] not found), posts, reels,
+// comments, and user or hashtag search. It serves
+//   - run-sync-get-dataset-items of any actor, answering the items;
+//   - POST /v2/acts/{actor}/runs, which starts a run that has SUCCEEDED by
+//     the first answer with waitForFinish (or the first poll), with the
+//     items in its default dataset; the runs of [SlowRunHashtag],
+//     [FailedRunHashtag], [AbortedRunHashtag] and [TimedOutRunHashtag]
+//     take one poll, fail, are aborted or time out;
+//   - GET /v2/actor-runs/{id} (waitForFinish is not waited for);
+//   - GET /v2/datasets/{id}/items with offset and limit and the
+//     X-Apify-Pagination headers; a dataset dropped by
+//     [Server.ExpireDatasets] is 404 record-not-found.
+//
+// The caller must Close it.
 func NewApify(token string) *Server {
-	return newServer(token, replay.Refusal{Status: http.StatusUnauthorized, Fixture: "apify/error_token.json"}, func(_ http.ResponseWriter, r *http.Request, body []byte) (string, int) {
-		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/run-sync-get-dataset-items") {
-			return "", 0
-		}
-		var in struct {
-			DirectURLs  []string `json:"directUrls"`
-			ResultsType string   `json:"resultsType"`
-			SearchType  string   `json:"searchType"`
-			Search      string   `json:"search"`
-		}
-		if json.Unmarshal(body, &in) != nil {
-			return "apify/error_actor.json", http.StatusBadRequest
-		}
-		target := strings.Join(in.DirectURLs, " ")
+	st := &apifyState{runs: map[string]*apifyRun{}, datasets: map[string]string{}}
+	srv := newServer(token, replay.Refusal{Status: http.StatusUnauthorized, Fixture: "apify/error_token.json"}, func(w http.ResponseWriter, r *http.Request, body []byte) (string, int) {
+		p := r.URL.Path
 		switch {
-		case in.Search != "" && in.SearchType == "hashtag":
-			return "apify/search_hashtag.json", 200
-		case in.Search != "":
-			return "apify/search_user.json", 200
-		case strings.Contains(target, MissingUser):
-			return "apify/not_found.json", 200
-		case strings.Contains(target, PrivateUser) && in.ResultsType == "details":
-			return "apify/details_private.json", 200
-		case strings.Contains(target, PrivateUser):
-			return "apify/no_items.json", 200
+		case r.Method == http.MethodPost && strings.HasSuffix(p, "/run-sync-get-dataset-items"):
+			return apifyItems(body)
+		case r.Method == http.MethodPost && strings.HasPrefix(p, "/v2/acts/") && strings.HasSuffix(p, "/runs"):
+			return st.start(w, r, body)
+		case r.Method == http.MethodGet && strings.HasPrefix(p, "/v2/actor-runs/"):
+			return st.poll(w, strings.TrimPrefix(p, "/v2/actor-runs/"))
+		case r.Method == http.MethodGet && strings.HasPrefix(p, "/v2/datasets/") && strings.HasSuffix(p, "/items"):
+			return st.items(w, r, strings.TrimSuffix(strings.TrimPrefix(p, "/v2/datasets/"), "/items"))
 		}
-		switch in.ResultsType {
-		case "details":
-			return "apify/details.json", 200
-		case "reels":
-			return "apify/reels.json", 200
-		case "comments":
-			return "apify/comments.json", 200
-		}
-		return "apify/posts.json", 200
+		return "", 0
 	})
+	srv.apify = st
+	return srv
+}
+
+// Hashtags whose actor runs on an Apify server end otherwise than well.
+const (
+	// SlowRunHashtag's run is still RUNNING when started; it has
+	// SUCCEEDED by the first poll.
+	SlowRunHashtag = "slow_roast"
+	// FailedRunHashtag's run ends FAILED.
+	FailedRunHashtag = "failed_roast"
+	// AbortedRunHashtag's run ends ABORTED.
+	AbortedRunHashtag = "aborted_roast"
+	// TimedOutRunHashtag's run ends TIMED-OUT.
+	TimedOutRunHashtag = "timed_out_roast"
+)
+
+// ExpireDatasets drops the datasets of the runs an Apify server has
+// served, as Apify deletes unnamed datasets after their retention period:
+// reading one is then 404 record-not-found. It does nothing on a Graph
+// server.
+func (s *Server) ExpireDatasets() {
+	if s.apify == nil {
+		return
+	}
+	s.apify.mu.Lock()
+	defer s.apify.mu.Unlock()
+	clear(s.apify.datasets)
+}
+
+// apifyInput is the part of the actor input the Apify server reads.
+type apifyInput struct {
+	DirectURLs  []string `json:"directUrls"`
+	ResultsType string   `json:"resultsType"`
+	SearchType  string   `json:"searchType"`
+	Search      string   `json:"search"`
+}
+
+// apifyItems picks the dataset items of an actor input.
+func apifyItems(body []byte) (string, int) {
+	var in apifyInput
+	if json.Unmarshal(body, &in) != nil {
+		return "apify/error_actor.json", http.StatusBadRequest
+	}
+	target := strings.Join(in.DirectURLs, " ")
+	switch {
+	case in.Search != "" && in.SearchType == "hashtag":
+		return "apify/search_hashtag.json", 200
+	case in.Search != "":
+		return "apify/search_user.json", 200
+	case strings.Contains(target, MissingUser):
+		return "apify/not_found.json", 200
+	case strings.Contains(target, PrivateUser) && in.ResultsType == "details":
+		return "apify/details_private.json", 200
+	case strings.Contains(target, PrivateUser):
+		return "apify/no_items.json", 200
+	}
+	switch in.ResultsType {
+	case "details":
+		return "apify/details.json", 200
+	case "reels":
+		return "apify/reels.json", 200
+	case "comments":
+		return "apify/comments.json", 200
+	}
+	return "apify/posts.json", 200
+}
+
+// apifyState holds the runs and datasets of an Apify server.
+type apifyState struct {
+	mu       sync.Mutex
+	n        int
+	runs     map[string]*apifyRun
+	datasets map[string]string // ID: fixture of the items
+}
+
+type apifyRun struct {
+	status  string // the status at the next answer
+	final   string // the status after a poll
+	dataset string
+}
+
+// start starts a run: its dataset holds the input's items.
+func (st *apifyState) start(w http.ResponseWriter, r *http.Request, body []byte) (string, int) {
+	items, status := apifyItems(body)
+	if status != 200 {
+		return items, status
+	}
+	st.mu.Lock()
+	st.n++
+	run := &apifyRun{status: "SUCCEEDED", dataset: fmt.Sprintf("nwDataset%08d", st.n)}
+	id := fmt.Sprintf("nwRun%012d", st.n)
+	st.runs[id] = run
+	st.datasets[run.dataset] = items
+	target, end := string(body), "SUCCEEDED"
+	for tag, e := range map[string]string{FailedRunHashtag: "FAILED", AbortedRunHashtag: "ABORTED", TimedOutRunHashtag: "TIMED-OUT"} {
+		if strings.Contains(target, "/tags/"+tag+"/") {
+			end = e
+		}
+	}
+	wait, _ := strconv.Atoi(r.URL.Query().Get("waitForFinish"))
+	run.status, run.final = end, end
+	if wait <= 0 || strings.Contains(target, "/tags/"+SlowRunHashtag+"/") {
+		run.status = "RUNNING"
+	}
+	st.mu.Unlock()
+	return writeRun(w, http.StatusCreated, id, run)
+}
+
+// poll answers a run; a running run has ended by then.
+func (st *apifyState) poll(w http.ResponseWriter, id string) (string, int) {
+	st.mu.Lock()
+	run, ok := st.runs[id]
+	if ok && run.final != "" {
+		run.status = run.final
+	}
+	st.mu.Unlock()
+	if !ok {
+		return "apify/error_run_missing.json", http.StatusNotFound
+	}
+	return writeRun(w, http.StatusOK, id, run)
+}
+
+// writeRun answers the run object of run.json with the run's ID, status
+// and dataset.
+func writeRun(w http.ResponseWriter, status int, id string, run *apifyRun) (string, int) {
+	b, _ := fs.ReadFile(fixtures, "fixtures/apify/run.json")
+	var obj map[string]map[string]any
+	if err := json.Unmarshal(b, &obj); err != nil {
+		panic(err) // the embedded fixture is valid JSON
+	}
+	obj["data"]["id"], obj["data"]["status"], obj["data"]["defaultDatasetId"] = id, run.status, run.dataset
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Location", "/v2/actor-runs/"+id)
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(obj)
+	return replay.Written, 0
+}
+
+// items answers a page of a dataset.
+func (st *apifyState) items(w http.ResponseWriter, r *http.Request, id string) (string, int) {
+	st.mu.Lock()
+	name, ok := st.datasets[id]
+	st.mu.Unlock()
+	if !ok {
+		return "apify/error_dataset_gone.json", http.StatusNotFound
+	}
+	b, _ := fs.ReadFile(fixtures, "fixtures/"+name)
+	var all []json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		panic(err) // the embedded fixtures are valid JSON
+	}
+	q := r.URL.Query()
+	offset, _ := strconv.Atoi(q.Get("offset"))
+	limit, err := strconv.Atoi(q.Get("limit"))
+	if err != nil || limit <= 0 {
+		limit = len(all) // no limit by default
+	}
+	offset = min(max(offset, 0), len(all))
+	page := all[offset:min(offset+limit, len(all))]
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Apify-Pagination-Offset", strconv.Itoa(offset))
+	h.Set("X-Apify-Pagination-Limit", strconv.Itoa(limit))
+	h.Set("X-Apify-Pagination-Count", strconv.Itoa(len(page)))
+	h.Set("X-Apify-Pagination-Total", strconv.Itoa(len(all)))
+	w.WriteHeader(http.StatusOK)
+	if page == nil {
+		page = []json.RawMessage{}
+	}
+	json.NewEncoder(w).Encode(page)
+	return replay.Written, 0
 }
