@@ -520,3 +520,49 @@ func ExampleLists_WithDisposable() {
 	// true false
 	// email: disposable list: line 1: "not a domain" is not a domain
 }
+
+func ExampleAddressColumn() {
+	fmt.Println(email.AddressColumn([]string{"name", " E-Mail", "EMAIL"}))
+	fmt.Println(email.AddressColumn([]string{"contact", "name"}))
+	// Output:
+	// 2
+	// 0
+}
+
+// AppendCSVResult writes the result columns of verify-list for a result
+// checked another way.
+func ExampleAppendCSVResult() {
+	v, err := email.New(email.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	r := v.Validate(context.Background(), "Info@Example.test", email.Checks{SkipMX: true})
+	fields := email.AppendCSVResult([]string{"Info@Example.test"}, &r.Result)
+	fmt.Println(strings.Join(fields, ","))
+	// Output:
+	// Info@Example.test,true,,Info@example.test,false,true,false,false,,
+}
+
+// Two items repeat each other when their duplicate keys are equal.
+func ExampleBulkItem_DuplicateKey() {
+	v, err := email.New(email.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := v.ValidateBulk(context.Background(), email.BulkRequest{
+		Emails: []string{"Ana@Example.test", "Ana@example.TEST", "nope", " nope "}, CheckMX: new(false),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, it := range res.Results {
+		fmt.Printf("%q\n", it.DuplicateKey())
+	}
+	fmt.Println(res.Summary.Duplicates)
+	// Output:
+	// "\x00Ana@example.test"
+	// "\x00Ana@example.test"
+	// "nope"
+	// "nope"
+	// 2
+}

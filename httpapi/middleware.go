@@ -203,11 +203,15 @@ func (s *server) withRateLimit(next http.Handler) http.Handler {
 // over the bound is refused at once.
 func (s *server) withBodyLimit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > s.cfg.MaxBodyBytes {
-			s.fail(w, r, envelope.CodePayloadTooLarge, "the request body exceeds "+strconv.FormatInt(s.cfg.MaxBodyBytes, 10)+" bytes")
+		limit := s.cfg.MaxBodyBytes
+		if l, ok := s.bodyLimits[r.Method+" "+r.URL.Path]; ok {
+			limit = l
+		}
+		if r.ContentLength > limit {
+			s.fail(w, r, envelope.CodePayloadTooLarge, "the request body exceeds "+strconv.FormatInt(limit, 10)+" bytes")
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		next.ServeHTTP(w, r)
 	})
 }
