@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/mailauth"
@@ -14,6 +15,12 @@ import (
 type DomainHealthRequest struct {
 	// Domains are the domains to check, 1 to 500.
 	Domains []string `json:"domains" openapi:"required"`
+	// CheckSTARTTLS connects to the SMTP port of each checked MX host
+	// to see whether it offers STARTTLS (mx_hosts[].starttls), with the
+	// settings, bounds and pacing of the SMTP probe; a host serving
+	// several of the domains is contacted once. Default false: DNS
+	// only. An extension beyond the specification.
+	CheckSTARTTLS bool `json:"check_starttls,omitempty" openapi:"extension"`
 }
 
 // Verdicts of a domain-health check.
@@ -29,7 +36,15 @@ type Problem struct {
 	// Code identifies the problem: no_mx, null_mx, domain_not_found,
 	// dns_error, spf_missing, spf_invalid, spf_plus_all, spf_weak_all,
 	// spf_no_all, spf_too_many_lookups, spf_too_many_void_lookups,
-	// dmarc_missing, dmarc_invalid, dmarc_p_none, dmarc_pct, dmarc_no_rua.
+	// dmarc_missing, dmarc_invalid, dmarc_p_none, dmarc_pct, dmarc_no_rua;
+	// and, for the MX hosts (extensions): mx_no_address (warning: a host
+	// without an A or AAAA record), mx_no_fcrdns (warning: an address
+	// without forward-confirmed reverse DNS), mx_listed (error: an
+	// address listed by a configured DNSBL), mx_no_starttls (warning: a
+	// host that does not offer STARTTLS, when asked), mx_dns_error
+	// (warning: a lookup of the MX hosts check failed), dnsbl_error
+	// (warning: a DNSBL failed or answered an error code, such as
+	// Spamhaus's 127.255.255.254 for queries through public resolvers).
 	Code string `json:"code"`
 	// Severity is "error" (mail is at risk) or "warning".
 	Severity string `json:"severity"`
@@ -49,6 +64,12 @@ type DomainHealth struct {
 	// DMARC is the DMARC policy as mailauth.CheckDMARC finds it; null
 	// when none applies or its lookup failed.
 	DMARC *mailauth.DMARC `json:"dmarc"`
+	// MXHosts is the check of the first MaxMXHostsChecked MX hosts (see
+	// [Verifier.CheckMXHosts]): addresses, forward-confirmed reverse
+	// DNS, DNSBL listings and, when asked, STARTTLS. Empty when the
+	// domain has no mail host or its MX lookup failed. An extension
+	// beyond the specification.
+	MXHosts []MXHost `json:"mx_hosts" openapi:"extension"`
 	// Verdict is ready, needs_attention, not_ready or unknown.
 	Verdict string `json:"verdict"`
 	// Problems are every finding, errors first.
@@ -62,7 +83,8 @@ type DomainHealthResult struct {
 }
 
 // DomainHealth checks the MX, SPF and DMARC readiness of 1 to 500
-// domains, each distinct domain once, at most Concurrency at a time. A
+// domains, each distinct domain once, at most Concurrency at a time, and
+// the MX hosts of each (mx_hosts, see [Verifier.CheckMXHosts]). A
 // domain that is not a valid name is a validation error naming its index.
 // A domain whose MX lookup times out is verdict unknown, and its SPF and
 // DMARC are not asked for. Without a Resolver it answers 503.
@@ -100,7 +122,11 @@ func (v *Verifier) DomainHealth(ctx context.Context, req DomainHealthRequest) (D
 		}
 	}
 	checked := make([]DomainHealth, len(order))
-	forEach(len(order), v.concurrency(), func(i int) { checked[i] = v.health(ctx, order[i]) })
+	var memo *starttlsMemo
+	if req.CheckSTARTTLS {
+		memo = &starttlsMemo{}
+	}
+	forEach(len(order), v.concurrency(), func(i int) { checked[i] = v.health(ctx, order[i], memo) })
 	out := DomainHealthResult{Results: make([]DomainHealth, len(names))}
 	for i, n := range names {
 		out.Results[i] = checked[distinct[n]]
@@ -108,9 +134,10 @@ func (v *Verifier) DomainHealth(ctx context.Context, req DomainHealthRequest) (D
 	return out, nil
 }
 
-// health checks one domain.
-func (v *Verifier) health(ctx context.Context, domain string) DomainHealth {
-	h := DomainHealth{Domain: domain, MX: v.domainMX(ctx, domain), Problems: []Problem{}}
+// health checks one domain; a non-nil memo asks for the STARTTLS check
+// of its MX hosts.
+func (v *Verifier) health(ctx context.Context, domain string, memo *starttlsMemo) DomainHealth {
+	h := DomainHealth{Domain: domain, MX: v.domainMX(ctx, domain), MXHosts: []MXHost{}, Problems: []Problem{}}
 	var errs, warns []Problem
 	add := func(sev, code, msg string) {
 		p := Problem{Code: code, Severity: sev, Message: msg}
@@ -119,6 +146,16 @@ func (v *Verifier) health(ctx context.Context, domain string) DomainHealth {
 		} else {
 			warns = append(warns, p)
 		}
+	}
+	// The MX hosts are checked beside the SPF and DMARC lookups.
+	var hostsDone sync.WaitGroup
+	var mxProblems []Problem
+	if h.MX.Status == MXFound || h.MX.Status == MXImplicit {
+		hostsDone.Go(func() {
+			h.MXHosts = v.mxHosts(ctx, h.MX.Hosts, memo != nil, memo, func(sev, code, msg string) {
+				mxProblems = append(mxProblems, Problem{Code: code, Severity: sev, Message: msg})
+			})
+		})
 	}
 	dnsFailed := false
 	switch h.MX.Status {
@@ -159,6 +196,10 @@ func (v *Verifier) health(ctx context.Context, domain string) DomainHealth {
 			h.DMARC = dmarc
 			dmarcProblems(dmarc, add)
 		}
+	}
+	hostsDone.Wait()
+	for _, p := range mxProblems {
+		add(p.Severity, p.Code, p.Message)
 	}
 	h.Problems = append(append(h.Problems, errs...), warns...)
 	switch {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 
 	"github.com/quiverkit/quiver/resolver"
@@ -28,15 +29,28 @@ type Config struct {
 	// accepted, IP literals rejected.
 	Syntax SyntaxOptions
 	// SMTP configures the mailbox probe of single validations (asked
-	// for with Checks.SMTP).
+	// for with Checks.SMTP) and the STARTTLS check of the MX hosts (asked
+	// for with CheckSTARTTLS): port, EHLO name, timeouts, SOCKS5 proxy,
+	// address policy and pacing per mail server.
 	// Default: the zero SMTPOptions, each of whose fields has a default:
-	// port 25, EHLO localhost, null reverse path, 10s timeouts, no
-	// non-public addresses.
+	// port 25, EHLO localhost, null reverse path, 10s timeouts, direct
+	// connections, no non-public addresses, 2 connections at once and 1s
+	// between starts per mail server.
 	SMTP SMTPOptions
 	// Concurrency bounds the domains a bulk, CSV, stream or domain-health
 	// operation looks up at once (and the rows a stream checks at once).
 	// Default: DefaultConcurrency (64); so does a negative value.
 	Concurrency int
+	// DNSBLZones are the DNS blocklist zones (such as zen.spamhaus.org
+	// or bl.spamcop.net) in which DomainHealth and CheckMXHosts look up
+	// the addresses of each MX host, at most MaxDNSBLZones. Public
+	// DNSBLs refuse queries that reach them through large public
+	// resolvers (Spamhaus answers 127.255.255.254 to those), and their
+	// terms limit free use, so none is asked unless configured: name
+	// zones only when Resolver asks a resolver of your own, or use the
+	// zone names of a paid query service.
+	// Default: none.
+	DNSBLZones []string
 }
 
 // DefaultConcurrency is the default of [Config.Concurrency].
@@ -51,12 +65,22 @@ var ErrInvalidConfig = errors.New("email: invalid configuration")
 // concurrent use.
 type Verifier struct {
 	cfg Config
+	// proxyDial dials through Config.SMTP.Proxy; nil for direct
+	// connections.
+	proxyDial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// pace spaces the connections to each mail server; nil (a Verifier
+	// not built by New) does not pace.
+	pace *pacer
+	// dnsbl are the DNSBL zones, normalized.
+	dnsbl []string
 }
 
 // New returns a Verifier configured by cfg. It fails, wrapping
-// [ErrInvalidConfig], when cfg.SMTP.Port is over 65535 or
+// [ErrInvalidConfig], when cfg.SMTP.Port is over 65535,
 // cfg.SMTP.HeloName or cfg.SMTP.MailFrom holds a line break or a space,
-// which no SMTP server would accept. New does no I/O.
+// which no SMTP server would accept, cfg.SMTP.Proxy is not a SOCKS5 URL
+// (the error never quotes it), or cfg.DNSBLZones holds a name that is
+// not a domain or more than MaxDNSBLZones names. New does no I/O.
 func New(cfg Config) (*Verifier, error) {
 	if p := cfg.SMTP.Port; p > 65535 {
 		return nil, fmt.Errorf("%w: SMTP.Port %d is over 65535", ErrInvalidConfig, p)
@@ -67,7 +91,22 @@ func New(cfg Config) (*Verifier, error) {
 	if strings.ContainsAny(cfg.SMTP.MailFrom, "\r\n\t ") {
 		return nil, fmt.Errorf("%w: SMTP.MailFrom holds a line break or a space", ErrInvalidConfig)
 	}
-	return &Verifier{cfg: cfg}, nil
+	v := &Verifier{cfg: cfg}
+	if cfg.SMTP.Proxy != "" {
+		d, err := proxyDialer(cfg.SMTP.withDefaults())
+		if err != nil {
+			return nil, fmt.Errorf("%w: SMTP.Proxy %v", ErrInvalidConfig, err)
+		}
+		v.proxyDial = d
+	}
+	o := cfg.SMTP.withDefaults()
+	v.pace = newPacer(o.HostConnections, o.HostInterval)
+	zones, err := dnsblZones(cfg.DNSBLZones)
+	if err != nil {
+		return nil, fmt.Errorf("%w: DNSBLZones %v", ErrInvalidConfig, err)
+	}
+	v.dnsbl = zones
+	return v, nil
 }
 
 func (v *Verifier) lists() *Lists {

@@ -16,7 +16,9 @@ import (
 // from the Go types of each route's request and result, by reflection over
 // their json tags, so the document cannot drift from the code: a named
 // struct becomes a component schema, a pointer or a nil-able slice may be
-// null, and a field tagged omitempty is optional.
+// null, a field tagged omitempty is optional, and a field tagged
+// openapi:"extension" is described as an extension beyond the
+// specification.
 func (s *server) openAPI(routes []route) []byte {
 	g := &schemaGen{components: map[string]any{}}
 	paths := map[string]map[string]any{}
@@ -411,11 +413,28 @@ func (g *schemaGen) addFields(t reflect.Type, props map[string]any, required *[]
 		if strings.Contains(tag, ",string") {
 			fs = map[string]any{"type": "string"}
 		}
+		if sf.Tag.Get("openapi") == "extension" {
+			fs = describe(fs, extensionNote)
+		}
 		props[name] = fs
 		if g.isRequired(sf, tag) {
 			*required = append(*required, name)
 		}
 	}
+}
+
+// extensionNote describes a field tagged openapi:"extension": one that
+// Quiver adds beyond the specification.
+const extensionNote = "Extension beyond the specification (see the README)."
+
+// describe returns a copy of s with a description.
+func describe(s map[string]any, desc string) map[string]any {
+	out := make(map[string]any, len(s)+1)
+	for k, v := range s {
+		out[k] = v
+	}
+	out["description"] = desc
+	return out
 }
 
 // isRequired reports whether a field must be present: in requests when

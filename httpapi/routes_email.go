@@ -13,7 +13,7 @@ import (
 
 // emailRoutes returns the routes served by package email.
 func (s *server) emailRoutes() ([]route, error) {
-	v, err := email.New(email.Config{Resolver: s.cfg.Resolver, Lists: s.cfg.EmailLists, SMTP: s.cfg.EmailSMTP})
+	v, err := email.New(email.Config{Resolver: s.cfg.Resolver, Lists: s.cfg.EmailLists, SMTP: s.cfg.EmailSMTP, DNSBLZones: s.cfg.EmailDNSBLZones})
 	if err != nil {
 		err = fmt.Errorf("email: %w", err)
 	}
@@ -32,7 +32,7 @@ func (s *server) emailRoutes() ([]route, error) {
 				return res, nil, err
 			},
 		},
-		post(groupEmail, "/v1/email/domain/health", "Check the MX, SPF and DMARC readiness of 1 to 500 domains", v.DomainHealth),
+		post(groupEmail, "/v1/email/domain/health", "Check the MX, SPF and DMARC readiness of 1 to 500 domains, and their MX hosts (extension: mx_hosts, check_starttls)", v.DomainHealth),
 		post(groupEmail, "/v1/email/disposable/check", "Classify 1 to 500 addresses as disposable or not", v.CheckDisposable),
 		post(groupEmail, "/v1/email/role-account/check", "Classify 1 to 500 addresses as role accounts or not", v.CheckRoleAccounts),
 		post(groupDev, "/v1/dev/email/validate", "Validate and normalize one email address, optionally probing SMTP", v.ValidateEmail),

@@ -215,10 +215,17 @@ type Config struct {
 	// Default (nil): email.DefaultLists(), the lists embedded at build
 	// time.
 	EmailLists *email.Lists
-	// EmailSMTP configures the SMTP probe of single validations (EHLO
-	// name, MAIL FROM, port, dialer, timeouts). Default (zero value): the
-	// defaults of email.SMTPOptions.
+	// EmailSMTP configures the SMTP probe of single validations and the
+	// STARTTLS check of domain health (EHLO name, MAIL FROM, port,
+	// dialer, SOCKS5 proxy, timeouts, pacing per mail server). Its proxy
+	// credentials are redacted wherever it is printed. Default (zero
+	// value): the defaults of email.SMTPOptions.
 	EmailSMTP email.SMTPOptions
+	// EmailDNSBLZones are the DNS blocklist zones in which domain health
+	// looks up the addresses of each MX host (email.Config.DNSBLZones).
+	// Default (nil): none; public DNSBLs refuse queries from large public
+	// resolvers.
+	EmailDNSBLZones []string
 
 	// Jobs runs the bulk verification jobs of /v1/email/bulk/jobs, an
 	// extension beyond the specification: package email/jobs, on Redis

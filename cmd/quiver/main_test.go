@@ -288,6 +288,7 @@ func TestHelpHidesSecrets(t *testing.T) {
 		"QUIVER_PHOTOSOCIAL_APIFY_TOKEN": "apify-hunter2",
 		"QUIVER_REDIS_URL":               "redis://:redis-hunter2@127.0.0.1:1/0",
 		"QUIVER_SAFE_BROWSING_KEY":       "sb-hunter2",
+		"QUIVER_SMTP_PROXY":              "socks5://probe:proxy-hunter2@127.0.0.1:1080",
 	}
 	var out testutil.SyncBuffer
 	if err := run(context.Background(), []string{"-h"}, env(secrets), &out); err != nil {
