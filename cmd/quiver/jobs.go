@@ -26,6 +26,7 @@ type jobsConfig struct {
 	claimIdle   time.Duration
 	maxRows     int
 	maxBytes    int64
+	maxMemory   int64
 
 	m    *jobs.Manager
 	done chan struct{} // closed when the workers have stopped
@@ -40,6 +41,7 @@ func jobsFlags(f *flags) *jobsConfig {
 	f.Duration(&jc.claimIdle, "job-claim-idle", "QUIVER_JOB_CLAIM_IDLE", jobs.DefaultClaimIdle, "how long a chunk may stay with a worker before another claims it again")
 	f.Int(&jc.maxRows, "job-max-rows", "QUIVER_JOB_MAX_ROWS", jobs.DefaultMaxRows, "most data rows of a bulk job")
 	f.Int64(&jc.maxBytes, "job-max-bytes", "QUIVER_JOB_MAX_BYTES", jobs.DefaultMaxBytes, "largest CSV file of a bulk job, in bytes")
+	f.Int64(&jc.maxMemory, "job-max-memory", "QUIVER_JOB_MAX_MEMORY", jobs.DefaultMaxMemory, "bytes of rows the in-process job queue holds (without -redis-url); more is refused with 503")
 	return jc
 }
 
@@ -61,7 +63,7 @@ func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, rc *redisC
 		return fmt.Errorf("bulk jobs: %w", err)
 	}
 	jcfg := jobs.Config{
-		Verifier: v, TTL: jc.ttl, ClaimIdle: jc.claimIdle, MaxRows: jc.maxRows, MaxBytes: jc.maxBytes,
+		Verifier: v, TTL: jc.ttl, ClaimIdle: jc.claimIdle, MaxRows: jc.maxRows, MaxBytes: jc.maxBytes, MaxMemory: jc.maxMemory,
 		Workers: max(jc.workers, 1), Logger: logger, Metrics: cfg.Metrics,
 	}
 	if rc.client != nil { // a nil *redis.Client in the interface would not be nil

@@ -30,6 +30,7 @@ const (
 	DefaultChunkRows   = 500
 	DefaultMaxRows     = 1_000_000
 	DefaultMaxBytes    = 64 << 20
+	DefaultMaxMemory   = 256 << 20
 	DefaultWorkers     = 1
 	DefaultMaxAttempts = 5
 	DefaultPrefix      = "quiver:jobs:"
@@ -77,6 +78,14 @@ type Config struct {
 	// MaxBytes bounds the size of the uploaded CSV file. Default
 	// DefaultMaxBytes (64 MiB).
 	MaxBytes int64
+	// MaxMemory bounds the bytes of rows and results that the in-process
+	// queue holds, over all its jobs: a submission that would go over it
+	// is refused with SERVICE_UNAVAILABLE, and nothing of it is kept.
+	// Results of jobs already admitted are stored even past it, so the
+	// queue's total stays below about four times MaxMemory (a result row
+	// is some three times its input). Default DefaultMaxMemory (256 MiB).
+	// Unused with Redis, whose memory is bounded by its own maxmemory.
+	MaxMemory int64
 	// Workers is how many chunks [Manager.Run] checks at once. Default
 	// DefaultWorkers (1).
 	Workers int
@@ -165,6 +174,9 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.MaxBytes < 0 {
 		bad("MaxBytes", "must not be negative")
 	}
+	if cfg.MaxMemory < 0 {
+		bad("MaxMemory", "must not be negative")
+	}
 	if cfg.Workers < 0 {
 		bad("Workers", "must not be negative")
 	}
@@ -185,6 +197,9 @@ func New(cfg Config) (*Manager, error) {
 	def(&cfg.MaxAttempts, DefaultMaxAttempts)
 	if cfg.MaxBytes == 0 {
 		cfg.MaxBytes = DefaultMaxBytes
+	}
+	if cfg.MaxMemory == 0 {
+		cfg.MaxMemory = DefaultMaxMemory
 	}
 	if cfg.TTL == 0 {
 		cfg.TTL = DefaultTTL
@@ -209,7 +224,7 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.Redis != nil {
 		m.st = newRedisStore(cfg.Redis, cfg.Prefix, consumerName())
 	} else {
-		m.st = newMemStore()
+		m.st = newMemStore(cfg.MaxMemory)
 	}
 	jm, err := newMetrics(cfg.Metrics, m.st)
 	if err != nil {

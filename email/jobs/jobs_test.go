@@ -313,3 +313,40 @@ func counter(t *testing.T, reg *prometheus.Registry, name string) float64 {
 	t.Fatalf("no metric %s", name)
 	return 0
 }
+
+// The in-process queue holds at most Config.MaxMemory bytes of rows: a
+// file that would go over is refused with 503 and leaves nothing behind,
+// and the room comes back when a job is gone.
+func TestInProcessMemoryIsBounded(t *testing.T) {
+	srv := dns(t, 10)
+	file := listCSV(2000, 10) // some 40 KB of rows
+	m := manager(t, jobs.Config{Verifier: verifier(t, srv.Addr, 0, 0), ChunkRows: 100, MaxMemory: int64(len(file)) * 3 / 2, TTL: time.Hour})
+	ctx := context.Background()
+	first, err := m.Submit(ctx, jobs.SubmitRequest{Owner: "key-a", File: bytes.NewReader(file)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.Submit(ctx, jobs.SubmitRequest{Owner: "key-a", File: bytes.NewReader(file)})
+	if e := envelope.From(err); e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "limit of") {
+		t.Fatalf("second job over MaxMemory: %v, want SERVICE_UNAVAILABLE naming the limit", err)
+	}
+	// The refused file kept nothing: a file of half the room still fits.
+	if _, err := m.Submit(ctx, jobs.SubmitRequest{Owner: "key-a", File: bytes.NewReader(listCSV(400, 10))}); err != nil {
+		t.Fatalf("a small file after the refused one: %v", err)
+	}
+	// An expired job frees its room: with a TTL of 1 ms, each job has
+	// expired when the next one comes.
+	short := manager(t, jobs.Config{Verifier: verifier(t, srv.Addr, 0, 0), ChunkRows: 100, MaxMemory: int64(len(file)) * 3 / 2, TTL: time.Millisecond})
+	for i := range 3 {
+		if _, err := short.Submit(ctx, jobs.SubmitRequest{Owner: "key-a", File: bytes.NewReader(file)}); err != nil {
+			t.Fatalf("job %d after the earlier ones expired: %v", i, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := m.Get(ctx, "key-a", first.ID); err != nil {
+		t.Errorf("the admitted job is gone: %v", err)
+	}
+	if _, err := jobs.New(jobs.Config{MaxMemory: -1}); !errors.Is(err, jobs.ErrInvalidConfig) {
+		t.Errorf("New with MaxMemory -1 = %v, want ErrInvalidConfig", err)
+	}
+}

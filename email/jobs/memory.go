@@ -4,12 +4,17 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/quiverkit/quiver/envelope"
 )
 
 // memStore keeps jobs in memory, for one process: the fallback without
-// Redis. Expired jobs are dropped when a job is created.
+// Redis. Expired jobs are dropped when a job is created, or when rows
+// would not fit in the memory limit.
 type memStore struct {
 	mu      sync.Mutex
+	limit   int64 // Config.MaxMemory: rows are refused past it
+	used    int64 // bytes of rows and results held, over all jobs
 	jobs    map[string]*memJob
 	queue   []task
 	pending int           // chunks handed out, not acked
@@ -18,28 +23,58 @@ type memStore struct {
 
 type memJob struct {
 	meta
+	size     int64 // bytes of in and out
 	in, out  map[int][]byte
 	seen     map[string]struct{}
 	mx       map[string]struct{}
 	attempts map[int]int
 }
 
-func newMemStore() *memStore {
-	return &memStore{jobs: make(map[string]*memJob), wake: make(chan struct{}, 1)}
+func newMemStore(limit int64) *memStore {
+	return &memStore{limit: limit, jobs: make(map[string]*memJob), wake: make(chan struct{}, 1)}
 }
 
 func (s *memStore) job(id string) *memJob {
 	j := s.jobs[id]
 	if j != nil && !time.Now().Before(j.expires) {
-		delete(s.jobs, id)
+		s.drop(id)
 		return nil
 	}
 	return j
 }
 
+// drop forgets job id and frees its bytes. The caller holds s.mu.
+func (s *memStore) drop(id string) {
+	if j := s.jobs[id]; j != nil {
+		s.used -= j.size
+		delete(s.jobs, id)
+	}
+}
+
+// dropExpired forgets every expired job. The caller holds s.mu.
+func (s *memStore) dropExpired(now time.Time) {
+	for id, j := range s.jobs {
+		if !now.Before(j.expires) {
+			s.drop(id)
+		}
+	}
+}
+
+// errMemoryFull is why rows are refused past Config.MaxMemory.
+func (s *memStore) errMemoryFull() error {
+	return envelope.Errorf(envelope.CodeServiceUnavailable,
+		"the in-process job queue holds its limit of %d bytes of rows and results; try again when a job has expired, or run with Redis", s.limit)
+}
+
 func (s *memStore) putInput(_ context.Context, id string, n int, data []byte, expires time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.used+int64(len(data)) > s.limit {
+		s.dropExpired(time.Now())
+		if s.used+int64(len(data)) > s.limit {
+			return s.errMemoryFull()
+		}
+	}
 	j := s.jobs[id]
 	if j == nil {
 		j = &memJob{in: map[int][]byte{}, out: map[int][]byte{}, seen: map[string]struct{}{},
@@ -48,18 +83,21 @@ func (s *memStore) putInput(_ context.Context, id string, n int, data []byte, ex
 		j.status = "" // not visible until created
 		s.jobs[id] = j
 	}
+	j.resize(int64(len(data))-int64(len(j.in[n])), s)
 	j.in[n] = append([]byte(nil), data...)
 	return nil
 }
 
+// resize adds delta bytes to the job's size and the store's total. The
+// caller holds s.mu.
+func (j *memJob) resize(delta int64, s *memStore) {
+	j.size += delta
+	s.used += delta
+}
+
 func (s *memStore) create(_ context.Context, id string, mt *meta) error {
 	s.mu.Lock()
-	now := time.Now()
-	for k, j := range s.jobs {
-		if !now.Before(j.expires) {
-			delete(s.jobs, k)
-		}
-	}
+	s.dropExpired(time.Now())
 	j := s.jobs[id]
 	if j == nil {
 		j = &memJob{in: map[int][]byte{}, out: map[int][]byte{}, seen: map[string]struct{}{},
@@ -86,7 +124,7 @@ func (s *memStore) signal() {
 func (s *memStore) remove(_ context.Context, id string, _ int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.jobs, id)
+	s.drop(id)
 	return nil
 }
 
@@ -137,6 +175,7 @@ func (s *memStore) finish(_ context.Context, id string, n int, res *chunkResult,
 	if _, ok := j.out[n]; ok {
 		return false, false, nil
 	}
+	j.resize(int64(len(res.out))-int64(len(j.in[n])), s)
 	j.out[n] = res.out
 	delete(j.in, n)
 	c := &j.counts
