@@ -3,9 +3,13 @@ module github.com/quiverkit/quiver
 go 1.26.0
 
 require (
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
 	github.com/dlclark/regexp2/v2 v2.13.0
 	github.com/getkin/kin-openapi v0.153.0
+	github.com/go-json-experiment/json v1.27.2
 	github.com/google/go-cmp v0.7.0
+	github.com/nlnwa/whatwg-url v0.6.2
 	github.com/oklog/ulid/v2 v2.1.2
 	github.com/tmc/langchaingo v0.1.14
 	github.com/yuin/goldmark v1.8.7
@@ -13,7 +17,7 @@ require (
 	golang.org/x/time v0.16.0
 )
 
-require github.com/go-json-experiment/json v1.27.2 // indirect
+require github.com/bits-and-blooms/bitset v1.20.0 // indirect
 
 require (
 	cloud.google.com/go v0.116.0 // indirect

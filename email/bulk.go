@@ -33,6 +33,21 @@ type BulkItem struct {
 	Result
 }
 
+// DuplicateKey is the identity by which a bulk summary counts
+// duplicates: the normalized address, or the input trimmed of spaces
+// when its syntax is invalid. Two items repeat each other when their keys
+// are equal.
+func (it *BulkItem) DuplicateKey() string {
+	r := &it.Result
+	switch {
+	case r.Email != nil:
+		return "\x00" + *r.Email
+	case r.LocalPart != nil && r.Domain != nil:
+		return "\x00" + *r.LocalPart + "@" + *r.Domain
+	}
+	return strings.TrimSpace(it.Input)
+}
+
 // Summary counts the results of a bulk validation (section 2.2).
 type Summary struct {
 	// Total is the number of addresses.
@@ -117,12 +132,7 @@ func (v *Verifier) bulk(ctx context.Context, inputs []string, c Checks) BulkResu
 				withMX[addrs[i].ASCIIDomain] = true
 			}
 		}
-		key := strings.TrimSpace(inputs[i])
-		if r.Email != nil {
-			key = "\x00" + *r.Email
-		} else if r.LocalPart != nil {
-			key = "\x00" + *r.LocalPart + "@" + *r.Domain
-		}
+		key := out.Results[i].DuplicateKey()
 		if seen[key] {
 			s.Duplicates++
 		}

@@ -55,7 +55,7 @@ func (v *Verifier) ValidateCSV(ctx context.Context, file io.Reader) (CSVResult, 
 	if err != nil {
 		return CSVResult{}, csvError(err, "header row")
 	}
-	col, _ := addressColumn(header, "") // no column named: never fails
+	col := AddressColumn(header)
 	out := CSVResult{Column: strings.TrimSpace(header[col])}
 	var emails []string
 	for row := 1; ; row++ {
@@ -81,6 +81,15 @@ func (v *Verifier) ValidateCSV(ctx context.Context, file io.Reader) (CSVResult, 
 	out.Rows = len(emails)
 	out.BulkResult = v.bulk(ctx, emails, Checks{})
 	return out, nil
+}
+
+// AddressColumn returns the index of the address column of a CSV
+// header: the column headed "email" (any case, spaces trimmed), else the
+// first. It is the column rule of [Verifier.ValidateCSV] and of the bulk
+// jobs of package email/jobs.
+func AddressColumn(header []string) int {
+	col, _ := addressColumn(header, "") // no column named: never fails
+	return col
 }
 
 // csvError names the place of a CSV syntax error.

@@ -1,7 +1,9 @@
 // Package email validates email addresses and checks the mail readiness of
 // domains: syntax and normalization, disposable and role-account lists, MX
-// rules, an optional SMTP mailbox probe, bulk and CSV validation, and
-// domain health (MX, SPF, DMARC, MTA-STS, TLS-RPT, DKIM, BIMI, DNSSEC and
+// rules, an optional SMTP mailbox probe (directly or through a SOCKS5
+// proxy, paced per mail server), bulk and CSV validation, and domain
+// health (MX, SPF, DMARC, the MX hosts: forward-confirmed reverse DNS,
+// DNSBL listings, STARTTLS; MTA-STS, TLS-RPT, DKIM, BIMI, DNSSEC and
 // bulk-sender readiness).
 //
 // [Parse] checks syntax only, without I/O; [Validate] adds the embedded
@@ -56,6 +58,16 @@
 //     the address at a domain that rejected a random recipient. An MX at
 //     a non-public address is not contacted unless
 //     SMTPOptions.AllowPrivateAddresses is set.
+//   - The SMTP probe can go through a SOCKS5 proxy (SMTPOptions.Proxy),
+//     whose credentials are redacted wherever the options are printed.
+//     The probes and STARTTLS checks of one Verifier are paced per mail
+//     server address: at most SMTPOptions.HostConnections at once,
+//     starts SMTPOptions.HostInterval apart.
+//   - The MX hosts check ([Verifier.CheckMXHosts], mx_hosts of domain
+//     health) looks at the first MaxMXHostsChecked hosts and
+//     MaxMXAddresses addresses of each; it connects (STARTTLS) only
+//     when asked. DNSBL zones are asked only when configured
+//     (Config.DNSBLZones): public ones refuse large public resolvers.
 //   - Bulk duplicates compare normalized addresses (local part case kept,
 //     as RFC 5321 requires); domains_with_mx counts distinct domains.
 //   - The CSV file is the first file part of the multipart body whatever

@@ -53,6 +53,9 @@ _dmarc.manyspf TXT "v=DMARC1; p=reject; rua=mailto:d@manyspf.test"
 voidspf        MX 10 mail.good.test.
 voidspf        TXT "v=spf1 a:gone1.voidspf.test a:gone2.voidspf.test a:gone3.voidspf.test -all"
 _dmarc.voidspf TXT "v=DMARC1; p=reject; rua=mailto:d@voidspf.test"
+; reverse DNS of the domain health fixtures' MX
+$ORIGIN 2.0.192.in-addr.arpa.
+10             PTR mail.good.test.
 `
 
 func fixture(t testing.TB, opts ...resolvertest.Option) (*resolvertest.Server, *resolver.Resolver) {

@@ -2,11 +2,19 @@ package email_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"log"
+	"net"
+	"net/netip"
 	"os"
 	"slices"
 	"strings"
+	"time"
+
+	gosmtp "github.com/emersion/go-smtp"
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/resolver"
@@ -26,6 +34,13 @@ shop    IN A   192.0.2.20
 weak    IN MX  10 mx1.example.test.
 weak    IN TXT "v=spf1 +all"
 nomail  IN MX  0 .
+listed  IN MX  10 mx9
+mx9     IN A   192.0.2.99
+; a DNSBL zone that lists 192.0.2.99
+99.2.0.192.bl IN A   127.0.0.2
+99.2.0.192.bl IN TXT "Listed: seen sending spam"
+$ORIGIN 2.0.192.in-addr.arpa.
+10      IN PTR mx1.example.test.
 `
 
 // newVerifier starts the loopback DNS server and a Verifier whose
@@ -233,6 +248,161 @@ func ExampleVerifier_DomainHealth() {
 	// +all example.test reject
 }
 
+func ExampleVerifier_CheckMXHosts() {
+	srv, err := resolvertest.NewServer(exampleZone)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// A DNSBL zone is asked only when configured; name public ones only
+	// with a resolver of your own.
+	v, err := email.New(email.Config{Resolver: r, DNSBLZones: []string{"bl.example.test"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, domain := range []string{"example.test", "listed.example.test"} {
+		res, err := v.CheckMXHosts(ctx, email.MXHostsRequest{Domain: domain})
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, h := range res.Hosts {
+			for _, a := range h.Addresses {
+				fmt.Println(h.Host, a.IP, a.PTR, "fcrdns:", a.FCrDNS, "listed:", a.Listed)
+			}
+		}
+		for _, p := range res.Problems {
+			fmt.Println(" ", p.Severity, p.Code+":", p.Message)
+		}
+	}
+	// Output:
+	// mx1.example.test 192.0.2.10 [mx1.example.test] fcrdns: true listed: []
+	// mx9.example.test 192.0.2.99 [] fcrdns: false listed: [bl.example.test]
+	//   error mx_listed: 192.0.2.99 (mx9.example.test) is listed by bl.example.test (127.0.0.2): Listed: seen sending spam
+	//   warning mx_no_fcrdns: 192.0.2.99 (mx9.example.test) has no PTR record: receivers check that a mail server's address has reverse DNS
+}
+
+func ExampleVerifier_CheckDNSBL() {
+	srv, err := resolvertest.NewServer(exampleZone)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	v, err := email.New(email.Config{Resolver: r, DNSBLZones: []string{"bl.example.test"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, ip := range []string{"192.0.2.99", "192.0.2.10"} {
+		listings, err := v.CheckDNSBL(context.Background(), netip.MustParseAddr(ip))
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, l := range listings {
+			fmt.Println(ip, l.Zone, l.Listed, l.Codes, l.Reason, l.Err)
+		}
+	}
+	// Output:
+	// 192.0.2.99 bl.example.test true [127.0.0.2] Listed: seen sending spam <nil>
+	// 192.0.2.10 bl.example.test false []  <nil>
+}
+
+// refuseAll is a go-smtp session that takes no mail.
+type refuseAll struct{}
+
+func (refuseAll) Mail(string, *gosmtp.MailOptions) error { return &gosmtp.SMTPError{Code: 550} }
+func (refuseAll) Rcpt(string, *gosmtp.RcptOptions) error { return &gosmtp.SMTPError{Code: 550} }
+func (refuseAll) Data(io.Reader) error                   { return &gosmtp.SMTPError{Code: 554} }
+func (refuseAll) Reset()                                 {}
+func (refuseAll) Logout() error                          { return nil }
+
+// mailServer serves SMTP on loopback with go-smtp, without STARTTLS (a
+// server with a TLSConfig offers it), and returns its port.
+func mailServer() (port int, stop func()) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := gosmtp.NewServer(gosmtp.BackendFunc(func(*gosmtp.Conn) (gosmtp.Session, error) { return refuseAll{}, nil }))
+	s.Domain = "mx.example.test"
+	go s.Serve(ln)
+	return ln.Addr().(*net.TCPAddr).Port, func() { s.Close() }
+}
+
+func ExampleVerifier_CheckSTARTTLS() {
+	srv, err := resolvertest.NewServer(`
+$ORIGIN example.test.
+@   IN SOA ns1 hostmaster 1 3600 600 86400 60
+@   IN MX  10 mx
+mx  IN A   127.0.0.1
+`)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	port, stop := mailServer()
+	defer stop()
+	v, err := email.New(email.Config{Resolver: r, SMTP: email.SMTPOptions{
+		Port:                  port,
+		AllowPrivateAddresses: true, // the example's server is on loopback
+	}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ok, err := v.CheckSTARTTLS(context.Background(), "mx.example.test")
+	fmt.Println(ok, err)
+
+	// Without AllowPrivateAddresses a loopback MX is not contacted.
+	strict, err := email.New(email.Config{Resolver: r, SMTP: email.SMTPOptions{Port: port}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = strict.CheckSTARTTLS(context.Background(), "mx.example.test")
+	fmt.Println(err)
+	// Output:
+	// false <nil>
+	// email: STARTTLS check of mx.example.test: forbidden_address: the MX host resolves to the non-public address 127.0.0.1
+}
+
+func ExampleSMTPOptions() {
+	o := email.SMTPOptions{
+		HeloName: "verify.example.org",
+		// Probe through a SOCKS5 proxy, as cloud hosts must.
+		Proxy: "socks5://probe:s3cret@127.0.0.1:1080",
+		// Pacing per mail server: one connection at a time, 2 s apart.
+		HostConnections: 1,
+		HostInterval:    2 * time.Second,
+	}
+	if _, err := email.New(email.Config{SMTP: o}); err != nil {
+		log.Fatal(err)
+	}
+	// The proxy's credentials never show.
+	fmt.Printf("%v\n", o.Proxy != "")
+	fmt.Printf("%+v\n", o)
+	b, _ := json.Marshal(o)
+	fmt.Println(strings.Contains(string(b), "s3cret"))
+
+	// A URL that cannot work is refused; the error does not quote it.
+	_, err := email.New(email.Config{SMTP: email.SMTPOptions{Proxy: "http://probe:s3cret@127.0.0.1:3128"}})
+	fmt.Println(errors.Is(err, email.ErrInvalidConfig), err)
+	// Output:
+	// true
+	// {HeloName:verify.example.org MailFrom: Port:0 DialContext:false Proxy:socks5://[redacted]@127.0.0.1:1080 ConnectTimeout:0s StepTimeout:0s SkipCatchAll:false MaxHosts:0 AllowPrivateAddresses:false HostConnections:1 HostInterval:2s}
+	// false
+	// true email: invalid configuration: SMTP.Proxy must use the scheme socks5 (socks5://user:password@host:port)
+}
+
 func ExampleVerifier_CheckDisposable() {
 	v, err := email.New(email.Config{Lists: email.DefaultLists().WithAllowed("yopmail.com")})
 	if err != nil {
@@ -349,4 +519,50 @@ func ExampleLists_WithDisposable() {
 	// Output:
 	// true false
 	// email: disposable list: line 1: "not a domain" is not a domain
+}
+
+func ExampleAddressColumn() {
+	fmt.Println(email.AddressColumn([]string{"name", " E-Mail", "EMAIL"}))
+	fmt.Println(email.AddressColumn([]string{"contact", "name"}))
+	// Output:
+	// 2
+	// 0
+}
+
+// AppendCSVResult writes the result columns of verify-list for a result
+// checked another way.
+func ExampleAppendCSVResult() {
+	v, err := email.New(email.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	r := v.Validate(context.Background(), "Info@Example.test", email.Checks{SkipMX: true})
+	fields := email.AppendCSVResult([]string{"Info@Example.test"}, &r.Result)
+	fmt.Println(strings.Join(fields, ","))
+	// Output:
+	// Info@Example.test,true,,Info@example.test,false,true,false,false,,
+}
+
+// Two items repeat each other when their duplicate keys are equal.
+func ExampleBulkItem_DuplicateKey() {
+	v, err := email.New(email.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := v.ValidateBulk(context.Background(), email.BulkRequest{
+		Emails: []string{"Ana@Example.test", "Ana@example.TEST", "nope", " nope "}, CheckMX: new(false),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, it := range res.Results {
+		fmt.Printf("%q\n", it.DuplicateKey())
+	}
+	fmt.Println(res.Summary.Duplicates)
+	// Output:
+	// "\x00Ana@example.test"
+	// "\x00Ana@example.test"
+	// "nope"
+	// "nope"
+	// 2
 }

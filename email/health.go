@@ -15,10 +15,16 @@ import (
 type DomainHealthRequest struct {
 	// Domains are the domains to check, 1 to 500.
 	Domains []string `json:"domains" openapi:"required"`
+	// CheckSTARTTLS connects to the SMTP port of each checked MX host
+	// to see whether it offers STARTTLS (mx_hosts[].starttls), with the
+	// settings, bounds and pacing of the SMTP probe; a host serving
+	// several of the domains is contacted once. Default false: DNS
+	// only. An extension beyond the specification.
+	CheckSTARTTLS bool `json:"check_starttls,omitempty" openapi:"extension"`
 	// DKIMSelectors are DKIM selectors to probe besides
-	// DefaultDKIMSelectors, at most MaxDKIMSelectors, each DNS labels
-	// (an extension).
-	DKIMSelectors []string `json:"dkim_selectors,omitempty"`
+	// DefaultDKIMSelectors, at most MaxDKIMSelectors, each DNS labels.
+	// An extension beyond the specification.
+	DKIMSelectors []string `json:"dkim_selectors,omitempty" openapi:"extension"`
 }
 
 // Verdicts of a domain-health check.
@@ -34,7 +40,15 @@ type Problem struct {
 	// Code identifies the problem: no_mx, null_mx, domain_not_found,
 	// dns_error, spf_missing, spf_invalid, spf_plus_all, spf_weak_all,
 	// spf_no_all, spf_too_many_lookups, spf_too_many_void_lookups,
-	// dmarc_missing, dmarc_invalid, dmarc_p_none, dmarc_pct, dmarc_no_rua.
+	// dmarc_missing, dmarc_invalid, dmarc_p_none, dmarc_pct, dmarc_no_rua;
+	// and, for the MX hosts (extensions): mx_no_address (warning: a host
+	// without an A or AAAA record), mx_no_fcrdns (warning: an address
+	// without forward-confirmed reverse DNS), mx_listed (error: an
+	// address listed by a configured DNSBL), mx_no_starttls (warning: a
+	// host that does not offer STARTTLS, when asked), mx_dns_error
+	// (warning: a lookup of the MX hosts check failed), dnsbl_error
+	// (warning: a DNSBL failed or answered an error code, such as
+	// Spamhaus's 127.255.255.254 for queries through public resolvers).
 	//
 	// Extensions, for the records a domain need not publish (their
 	// absence is no problem; a broken one is):
@@ -78,23 +92,29 @@ type DomainHealth struct {
 	// DMARC is the DMARC policy as mailauth.CheckDMARC finds it; null
 	// when none applies or its lookup failed.
 	DMARC *mailauth.DMARC `json:"dmarc"`
+	// MXHosts is the check of the first MaxMXHostsChecked MX hosts (see
+	// [Verifier.CheckMXHosts]): addresses, forward-confirmed reverse
+	// DNS, DNSBL listings and, when asked, STARTTLS. Empty when the
+	// domain has no mail host or its MX lookup failed. An extension
+	// beyond the specification.
+	MXHosts []MXHost `json:"mx_hosts" openapi:"extension"`
 	// MTASTS is the MTA-STS record and policy (an extension); null when
 	// not checked: the domain does not exist or its MX lookup timed out.
-	MTASTS *MTASTS `json:"mta_sts"`
+	MTASTS *MTASTS `json:"mta_sts" openapi:"extension"`
 	// TLSRPT is the SMTP TLS Reporting record (an extension); null when
 	// not checked.
-	TLSRPT *TLSRPT `json:"tls_rpt"`
+	TLSRPT *TLSRPT `json:"tls_rpt" openapi:"extension"`
 	// DKIM are the keys found at the probed selectors (an extension);
 	// null when not checked.
-	DKIM *DKIM `json:"dkim"`
+	DKIM *DKIM `json:"dkim" openapi:"extension"`
 	// BIMI is the BIMI record (an extension); null when not checked.
-	BIMI *BIMI `json:"bimi"`
+	BIMI *BIMI `json:"bimi" openapi:"extension"`
 	// DNSSEC is the zone's DNSSEC state (an extension); null when not
 	// checked.
-	DNSSEC *DNSSEC `json:"dnssec"`
+	DNSSEC *DNSSEC `json:"dnssec" openapi:"extension"`
 	// BulkSender is the bulk-sender readiness for Gmail and Yahoo, as
 	// far as DNS shows it (an extension; see BulkSenderReadiness).
-	BulkSender Readiness `json:"bulk_sender"`
+	BulkSender Readiness `json:"bulk_sender" openapi:"extension"`
 	// Verdict is ready, needs_attention, not_ready or unknown.
 	Verdict string `json:"verdict"`
 	// Problems are every finding, errors first.
@@ -109,17 +129,19 @@ type DomainHealthResult struct {
 
 // DomainHealth checks the MX, SPF and DMARC readiness of 1 to 500
 // domains, each distinct domain once, at most Concurrency at a time, and
-// as extensions their MTA-STS, TLS-RPT, DKIM, BIMI and DNSSEC records and
+// the MX hosts of each (mx_hosts, see [Verifier.CheckMXHosts]), and as
+// extensions their MTA-STS, TLS-RPT, DKIM, BIMI and DNSSEC records and
 // the bulk-sender readiness. A domain that is not a valid name is a
 // validation error naming its index. A domain whose MX lookup times out
 // is verdict unknown, and nothing else is asked for.
 //
 // Cost: the MX lookup first (a domain that does not exist or does not
 // answer costs one query), then every other record in one parallel
-// round (SPF, DMARC, _mta-sts, _smtp._tls, default._bimi, DS, DNSKEY and
-// each DKIM selector), then the MTA-STS policy fetch when a record
-// announces one. SPF includes and the DMARC fallback to the
-// organizational domain add the lookups they need. Every lookup goes
+// round (SPF, DMARC, _mta-sts, _smtp._tls, default._bimi, DS, DNSKEY,
+// each DKIM selector, and the MX hosts' addresses), then the MTA-STS
+// policy fetch when a record announces one, and the lookups that depend
+// on an answer (the MX hosts' reverse DNS and DNSBLs, SPF includes, the
+// DMARC fallback to the organizational domain). Every lookup goes
 // through the Resolver and its cache. Without a Resolver it answers 503.
 func (v *Verifier) DomainHealth(ctx context.Context, req DomainHealthRequest) (DomainHealthResult, error) {
 	if err := checkBatch("domains", len(req.Domains)); err != nil {
@@ -155,7 +177,11 @@ func (v *Verifier) DomainHealth(ctx context.Context, req DomainHealthRequest) (D
 		}
 	}
 	checked := make([]DomainHealth, len(order))
-	forEach(len(order), v.concurrency(), func(i int) { checked[i] = v.health(ctx, order[i], selectors) })
+	var memo *starttlsMemo
+	if req.CheckSTARTTLS {
+		memo = &starttlsMemo{}
+	}
+	forEach(len(order), v.concurrency(), func(i int) { checked[i] = v.health(ctx, order[i], selectors, memo) })
 	out := DomainHealthResult{Results: make([]DomainHealth, len(names))}
 	for i, n := range names {
 		out.Results[i] = checked[distinct[n]]
@@ -177,11 +203,22 @@ func normalizeDomain(d string) (name, reason string) {
 	return a.ASCIIDomain, ""
 }
 
-// health checks one domain.
-func (v *Verifier) health(ctx context.Context, domain string, selectors []string) DomainHealth {
-	h := DomainHealth{Domain: domain, MX: v.domainMX(ctx, domain), Problems: []Problem{}}
+// health checks one domain; a non-nil memo asks for the STARTTLS check
+// of its MX hosts.
+func (v *Verifier) health(ctx context.Context, domain string, selectors []string, memo *starttlsMemo) DomainHealth {
+	h := DomainHealth{Domain: domain, MX: v.domainMX(ctx, domain), MXHosts: []MXHost{}, Problems: []Problem{}}
 	var found problems
 	add := found.add
+	// The MX hosts are checked beside the other lookups.
+	var hostsDone sync.WaitGroup
+	var mxProblems []Problem
+	if h.MX.Status == MXFound || h.MX.Status == MXImplicit {
+		hostsDone.Go(func() {
+			h.MXHosts = v.mxHosts(ctx, h.MX.Hosts, memo != nil, memo, func(sev, code, msg string) {
+				mxProblems = append(mxProblems, Problem{Code: code, Severity: sev, Message: msg})
+			})
+		})
+	}
 	dnsFailed := false
 	switch h.MX.Status {
 	case MXNXDomain:
@@ -238,6 +275,8 @@ func (v *Verifier) health(ctx context.Context, domain string, selectors []string
 			found = append(found, ps...)
 		}
 	}
+	hostsDone.Wait()
+	found = append(found, mxProblems...)
 	var errs, warns []Problem
 	for _, p := range found {
 		if p.Severity == "error" {

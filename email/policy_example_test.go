@@ -33,6 +33,10 @@ default._bimi     TXT "v=BIMI1; l=https://secure.test/logo.svg; a=https://secure
 google._domainkey TXT "v=DKIM1; k=rsa; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQCV+7h1IVNJYyftq4g92Pj9srkDP/6bIpcWALh/UZLpTV3W4muqcT8cSWmqDp2DAIrY2KCAnTmXXDQTyD776/4XqKJvF8eVQyNSJPHCiKbvhOoX+GF3g32BHFl9whlaMCoeuCnzvEaJrdl7HKy1CiXJx4W1wz7TaWxsiC9JmOF32QIDAQAB"
 mail2024._domainkey TXT "v=DKIM1; k=ed25519; p=8hijrs7OnzSOAzag4NQmwjJm42vpE9m5wbL0ci+q3TE="
 @                 DNSKEY 257 3 15 8hijrs7OnzSOAzag4NQmwjJm42vpE9m5wbL0ci+q3TE=
+$ORIGIN 2.0.192.in-addr.arpa.
+10                PTR mx1.secure.test.
+11                PTR mx2.secure.test.
+$ORIGIN secure.test.
 @                 DS  4242 15 2 f218a3aecece9f348e0336a0e0d426c23266e36be913d9b9c1b2f4722faadd31
 `
 
@@ -148,8 +152,7 @@ func ExampleVerifier_CheckDNSSEC() {
 }
 
 // Domain health runs every check and judges the bulk-sender
-// requirements. Forward and reverse DNS of the sending hosts cannot be
-// shown from DNS alone, so the verdict stays unknown.
+// requirements, forward and reverse DNS on the MX hosts' addresses.
 func ExampleBulkSenderReadiness() {
 	v, done := newSecure()
 	defer done()
@@ -165,12 +168,12 @@ func ExampleBulkSenderReadiness() {
 	}
 	fmt.Println(len(r.NotShown), "requirements no DNS check shows")
 	// Output:
-	// unknown
+	// ready
 	// spf pass
 	// dkim pass
 	// dmarc pass
 	// dmarc_alignment pass
-	// forward_reverse_dns unknown
+	// forward_reverse_dns pass
 	// tls pass
 	// 5 requirements no DNS check shows
 }

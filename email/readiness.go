@@ -74,8 +74,9 @@ type Readiness struct {
 // alignment is reported as possible when the DMARC policy covers the
 // domain and the domain publishes SPF or a DKIM key of its own, but
 // whether sent mail aligns depends on its Return-Path and DKIM d=
-// domains; forward and reverse DNS is judged on the MX hosts, which are
-// often not the sending hosts; TLS on MTA-STS (the receiving side). The
+// domains; forward and reverse DNS is judged on the MX hosts (MXHosts),
+// which are often, not always, the sending hosts; TLS on MTA-STS and the
+// MX hosts' STARTTLS when it was probed (the receiving side). The
 // spam rate, one-click unsubscribe and message format are listed in
 // NotShown: no DNS check shows them.
 func BulkSenderReadiness(h DomainHealth) Readiness {
@@ -185,16 +186,48 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 	}
 
 	const fcrdnsReq = "Forward and reverse DNS: the sending hosts' addresses have PTR records that resolve back"
-	line(RequirementForwardReverse, fcrdnsReq, RequirementUnknown, orText(skipped, "the sending hosts cannot be named from DNS, and the forward-confirmed reverse DNS of the MX hosts is not checked by this build"))
+	total, bad := 0, []string{}
+	for _, mh := range h.MXHosts {
+		for _, a := range mh.Addresses {
+			total++
+			if !a.FCrDNS {
+				bad = append(bad, a.IP)
+			}
+		}
+	}
+	switch {
+	case skipped != "":
+		line(RequirementForwardReverse, fcrdnsReq, status(h.MX.Status == MXNXDomain), skipped)
+	case total == 0:
+		line(RequirementForwardReverse, fcrdnsReq, RequirementUnknown, "no MX host address was checked, and the sending hosts cannot be named from DNS")
+	case len(bad) > 0:
+		line(RequirementForwardReverse, fcrdnsReq, RequirementFail, fmt.Sprintf("%d of %d MX host addresses lack forward-confirmed reverse DNS (%s); the sending hosts, which DNS cannot name, are often the MX hosts", len(bad), total, strings.Join(bad, ", ")))
+	default:
+		line(RequirementForwardReverse, fcrdnsReq, RequirementPass, fmt.Sprintf("the %d MX host addresses have forward-confirmed reverse DNS; the sending hosts, which DNS cannot name, may differ", total))
+	}
 
 	const tlsReq = "TLS: mail is sent over TLS"
+	var noTLS []string
+	probed := 0
+	for _, mh := range h.MXHosts {
+		if mh.STARTTLS != nil {
+			probed++
+			if !*mh.STARTTLS {
+				noTLS = append(noTLS, mh.Host)
+			}
+		}
+	}
 	switch {
 	case skipped != "" || h.MTASTS == nil:
 		line(RequirementTLS, tlsReq, status(h.MX.Status == MXNXDomain), orText(skipped, "not checked"))
+	case len(noTLS) > 0:
+		line(RequirementTLS, tlsReq, RequirementFail, "MX hosts without STARTTLS: "+strings.Join(noTLS, ", "))
 	case h.MTASTS.Status == RecordValid && h.MTASTS.Policy != nil && h.MTASTS.Policy.Mode != "none":
 		line(RequirementTLS, tlsReq, RequirementPass, fmt.Sprintf("the domain's mail hosts take TLS under an MTA-STS policy in mode %s; the TLS of outgoing connections is the sender's, which DNS cannot show", h.MTASTS.Policy.Mode))
+	case probed > 0 && probed == len(h.MXHosts):
+		line(RequirementTLS, tlsReq, RequirementPass, "every MX host offers STARTTLS; the TLS of outgoing connections is the sender's, which DNS cannot show")
 	default:
-		line(RequirementTLS, tlsReq, RequirementUnknown, "no valid MTA-STS policy in mode enforce or testing, and STARTTLS was not probed; the TLS of outgoing connections cannot be shown from DNS")
+		line(RequirementTLS, tlsReq, RequirementUnknown, "no valid MTA-STS policy in mode enforce or testing, and STARTTLS was not probed (check_starttls); the TLS of outgoing connections cannot be shown from DNS")
 	}
 
 	r.Verdict = VerdictReady

@@ -22,6 +22,15 @@ const (
 	DefaultConnectTimeout = 10 * time.Second
 	DefaultStepTimeout    = 10 * time.Second
 	DefaultSMTPHosts      = 2
+	// DefaultHostConnections is the default of
+	// SMTPOptions.HostConnections: at most two connections at once to
+	// one mail server, as a well-behaved sending server keeps to.
+	DefaultHostConnections = 2
+	// DefaultHostInterval is the default of SMTPOptions.HostInterval:
+	// connections to one mail server start at least a second apart, so
+	// that a list of addresses at one provider does not look like a
+	// dictionary attack.
+	DefaultHostInterval = time.Second
 )
 
 // SMTPOptions configure the SMTP mailbox probe. The zero value works.
@@ -34,10 +43,25 @@ type SMTPOptions struct {
 	MailFrom string
 	// Port is the SMTP port. Default DefaultSMTPPort (25).
 	Port int
-	// DialContext opens connections; use it to route through an
-	// SSRF-safe dialer or a proxy. Default: a net.Dialer. It is given an
-	// IP address: the MX host is resolved through the Verifier's Config.Resolver.
+	// DialContext opens connections: to the mail server, or to the
+	// proxy when Proxy is set. Default: a net.Dialer. It is given an IP
+	// address: the MX host is resolved through the Verifier's
+	// Config.Resolver.
 	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Proxy is the URL of a SOCKS5 proxy through which the probe
+	// connects, "socks5://user:password@host:port" (the user name and
+	// password, RFC 1929, are optional; percent-encode reserved
+	// characters). Most clouds block outbound port 25: a proxy on a host
+	// that may send mail is then the way out. The MX host is still
+	// resolved through Config.Resolver and its address checked against
+	// AllowPrivateAddresses; the proxy is asked to connect to that
+	// address, and resolves nothing. The proxy's own address may be
+	// anything, loopback included. New refuses a URL that is not of this
+	// form, wrapping ErrInvalidConfig. The user name and password never
+	// appear in errors, logs, or the fmt, log/slog and JSON forms of the
+	// options, where they read "[redacted]".
+	// Default "": direct connections.
+	Proxy string
 	// ConnectTimeout bounds the connection and the server's greeting.
 	// Default DefaultConnectTimeout.
 	ConnectTimeout time.Duration
@@ -56,6 +80,17 @@ type SMTPOptions struct {
 	// resolves to one is not contacted (reason forbidden_address), so
 	// that a domain cannot aim the probe at the server's own network.
 	AllowPrivateAddresses bool
+	// HostConnections is how many connections the probes and STARTTLS
+	// checks of one Verifier may hold at once to one mail server (one IP
+	// address), whatever the domain or request: a bulk run waits for its
+	// turn instead of opening more. Negative: no limit.
+	// Default DefaultHostConnections (2).
+	HostConnections int
+	// HostInterval is the least time between the starts of two
+	// connections of one Verifier to one mail server (one IP address).
+	// Waiting for a turn ends with the caller's context. Negative: no
+	// gap. Default DefaultHostInterval (1s).
+	HostInterval time.Duration
 }
 
 // SMTP probe statuses.
@@ -78,6 +113,7 @@ const (
 	SMTPForbidden       = "forbidden_address"    // the MX resolves to a non-public address
 	SMTPNoResolver      = "no_resolver"          // no DNS resolver is configured to find the MX
 	SMTPUTF8Unsupported = "smtputf8_unsupported" // a UTF-8 address and a server without SMTPUTF8
+	SMTPProxyError      = "proxy_error"          // the SOCKS5 proxy could not be reached or refused us
 )
 
 // SMTPResult is the outcome of the SMTP probe.
@@ -86,8 +122,10 @@ type SMTPResult struct {
 	Status string `json:"status"`
 	// Reason says why the status is unknown: greylisted, blocked,
 	// port_unreachable, timeout, no_mail_server, protocol_error,
-	// catch_all_unchecked, forbidden_address, no_resolver or
-	// smtputf8_unsupported. Empty otherwise.
+	// catch_all_unchecked, forbidden_address, no_resolver,
+	// smtputf8_unsupported or proxy_error (the SOCKS5 proxy could not be
+	// reached, refused the credentials or failed; Message says which).
+	// Empty otherwise.
 	Reason string `json:"reason,omitempty"`
 	// Host is the MX host that was probed.
 	Host string `json:"host,omitempty"`
@@ -99,6 +137,10 @@ type SMTPResult struct {
 	// CatchAll reports whether a random recipient was accepted; null when
 	// not tested.
 	CatchAll *bool `json:"catch_all"`
+	// STARTTLS reports whether the server offered STARTTLS in its answer
+	// to EHLO; null when the conversation did not get that far. An
+	// extension beyond the specification.
+	STARTTLS *bool `json:"starttls" openapi:"extension"`
 	// Verified is true only for status verified.
 	Verified bool `json:"-"`
 }
@@ -121,6 +163,12 @@ func (o SMTPOptions) withDefaults() SMTPOptions {
 	}
 	if o.MaxHosts <= 0 {
 		o.MaxHosts = DefaultSMTPHosts
+	}
+	if o.HostConnections == 0 {
+		o.HostConnections = DefaultHostConnections
+	}
+	if o.HostInterval == 0 {
+		o.HostInterval = DefaultHostInterval
 	}
 	return o
 }
@@ -164,40 +212,18 @@ func (v *Verifier) probe(ctx context.Context, a Address, mx *MX) SMTPResult {
 // address, RCPT TO a random address (catch-all check), RSET, QUIT.
 func (v *Verifier) probeHost(ctx context.Context, o SMTPOptions, host string, a Address) SMTPResult {
 	res := SMTPResult{Status: SMTPUnknown, Host: host}
-	ip, err := v.hostAddr(ctx, host)
-	if err != nil {
-		res.Reason, res.Message = SMTPNoMailServer, err.Error()
+	c, fail, err := v.hello(ctx, o, host)
+	switch {
+	case fail != nil:
+		res.Reason, res.Message = fail.reason, fail.message
 		return res
-	}
-	if !o.AllowPrivateAddresses {
-		// The same policy as every other outbound connection; the probe
-		// then dials the checked address itself, so DNS cannot rebind it.
-		if err := safehttp.NewDialer().CheckAddr(ip); err != nil {
-			res.Reason, res.Message = SMTPForbidden, "the MX host resolves to the non-public address "+ip.String()
-			return res
-		}
-	}
-	dctx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
-	conn, err := o.DialContext(dctx, "tcp", net.JoinHostPort(ip.String(), strconv.Itoa(o.Port)))
-	cancel()
-	if err != nil {
-		res.Reason, res.Message = failReason(err, SMTPPortUnreachable), err.Error()
-		return res
-	}
-	defer conn.Close()
-	stop := context.AfterFunc(ctx, func() { conn.Close() })
-	defer stop()
-
-	step := func(d time.Duration) { conn.SetDeadline(time.Now().Add(d)) }
-	step(o.ConnectTimeout)
-	c, err := smtp.NewClient(conn, host)
-	if err != nil {
+	case err != nil:
 		return decide(res, err, SMTPBlocked)
 	}
-	step(o.StepTimeout)
-	if err := c.Hello(o.HeloName); err != nil {
-		return decide(res, err, SMTPBlocked)
-	}
+	defer c.close()
+	step := c.step
+	starttls, _ := c.Extension("STARTTLS")
+	res.STARTTLS = &starttls
 	step(o.StepTimeout)
 	if err := c.Mail(o.MailFrom); err != nil {
 		return decide(res, err, SMTPBlocked)
@@ -249,8 +275,108 @@ func (v *Verifier) probeHost(ctx context.Context, o SMTPOptions, host string, a 
 	return quit(c, o, step, res)
 }
 
+// smtpConn is an SMTP session past EHLO, its connection held under the
+// pacing of its mail server.
+type smtpConn struct {
+	*smtp.Client
+	conn net.Conn
+	done func()
+}
+
+// step gives the next command d to complete.
+func (s *smtpConn) step(d time.Duration) { s.conn.SetDeadline(time.Now().Add(d)) }
+
+// close closes the connection and frees its turn.
+func (s *smtpConn) close() { s.done() }
+
+// hello connects to host (see connect), reads the greeting within
+// ConnectTimeout and sends EHLO within StepTimeout. A failure to connect
+// is a connectFailure; a greeting or EHLO refused (or not answered) is
+// the error, the connection then closed. The session ends when ctx does.
+func (v *Verifier) hello(ctx context.Context, o SMTPOptions, host string) (*smtpConn, *connectFailure, error) {
+	conn, release, fail := v.connect(ctx, o, host)
+	if fail != nil {
+		return nil, fail, nil
+	}
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	s := &smtpConn{conn: conn, done: func() { stop(); conn.Close(); release() }}
+	s.step(o.ConnectTimeout)
+	c, err := smtp.NewClient(conn, host)
+	if err != nil {
+		s.close()
+		return nil, nil, err
+	}
+	s.Client = c
+	s.step(o.StepTimeout)
+	if err := c.Hello(o.HeloName); err != nil {
+		s.close()
+		return nil, nil, err
+	}
+	return s, nil, nil
+}
+
+// connectFailure is why no connection to a mail server was opened: a
+// probe reason and a message.
+type connectFailure struct{ reason, message string }
+
+// connect opens a connection to the SMTP port of host, which it resolves
+// through the resolver (an IP literal is used as is): it checks the
+// address against the private-address policy, waits for the address's
+// turn (HostConnections, HostInterval), then dials it directly or
+// through the proxy within ConnectTimeout. The caller closes the
+// connection, then calls release.
+func (v *Verifier) connect(ctx context.Context, o SMTPOptions, host string) (net.Conn, func(), *connectFailure) {
+	ip, err := v.hostAddr(ctx, host)
+	if err != nil {
+		return nil, nil, &connectFailure{SMTPNoMailServer, err.Error()}
+	}
+	if !o.AllowPrivateAddresses {
+		// The same policy as every other outbound connection; the probe
+		// then dials the checked address itself (or asks the proxy for
+		// it), so DNS cannot rebind it.
+		if err := safehttp.NewDialer().CheckAddr(ip); err != nil {
+			return nil, nil, &connectFailure{SMTPForbidden, "the MX host resolves to the non-public address " + ip.String()}
+		}
+	}
+	release, err := v.pace.acquire(ctx, ip)
+	if err != nil {
+		return nil, nil, &connectFailure{SMTPTimeout, "waiting for a turn to connect to " + ip.String() + ": " + err.Error()}
+	}
+	dial := o.DialContext
+	if v.proxyDial != nil {
+		dial = v.proxyDial
+	}
+	dctx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
+	conn, err := dial(dctx, "tcp", net.JoinHostPort(ip.String(), strconv.Itoa(o.Port)))
+	cancel()
+	if err != nil {
+		release()
+		return nil, nil, &connectFailure{dialReason(err, v.proxyDial != nil), err.Error()}
+	}
+	return conn, release, nil
+}
+
+// dialReason classifies a failed dial. Through a proxy, the proxy's
+// report that the mail server refused or could not be reached is the
+// server's port_unreachable; any other failure of the proxy (not
+// reached, credentials refused, a general failure) is proxy_error.
+func dialReason(err error, proxied bool) string {
+	if r := failReason(err, SMTPPortUnreachable); r == SMTPTimeout || !proxied {
+		return r
+	}
+	var oe *net.OpError
+	if errors.As(err, &oe) && strings.HasPrefix(oe.Op, "socks") && oe.Err != nil {
+		for _, s := range []string{"connection refused", "host unreachable", "network unreachable", "TTL expired"} {
+			if oe.Err.Error() == "unknown error "+s {
+				return SMTPPortUnreachable
+			}
+		}
+	}
+	return SMTPProxyError
+}
+
 // quit ends the conversation politely; its errors change nothing.
-func quit(c *smtp.Client, o SMTPOptions, step func(time.Duration), res SMTPResult) SMTPResult {
+func quit(c *smtpConn, o SMTPOptions, step func(time.Duration), res SMTPResult) SMTPResult {
 	step(o.StepTimeout)
 	if c.Reset() == nil {
 		step(o.StepTimeout)

@@ -196,7 +196,7 @@ func (v *Verifier) VerifyCSV(ctx context.Context, r io.Reader, w io.Writer, opts
 		for len(fields) < len(header) { // short rows are padded: the results line up
 			fields = append(fields, "")
 		}
-		fields = appendResultFields(fields, &it.Result)
+		fields = AppendCSVResult(fields, &it.Result)
 		if rowErr = cw.Write(fields); rowErr != nil {
 			return false
 		}
@@ -229,7 +229,11 @@ var csvResultHeader = []string{
 	"is_free_provider", "has_mx_records", "mx_status", "did_you_mean",
 }
 
-func appendResultFields(dst []string, r *Result) []string {
+// AppendCSVResult appends to dst the values of the [CSVResultHeader]
+// columns for r, as [Verifier.VerifyCSV] writes them, and returns the
+// extended slice: a program that checks rows its own way (package
+// email/jobs) writes the same columns.
+func AppendCSVResult(dst []string, r *Result) []string {
 	str := func(p *string) string {
 		if p == nil {
 			return ""

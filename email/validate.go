@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 
 	"github.com/quiverkit/quiver/internal/safehttp"
@@ -29,10 +30,13 @@ type Config struct {
 	// accepted, IP literals rejected.
 	Syntax SyntaxOptions
 	// SMTP configures the mailbox probe of single validations (asked
-	// for with Checks.SMTP).
+	// for with Checks.SMTP) and the STARTTLS check of the MX hosts (asked
+	// for with CheckSTARTTLS): port, EHLO name, timeouts, SOCKS5 proxy,
+	// address policy and pacing per mail server.
 	// Default: the zero SMTPOptions, each of whose fields has a default:
-	// port 25, EHLO localhost, null reverse path, 10s timeouts, no
-	// non-public addresses.
+	// port 25, EHLO localhost, null reverse path, 10s timeouts, direct
+	// connections, no non-public addresses, 2 connections at once and 1s
+	// between starts per mail server.
 	SMTP SMTPOptions
 	// Concurrency bounds the domains a bulk, CSV, stream or domain-health
 	// operation looks up at once (and the rows a stream checks at once).
@@ -43,6 +47,16 @@ type Config struct {
 	// Default: the zero MTASTSOptions: system roots, port 443, 10s,
 	// public addresses only.
 	MTASTS MTASTSOptions
+	// DNSBLZones are the DNS blocklist zones (such as zen.spamhaus.org
+	// or bl.spamcop.net) in which DomainHealth and CheckMXHosts look up
+	// the addresses of each MX host, at most MaxDNSBLZones. Public
+	// DNSBLs refuse queries that reach them through large public
+	// resolvers (Spamhaus answers 127.255.255.254 to those), and their
+	// terms limit free use, so none is asked unless configured: name
+	// zones only when Resolver asks a resolver of your own, or use the
+	// zone names of a paid query service.
+	// Default: none.
+	DNSBLZones []string
 }
 
 // DefaultConcurrency is the default of [Config.Concurrency].
@@ -56,14 +70,25 @@ var ErrInvalidConfig = errors.New("email: invalid configuration")
 // [Config]: build one with [New], and share it; its methods are safe for
 // concurrent use.
 type Verifier struct {
-	cfg          Config
-	policyClient *safehttp.Client // MTA-STS policies; nil without a Resolver
+	cfg Config
+	// policyClient fetches MTA-STS policies; nil without a Resolver.
+	policyClient *safehttp.Client
+	// proxyDial dials through Config.SMTP.Proxy; nil for direct
+	// connections.
+	proxyDial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// pace spaces the connections to each mail server; nil (a Verifier
+	// not built by New) does not pace.
+	pace *pacer
+	// dnsbl are the DNSBL zones, normalized.
+	dnsbl []string
 }
 
 // New returns a Verifier configured by cfg. It fails, wrapping
-// [ErrInvalidConfig], when cfg.SMTP.Port or cfg.MTASTS.Port is over 65535 or
+// [ErrInvalidConfig], when cfg.SMTP.Port or cfg.MTASTS.Port is over 65535,
 // cfg.SMTP.HeloName or cfg.SMTP.MailFrom holds a line break or a space,
-// which no SMTP server would accept. New does no I/O.
+// which no SMTP server would accept, cfg.SMTP.Proxy is not a SOCKS5 URL
+// (the error never quotes it), or cfg.DNSBLZones holds a name that is
+// not a domain or more than MaxDNSBLZones names. New does no I/O.
 func New(cfg Config) (*Verifier, error) {
 	if p := cfg.SMTP.Port; p > 65535 {
 		return nil, fmt.Errorf("%w: SMTP.Port %d is over 65535", ErrInvalidConfig, p)
@@ -77,7 +102,22 @@ func New(cfg Config) (*Verifier, error) {
 	if p := cfg.MTASTS.Port; p < 0 || p > 65535 {
 		return nil, fmt.Errorf("%w: MTASTS.Port %d is not 0 to 65535", ErrInvalidConfig, p)
 	}
-	return &Verifier{cfg: cfg, policyClient: newPolicyClient(cfg)}, nil
+	v := &Verifier{cfg: cfg, policyClient: newPolicyClient(cfg)}
+	if cfg.SMTP.Proxy != "" {
+		d, err := proxyDialer(cfg.SMTP.withDefaults())
+		if err != nil {
+			return nil, fmt.Errorf("%w: SMTP.Proxy %v", ErrInvalidConfig, err)
+		}
+		v.proxyDial = d
+	}
+	o := cfg.SMTP.withDefaults()
+	v.pace = newPacer(o.HostConnections, o.HostInterval)
+	zones, err := dnsblZones(cfg.DNSBLZones)
+	if err != nil {
+		return nil, fmt.Errorf("%w: DNSBLZones %v", ErrInvalidConfig, err)
+	}
+	v.dnsbl = zones
+	return v, nil
 }
 
 func (v *Verifier) lists() *Lists {

@@ -21,6 +21,7 @@ func TestCodeHTTPStatus(t *testing.T) {
 		envelope.CodeNotFound:             404,
 		envelope.CodeMethodNotAllowed:     405,
 		envelope.CodeRequestTimeout:       408,
+		envelope.CodeConflict:             409,
 		envelope.CodePayloadTooLarge:      413,
 		envelope.CodeUnsupportedMediaType: 415,
 		envelope.CodeRateLimitExceeded:    429,

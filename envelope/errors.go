@@ -20,6 +20,7 @@ const (
 	CodeNotFound             Code = "NOT_FOUND"              // 404: no such route or upstream object
 	CodeMethodNotAllowed     Code = "METHOD_NOT_ALLOWED"     // 405: the route exists for other methods
 	CodeRequestTimeout       Code = "REQUEST_TIMEOUT"        // 408: the request body did not arrive in time
+	CodeConflict             Code = "CONFLICT"               // 409: the resource is not in a state that allows it (an extension: bulk jobs' results before the job is done)
 	CodePayloadTooLarge      Code = "PAYLOAD_TOO_LARGE"      // 413: the body exceeds the configured limit
 	CodeUnsupportedMediaType Code = "UNSUPPORTED_MEDIA_TYPE" // 415: wrong Content-Type
 	CodeRateLimitExceeded    Code = "RATE_LIMIT_EXCEEDED"    // 429: our limit or an upstream's
@@ -32,7 +33,7 @@ const (
 // Codes lists every code, in the order of their HTTP statuses.
 var Codes = []Code{
 	CodeInvalidRequest, CodeUnauthorized, CodeNotFound, CodeMethodNotAllowed,
-	CodeRequestTimeout, CodePayloadTooLarge, CodeUnsupportedMediaType, CodeRateLimitExceeded,
+	CodeRequestTimeout, CodeConflict, CodePayloadTooLarge, CodeUnsupportedMediaType, CodeRateLimitExceeded,
 	CodeInternal, CodeUpstreamError, CodeServiceUnavailable, CodeUpstreamTimeout,
 }
 
@@ -49,6 +50,8 @@ func (c Code) HTTPStatus() int {
 		return http.StatusMethodNotAllowed
 	case CodeRequestTimeout:
 		return http.StatusRequestTimeout
+	case CodeConflict:
+		return http.StatusConflict
 	case CodePayloadTooLarge:
 		return http.StatusRequestEntityTooLarge
 	case CodeUnsupportedMediaType:

@@ -32,6 +32,7 @@ const (
 	sitemapWeight   = 64 << 20 // sitemap: up to 50 MiB inflated, whatever the body
 	largeResponse   = 64 << 10 // responses above this get Config.SlowWriteTimeout
 	retryAfterAdmit = time.Second
+	jobUploadWeight = 4 << 20 // a chunk of rows, the CSV reader's and the client's buffers
 )
 
 // routeKind is how a route is charged.
@@ -49,6 +50,8 @@ var routeKinds = map[string]routeKind{
 	"/v1/dev/data/hash":            {perByte: heavyPerByte, heavy: true},
 	"/v1/dev/stacktrace":           {perByte: heavyPerByte, heavy: true},
 	"/v1/email/bulk/validate-csv":  {perByte: heavyPerByte, heavy: true},
+	// A job upload streams: one chunk of rows in memory, whatever the file.
+	"/v1/email/bulk/jobs": {fixed: jobUploadWeight},
 }
 
 // kindOf classifies a route by its path. Routes not in routeKinds are

@@ -114,6 +114,32 @@ func ExampleRoutes() {
 	fmt.Println(len(routes), "routes, from", routes[0])
 	fmt.Println(slices.Contains(routes, "POST /v1/dev/data/base64/encode"))
 	// Output:
-	// 49 routes, from GET /v1/photosocial/profile
+	// 53 routes, from GET /v1/photosocial/profile
 	// true
+}
+
+// GET /docs is an interactive reference of the API that needs no key; GET
+// / redirects to it. Config.DisableDocs leaves both unserved.
+func ExampleConfig_disableDocs() {
+	for _, disable := range []bool{false, true} {
+		api, err := httpapi.New(httpapi.Config{Keys: []string{"secret-key"}, DisableDocs: disable})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		for _, path := range []string{"/", "/docs"} {
+			rec := httptest.NewRecorder()
+			api.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+			what := "Content-Type: " + rec.Header().Get("Content-Type")
+			if loc := rec.Header().Get("Location"); loc != "" {
+				what = "Location: " + loc
+			}
+			fmt.Printf("DisableDocs=%v GET %s: %d, %s\n", disable, path, rec.Code, what)
+		}
+	}
+	// Output:
+	// DisableDocs=false GET /: 302, Location: docs
+	// DisableDocs=false GET /docs: 200, Content-Type: text/html; charset=utf-8
+	// DisableDocs=true GET /: 404, Content-Type: application/json; charset=utf-8
+	// DisableDocs=true GET /docs: 404, Content-Type: application/json; charset=utf-8
 }

@@ -548,6 +548,30 @@ func TestRequestTimeout(t *testing.T) {
 	}
 }
 
+// A download route streams stored data for as long as the client keeps
+// reading: the request timeout does not cut it; every other route,
+// streamed or not, has it.
+func TestRequestTimeoutSparesDownloads(t *testing.T) {
+	deadline := func(w io.Writer, r *http.Request) error {
+		_, ok := r.Context().Deadline()
+		_, err := fmt.Fprintf(w, "deadline\n%t\n", ok)
+		return err
+	}
+	stream := route{method: http.MethodGet, path: "/v1/test/stream", group: groupDev, csv: deadline}
+	download := route{method: http.MethodGet, path: "/v1/test/download", group: groupDev, csv: deadline, download: true}
+	h := testServer(t, Config{RequestTimeout: time.Hour}, stream, download)
+	for path, want := range map[string]string{"/v1/test/stream": "true", "/v1/test/download": "false"} {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.Header.Set("X-Gateway-Key", testKey)
+		req.Header.Set("X-Gateway-Host", "api.test")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK || rec.Body.String() != "deadline\n"+want+"\n" {
+			t.Errorf("GET %s = %d %q, want a deadline %s", path, rec.Code, rec.Body, want)
+		}
+	}
+}
+
 func TestClientGoneIsNotInternalError(t *testing.T) {
 	var logs testutil.SyncBuffer
 	stopped := route{

@@ -203,21 +203,26 @@ func (s *server) withRateLimit(next http.Handler) http.Handler {
 // over the bound is refused at once.
 func (s *server) withBodyLimit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > s.cfg.MaxBodyBytes {
-			s.fail(w, r, envelope.CodePayloadTooLarge, "the request body exceeds "+strconv.FormatInt(s.cfg.MaxBodyBytes, 10)+" bytes")
+		limit := s.cfg.MaxBodyBytes
+		if l, ok := s.bodyLimits[r.Method+" "+r.URL.Path]; ok {
+			limit = l
+		}
+		if r.ContentLength > limit {
+			s.fail(w, r, envelope.CodePayloadTooLarge, "the request body exceeds "+strconv.FormatInt(limit, 10)+" bytes")
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		next.ServeHTTP(w, r)
 	})
 }
 
-// withRequestTimeout ends the context of a request after
+// withRequestTimeout ends the context of a request to rt after
 // Config.RequestTimeout, so that no operation outlives its caller's
 // patience: one that is still waiting then fails with the deadline, which
-// the envelope reports as UPSTREAM_TIMEOUT.
-func (s *server) withRequestTimeout(next http.Handler) http.Handler {
-	if s.cfg.RequestTimeout <= 0 { // New turns 0 into the default
+// the envelope reports as UPSTREAM_TIMEOUT. A download route is exempt:
+// each of its writes has its own deadline instead.
+func (s *server) withRequestTimeout(rt route, next http.Handler) http.Handler {
+	if s.cfg.RequestTimeout <= 0 || rt.download { // New turns 0 into the default
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

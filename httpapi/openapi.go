@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,7 +16,9 @@ import (
 // from the Go types of each route's request and result, by reflection over
 // their json tags, so the document cannot drift from the code: a named
 // struct becomes a component schema, a pointer or a nil-able slice may be
-// null, and a field tagged omitempty is optional.
+// null, a field tagged omitempty is optional, and a field tagged
+// openapi:"extension" is described as an extension beyond the
+// specification.
 func (s *server) openAPI(routes []route) []byte {
 	g := &schemaGen{components: map[string]any{}}
 	paths := map[string]map[string]any{}
@@ -31,27 +34,26 @@ func (s *server) openAPI(routes []route) []byte {
 		}
 		if rt.query != nil {
 			g.request = true
-			op["parameters"] = g.queryParameters(rt.query)
+			op["parameters"] = g.queryParameters(rt.query, queryExamples[rt.pattern()])
 			g.request = false
+		}
+		if params := pathParameters(rt.path); len(params) > 0 {
+			op["parameters"] = params
 		}
 		switch {
 		case rt.form:
-			op["requestBody"] = map[string]any{
-				"required": true,
-				"content": map[string]any{"multipart/form-data": map[string]any{
-					"schema": map[string]any{
-						"type":       "object",
-						"properties": map[string]any{"file": map[string]any{"type": "string", "contentMediaType": "text/csv"}},
-						"required":   []string{"file"},
-					},
-				}},
+			props := map[string]any{"file": map[string]any{"type": "string", "contentMediaType": "text/csv"}}
+			for _, f := range rt.formFields {
+				props[f] = map[string]any{"type": "boolean", "default": true}
 			}
+			op["requestBody"] = requestBody(rt, "multipart/form-data", map[string]any{
+				"type":       "object",
+				"properties": props,
+				"required":   []string{"file"},
+			})
 		case rt.body != nil:
 			g.request = true
-			op["requestBody"] = map[string]any{
-				"required": true,
-				"content":  map[string]any{"application/json": map[string]any{"schema": g.schema(rt.body)}},
-			}
+			op["requestBody"] = requestBody(rt, "application/json", g.schema(rt.body))
 			g.request = false
 		}
 		if paths[rt.path] == nil {
@@ -63,13 +65,19 @@ func (s *server) openAPI(routes []route) []byte {
 		"operationId": "healthz",
 		"summary":     "Liveness check; needs no credentials",
 		"security":    []any{},
-		"responses":   map[string]any{"200": envelopeResponse("The service is up", map[string]any{"type": "object", "properties": map[string]any{"status": map[string]any{"type": "string", "const": "ok"}}})},
+		"responses": map[string]any{
+			"200": envelopeResponse("The service is up", map[string]any{"type": "object", "properties": map[string]any{"status": map[string]any{"type": "string", "const": "ok"}}}),
+			// The body limit holds for every path, even one that takes no body.
+			"413":     responseRef("PayloadTooLarge"),
+			"default": responseRef("Error"),
+		},
 	}}
 	var tags []map[string]string
-	for _, t := range []string{groupPhotosocial, groupMicroblog, groupEmail, groupUtility, groupDev, groupContent} {
-		tags = append(tags, map[string]string{"name": t})
+	for _, t := range groups {
+		tags = append(tags, map[string]string{"name": t.name, "description": t.description})
 	}
 	g.components["Error"] = errorSchema()
+	g.components["ErrorEnvelope"] = errorEnvelopeSchema()
 	g.components["Meta"] = metaSchema()
 	doc := map[string]any{
 		"openapi": "3.1.0",
@@ -79,14 +87,22 @@ func (s *server) openAPI(routes []route) []byte {
 			"description": "Email verification, web and domain checks, developer utilities, content generation and social data. Every response is the envelope {success, data, error, meta}.",
 			"license":     map[string]any{"name": "MIT", "identifier": "MIT"},
 		},
-		"tags":     tags,
-		"paths":    paths,
+		// Relative: the operations are on the server that serves the
+		// document, wherever that is.
+		"servers": []any{map[string]any{"url": "/", "description": "the server that serves this document"}},
+		"tags":    tags,
+		"paths":   paths,
+		// Every /v1 operation needs both headers (withGateway); /healthz
+		// says it needs none.
 		"security": []any{map[string]any{"gatewayKey": []string{}, "gatewayHost": []string{}}},
 		"components": map[string]any{
-			"schemas": g.components,
+			"schemas":   g.components,
+			"responses": errorResponses(),
 			"securitySchemes": map[string]any{
-				"gatewayKey":  map[string]any{"type": "apiKey", "in": "header", "name": "X-Gateway-Key"},
-				"gatewayHost": map[string]any{"type": "apiKey", "in": "header", "name": "X-Gateway-Host", "description": "host name of the addressed service"},
+				"gatewayKey": map[string]any{"type": "apiKey", "in": "header", "name": "X-Gateway-Key",
+					"description": "One of the keys the server accepts (cmd/quiver prints the one it generates when none is configured). Required on every /v1 request."},
+				"gatewayHost": map[string]any{"type": "apiKey", "in": "header", "name": "X-Gateway-Host",
+					"description": "Host name of the addressed service: any non-empty name, or one of the configured hosts when the server restricts them. Required on every /v1 request."},
 			},
 		},
 	}
@@ -108,23 +124,126 @@ func operationID(rt route) string {
 	return b.String()
 }
 
+// pathExamples are the examples of the path parameters, by name.
+var pathExamples = map[string]any{"id": "3f2a9c0e5b7d41a8b6c2d9e0f1a2b3c4"}
+
+// pathParameters documents the {name} segments of a path: strings,
+// required, with their example.
+func pathParameters(path string) []any {
+	var params []any
+	for _, seg := range strings.Split(path, "/") {
+		if name, ok := strings.CutPrefix(seg, "{"); ok {
+			name = strings.TrimSuffix(name, "}")
+			params = append(params, map[string]any{
+				"name": name, "in": "path", "required": true,
+				"schema": map[string]any{"type": "string"}, "example": pathExamples[name],
+			})
+		}
+	}
+	return params
+}
+
 func (g *schemaGen) responses(rt route) map[string]any {
-	ok := envelopeResponse("Success", g.schema(rt.response))
+	status := "200"
+	if rt.status != 0 {
+		status = strconv.Itoa(rt.status)
+	}
+	var ok map[string]any
+	switch {
+	case rt.csv != nil:
+		ok = map[string]any{
+			"description": "Success: the CSV, not the envelope",
+			"content":     map[string]any{"text/csv": map[string]any{"schema": map[string]any{"type": "string"}}},
+		}
+	default:
+		ok = envelopeResponse("Success", g.schema(rt.response))
+	}
 	if rt.ai {
 		ok["description"] = "Success; meta carries model, prompt_tokens, completion_tokens and cost_usd"
 	}
+	out := map[string]any{status: ok, "default": responseRef("Error")}
+	for _, e := range errorStatuses {
+		out[e.status] = responseRef(e.name)
+	}
+	return out
+}
+
+// groups are the tags of the document, in its order.
+var groups = []struct{ name, description string }{
+	{groupPhotosocial, "Public data of the photo-sharing network: profiles, posts, reels, media, comments, hashtag and general search, and insights on a profile or a post's comments from a language model. Needs a provider (503 without one)."},
+	{groupMicroblog, "Public data of the microblogging network: profiles, posts, threads, replies, search and brand mentions, and insights on them. Needs a provider (503 without one)."},
+	{groupEmail, "Email lists: bulk validation of addresses (JSON or a CSV upload), disposable and role-account checks, and the mail health of domains (MX, SPF, DMARC). The /v1/email/bulk/jobs routes, bulk verification jobs of up to a million rows, are an extension beyond the specification."},
+	{groupUtility, "Web and domain checks: TLS certificate, DNS records, robots.txt, sitemap, URL safety and CORS policy; and the validation of one email address."},
+	{groupDev, "Developer utilities: Base64, hashes, JSON formatting, URL parsing, email validation, regular expressions explained or generated, stack traces explained, READMEs written."},
+	{groupContent, "Text written by a language model: summaries, meta tags, FAQs, headlines, blog outlines, rewrites, social captions and product descriptions. Summaries and meta tags fall back to extraction without a model; the others answer 503."},
+}
+
+// errorStatuses are the failures every operation documents besides
+// "default", each a shared response of the error envelope.
+var errorStatuses = []struct{ status, name, description string }{
+	{"400", "InvalidRequest", "INVALID_REQUEST: the body or a parameter breaks a rule; error.details names the field and the rule"},
+	{"401", "Unauthorized", "UNAUTHORIZED: X-Gateway-Key or X-Gateway-Host is missing, repeated or not accepted"},
+	{"413", "PayloadTooLarge", "PAYLOAD_TOO_LARGE: the request body is larger than the server's limit (1 MiB unless configured)"},
+	{"429", "TooManyRequests", "RATE_LIMIT_EXCEEDED: the key's rate or memory share, or the client's failed authentications, are used up; Retry-After says when to come back"},
+	{"503", "Unavailable", "SERVICE_UNAVAILABLE: the route's provider or model is not configured, or the server is full (then with Retry-After)"},
+}
+
+// requestBody is the required body of rt in mediaType, with its example.
+func requestBody(rt route, mediaType string, schema any) map[string]any {
+	mt := map[string]any{"schema": schema}
+	if ex, ok := requestExamples[rt.pattern()]; ok {
+		mt["example"] = json.RawMessage(ex)
+	}
+	return map[string]any{"required": true, "content": map[string]any{mediaType: mt}}
+}
+
+// errorResponses are the shared responses of the error envelope.
+func errorResponses() map[string]any {
+	out := map[string]any{"Error": errorResponse("Any other failure (404, 415, 502, 504, 500...); error.code says why, see the README for the codes and statuses")}
+	for _, e := range errorStatuses {
+		r := errorResponse(e.description)
+		if e.status == "429" || e.status == "503" {
+			r["headers"].(map[string]any)["Retry-After"] = map[string]any{"description": "seconds to wait before retrying", "schema": map[string]any{"type": "integer"}}
+		}
+		out[e.name] = r
+	}
+	return out
+}
+
+func errorResponse(desc string) map[string]any {
 	return map[string]any{
-		"200":     ok,
-		"default": envelopeResponse("Failure; error.code says why (see the README for the codes and statuses)", map[string]any{"type": "null"}),
+		"description": desc,
+		"headers":     map[string]any{"X-Request-Id": requestIDHeader()},
+		"content":     map[string]any{"application/json": map[string]any{"schema": ref("ErrorEnvelope")}},
+	}
+}
+
+func requestIDHeader() map[string]any {
+	return map[string]any{"description": "the request ID, also in meta.request_id", "schema": map[string]any{"type": "string"}}
+}
+
+func responseRef(name string) map[string]any {
+	return map[string]any{"$ref": "#/components/responses/" + name}
+}
+
+// errorEnvelopeSchema is the envelope of every failure.
+func errorEnvelopeSchema() map[string]any {
+	return map[string]any{
+		"type":     "object",
+		"required": []string{"success", "data", "error", "meta"},
+		"properties": map[string]any{
+			"success": map[string]any{"type": "boolean", "const": false},
+			"data":    map[string]any{"type": "null"},
+			"error":   ref("Error"),
+			"meta":    ref("Meta"),
+		},
 	}
 }
 
 func envelopeResponse(desc string, data any) map[string]any {
 	return map[string]any{
 		"description": desc,
-		"headers": map[string]any{
-			"X-Request-Id": map[string]any{"description": "the request ID, also in meta.request_id", "schema": map[string]any{"type": "string"}},
-		},
+		"headers":     map[string]any{"X-Request-Id": requestIDHeader()},
 		"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
 			"type":     "object",
 			"required": []string{"success", "data", "error", "meta"},
@@ -294,11 +413,28 @@ func (g *schemaGen) addFields(t reflect.Type, props map[string]any, required *[]
 		if strings.Contains(tag, ",string") {
 			fs = map[string]any{"type": "string"}
 		}
+		if sf.Tag.Get("openapi") == "extension" {
+			fs = describe(fs, extensionNote)
+		}
 		props[name] = fs
 		if g.isRequired(sf, tag) {
 			*required = append(*required, name)
 		}
 	}
+}
+
+// extensionNote describes a field tagged openapi:"extension": one that
+// Quiver adds beyond the specification.
+const extensionNote = "Extension beyond the specification (see the README)."
+
+// describe returns a copy of s with a description.
+func describe(s map[string]any, desc string) map[string]any {
+	out := make(map[string]any, len(s)+1)
+	for k, v := range s {
+		out[k] = v
+	}
+	out["description"] = desc
+	return out
 }
 
 // isRequired reports whether a field must be present: in requests when
@@ -323,8 +459,9 @@ func nullable(s map[string]any) map[string]any {
 	return map[string]any{"oneOf": []any{s, map[string]any{"type": "null"}}}
 }
 
-// queryParameters describes the query parameters of a GET route.
-func (g *schemaGen) queryParameters(t reflect.Type) []any {
+// queryParameters describes the query parameters of a GET route, with
+// the example values given.
+func (g *schemaGen) queryParameters(t reflect.Type, examples map[string]any) []any {
 	var params []any
 	for i := range t.NumField() {
 		sf := t.Field(i)
@@ -343,6 +480,9 @@ func (g *schemaGen) queryParameters(t reflect.Type) []any {
 		if ft.Kind() == reflect.Slice {
 			p["style"] = "form"
 			p["explode"] = false
+		}
+		if ex, ok := examples[name]; ok {
+			p["example"] = ex
 		}
 		params = append(params, p)
 	}

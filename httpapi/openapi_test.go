@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -71,6 +72,27 @@ func TestOpenAPIDocument(t *testing.T) {
 		if strings.Contains(rec.Body.String(), `"no route for `) || rec.Code == http.StatusMethodNotAllowed {
 			t.Errorf("%s: documented but answered %d: %s", rt, rec.Code, rec.Body)
 		}
+	}
+}
+
+// TestOpenAPIDocumentsURLWarnings: the warnings of url/parse, an
+// extension beyond the specification, are in the schema and described as
+// an extension.
+func TestOpenAPIDocumentsURLWarnings(t *testing.T) {
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
+	doc, err := openapi3.NewLoader().LoadFromData(fetchOpenAPI(t, h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := doc.Paths.Find("/v1/dev/data/url/parse").GetOperation("POST")
+	for _, want := range []string{"WHATWG URL Standard", "Extension beyond the specification: warnings", "backslash", "missing_slashes", "stripped_control", "empty_userinfo"} {
+		if !strings.Contains(op.Description, want) {
+			t.Errorf("url/parse description lacks %q: %s", want, op.Description)
+		}
+	}
+	raw := string(fetchOpenAPI(t, h))
+	if !strings.Contains(raw, `"webcheck.URLWarning"`) {
+		t.Error("no URLWarning schema in the document")
 	}
 }
 
@@ -163,6 +185,7 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 		{"POST", "/v1/email/bulk/validate", `{"emails":[]}`},
 		{"POST", "/v1/dev/data/url/parse", `{"url":"HTTPS://User:pw@Example.COM:443/a/./b/../c?q=1&q=2#frag"}`},
 		{"POST", "/v1/dev/data/url/parse", `{"url":"http://[::1"}`},
+		{"POST", "/v1/dev/data/url/parse", `{"url":"http:\\\\127.1\\admin"}`},
 		{"POST", "/v1/utility/ssl/check", `{"domain":"127.0.0.1"}`},
 		{"POST", "/v1/content/summarize", `{"text":` + strconv.Quote(article) + `,"max_words":40}`},
 		{"POST", "/v1/content/meta-tags", `{"page_content":` + strconv.Quote(article) + `}`},
@@ -185,5 +208,134 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 	}
 	for _, c := range calls {
 		checkExchange(t, router, h, c.method, c.path, c.body)
+	}
+}
+
+// TestOpenAPIForClients checks what a generated client or the /docs page
+// needs from the document: the gateway headers as security schemes on
+// every /v1 operation, a relative server, an example body for every POST
+// operation (validated by kin-openapi), the error envelope as shared
+// responses that every operation's failures refer to, and described tags.
+func TestOpenAPIForClients(t *testing.T) {
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
+	doc, err := openapi3.NewLoader().LoadFromData(fetchOpenAPI(t, h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := doc.Validate(context.Background(), openapi3.EnableExamplesValidation()); err != nil {
+		t.Fatalf("the document, examples included, is not valid: %v", err)
+	}
+	if len(doc.Servers) != 1 || doc.Servers[0].URL != "/" {
+		t.Errorf("servers = %v, want the relative /", doc.Servers)
+	}
+	for name, header := range map[string]string{"gatewayKey": "X-Gateway-Key", "gatewayHost": "X-Gateway-Host"} {
+		s := doc.Components.SecuritySchemes[name]
+		if s == nil || s.Value.Type != "apiKey" || s.Value.In != "header" || s.Value.Name != header {
+			t.Errorf("security scheme %s: %+v, want an apiKey header %s", name, s, header)
+		}
+	}
+	requires := func(reqs openapi3.SecurityRequirements) bool {
+		for _, r := range reqs { // alternatives: each must name both headers
+			if _, ok := r["gatewayKey"]; !ok {
+				return false
+			}
+			if _, ok := r["gatewayHost"]; !ok {
+				return false
+			}
+		}
+		return len(reqs) > 0
+	}
+	tags := map[string]bool{}
+	for _, tag := range doc.Tags {
+		if tag.Description == "" {
+			t.Errorf("tag %s has no description", tag.Name)
+		}
+		tags[tag.Name] = true
+	}
+	shared := doc.Components.Responses
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			name := method + " " + path
+			security := doc.Security
+			if op.Security != nil {
+				security = *op.Security
+			}
+			if strings.HasPrefix(path, "/v1/") && !requires(security) {
+				t.Errorf("%s does not require both gateway headers: %v", name, security)
+			}
+			if path == "/healthz" && len(security) != 0 {
+				t.Errorf("%s requires credentials: %v", name, security)
+			}
+			for _, tag := range op.Tags {
+				if !tags[tag] {
+					t.Errorf("%s: tag %s is not declared", name, tag)
+				}
+			}
+			if method == http.MethodPost {
+				for mt, c := range op.RequestBody.Value.Content {
+					if c.Example == nil {
+						t.Errorf("%s: no example %s body", name, mt)
+					}
+				}
+			}
+			if method == http.MethodGet && strings.HasPrefix(path, "/v1/") {
+				examples := 0
+				for _, p := range op.Parameters {
+					if p.Value.Example != nil {
+						examples++
+					} else if p.Value.Required {
+						t.Errorf("%s: the required parameter %s has no example", name, p.Value.Name)
+					}
+				}
+				if examples == 0 {
+					t.Errorf("%s: no parameter has an example", name)
+				}
+			}
+			has4xx := false
+			for status, r := range op.Responses.Map() {
+				if status[0] == '2' { // 200, or 202 for a job accepted
+					continue
+				}
+				has4xx = has4xx || status[0] == '4'
+				ref := strings.TrimPrefix(r.Ref, "#/components/responses/")
+				if ref == r.Ref || shared[ref] == nil || shared[ref].Value != r.Value {
+					t.Errorf("%s: response %s is not a shared response (ref %q)", name, status, r.Ref)
+				}
+			}
+			if !has4xx {
+				t.Errorf("%s documents no 4xx response", name)
+			}
+		}
+	}
+	for name, r := range shared {
+		if s := r.Value.Content.Get("application/json").Schema; s.Ref != "#/components/schemas/ErrorEnvelope" {
+			t.Errorf("shared response %s: schema %q, want the error envelope", name, s.Ref)
+		}
+	}
+}
+
+// TestOpenAPIExamplesAreValidated shows that kin-openapi checks the
+// examples against their schemas, so that TestOpenAPIForClients would
+// catch a wrong one.
+func TestOpenAPIExamplesAreValidated(t *testing.T) {
+	var m map[string]any
+	if err := json.Unmarshal(fetchOpenAPI(t, mustNew(t, httpapi.Config{Keys: []string{"k"}})), &m); err != nil {
+		t.Fatal(err)
+	}
+	media := m["paths"].(map[string]any)["/v1/dev/data/base64/encode"].(map[string]any)["post"].(map[string]any)["requestBody"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)
+	if media["example"] == nil {
+		t.Fatal("the base64 encode operation has no example")
+	}
+	media["example"] = map[string]any{"value": 5}
+	bad, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := openapi3.NewLoader().LoadFromData(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := doc.Validate(context.Background(), openapi3.EnableExamplesValidation()); err == nil {
+		t.Error("a number where the schema wants a string passed validation")
 	}
 }

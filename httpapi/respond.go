@@ -17,10 +17,16 @@ import (
 // classified by envelope.From, and INTERNAL_ERROR causes are logged, never
 // sent.
 func (s *server) respond(w http.ResponseWriter, r *http.Request, data any, ai *envelope.AI, err error) {
+	s.respondStatus(w, r, http.StatusOK, data, ai, err)
+}
+
+// respondStatus is respond with the status of success: 200, or 202 for
+// a job accepted.
+func (s *server) respondStatus(w http.ResponseWriter, r *http.Request, status int, data any, ai *envelope.AI, err error) {
 	meta := envelope.Meta{RequestID: requestID(r.Context()), AI: ai}
 	s.metrics.ObserveAI(ai)
 	if err == nil {
-		s.write(w, http.StatusOK, envelope.Success(data, meta))
+		s.write(w, status, envelope.Success(data, meta))
 		return
 	}
 	if errors.Is(err, context.Canceled) && errors.Is(r.Context().Err(), context.Canceled) {
@@ -86,4 +92,24 @@ func (s *server) write(w http.ResponseWriter, status int, env envelope.Envelope)
 func retryAfterSeconds(d time.Duration) string {
 	secs := int64((d + time.Second - 1) / time.Second)
 	return strconv.FormatInt(max(secs, 1), 10)
+}
+
+// streamCSV serves a route that answers text/csv: an error before the
+// first byte is the envelope's; one after it aborts the connection, so
+// that the client sees a cut answer, never a short one that looks whole.
+func (s *server) streamCSV(w http.ResponseWriter, r *http.Request, rt route) {
+	cw := &csvWriter{w: w, timeout: s.cfg.SlowWriteTimeout}
+	err := rt.csv(cw, r)
+	if err == nil {
+		if !cw.started {
+			cw.Write(nil)
+		}
+		return
+	}
+	if !cw.started {
+		s.respond(w, r, nil, nil, err)
+		return
+	}
+	s.log.WarnContext(r.Context(), "streaming CSV failed", "request_id", requestID(r.Context()), "error", err)
+	panic(http.ErrAbortHandler)
 }

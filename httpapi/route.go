@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"reflect"
 
@@ -32,27 +33,45 @@ type operation func(r *http.Request) (data any, ai *envelope.AI, err error)
 // carries the tag openapi:"required"; result fields are required unless
 // tagged omitempty.
 type route struct {
-	method  string // "GET" or "POST"
-	path    string // "/v1/..."
+	method  string // "GET", "POST" or "DELETE"
+	path    string // "/v1/...", with {name} for path parameters
 	group   string // one of the group constants
 	summary string // one line for the OpenAPI document
-	// description is the OpenAPI description of the operation, naming
-	// its extensions beyond the specification; "" for none.
+	// description is the OpenAPI operation's longer text: how the route
+	// reads its input, and the extensions beyond the specification.
 	description string
+	status      int // the status of success; 0 means 200
 
-	body     reflect.Type // JSON body type; nil when the route takes none
-	query    reflect.Type // query parameter struct; nil when none
-	form     bool         // multipart/form-data upload instead of JSON
-	response reflect.Type // type of envelope.data
-	ai       bool         // meta carries model, tokens and cost
+	body       reflect.Type // JSON body type; nil when the route takes none
+	query      reflect.Type // query parameter struct; nil when none
+	form       bool         // multipart/form-data upload instead of JSON
+	formFields []string     // the optional boolean fields of the upload, before its file
+	maxBody    int64        // the body limit of the route; 0 means Config.MaxBodyBytes
+	response   reflect.Type // type of envelope.data
+	ai         bool         // meta carries model, tokens and cost
 
 	op operation
+	// csv, instead of op, streams a text/csv answer to w; an error
+	// before the first byte is answered as the envelope's.
+	csv func(w io.Writer, r *http.Request) error
+	// download marks a csv route that streams stored data rather than
+	// computing it: it is bounded by Config.SlowWriteTimeout on every
+	// write and ends when the client goes, but not by
+	// Config.RequestTimeout, so that a large result can be fetched over a
+	// slow link.
+	download bool
 }
 
 // pattern is the ServeMux pattern of the route.
 func (rt route) pattern() string { return rt.method + " " + rt.path }
 
 func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
+
+// describe returns rt with its OpenAPI description set.
+func (rt route) describe(d string) route {
+	rt.description = d
+	return rt
+}
 
 // post is a route whose JSON body decodes into Req and whose result is
 // the envelope's data.
@@ -122,6 +141,7 @@ func (s *server) routes() ([]route, error) {
 		s.photosocialRoutes,
 		s.microblogRoutes,
 		s.emailRoutes,
+		func() ([]route, error) { return s.jobsRoutes(), nil },
 		s.webcheckRoutes,
 		s.devutilRoutes,
 		s.contentRoutes,

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -327,6 +328,9 @@ func TestContentProviders(t *testing.T) {
 				code    string
 				in, out int // usage summed over the calls
 				check   func(t *testing.T, rec *httptest.ResponseRecorder, s *llmtest.Server)
+				// timeout is the model's; 0 means one no answered case
+				// reaches even on a starved machine.
+				timeout time.Duration
 			}{
 				{name: "good answer", replies: []llmtest.Reply{{Content: good, PromptTokens: 310, CompletionTokens: 95}},
 					status: 200, in: 310, out: 95},
@@ -365,21 +369,26 @@ func TestContentProviders(t *testing.T) {
 					status: 502, code: "UPSTREAM_ERROR"},
 				{name: "provider 503", replies: []llmtest.Reply{{Status: 503, Message: "overloaded"}},
 					status: 502, code: "UPSTREAM_ERROR"},
-				{name: "timeout", replies: []llmtest.Reply{{Content: good, Delay: 10 * time.Second}},
-					status: 504, code: "UPSTREAM_TIMEOUT"},
+				{name: "timeout", replies: []llmtest.Reply{{Content: good, Delay: time.Minute}},
+					status: 504, code: "UPSTREAM_TIMEOUT", timeout: time.Second},
 			}
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
 					s := testutil.NewLLMServer(t, p, tt.replies...)
-					// A generous timeout: answered cases must not time out on a loaded machine.
-					h := contentHandler(t, s, model, llm.Config{Timeout: time.Second})
+					// Answered cases get a timeout that a starved CI
+					// machine cannot reach (1 s was reached under load);
+					// the timeout case gets 1 s against a reply delayed by
+					// a minute, so that finishing well inside the minute
+					// shows the timeout cut the call short.
+					timeout := cmp.Or(tt.timeout, time.Minute)
+					h := contentHandler(t, s, model, llm.Config{Timeout: timeout})
 					start := time.Now()
 					rec, res := postContent(t, h, path, body)
 					if rec.Code != tt.status {
 						t.Fatalf("status %d, want %d: %s", rec.Code, tt.status, rec.Body)
 					}
-					if time.Since(start) > 5*time.Second {
-						t.Errorf("took %v", time.Since(start))
+					if tt.timeout > 0 && time.Since(start) > 30*time.Second {
+						t.Errorf("took %v: the %v timeout did not cut the delayed reply short", time.Since(start), tt.timeout)
 					}
 					if tt.code != "" && (res.Error == nil || res.Error.Code != tt.code) {
 						t.Errorf("error = %+v, want %s", res.Error, tt.code)

@@ -27,6 +27,10 @@ nullmx       MX 0 .
 good         MX 10 mail.mx.test.
 good         TXT "v=spf1 mx -all"
 _dmarc.good  TXT "v=DMARC1; p=reject; rua=mailto:d@good.test"
+1.0.0.127.bl A 127.0.0.2
+1.0.0.127.bl TXT "listed in the test zone"
+$ORIGIN 0.0.127.in-addr.arpa.
+1            PTR mail.mx.test.
 `
 
 // emailHandler is the handler with a resolver pointed at a loopback DNS

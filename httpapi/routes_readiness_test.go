@@ -48,13 +48,16 @@ func quoted(s string) string {
 }
 
 // The bulk-sender readiness of six domains, from one that publishes
-// everything to one that publishes nothing but MX, through the route,
+// everything (with forward-confirmed reverse DNS for its MX host) to one
+// that publishes nothing but MX, through the route,
 // each response checked against the OpenAPI document.
 func TestEmailDomainHealthReadinessRoute(t *testing.T) {
 	good, weak := rsaKeyP(t, 2048), rsaKeyP(t, 512)
 	zone := `$ORIGIN test.
 @ SOA ns h 1 3600 600 86400 60
 ready MX 10 mx.ready.test.
+mx.ready A 192.0.2.7
+7.2.0.192.in-addr.arpa. PTR mx.ready.test.
 ready TXT "v=spf1 ip4:192.0.2.0/24 -all"
 _dmarc.ready TXT "v=DMARC1; p=reject; rua=mailto:d@ready.test"
 google._domainkey.ready TXT ` + quoted("v=DKIM1; k=rsa; p="+good) + `
@@ -106,13 +109,13 @@ nothing MX 10 mx.nothing.test.
 	// Lines in order: spf, dkim, dmarc, dmarc_alignment,
 	// forward_reverse_dns, tls; p pass, f fail, u unknown.
 	want := []struct{ lines, verdict string }{
-		{"ppppup", email.VerdictUnknown},
+		{"pppppp", email.VerdictReady},
 		{"ppppuu", email.VerdictUnknown},
 		{"puppuu", email.VerdictUnknown},
 		{"pfppuu", email.VerdictNotReady},
 		{"puffuu", email.VerdictNotReady},
 		{"fuffuu", email.VerdictNotReady},
-		{"ffffuf", email.VerdictNotReady},
+		{"ffffff", email.VerdictNotReady},
 	}
 	for i, w := range want {
 		got := res.Results[i].BulkSender

@@ -19,7 +19,7 @@ func (s *server) webcheckRoutes() ([]route, error) {
 	}
 	return []route{
 		post(groupUtility, "/v1/utility/ssl/check", "Check the TLS certificate of a domain", needs(wc, (*webcheck.Checker).CheckSSL)),
-		post(groupDev, "/v1/dev/data/url/parse", "Parse and normalize a URL", webcheck.ParseURL),
+		post(groupDev, "/v1/dev/data/url/parse", "Parse and normalize a URL", webcheck.ParseURL).describe(urlParseDescription),
 		post(groupUtility, "/v1/utility/cors/check", "Check the CORS policy of a URL against attacker origins", needs(wc, (*webcheck.Checker).CheckCORS)),
 		post(groupUtility, "/v1/utility/dns/analyze", "Query the DNS records of a domain with SPF and DMARC", needs(wc, (*webcheck.Checker).AnalyzeDNS)),
 		post(groupUtility, "/v1/utility/url/safety", "Follow a URL's redirects and flag threats", needs(wc, (*webcheck.Checker).CheckURLSafety)),
@@ -39,3 +39,12 @@ func needs[Req, Res any](wc *webcheck.Checker, m func(*webcheck.Checker, context
 		return m(wc, ctx, req)
 	}
 }
+
+// urlParseDescription documents how url/parse reads a URL and its
+// extension beyond the specification.
+const urlParseDescription = "Parses the URL as browsers do, by the WHATWG URL Standard: normalized_url is the Standard's href; " +
+	"host, port, path, query, fragment, username and has_password are its components (port falls back to the scheme's default); " +
+	"query_params follows application/x-www-form-urlencoded. " +
+	"Extension beyond the specification: warnings, an array of {code, message} naming each repair a browser makes that signals a " +
+	"parser-differential trick: stripped_control, stripped_tab_newline, backslash, missing_slashes, extra_slashes, empty_userinfo, " +
+	"credentials, multiple_at, percent_encoded_host, ipv4_non_decimal, ipv4_shorthand, ipv4_trailing_dot, invalid_percent_escape."

@@ -35,7 +35,12 @@
 //
 // GET /healthz (no authentication) answers {"status":"ok"} in the
 // envelope, and GET /openapi.json serves an OpenAPI 3.1 description of
-// every route.
+// every route. GET /docs (no authentication either; GET / redirects to
+// it) is an interactive reference of that document, in which a visitor
+// enters the gateway key once and calls any route: Swagger UI, embedded
+// in the binary and served under a strict Content-Security-Policy, so
+// that the page loads nothing from another origin. [Config.DisableDocs]
+// turns it off.
 //
 // # Metrics
 //
@@ -73,6 +78,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/quiverkit/quiver/email"
+	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/metrics"
 	"github.com/quiverkit/quiver/llm"
@@ -125,7 +131,10 @@ type Config struct {
 	// RequestTimeout bounds the work of one request: its context ends
 	// then, and an operation still waiting on an upstream answers 504
 	// UPSTREAM_TIMEOUT. Default (0): DefaultRequestTimeout; negative
-	// disables it. Keep it below the server's WriteTimeout.
+	// disables it. Keep it below the server's WriteTimeout. The download
+	// of a bulk job's results is exempt: each of its writes must finish
+	// within SlowWriteTimeout instead, so a million rows can be fetched
+	// over a slow link.
 	RequestTimeout time.Duration
 
 	// MemoryBudget bounds the work in flight: the bytes that the requests
@@ -165,6 +174,13 @@ type Config struct {
 	// the connection's peer. An entry that does not parse fails New.
 	TrustedProxies []string
 
+	// DisableDocs turns off the interactive API reference that GET /docs
+	// serves without authentication (Swagger UI rendering /openapi.json,
+	// embedded: it loads nothing from another origin), and the redirect
+	// to it from GET /; both then answer 404. Default false: the page is
+	// served.
+	DisableDocs bool
+
 	// Logger receives access logs, internal errors and, from New, a
 	// warning when the model's price is unknown. Default (nil): discard.
 	Logger *slog.Logger
@@ -199,15 +215,29 @@ type Config struct {
 	// Default (nil): email.DefaultLists(), the lists embedded at build
 	// time.
 	EmailLists *email.Lists
-	// EmailSMTP configures the SMTP probe of single validations (EHLO
-	// name, MAIL FROM, port, dialer, timeouts). Default (zero value): the
-	// defaults of email.SMTPOptions.
+	// EmailSMTP configures the SMTP probe of single validations and the
+	// STARTTLS check of domain health (EHLO name, MAIL FROM, port,
+	// dialer, SOCKS5 proxy, timeouts, pacing per mail server). Its proxy
+	// credentials are redacted wherever it is printed. Default (zero
+	// value): the defaults of email.SMTPOptions.
 	EmailSMTP email.SMTPOptions
 	// EmailMTASTS configures the fetch of MTA-STS policies by domain
 	// health (roots, port, timeout, loopback for tests). Default (zero
 	// value): the defaults of email.MTASTSOptions: system roots, port
 	// 443, 10s, public addresses only.
 	EmailMTASTS email.MTASTSOptions
+	// EmailDNSBLZones are the DNS blocklist zones in which domain health
+	// looks up the addresses of each MX host (email.Config.DNSBLZones).
+	// Default (nil): none; public DNSBLs refuse queries from large public
+	// resolvers.
+	EmailDNSBLZones []string
+
+	// Jobs runs the bulk verification jobs of /v1/email/bulk/jobs, an
+	// extension beyond the specification: package email/jobs, on Redis
+	// or in process; the embedder runs its workers (Manager.Run). The
+	// upload's body limit is the Manager's file limit, not MaxBodyBytes.
+	// Default (nil): those routes answer 503.
+	Jobs *jobs.Manager
 
 	// WebCheck runs the web and domain checks. Default (nil): New builds
 	// one with the defaults of webcheck.Config on Resolver (loopback and
@@ -282,9 +312,10 @@ type server struct {
 	hosts   map[string]bool
 	bufs    sync.Pool // *bytes.Buffer for encoding responses
 
-	admission    *admission     // nil when Config.MemoryBudget < 0
-	authFailures *MemoryLimiter // failed authentications per client address; nil when disabled
-	proxies      []netip.Prefix // Config.TrustedProxies
+	admission    *admission       // nil when Config.MemoryBudget < 0
+	authFailures *MemoryLimiter   // failed authentications per client address; nil when disabled
+	proxies      []netip.Prefix   // Config.TrustedProxies
+	bodyLimits   map[string]int64 // "METHOD /path" -> body limit of routes with their own
 }
 
 // Handler serves every Quiver route. It is an [http.Handler]: mount it in
@@ -365,7 +396,11 @@ func newServer(cfg Config) *server {
 func (s *server) handler(routes []route) http.Handler {
 	mux := http.NewServeMux()
 	methods := make(map[string][]string)
+	s.bodyLimits = make(map[string]int64)
 	for _, rt := range routes {
+		if rt.maxBody > 0 {
+			s.bodyLimits[rt.pattern()] = rt.maxBody
+		}
 		mux.Handle(rt.pattern(), s.serveRoute(rt))
 		methods[rt.path] = append(methods[rt.path], rt.method)
 	}
@@ -389,9 +424,13 @@ func (s *server) handler(routes []route) http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(doc)
 	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	notFound := func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, envelope.CodeNotFound, "no route for "+r.Method+" "+envelope.Excerpt(r.URL.Path))
-	})
+	}
+	if !s.cfg.DisableDocs {
+		docs().register(mux, notFound)
+	}
+	mux.HandleFunc("/", notFound)
 	return chain(mux,
 		s.withRequestID,
 		s.withCleanPath,
@@ -401,18 +440,25 @@ func (s *server) handler(routes []route) http.Handler {
 		s.withGateway,
 		s.withRateLimit,
 		s.withBodyLimit,
-		s.withRequestTimeout,
 	)
 }
 
 // serveRoute runs one route's operation and writes its envelope.
 func (s *server) serveRoute(rt route) http.Handler {
 	pattern := rt.pattern()
-	return s.admit(rt, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return s.withRequestTimeout(rt, s.admit(rt, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setPattern(r.Context(), pattern)
+		if rt.csv != nil {
+			s.streamCSV(w, r, rt)
+			return
+		}
 		data, ai, err := rt.op(r)
+		if err == nil && rt.status != 0 {
+			s.respondStatus(w, r, rt.status, data, ai, nil)
+			return
+		}
 		s.respond(w, r, data, ai, err)
-	}))
+	})))
 }
 
 // chain wraps h in the middleware mw, the first being the outermost.

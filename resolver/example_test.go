@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net/netip"
 
 	"github.com/miekg/dns"
 
@@ -195,6 +196,35 @@ func ExampleResolver_LookupIP() {
 	// [192.0.2.1 2001:db8::1] <nil>
 	// [192.0.2.20] <nil>
 	// [2001:db8::25] <nil>
+}
+
+func ExampleResolver_LookupPTR() {
+	srv, err := resolvertest.NewServer(`
+$ORIGIN 2.0.192.in-addr.arpa.
+10 IN PTR mx1.example.test.
+$ORIGIN 8.b.d.0.1.0.0.2.ip6.arpa.
+1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0 IN PTR WWW.Example.Test.
+`)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+
+	names, err := r.LookupPTR(ctx, netip.MustParseAddr("192.0.2.10"))
+	fmt.Println(names, err)
+	names, err = r.LookupPTR(ctx, netip.MustParseAddr("2001:db8::1"))
+	fmt.Println(names, err)
+	_, err = r.LookupPTR(ctx, netip.MustParseAddr("192.0.2.99"))
+	fmt.Println(errors.Is(err, resolver.ErrNXDomain))
+	// Output:
+	// [mx1.example.test] <nil>
+	// [www.example.test] <nil>
+	// true
 }
 
 func ExampleResolver_Servers() {

@@ -12,7 +12,8 @@
 // [Resolver.Lookup] asks any question and returns the records as
 // miekg/dns values in an [Answer]; the typed methods ([Resolver.LookupMX],
 // [Resolver.LookupTXT], [Resolver.LookupNS], [Resolver.LookupCNAME],
-// [Resolver.LookupA], [Resolver.LookupAAAA], [Resolver.LookupIP]) return
+// [Resolver.LookupA], [Resolver.LookupAAAA], [Resolver.LookupIP],
+// [Resolver.LookupPTR]) return
 // plain Go values.
 //
 // Every method reports a failure as a [*LookupError] naming the question
@@ -584,6 +585,30 @@ func (r *Resolver) LookupCNAME(ctx context.Context, name string) (string, error)
 		return "", err
 	}
 	return strings.TrimSuffix(strings.ToLower(rrs[0].Target), "."), nil
+}
+
+// LookupPTR returns the names of the PTR records at the reverse name of
+// ip (in in-addr.arpa for IPv4, ip6.arpa for IPv6; an IPv4-mapped IPv6
+// address counts as IPv4), lowercased without the trailing dot. An
+// address without PTR records is an ErrNoData error, or ErrNXDomain when
+// its reverse name does not exist.
+func (r *Resolver) LookupPTR(ctx context.Context, ip netip.Addr) ([]string, error) {
+	if !ip.IsValid() {
+		return nil, &LookupError{Name: ip.String(), Type: dns.TypePTR, Err: ErrInvalidName}
+	}
+	name, err := dns.ReverseAddr(ip.Unmap().String())
+	if err != nil {
+		return nil, &LookupError{Name: ip.String(), Type: dns.TypePTR, Err: ErrInvalidName}
+	}
+	rrs, err := records[*dns.PTR](ctx, r, name, dns.TypePTR)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(rrs))
+	for i, rr := range rrs {
+		out[i] = strings.TrimSuffix(strings.ToLower(rr.Ptr), ".")
+	}
+	return out, nil
 }
 
 // LookupA returns the IPv4 addresses of host, following CNAMEs. A host

@@ -60,8 +60,8 @@ func TestMessagesQuoteLittleInput(t *testing.T) {
 	long := strings.Repeat("a", 7000)
 	huge := strings.Repeat("a", 1<<20)
 	for name, call := range map[string]func() error{
-		"url host":  func() error { _, err := ParseURL(ctx, URLParseRequest{URL: "http://" + long + "!x/"}); return err },
-		"url label": func() error { _, err := ParseURL(ctx, URLParseRequest{URL: "http://" + long + ".com/"}); return err },
+		"url host":  func() error { _, err := ParseURL(ctx, URLParseRequest{URL: "http://" + long + "^x/"}); return err },
+		"url label": func() error { _, err := ParseURL(ctx, URLParseRequest{URL: "http://" + long + ".09/"}); return err },
 		"url port":  func() error { _, err := ParseURL(ctx, URLParseRequest{URL: "http://a:" + long + "/"}); return err },
 		"url ipv6":  func() error { _, err := ParseURL(ctx, URLParseRequest{URL: "http://[" + long + "]/"}); return err },
 		"url idna": func() error {

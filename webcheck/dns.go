@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/netip"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/safehttp"
+	"github.com/quiverkit/quiver/internal/weburl"
 	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 )
@@ -161,12 +161,12 @@ func dnsDomain(raw string) (string, error) {
 	if d == "" {
 		return "", envelope.Invalid("domain", "is required")
 	}
-	if strings.Contains(d, "://") {
-		u, err := url.Parse(d)
-		if err != nil || u.Hostname() == "" {
+	if isWebURL(d) {
+		u, err := weburl.Parse(d)
+		if err != nil || u.Host == "" {
 			return "", envelope.Invalid("domain", "must be a domain name like example.com")
 		}
-		d = u.Hostname()
+		d = u.Host
 	}
 	h, err := safehttp.ParseHost(d)
 	switch {

@@ -58,14 +58,27 @@ func ExampleParseURL() {
 	fmt.Println(*res.Username, res.HasPassword, res.QueryParams["q"], res.Fragment)
 	fmt.Println(res.NormalizedURL)
 
+	// Repairs a browser makes that signal trouble come back as warnings.
+	res, err = webcheck.ParseURL(context.Background(), webcheck.URLParseRequest{URL: `http:\\127.1\admin`})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.NormalizedURL)
+	for _, w := range res.Warnings {
+		fmt.Println(w.Code)
+	}
+
 	// A URL that does not parse is an INVALID_REQUEST naming the field.
 	_, err = webcheck.ParseURL(context.Background(), webcheck.URLParseRequest{URL: "http://[::1/"})
 	fmt.Println(err)
 	// Output:
-	// https xn--bcher-kva.example 443 /a/./b/../c/~user
+	// https xn--bcher-kva.example 443 /a/c/%7euser
 	// User false [1 2] top
-	// https://User@xn--bcher-kva.example/a/c/~user?q=1&q=2#top
-	// invalid request: url: is not a valid URL: missing ']' in host
+	// https://User@xn--bcher-kva.example/a/c/%7euser?q=1&q=2#top
+	// http://127.0.0.1/admin
+	// backslash
+	// ipv4_shorthand
+	// invalid request: url: has an IPv6 host without its closing ]
 }
 
 func ExampleRobots_Allowed() {

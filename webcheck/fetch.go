@@ -77,7 +77,7 @@ func (c *Checker) followHops(ctx context.Context, u *url.URL, max int) (fetched,
 			return f, nil
 		}
 		resp.Body.Close()
-		next, err := f.final.Parse(loc)
+		next, err := resolveRef(f.final, loc)
 		if err != nil {
 			return f, fmt.Errorf("bad Location %q: %w", truncate(loc, 100), err)
 		}

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
-	"strconv"
 	"strings"
 
+	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/textcut"
 )
 
@@ -119,7 +119,7 @@ func ParseRobots(data []byte) *Robots {
 		case "sitemap":
 			r.sitemaps = append(r.sitemaps, value)
 			if su, err := url.Parse(value); err != nil || !su.IsAbs() {
-				r.warn(fmt.Sprintf("line %d: sitemap URL is not absolute: %s", lineNo, quote(value)))
+				r.warn(fmt.Sprintf("line %d: sitemap URL is not absolute: %s", lineNo, envelope.Quote(value)))
 			}
 		case "crawl-delay", "host", "noindex", "nofollow", "clean-param", "request-rate", "visit-time":
 			r.warn(fmt.Sprintf("line %d: %s is not part of RFC 9309 and is ignored by major crawlers", lineNo, key))
@@ -396,14 +396,58 @@ func blocksAll(rules []robotsRule) bool {
 	return true
 }
 
-// maxQuoted bounds the characters of user input that a message quotes.
-const maxQuoted = 100
-
-// quote returns s as a Go-quoted string for a message, cut after
-// maxQuoted bytes (at a character boundary) with "..." marking the cut,
-// so that a message never grows with its input.
-func quote(s string) string { return strconv.Quote(truncate(s, maxQuoted)) }
-
 // truncate cuts s after n bytes at a character boundary, marking the cut
 // with "...".
 func truncate(s string, n int) string { return textcut.Mark(s, n, "...") }
+func isUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+const upperHex = "0123456789ABCDEF"
+
+// normalizePercent decodes escapes of unreserved characters, upper-cases
+// the hex digits of the others, and escapes bytes outside printable ASCII.
+func normalizePercent(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '%' && i+2 < len(s) {
+			hi, ok1 := unhex(s[i+1])
+			lo, ok2 := unhex(s[i+2])
+			if ok1 && ok2 {
+				d := hi<<4 | lo
+				if isUnreserved(d) {
+					b.WriteByte(d)
+				} else {
+					b.WriteByte('%')
+					b.WriteByte(upperHex[d>>4])
+					b.WriteByte(upperHex[d&15])
+				}
+				i += 2
+				continue
+			}
+		}
+		if c <= ' ' || c >= 0x7f {
+			b.WriteByte('%')
+			b.WriteByte(upperHex[c>>4])
+			b.WriteByte(upperHex[c&15])
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}

@@ -7,11 +7,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
 )
@@ -156,6 +158,20 @@ func TestRobotsParsingStopsAt500KiB(t *testing.T) {
 	}
 	if w := r.Warnings(); len(w) == 0 || !strings.Contains(w[0], "only the first") {
 		t.Errorf("warnings = %q; want the truncation warning", w)
+	}
+}
+
+// TestRobotsWarningQuotesLittle: a warning quotes a long value as every
+// message does (envelope.Quote): 100 characters, the cut marked.
+func TestRobotsWarningQuotesLittle(t *testing.T) {
+	long := strings.Repeat("é", 300)
+	r := ParseRobots([]byte("User-agent: *\nSitemap: /" + long + "\n"))
+	want := "line 2: sitemap URL is not absolute: " + envelope.Quote("/"+long)
+	if !slices.Contains(r.Warnings(), want) {
+		t.Errorf("warnings %q; want %q", r.Warnings(), want)
+	}
+	if !strings.HasSuffix(want, "\"…") || strings.Count(want, "é") != 99 {
+		t.Errorf("quote %q: want 100 characters and the cut marked", want)
 	}
 }
 

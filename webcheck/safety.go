@@ -279,7 +279,7 @@ func metaRefresh(contentType string, body io.Reader, base *url.URL) *url.URL {
 				continue
 			}
 			if t := refreshTarget(content); t != "" {
-				if ru, err := base.Parse(t); err == nil {
+				if ru, err := resolveRef(base, t); err == nil {
 					return ru
 				}
 			}

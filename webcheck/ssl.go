@@ -172,7 +172,7 @@ func sslTarget(req SSLRequest) (string, int, error) {
 		}
 	}
 	d := strings.TrimSpace(req.Domain)
-	if strings.Contains(d, "://") {
+	if isWebURL(d) {
 		u, err := parseHTTPURL("domain", d)
 		if err != nil {
 			return "", 0, err

@@ -2,6 +2,7 @@ package webcheck
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/safehttp"
+	"github.com/quiverkit/quiver/internal/weburl"
 )
 
 // MaxURLLength bounds every URL a request carries.
@@ -20,36 +22,67 @@ type URLParseRequest struct {
 	URL string `json:"url" openapi:"required"`
 }
 
-// URLParseResult is the result of [ParseURL].
+// URLParseResult is the result of [ParseURL]: the components of the URL
+// as the WHATWG URL Standard defines and serializes them.
 type URLParseResult struct {
-	// Scheme is the lower-case scheme.
+	// Scheme is the lower-case scheme, without ":".
 	Scheme string `json:"scheme"`
-	// Host is the host in ASCII (IDN in punycode), lower case; IPv6
-	// without brackets; IPv4 in dotted decimal even when written otherwise.
+	// Host is the Standard's serialized host: a domain in ASCII (IDN as
+	// A-labels, punycode), lower case; an IPv4 address in dotted decimal
+	// however it was written; an IPv6 address in brackets ("[::1]"); an
+	// opaque host as written for schemes that are not special; empty for
+	// a file URL without a host.
 	Host string `json:"host"`
-	// Port is the explicit port, or the scheme's default (80 for http and
-	// ws, 443 for https and wss, 21 for ftp); 0 when the scheme has none.
+	// Port is the URL's port, or when it has none the scheme's default
+	// (80 for http and ws, 443 for https and wss, 21 for ftp, and a
+	// well-known port for some other schemes, e.g. 5432 for postgres); 0
+	// when there is neither.
 	Port int `json:"port"`
-	// Path is the decoded path ("/a b" for "/a%20b").
+	// Path is the Standard's serialized path (its pathname): dot segments
+	// removed, percent-escapes kept as written ("/a%41"), other
+	// characters outside the path percent-encode set escaped.
 	Path string `json:"path"`
-	// Query is the raw query, without "?".
+	// Query is the serialized query, without "?".
 	Query string `json:"query"`
-	// Fragment is the decoded fragment, without "#".
+	// Fragment is the serialized fragment, without "#".
 	Fragment string `json:"fragment"`
-	// Username is the user of the userinfo; null when there is none.
+	// Username is the percent-encoded user name; null when it is empty
+	// (the Standard does not tell an absent user from an empty one).
 	Username *string `json:"username"`
-	// HasPassword reports whether the userinfo has a password.
+	// HasPassword reports whether the URL has a (non-empty) password.
 	HasPassword bool `json:"has_password"`
-	// QueryParams maps each query parameter to its values, in order.
+	// QueryParams maps each name of the query, parsed as
+	// application/x-www-form-urlencoded ("+" is a space, escapes decoded),
+	// to its values in order.
 	QueryParams map[string][]string `json:"query_params"`
-	// NormalizedURL is the URL after RFC 3986 section 6 normalization:
-	// lower-case scheme and host, IDN host in punycode, default port
-	// removed, dot segments removed, percent-encoding of unreserved
-	// characters decoded and other escapes in upper case, empty path "/"
-	// for http(s).
+	// NormalizedURL is the Standard's serialization of the URL (its
+	// href): what a browser's address bar and fetch use.
 	NormalizedURL string `json:"normalized_url"`
+	// Warnings name the repairs the parser made that browsers make too
+	// but that signal trouble (backslashes, missing slashes, stripped
+	// controls, empty credentials...): ways of writing a URL that other
+	// parsers read differently. Empty when there are none. An extension
+	// beyond the specification.
+	Warnings []URLWarning `json:"warnings"`
 }
 
+// URLWarning is one repair that [ParseURL] made to the URL as written.
+type URLWarning struct {
+	// Code is stable: "stripped_control" (leading or trailing controls or
+	// spaces), "stripped_tab_newline", "backslash", "missing_slashes"
+	// ("https:example.com"), "extra_slashes" ("http:///example.com"),
+	// "empty_userinfo" ("http://@host", "http://user:@host"),
+	// "credentials", "multiple_at", "percent_encoded_host",
+	// "ipv4_non_decimal" ("0x7f.1"), "ipv4_shorthand" ("127.1"),
+	// "ipv4_trailing_dot", "invalid_percent_escape" ("%zz").
+	Code string `json:"code"`
+	// Message says what was repaired.
+	Message string `json:"message"`
+}
+
+// defaultPorts are the ports reported for a URL without one: the
+// Standard's default ports of the special schemes, and well-known ports
+// of some others.
 var defaultPorts = map[string]int{
 	"http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21,
 	"gopher": 70, "ssh": 22, "sftp": 22, "ldap": 389, "ldaps": 636,
@@ -57,238 +90,125 @@ var defaultPorts = map[string]int{
 	"postgresql": 5432, "mysql": 3306, "mongodb": 27017, "amqp": 5672,
 }
 
-// ParseURL parses an absolute URL into its parts and its normalized form.
-// Only parsing happens: nothing is fetched. A URL that does not parse, or
-// whose normal form would be longer than MaxURLLength, is an
-// INVALID_REQUEST naming the rule it breaks.
+// ParseURL parses an absolute URL as browsers do, by the WHATWG URL
+// Standard, into its components and its serialization. Only parsing
+// happens: nothing is fetched. A URL the Standard refuses, a URL of a
+// scheme that is not special without a host, or one whose serialization
+// would be longer than MaxURLLength, is an INVALID_REQUEST naming the
+// rule it breaks.
 func ParseURL(_ context.Context, req URLParseRequest) (URLParseResult, error) {
-	u, host, err := parseAbsolute("url", req.URL)
+	u, err := parseWeb("url", req.URL)
 	if err != nil {
 		return URLParseResult{}, err
 	}
 	res := URLParseResult{
-		Scheme:      u.Scheme,
-		Host:        host,
-		Path:        u.Path,
-		Query:       u.RawQuery,
-		Fragment:    u.Fragment,
-		QueryParams: map[string][]string{},
+		Scheme:        u.Scheme,
+		Host:          u.Host,
+		Port:          defaultPorts[u.Scheme],
+		Path:          u.Path,
+		Query:         u.Query,
+		Fragment:      u.Fragment,
+		HasPassword:   u.Password != "",
+		QueryParams:   weburl.ParseForm(u.Query),
+		NormalizedURL: u.Href,
+		Warnings:      make([]URLWarning, 0, len(u.Warnings)),
 	}
-	res.Port = defaultPorts[u.Scheme]
-	if p := u.Port(); p != "" {
-		res.Port, _ = strconv.Atoi(p)
+	if u.Port != "" {
+		res.Port, _ = strconv.Atoi(u.Port)
 	}
-	if u.User != nil {
-		name := u.User.Username()
+	if u.Username != "" {
+		name := u.Username
 		res.Username = &name
-		_, res.HasPassword = u.User.Password()
 	}
-	if u.RawQuery != "" {
-		q, _ := url.ParseQuery(u.RawQuery) // keeps the pairs that parse
-		res.QueryParams = q
-	}
-	res.NormalizedURL = normalize(u, host)
-	if len(res.NormalizedURL) > MaxURLLength {
-		// Percent-encoding writes each byte outside printable ASCII as
-		// three characters; a normal form over the bound would itself be
-		// refused, so it is not answered.
-		return URLParseResult{}, envelope.Invalidf("url", "its normal form would be longer than %d characters (%d): each byte outside printable ASCII is percent-encoded as three", MaxURLLength, len(res.NormalizedURL))
+	for _, w := range u.Warnings {
+		res.Warnings = append(res.Warnings, URLWarning(w))
 	}
 	return res, nil
 }
 
-// parseAbsolute parses raw as an absolute URL with a host and returns it
-// with its canonical host. Every failure names field.
-func parseAbsolute(field, raw string) (*url.URL, string, error) {
-	raw = strings.TrimSpace(raw)
+// parseWeb parses raw as an absolute URL with Quiver's one URL parser
+// (the WHATWG URL Standard). Every failure names field.
+func parseWeb(field, raw string) (*weburl.URL, error) {
 	switch {
-	case raw == "":
-		return nil, "", envelope.Invalid(field, "is required")
+	case strings.TrimFunc(raw, func(r rune) bool { return r <= ' ' }) == "":
+		return nil, envelope.Invalid(field, "is required")
 	case len(raw) > MaxURLLength:
-		return nil, "", envelope.Invalidf(field, "must be at most %d characters", MaxURLLength)
+		return nil, envelope.Invalidf(field, "must be at most %d characters", MaxURLLength)
 	case !utf8.ValidString(raw):
-		return nil, "", envelope.Invalid(field, "must be valid UTF-8")
+		return nil, envelope.Invalid(field, "must be valid UTF-8")
 	}
-	u, err := url.Parse(raw)
+	u, err := weburl.Parse(raw)
 	if err != nil {
-		reason := err.Error()
-		if ue, ok := err.(*url.Error); ok {
-			reason = ue.Err.Error()
+		var we *weburl.Error
+		if errors.As(err, &we) {
+			return nil, envelope.Invalid(field, we.Rule)
 		}
-		// net/url quotes the offending part (a port, a host), which can be
-		// as long as the URL.
-		return nil, "", envelope.Invalid(field, "is not a valid URL: "+truncate(reason, maxQuoted+40))
+		return nil, envelope.Invalid(field, "is not a valid URL")
 	}
-	if u.Scheme == "" {
-		return nil, "", envelope.Invalid(field, "must be an absolute URL with a scheme, e.g. https://example.com/")
+	if !u.Special && u.Host == "" {
+		return nil, envelope.Invalid(field, "must have a host (scheme://host/...)")
 	}
-	if u.Opaque != "" || u.Host == "" {
-		return nil, "", envelope.Invalid(field, "must have a host (scheme://host/...)")
+	if len(u.Href) > MaxURLLength {
+		// Percent-encoding writes each byte outside printable ASCII as
+		// three characters; a serialization over the bound would itself
+		// be refused, so it is not answered.
+		return nil, envelope.Invalidf(field, "its normal form would be longer than %d characters (%d): each byte outside printable ASCII is percent-encoded as three", MaxURLLength, len(u.Href))
 	}
-	if p := u.Port(); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 || n > 65535 {
-			return nil, "", envelope.Invalid(field, "has a port outside 1-65535")
-		}
-	}
-	h, err := safehttp.ParseHost(u.Hostname())
-	if err != nil && !isRefused(err) {
-		return nil, "", envelope.Invalid(field, "has an invalid host: "+strings.TrimPrefix(err.Error(), safehttp.ErrInvalidHost.Error()+": "))
-	}
-	host := strings.TrimSuffix(u.Hostname(), ".")
-	if err == nil {
-		host = h.String()
-	}
-	return u, strings.ToLower(host), nil
+	return u, nil
 }
 
-// parseHTTPURL parses raw as an absolute http or https URL.
+// parseHTTPURL parses raw as an absolute http or https URL with Quiver's
+// one URL parser, for a fetch: the URL returned is the one the SSRF-safe
+// client checks and dials, its host the host the Standard reads.
 func parseHTTPURL(field, raw string) (*url.URL, error) {
-	if u, err := url.Parse(strings.TrimSpace(raw)); err == nil && u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https" {
-		return nil, envelope.Invalid(field, "must be an http or https URL")
-	}
-	u, _, err := parseAbsolute(field, raw)
+	u, err := parseWeb(field, raw)
 	if err != nil {
 		return nil, err
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, envelope.Invalid(field, "must be an http or https URL")
 	}
-	return u, nil
+	g, err := goURL(field, u)
+	if err != nil {
+		return nil, err
+	}
+	// The client's own host rules on top of the Standard (a name DNS
+	// cannot resolve) are reported here as a bad request, not later as a
+	// refused destination.
+	if _, err := safehttp.ParseHost(g.Hostname()); err != nil && !isRefused(err) {
+		return nil, envelope.Invalid(field, "has an invalid host: "+strings.TrimPrefix(err.Error(), safehttp.ErrInvalidHost.Error()+": "))
+	}
+	return g, nil
 }
 
-// normalize returns the RFC 3986 normal form of u, whose canonical host is
-// host.
-func normalize(u *url.URL, host string) string {
-	var b strings.Builder
-	b.WriteString(u.Scheme)
-	b.WriteString("://")
-	if u.User != nil {
-		b.WriteString(normalizePercent(u.User.String()))
-		b.WriteByte('@')
-	}
-	if strings.Contains(host, ":") {
-		b.WriteString("[" + host + "]")
-	} else {
-		b.WriteString(host)
-	}
-	if p := u.Port(); p != "" {
-		n, _ := strconv.Atoi(p)
-		if n != defaultPorts[u.Scheme] {
-			b.WriteString(":" + strconv.Itoa(n))
+// goURL converts u for net/http, naming field when net/url would read
+// it differently.
+func goURL(field string, u *weburl.URL) (*url.URL, error) {
+	g, err := u.Go()
+	if err != nil {
+		var we *weburl.Error
+		if errors.As(err, &we) {
+			return nil, envelope.Invalid(field, we.Rule)
 		}
+		return nil, envelope.Invalid(field, "cannot be fetched")
 	}
-	path := removeDotSegments(normalizePercent(u.EscapedPath()))
-	if path == "" && (u.Scheme == "http" || u.Scheme == "https") {
-		path = "/"
-	}
-	b.WriteString(path)
-	if u.ForceQuery || u.RawQuery != "" {
-		b.WriteByte('?')
-		b.WriteString(normalizePercent(u.RawQuery))
-	}
-	if u.Fragment != "" {
-		b.WriteByte('#')
-		b.WriteString(normalizePercent(u.EscapedFragment()))
-	}
-	return b.String()
+	return g, nil
 }
 
-func isUnreserved(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-		c == '-' || c == '.' || c == '_' || c == '~'
+// resolveRef resolves ref (a Location, a meta refresh target) against
+// base as a browser does, for the next fetch.
+func resolveRef(base *url.URL, ref string) (*url.URL, error) {
+	u, err := weburl.ParseRef(base.String(), ref)
+	if err != nil {
+		return nil, err
+	}
+	return u.Go()
 }
 
-func unhex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
-}
-
-const upperHex = "0123456789ABCDEF"
-
-// normalizePercent decodes escapes of unreserved characters, upper-cases
-// the hex digits of the others, and escapes bytes outside printable ASCII.
-func normalizePercent(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '%' && i+2 < len(s) {
-			hi, ok1 := unhex(s[i+1])
-			lo, ok2 := unhex(s[i+2])
-			if ok1 && ok2 {
-				d := hi<<4 | lo
-				if isUnreserved(d) {
-					b.WriteByte(d)
-				} else {
-					b.WriteByte('%')
-					b.WriteByte(upperHex[d>>4])
-					b.WriteByte(upperHex[d&15])
-				}
-				i += 2
-				continue
-			}
-		}
-		if c <= ' ' || c >= 0x7f {
-			b.WriteByte('%')
-			b.WriteByte(upperHex[c>>4])
-			b.WriteByte(upperHex[c&15])
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
-
-// removeDotSegments is the algorithm of RFC 3986 section 5.2.4.
-func removeDotSegments(in string) string {
-	if !strings.Contains(in, ".") {
-		return in
-	}
-	var out []string
-	for in != "" {
-		switch {
-		case strings.HasPrefix(in, "../"):
-			in = in[3:]
-		case strings.HasPrefix(in, "./"):
-			in = in[2:]
-		case strings.HasPrefix(in, "/./"):
-			in = in[2:]
-		case in == "/.":
-			in = "/"
-		case strings.HasPrefix(in, "/../"):
-			in = in[3:]
-			if len(out) > 0 {
-				out = out[:len(out)-1]
-			}
-		case in == "/..":
-			in = "/"
-			if len(out) > 0 {
-				out = out[:len(out)-1]
-			}
-		case in == "." || in == "..":
-			in = ""
-		default:
-			start := 0
-			if in[0] == '/' {
-				start = 1
-			}
-			end := strings.IndexByte(in[start:], '/')
-			if end < 0 {
-				end = len(in)
-			} else {
-				end += start
-			}
-			out = append(out, in[:end])
-			in = in[end:]
-		}
-	}
-	return strings.Join(out, "")
+// isWebURL reports whether a field that takes a domain was given an http
+// or https URL instead ("https://example.com/", and also the forms a
+// browser repairs, "https:example.com").
+func isWebURL(s string) bool {
+	s = strings.ToLower(strings.TrimLeft(s, " \t\n\r"))
+	return strings.Contains(s, "://") || strings.HasPrefix(s, "http:") || strings.HasPrefix(s, "https:")
 }

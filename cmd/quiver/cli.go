@@ -73,6 +73,7 @@ var commandTables = [][]command{
 	devCommands,
 	devOpCommands,
 	emailCommands,
+	jobCommands,
 	microblogCommands,
 	photosocialCommands,
 	contentCommands,

@@ -107,7 +107,7 @@ var emailCommands = []command{
 
 // emailConfig is the email configuration of the command's flags.
 func emailConfig(env *cmdEnv) email.Config {
-	return email.Config{Resolver: env.cfg.Resolver, Lists: env.cfg.EmailLists, SMTP: env.cfg.EmailSMTP}
+	return email.Config{Resolver: env.cfg.Resolver, Lists: env.cfg.EmailLists, SMTP: env.cfg.EmailSMTP, DNSBLZones: env.cfg.EmailDNSBLZones}
 }
 
 // verifier returns the email verifier configured by the command's flags,

@@ -72,6 +72,8 @@ mail.mx        A 192.0.2.10
 mx             TXT "v=spf1 mx -all"
 _dmarc.mx      TXT "v=DMARC1; p=reject; rua=mailto:d@mx.test"
 nullmx         MX 0 .
+$ORIGIN 2.0.192.in-addr.arpa.
+10             PTR mail.mx.test.
 `
 
 func TestCLIEmail(t *testing.T) {

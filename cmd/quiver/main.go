@@ -26,6 +26,13 @@
 // streams a CSV list of any size, keeping its order, with a progress bar
 // on a terminal; Ctrl-C writes the rows done and stops.
 //
+//	quiver email job submit -server http://quiver:8080 -wait contacts.csv
+//
+// uploads a list to a server as a bulk job (an extension beyond the
+// specification: /v1/email/bulk/jobs), which the workers (-workers) of
+// every instance sharing -redis-url check; status, results and cancel
+// follow it, with the key in QUIVER_API_KEY.
+//
 // When serving, every flag has an environment twin, named in
 // its usage (-addr and QUIVER_ADDR, ...); a flag given on the command line
 // wins over its twin. With no API key configured, quiver generates one,

@@ -89,6 +89,51 @@ func TestGeneratedKeyCurlLine(t *testing.T) {
 	if resp.StatusCode != 200 || !body.Success || body.Data.Output != "aGVsbG8=" {
 		t.Errorf("curl line answered %d %+v", resp.StatusCode, body)
 	}
+	// Beside the curl line, the docs page, which serves without a key.
+	docs := regexp.MustCompile(`(?m)^or open (\S+) in a browser, enter the key and the host in Authorize`).FindStringSubmatch(out.String())
+	if docs == nil || docs[1] != base+"/docs" {
+		t.Fatalf("no docs line for %s/docs after the curl line:\n%s", base, out)
+	}
+	if code, ctype := docsPage(t, docs[1]); code != 200 || ctype != "text/html; charset=utf-8" {
+		t.Errorf("GET %s: %d %q", docs[1], code, ctype)
+	}
+}
+
+// docsPage fetches url and returns its status and Content-Type.
+func docsPage(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header.Get("Content-Type")
+}
+
+// TestDocsFlag checks the docs line with configured keys, and that
+// -no-docs (QUIVER_NO_DOCS) turns the page off.
+func TestDocsFlag(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args []string
+		env  map[string]string
+		want int
+	}{
+		{"served", nil, map[string]string{"QUIVER_API_KEYS": "alpha-key-0123456789"}, 200},
+		{"flag", []string{"-no-docs"}, map[string]string{"QUIVER_API_KEYS": "alpha-key-0123456789"}, 404},
+		{"environment", nil, map[string]string{"QUIVER_API_KEYS": "alpha-key-0123456789", "QUIVER_NO_DOCS": "true"}, 404},
+		{"generated key", []string{"-no-docs"}, nil, 404},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			base, out, _, _ := start(t, tt.args, env(tt.env))
+			if code, _ := docsPage(t, base+"/docs"); code != tt.want {
+				t.Errorf("GET /docs: %d, want %d", code, tt.want)
+			}
+			if printed := strings.Contains(out.String(), base+"/docs"); printed != (tt.want == 200) {
+				t.Errorf("docs URL printed: %v, want %v:\n%s", printed, tt.want == 200, out)
+			}
+		})
+	}
 }
 
 func TestConfiguredKeysFromEnvironment(t *testing.T) {
@@ -243,6 +288,7 @@ func TestHelpHidesSecrets(t *testing.T) {
 		"QUIVER_PHOTOSOCIAL_APIFY_TOKEN": "apify-hunter2",
 		"QUIVER_REDIS_URL":               "redis://:redis-hunter2@127.0.0.1:1/0",
 		"QUIVER_SAFE_BROWSING_KEY":       "sb-hunter2",
+		"QUIVER_SMTP_PROXY":              "socks5://probe:proxy-hunter2@127.0.0.1:1080",
 	}
 	var out testutil.SyncBuffer
 	if err := run(context.Background(), []string{"-h"}, env(secrets), &out); err != nil {

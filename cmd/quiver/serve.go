@@ -31,6 +31,7 @@ type serverConfig struct {
 	idleTimeout       time.Duration
 	shutdownTimeout   time.Duration
 	logFormat         string
+	noDocs            bool
 }
 
 // setup registers a service's flags and returns the function that, once
@@ -65,9 +66,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	f.Duration(&sc.idleTimeout, "idle-timeout", "QUIVER_IDLE_TIMEOUT", 120*time.Second, "how long an idle keep-alive connection stays open")
 	f.Duration(&sc.shutdownTimeout, "shutdown-timeout", "QUIVER_SHUTDOWN_TIMEOUT", 30*time.Second, "how long shutdown waits for requests in flight")
 	f.String(&sc.logFormat, "log-format", "QUIVER_LOG_FORMAT", "text", "log format: text or json")
+	f.Bool(&sc.noDocs, "no-docs", "QUIVER_NO_DOCS", false, "do not serve the interactive API reference at /docs (nor the redirect to it from /)")
 	ms := metricsFlags(f) // operations: metrics.go
 	ab := abuseFlags(f)   // abuse limits: abuse.go
 	rc := redisFlags(f)   // operations: redis.go
+	jc := jobsFlags(f)    // bulk jobs: jobs.go
 	applies := make([]func(context.Context, *httpapi.Config) error, len(services))
 	for i, s := range services {
 		applies[i] = s(f)
@@ -106,6 +109,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		Burst:          sc.burst,
 		MaxBodyBytes:   sc.maxBody,
 		RequestTimeout: sc.requestTimeout,
+		DisableDocs:    sc.noDocs,
 		Logger:         logger,
 	}
 	if err := ab.apply(&cfg, logger); err != nil {
@@ -136,6 +140,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}
 
 	if err := rc.install(&cfg, logger); err != nil { // operations: redis.go
+		return err
+	}
+	// The job workers stop with ctx, before the Redis client closes.
+	wctx, stopWorkers := context.WithCancel(ctx)
+	defer jc.wait()
+	defer stopWorkers()
+	if err := jc.start(wctx, &cfg, rc, logger); err != nil { // bulk jobs: jobs.go
 		return err
 	}
 	if err := ms.listen(logger, stdout); err != nil { // operations: metrics.go
@@ -170,6 +181,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		fmt.Fprintf(stdout, "no API key configured; generated one for this run: %s\n", sc.keys[0])
 		fmt.Fprintf(stdout, "try:\n  curl -s -X POST %s/v1/dev/data/base64/encode -H 'X-Gateway-Key: %s' -H 'X-Gateway-Host: %s' -H 'Content-Type: application/json' -d '{\"value\":\"hello\"}'\n",
 			base, sc.keys[0], host)
+		if !sc.noDocs {
+			fmt.Fprintf(stdout, "or open %s/docs in a browser, enter the key and the host in Authorize, and run any route\n", base)
+		}
+	} else if !sc.noDocs {
+		fmt.Fprintf(stdout, "API reference: %s/docs\n", base)
 	}
 
 	errc := make(chan error, 1)

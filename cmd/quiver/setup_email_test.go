@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,11 +21,11 @@ func TestEmailSetup(t *testing.T) {
 	if err := os.WriteFile(list, []byte("throwaway.example\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"QUIVER_DNS_TIMEOUT": "750ms", "QUIVER_SMTP_HELO": "probe.example.org"}
+	env := map[string]string{"QUIVER_DNS_TIMEOUT": "750ms", "QUIVER_SMTP_HELO": "probe.example.org", "QUIVER_SMTP_PROXY": "socks5://probe:pw@127.0.0.1:1080", "QUIVER_DNSBL_ZONES": "bl.example,zen.example"}
 	f := &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: func(k string) string { return env[k] }}
 	f.SetOutput(io.Discard)
 	apply := emailSetup(f)
-	if err := f.Parse([]string{"-dns-servers", "127.0.0.1:5353,192.0.2.53", "-email-disposable-list", list, "-email-allow-domains", "ok.example", "-smtp-port", "2525"}); err != nil {
+	if err := f.Parse([]string{"-dns-servers", "127.0.0.1:5353,192.0.2.53", "-email-disposable-list", list, "-email-allow-domains", "ok.example", "-smtp-port", "2525", "-smtp-host-connections", "1", "-smtp-host-interval", "3s"}); err != nil {
 		t.Fatal(err)
 	}
 	var cfg httpapi.Config
@@ -36,8 +38,12 @@ func TestEmailSetup(t *testing.T) {
 	if !cfg.EmailLists.IsDisposable("throwaway.example") || cfg.EmailLists.IsDisposable("mailinator.com") {
 		t.Error("the disposable list file was not loaded in place of the embedded one")
 	}
-	if cfg.EmailSMTP.HeloName != "probe.example.org" || cfg.EmailSMTP.Port != 2525 || cfg.EmailSMTP.StepTimeout != 10*time.Second {
+	if cfg.EmailSMTP.HeloName != "probe.example.org" || cfg.EmailSMTP.Port != 2525 || cfg.EmailSMTP.StepTimeout != 10*time.Second ||
+		cfg.EmailSMTP.Proxy != "socks5://probe:pw@127.0.0.1:1080" || cfg.EmailSMTP.HostConnections != 1 || cfg.EmailSMTP.HostInterval != 3*time.Second {
 		t.Errorf("SMTP options %+v", cfg.EmailSMTP)
+	}
+	if !slices.Equal(cfg.EmailDNSBLZones, []string{"bl.example", "zen.example"}) {
+		t.Errorf("DNSBL zones %q", cfg.EmailDNSBLZones)
 	}
 
 	f = &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: func(string) string { return "" }}
@@ -55,6 +61,9 @@ func TestEmailSetupRejectsUnworkableSMTP(t *testing.T) {
 		{"-smtp-helo", "probe example.org"},
 		{"-smtp-mail-from", "a@b.example\r\nRCPT TO:<c@d.example>"},
 		{"-smtp-port", "70000"},
+		{"-smtp-proxy", "http://probe:hunter2@127.0.0.1:3128"},
+		{"-smtp-proxy", "socks5://probe:hunter2@127.0.0.1"},
+		{"-dnsbl-zones", "not a zone"},
 	} {
 		f := &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: func(string) string { return "" }}
 		f.SetOutput(io.Discard)
@@ -63,8 +72,12 @@ func TestEmailSetupRejectsUnworkableSMTP(t *testing.T) {
 			t.Fatal(err)
 		}
 		var cfg httpapi.Config
-		if err := apply(context.Background(), &cfg); !errors.Is(err, email.ErrInvalidConfig) {
+		err := apply(context.Background(), &cfg)
+		if !errors.Is(err, email.ErrInvalidConfig) {
 			t.Errorf("%q: err = %v, want email.ErrInvalidConfig", args, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("%q: the error shows the proxy password: %v", args, err)
 		}
 	}
 }

@@ -23,6 +23,7 @@ shop.test.        60 IN MX    10 mx.shop.test.
 mx.shop.test.     60 IN A     192.0.2.25
 shop.test.        60 IN TXT   "v=spf1 mx -all"
 _dmarc.shop.test. 60 IN TXT   "v=DMARC1; p=reject; rua=mailto:dmarc@shop.test"
+25.2.0.192.in-addr.arpa. 60 IN PTR mx.shop.test.
 `
 
 // syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.

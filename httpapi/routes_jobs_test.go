@@ -1,0 +1,261 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3filter"
+
+	"github.com/quiverkit/quiver/email"
+	"github.com/quiverkit/quiver/email/jobs"
+	"github.com/quiverkit/quiver/httpapi"
+)
+
+// jobForm is a multipart body: the fields in order, then the file part
+// (unless file is nil), then the trailing fields.
+func jobForm(t *testing.T, fields [][2]string, file []byte, trailing ...[2]string) (string, *bytes.Buffer) {
+	t.Helper()
+	var b bytes.Buffer
+	mw := multipart.NewWriter(&b)
+	for _, f := range fields {
+		mw.WriteField(f[0], f[1])
+	}
+	if file != nil {
+		fw, _ := mw.CreateFormFile("file", "list.csv")
+		fw.Write(file)
+	}
+	for _, f := range trailing {
+		mw.WriteField(f[0], f[1])
+	}
+	mw.Close()
+	return mw.FormDataContentType(), &b
+}
+
+// sendAs is send with another gateway key.
+func sendAs(t *testing.T, h http.Handler, key, method, target string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(method, target, nil)
+	req.Header.Set("X-Gateway-Key", key)
+	req.Header.Set("X-Gateway-Host", "test")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+func jobsHandler(t *testing.T, cfg jobs.Config) (*httpapi.Handler, *jobs.Manager) {
+	t.Helper()
+	m, err := jobs.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mustNew(t, httpapi.Config{Keys: []string{"k", "other"}, RatePerSecond: -1, Jobs: m}), m
+}
+
+func decodeJob(t *testing.T, env envelopeBody) jobs.Job {
+	t.Helper()
+	var j jobs.Job
+	if err := json.Unmarshal(env.Data, &j); err != nil {
+		t.Fatalf("data %s: %v", env.Data, err)
+	}
+	return j
+}
+
+// The routes of a job, from upload to results, on the in-process queue.
+func TestJobRoutes(t *testing.T) {
+	h, m := jobsHandler(t, jobs.Config{ChunkRows: 2})
+	file := []byte("name,email\nAna,ana@example.test\nBo,info@example.test\nCy,nope\n")
+
+	ct, body := jobForm(t, [][2]string{{"check_mx", "false"}}, file)
+	resp, env := send(t, h, "POST", "/v1/email/bulk/jobs", ct, body)
+	if resp.StatusCode != http.StatusAccepted || !env.Success {
+		t.Fatalf("submit: %d %+v", resp.StatusCode, env.Error)
+	}
+	j := decodeJob(t, env)
+	if j.Status != jobs.StatusQueued || j.Total != 3 || len(j.ID) != 32 || j.FinishedAt != nil {
+		t.Fatalf("submitted: %+v", j)
+	}
+	var raw map[string]any
+	json.Unmarshal(env.Data, &raw)
+	for _, k := range []string{"id", "status", "total", "done", "summary", "created_at", "finished_at", "rows_per_second", "eta_seconds"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("job JSON lacks %q: %s", k, env.Data)
+		}
+	}
+
+	path := "/v1/email/bulk/jobs/" + j.ID
+	if rec := sendAs(t, h, "other", "GET", path); rec.Code != http.StatusNotFound {
+		t.Errorf("another key: %d %s", rec.Code, rec.Body)
+	}
+	if rec := sendAs(t, h, "other", "DELETE", path); rec.Code != http.StatusNotFound {
+		t.Errorf("another key cancelling: %d %s", rec.Code, rec.Body)
+	}
+	if rec := sendAs(t, h, "other", "GET", path+"/results"); rec.Code != http.StatusNotFound {
+		t.Errorf("another key's results: %d %s", rec.Code, rec.Body)
+	}
+	resp, env = send(t, h, "GET", path+"/results", "", nil)
+	if resp.StatusCode != http.StatusConflict || env.Error == nil || env.Error.Code != "CONFLICT" {
+		t.Errorf("early results: %d %+v", resp.StatusCode, env.Error)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { m.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	deadline := time.Now().Add(30 * time.Second)
+	for j.Status != jobs.StatusDone && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		_, env = send(t, h, "GET", path, "", nil)
+		j = decodeJob(t, env)
+	}
+	if j.Status != jobs.StatusDone || j.Done != 3 || j.Summary.Valid != 2 || j.Summary.RoleAccounts != 1 || j.FinishedAt == nil {
+		t.Fatalf("done job: %+v", j)
+	}
+
+	rec := sendAs(t, h, "k", "GET", path+"/results")
+	if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/csv") {
+		t.Fatalf("results: %d %q %s", rec.Code, rec.Header().Get("Content-Type"), rec.Body)
+	}
+	v, _ := email.New(email.Config{})
+	var want bytes.Buffer
+	v.VerifyCSV(context.Background(), bytes.NewReader(file), &want, email.StreamOptions{Checks: email.Checks{SkipMX: true}})
+	if rec.Body.String() != want.String() {
+		t.Errorf("results:\n%s\nwant verify-list's:\n%s", rec.Body, want.String())
+	}
+
+	resp, env = send(t, h, "DELETE", path, "", nil)
+	if resp.StatusCode != 200 || decodeJob(t, env).Status != jobs.StatusDone {
+		t.Errorf("cancelling a done job: %d %s", resp.StatusCode, env.Data)
+	}
+	resp, _ = send(t, h, "GET", path+"?x=1", "", nil)
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("a query parameter: %d", resp.StatusCode)
+	}
+}
+
+// Cancelling a queued job answers 200 with the cancelled job.
+func TestJobCancelRoute(t *testing.T) {
+	h, _ := jobsHandler(t, jobs.Config{}) // no workers run: the job stays queued
+	ct, body := jobForm(t, nil, []byte("email\na@b.test\n"))
+	_, env := send(t, h, "POST", "/v1/email/bulk/jobs", ct, body)
+	j := decodeJob(t, env)
+	resp, env := send(t, h, "DELETE", "/v1/email/bulk/jobs/"+j.ID, "", nil)
+	if c := decodeJob(t, env); resp.StatusCode != 200 || c.Status != jobs.StatusCancelled || c.FinishedAt == nil {
+		t.Errorf("cancel: %d %s", resp.StatusCode, env.Data)
+	}
+}
+
+// Bad uploads: limits named, fields checked.
+func TestJobUploadErrors(t *testing.T) {
+	h, _ := jobsHandler(t, jobs.Config{MaxRows: 3, MaxBytes: 1000})
+	rows := func(n int) []byte { return []byte("email\n" + strings.Repeat("a@b.test\n", n)) }
+	tests := []struct {
+		name     string
+		fields   [][2]string
+		file     []byte
+		trailing [][2]string
+		status   int
+		want     string
+	}{
+		{"rows", nil, rows(4), nil, 400, "limit of 3 data rows"},
+		{"bytes", nil, []byte("email\n" + strings.Repeat("x", 1200) + "\n"), nil, 413, "limit of 1000 bytes"},
+		{"body", nil, []byte(strings.Repeat("x", 80<<10)), nil, 413, "exceeds"},
+		{"no file", [][2]string{{"check_mx", "true"}}, nil, nil, 400, "file"},
+		{"bad bool", [][2]string{{"check_mx", "maybe"}}, rows(1), nil, 400, "check_mx"},
+		{"unknown field", [][2]string{{"column", "email"}}, rows(1), nil, 400, "column"},
+		{"twice", [][2]string{{"check_mx", "true"}, {"check_mx", "false"}}, rows(1), nil, 400, "given twice"},
+		{"field after the file", nil, rows(1), [][2]string{{"check_mx", "false"}}, 400, "before the file part"},
+		{"no header", nil, []byte(""), nil, 400, "header row"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ct, body := jobForm(t, tt.fields, tt.file, tt.trailing...)
+			resp, env := send(t, h, "POST", "/v1/email/bulk/jobs", ct, body)
+			if resp.StatusCode != tt.status || env.Error == nil || !strings.Contains(env.Error.Message, tt.want) {
+				t.Errorf("status %d %+v, want %d naming %q", resp.StatusCode, env.Error, tt.status, tt.want)
+			}
+		})
+	}
+	resp, _ := send(t, h, "POST", "/v1/email/bulk/jobs", "application/json", strings.NewReader("{}"))
+	if resp.StatusCode != http.StatusUnsupportedMediaType {
+		t.Errorf("JSON body: %d", resp.StatusCode)
+	}
+}
+
+// Without a Manager the routes answer 503 saying how to configure one.
+func TestJobRoutesUnconfigured(t *testing.T) {
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
+	for _, c := range []struct{ method, path string }{
+		{"GET", "/v1/email/bulk/jobs/" + strings.Repeat("0", 32)},
+		{"GET", "/v1/email/bulk/jobs/" + strings.Repeat("0", 32) + "/results"},
+		{"DELETE", "/v1/email/bulk/jobs/" + strings.Repeat("0", 32)},
+	} {
+		resp, env := send(t, h, c.method, c.path, "", nil)
+		if resp.StatusCode != 503 || env.Error == nil || !strings.Contains(env.Error.Message, "Config.Jobs") {
+			t.Errorf("%s %s: %d %+v", c.method, c.path, resp.StatusCode, env.Error)
+		}
+	}
+}
+
+// The job routes' answers match the OpenAPI document: 202 with a job,
+// the job, 409, 404, and the CSV.
+func TestJobRoutesMatchDocument(t *testing.T) {
+	h, m := jobsHandler(t, jobs.Config{})
+	router := documentRouter(t, h)
+	check := func(method, path, ct string, body []byte) *httptest.ResponseRecorder {
+		t.Helper()
+		req := httptest.NewRequest(method, "http://quiver.test"+path, bytes.NewReader(body))
+		req.Header.Set("X-Gateway-Key", "k")
+		req.Header.Set("X-Gateway-Host", "h")
+		if ct != "" {
+			req.Header.Set("Content-Type", ct)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		route, params, err := router.FindRoute(req)
+		if err != nil {
+			t.Fatalf("%s %s: %v", method, path, err)
+		}
+		in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
+			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}}
+		out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: rec.Code, Header: rec.Header(),
+			Body: io.NopCloser(bytes.NewReader(rec.Body.Bytes())), Options: &openapi3filter.Options{IncludeResponseStatus: true}}
+		if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+			t.Errorf("%s %s -> %d %.300s\ndoes not match the document: %v", method, path, rec.Code, rec.Body, err)
+		}
+		return rec
+	}
+	ct, body := jobForm(t, nil, []byte("email\na@b.test\n"))
+	rec := check("POST", "/v1/email/bulk/jobs", ct, body.Bytes())
+	var env envelopeBody
+	json.Unmarshal(rec.Body.Bytes(), &env)
+	j := decodeJob(t, env)
+	check("GET", "/v1/email/bulk/jobs/"+j.ID, "", nil)
+	check("GET", "/v1/email/bulk/jobs/"+j.ID+"/results", "", nil) // 409
+	check("GET", "/v1/email/bulk/jobs/"+strings.Repeat("f", 32), "", nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	go m.Run(ctx)
+	defer cancel()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if got, _ := m.Get(ctx, hexKey("k"), j.ID); got.Status == jobs.StatusDone {
+			break
+		}
+	}
+	check("GET", "/v1/email/bulk/jobs/"+j.ID+"/results", "", nil)
+	check("DELETE", "/v1/email/bulk/jobs/"+j.ID, "", nil)
+}
+
+// hexKey is the owner under which the handler files the jobs of key.
+func hexKey(key string) string {
+	h := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(h[:])
+}
