@@ -119,6 +119,11 @@ func operationID(rt route) string {
 	var b strings.Builder
 	b.WriteString(strings.ToLower(rt.method))
 	for _, seg := range strings.FieldsFunc(strings.TrimPrefix(rt.path, "/v1"), func(r rune) bool { return r == '/' || r == '-' || r == '_' }) {
+		// A path parameter reads "By<Name>": the ID stays URL-safe,
+		// as generators and linters want it.
+		if name, ok := strings.CutPrefix(seg, "{"); ok {
+			seg = "by" + strings.ToUpper(name[:1]) + strings.TrimSuffix(name[1:], "}")
+		}
 		b.WriteString(strings.ToUpper(seg[:1]) + seg[1:])
 	}
 	return b.String()

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -253,6 +254,8 @@ func TestOpenAPIForClients(t *testing.T) {
 		tags[tag.Name] = true
 	}
 	shared := doc.Components.Responses
+	urlSafeID := regexp.MustCompile(`^[A-Za-z0-9]+$`)
+	operationIDs := map[string]bool{}
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			name := method + " " + path
@@ -266,6 +269,12 @@ func TestOpenAPIForClients(t *testing.T) {
 			if path == "/healthz" && len(security) != 0 {
 				t.Errorf("%s requires credentials: %v", name, security)
 			}
+			// Redocly's operation-operationId-url-safe, and unique IDs for
+			// generated clients.
+			if !urlSafeID.MatchString(op.OperationID) || operationIDs[op.OperationID] {
+				t.Errorf("%s: operationId %q is not URL-safe or not unique", name, op.OperationID)
+			}
+			operationIDs[op.OperationID] = true
 			for _, tag := range op.Tags {
 				if !tags[tag] {
 					t.Errorf("%s: tag %s is not declared", name, tag)
