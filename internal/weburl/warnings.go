@@ -20,35 +20,35 @@ type Warning struct {
 
 // The warning codes.
 const (
-	WarnStrippedControl     = "stripped_control"
-	WarnStrippedTabNewline  = "stripped_tab_newline"
-	WarnBackslash           = "backslash"
-	WarnMissingSlashes      = "missing_slashes"
-	WarnExtraSlashes        = "extra_slashes"
-	WarnEmptyUserinfo       = "empty_userinfo"
-	WarnCredentials         = "credentials"
-	WarnMultipleAt          = "multiple_at"
-	WarnPercentEncodedHost  = "percent_encoded_host"
-	WarnIPv4NonDecimal      = "ipv4_non_decimal"
-	WarnIPv4Shorthand       = "ipv4_shorthand"
-	WarnIPv4TrailingDot     = "ipv4_trailing_dot"
-	WarnInvalidPercentEscap = "invalid_percent_escape"
+	WarnStrippedControl      = "stripped_control"
+	WarnStrippedTabNewline   = "stripped_tab_newline"
+	WarnBackslash            = "backslash"
+	WarnMissingSlashes       = "missing_slashes"
+	WarnExtraSlashes         = "extra_slashes"
+	WarnEmptyUserinfo        = "empty_userinfo"
+	WarnCredentials          = "credentials"
+	WarnMultipleAt           = "multiple_at"
+	WarnPercentEncodedHost   = "percent_encoded_host"
+	WarnIPv4NonDecimal       = "ipv4_non_decimal"
+	WarnIPv4Shorthand        = "ipv4_shorthand"
+	WarnIPv4TrailingDot      = "ipv4_trailing_dot"
+	WarnInvalidPercentEscape = "invalid_percent_escape"
 )
 
 var warnMessages = map[string]string{
-	WarnStrippedControl:     "leading or trailing control characters or spaces were removed",
-	WarnStrippedTabNewline:  "tabs or newlines inside the URL were removed",
-	WarnBackslash:           "a backslash (\\) was read as a slash (/), as browsers do for this scheme",
-	WarnMissingSlashes:      "the scheme is not followed by \"//\"; browsers read the host anyway",
-	WarnExtraSlashes:        "the scheme is followed by more than two slashes; browsers skip them and read the host after them",
-	WarnEmptyUserinfo:       "an empty user name or password before \"@\" was dropped",
-	WarnCredentials:         "the URL carries credentials: the host is what follows the last \"@\", not what precedes it",
-	WarnMultipleAt:          "the authority has more than one \"@\"; all but the last are part of the credentials",
-	WarnPercentEncodedHost:  "the host is percent-encoded and was decoded",
-	WarnIPv4NonDecimal:      "the host is an IPv4 address with hexadecimal (0x) or octal (leading 0) parts",
-	WarnIPv4Shorthand:       "the host is an IPv4 address written with fewer than four parts (e.g. 127.1 or 2130706433)",
-	WarnIPv4TrailingDot:     "the host is an IPv4 address followed by a dot, which was dropped",
-	WarnInvalidPercentEscap: "a \"%\" not followed by two hexadecimal digits was kept as written; other parsers refuse or decode it",
+	WarnStrippedControl:      "leading or trailing control characters or spaces were removed",
+	WarnStrippedTabNewline:   "tabs or newlines inside the URL were removed",
+	WarnBackslash:            "a backslash (\\) was read as a slash (/), as browsers do for this scheme",
+	WarnMissingSlashes:       "the scheme is not followed by \"//\"; browsers read the host anyway",
+	WarnExtraSlashes:         "the scheme is followed by more than two slashes; browsers skip them and read the host after them",
+	WarnEmptyUserinfo:        "an empty user name or password before \"@\" was dropped",
+	WarnCredentials:          "the URL carries credentials: the host is what follows the last \"@\", not what precedes it",
+	WarnMultipleAt:           "the authority has more than one \"@\"; all but the last are part of the credentials",
+	WarnPercentEncodedHost:   "the host is percent-encoded and was decoded",
+	WarnIPv4NonDecimal:       "the host is an IPv4 address with hexadecimal (0x) or octal (leading 0) parts",
+	WarnIPv4Shorthand:        "the host is an IPv4 address written with fewer than four parts (e.g. 127.1 or 2130706433)",
+	WarnIPv4TrailingDot:      "the host is an IPv4 address followed by a dot, which was dropped",
+	WarnInvalidPercentEscape: "a \"%\" not followed by two hexadecimal digits was kept as written; other parsers refuse or decode it",
 }
 
 // warningOrder is the order warnings are reported in.
@@ -56,7 +56,7 @@ var warningOrder = []string{
 	WarnStrippedControl, WarnStrippedTabNewline, WarnBackslash, WarnMissingSlashes,
 	WarnExtraSlashes, WarnEmptyUserinfo, WarnCredentials, WarnMultipleAt,
 	WarnPercentEncodedHost, WarnIPv4NonDecimal, WarnIPv4Shorthand, WarnIPv4TrailingDot,
-	WarnInvalidPercentEscap,
+	WarnInvalidPercentEscape,
 }
 
 // WarningMessage returns the message of a warning code ("" for an unknown
@@ -103,7 +103,7 @@ func warnings(raw, rawHost, asciiHost string, u *wurl.Url) []Warning {
 			}
 		case werrors.InvalidURLUnit:
 			if strings.HasPrefix(werrors.Description(e), "%") {
-				seen[WarnInvalidPercentEscap] = true
+				seen[WarnInvalidPercentEscape] = true
 			}
 		}
 	}
@@ -210,23 +210,39 @@ func writtenUserinfo(raw, base string) string {
 	}
 	in := cleanInput(raw)
 	scheme := schemeOf(in)
-	if scheme == "" {
-		scheme = schemeOf(cleanInput(base))
+	baseScheme := schemeOf(cleanInput(base))
+	relative := scheme == ""
+	if relative {
+		scheme = baseScheme
 	} else {
 		in = in[len(scheme)+1:]
+		// "http:a@b" against an http base is relative too (the
+		// Standard's special relative or authority state).
+		relative = base != "" && special(scheme) && scheme == baseScheme
+	}
+	// A relative reference has an authority only after two slashes
+	// ("//user@host"); "/a@b" is a path.
+	if relative && leadingSlashes(in, special(scheme)) < 2 {
+		return ""
 	}
 	return userinfo(in, special(scheme))
+}
+
+// leadingSlashes counts the slashes (and, for a special scheme,
+// backslashes) that in starts with.
+func leadingSlashes(in string, special bool) int {
+	n := 0
+	for n < len(in) && (in[n] == '/' || special && in[n] == '\\') {
+		n++
+	}
+	return n
 }
 
 // userinfo returns the credentials part of a URL's authority as written:
 // what precedes the last "@" before the path, query or fragment. in
 // starts after the scheme's ":".
 func userinfo(in string, special bool) string {
-	n := 0
-	for n < len(in) && (in[n] == '/' || special && in[n] == '\\') {
-		n++
-	}
-	rest := in[n:]
+	rest := in[leadingSlashes(in, special):]
 	end := "/?#"
 	if special {
 		end = "/\\?#"
