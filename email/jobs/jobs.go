@@ -63,7 +63,9 @@ type Config struct {
 	TTL time.Duration
 	// ClaimIdle is how long a chunk may stay with a worker without being
 	// finished before another worker claims it again (the first one is
-	// presumed dead). Keep it well above the time a chunk takes. Default
+	// presumed dead). A worker refreshes its claim every ClaimIdle/3 while
+	// it checks a chunk, so a slow chunk is not claimed; ClaimIdle is how
+	// soon the chunk of a dead worker is taken over. Default
 	// DefaultClaimIdle (1 minute). Redis only.
 	ClaimIdle time.Duration
 	// MaxAttempts is how many times a chunk is handed out before its job

@@ -350,3 +350,25 @@ func TestInProcessMemoryIsBounded(t *testing.T) {
 		t.Errorf("New with MaxMemory -1 = %v, want ErrInvalidConfig", err)
 	}
 }
+
+// A chunk that takes several ClaimIdles (slow DNS) stays with the worker
+// checking it: its claim is refreshed, so no idle worker claims it again,
+// and the job completes with no retry.
+func TestSlowChunkIsNotClaimed(t *testing.T) {
+	srv := dns(t, 100, resolvertest.WithDelay(150*time.Millisecond))
+	_, rdb := newRedis(t)
+	file := listCSV(80, 100) // 2 chunks of 40 rows, some 3 s each
+	reg := prometheus.NewRegistry()
+	m := manager(t, jobs.Config{Redis: rdb, Verifier: verifier(t, srv.Addr, -1, 2), ChunkRows: 40,
+		Workers: 3, ClaimIdle: 300 * time.Millisecond, Metrics: reg})
+	run(t, m)
+	j, err := m.Submit(context.Background(), jobs.SubmitRequest{Owner: "a", File: bytes.NewReader(file)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j = wait(t, m, "a", j.ID, time.Minute, isDone)
+	sameRows(t, results(t, m, "a", j.ID), expected(t, verifier(t, srv.Addr, 0, 0), file))
+	if got := counter(t, reg, "quiver_email_job_chunk_retries_total"); got != 0 {
+		t.Errorf("chunk retries = %v, want 0: a chunk in hand was claimed by another worker", got)
+	}
+}

@@ -342,6 +342,14 @@ func (s *redisStore) task(m redis.XMessage) task {
 	return task{id: id, chunk: n, ref: m.ID, bad: err != nil || !validID(id) || n < 0}
 }
 
+// touch resets the idle time of chunk t, which this worker holds, with
+// XCLAIM at min-idle 0 (JUSTID: the delivery count stays).
+func (s *redisStore) touch(ctx context.Context, t task) error {
+	return s.rdb.XClaimJustID(ctx, &redis.XClaimArgs{
+		Stream: s.stream, Group: group, Consumer: s.consumer, MinIdle: 0, Messages: []string{t.ref},
+	}).Err()
+}
+
 func (s *redisStore) ack(ctx context.Context, t task) error {
 	_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		p.XAck(ctx, s.stream, group, t.ref)

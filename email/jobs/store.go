@@ -78,6 +78,9 @@ type store interface {
 	// there is none (ok false then). Chunks of a worker presumed dead
 	// (idle longer than idle) come first.
 	next(ctx context.Context, idle time.Duration) (t task, ok bool, err error)
+	// touch tells the queue that this worker is still checking chunk t,
+	// so that it is not claimed as abandoned.
+	touch(ctx context.Context, t task) error
 	// ack removes a chunk from the queue.
 	ack(ctx context.Context, t task) error
 	// depth returns the chunks queued or being checked.

@@ -102,7 +102,9 @@ func (m *Manager) process(ctx context.Context, t task) error {
 		}
 		return m.failJob(ctx, t, fmt.Sprintf("the rows of chunk %d are gone", t.chunk))
 	}
+	stopKeep := m.keep(ctx, t)
 	res, err := m.check(ctx, mt, in)
+	stopKeep()
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil // cut short: left pending for another worker
@@ -120,6 +122,31 @@ func (m *Manager) process(ctx context.Context, t task) error {
 		m.metrics.status(StatusDone)
 	}
 	return m.st.ack(ctx, t)
+}
+
+// keep refreshes the claim of this worker on chunk t every ClaimIdle/3
+// while it is being checked, so that a slow chunk (slow DNS) is not
+// taken as abandoned and claimed by another worker. The returned func
+// stops it and waits for it; it stops by itself when ctx ends.
+func (m *Manager) keep(ctx context.Context, t task) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(max(m.cfg.ClaimIdle/3, time.Millisecond))
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if err := m.st.touch(ctx, t); err != nil && ctx.Err() == nil {
+					m.log.Error("jobs: keeping a chunk", "job", t.id, "chunk", t.chunk, "error", err)
+				}
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // failJob ends the job as failed and drops the chunk.
