@@ -28,6 +28,7 @@ const (
 	DefaultTTL         = 7 * 24 * time.Hour
 	DefaultClaimIdle   = time.Minute
 	DefaultChunkRows   = 500
+	DefaultChunkBytes  = 1 << 20
 	DefaultMaxRows     = 1_000_000
 	DefaultMaxBytes    = 64 << 20
 	DefaultMaxMemory   = 256 << 20
@@ -37,6 +38,10 @@ const (
 	// MaxChunkRows bounds Config.ChunkRows: a chunk is one Redis value
 	// and one script call.
 	MaxChunkRows = 5000
+	// MaxRowBytes bounds one data row of a file, as stored (CSV, with
+	// its line end): a longer row is refused with INVALID_REQUEST on
+	// field "file", so that no chunk is much larger than ChunkBytes.
+	MaxRowBytes = 64 << 10
 )
 
 // ErrInvalidConfig is wrapped by the error of [New] when a [Config] field
@@ -74,6 +79,11 @@ type Config struct {
 	// ChunkRows is the number of rows in a chunk, the unit of work.
 	// Default DefaultChunkRows (500), at most MaxChunkRows.
 	ChunkRows int
+	// ChunkBytes bounds the row data of a chunk: a chunk ends at
+	// ChunkRows rows or once its rows reach ChunkBytes bytes, whichever
+	// comes first, so that a file of long rows is not one huge chunk.
+	// Default DefaultChunkBytes (1 MiB).
+	ChunkBytes int
 	// MaxRows bounds the data rows of a job. Default DefaultMaxRows
 	// (1,000,000).
 	MaxRows int
@@ -170,6 +180,9 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.ChunkRows < 0 || cfg.ChunkRows > MaxChunkRows {
 		bad("ChunkRows", fmt.Sprintf("must be 0 to %d", MaxChunkRows))
 	}
+	if cfg.ChunkBytes < 0 {
+		bad("ChunkBytes", "must not be negative")
+	}
 	if cfg.MaxRows < 0 {
 		bad("MaxRows", "must not be negative")
 	}
@@ -194,6 +207,7 @@ func New(cfg Config) (*Manager, error) {
 		}
 	}
 	def(&cfg.ChunkRows, DefaultChunkRows)
+	def(&cfg.ChunkBytes, DefaultChunkBytes)
 	def(&cfg.MaxRows, DefaultMaxRows)
 	def(&cfg.Workers, DefaultWorkers)
 	def(&cfg.MaxAttempts, DefaultMaxAttempts)
@@ -379,9 +393,13 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 		if rows > m.cfg.MaxRows {
 			return fail(envelope.Invalidf("file", "has more than the limit of %d data rows", m.cfg.MaxRows))
 		}
+		before := len(buf)
 		buf = appendRecord(buf, rec)
+		if n := len(buf) - before; n > MaxRowBytes {
+			return fail(envelope.Invalidf("file", "row %d is %d bytes, over the limit of %d bytes per row", rows, n, MaxRowBytes))
+		}
 		inChunk++
-		if inChunk == m.cfg.ChunkRows {
+		if inChunk == m.cfg.ChunkRows || len(buf) >= m.cfg.ChunkBytes {
 			if err := flush(); err != nil {
 				return fail(err)
 			}

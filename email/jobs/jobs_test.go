@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -370,5 +371,45 @@ func TestSlowChunkIsNotClaimed(t *testing.T) {
 	sameRows(t, results(t, m, "a", j.ID), expected(t, verifier(t, srv.Addr, 0, 0), file))
 	if got := counter(t, reg, "quiver_email_job_chunk_retries_total"); got != 0 {
 		t.Errorf("chunk retries = %v, want 0: a chunk in hand was claimed by another worker", got)
+	}
+}
+
+// A chunk ends at ChunkRows rows or at ChunkBytes bytes of rows, so a
+// file of long rows is cut into small chunks; a row over MaxRowBytes is
+// refused, naming the row and the limit, and leaves nothing behind.
+func TestChunksAreBoundedInBytes(t *testing.T) {
+	_, rdb := newRedis(t)
+	ctx := context.Background()
+	m := manager(t, jobs.Config{Redis: rdb, ChunkBytes: 1000})
+	var file bytes.Buffer
+	file.WriteString("email,note\n")
+	for i := range 50 {
+		fmt.Fprintf(&file, "u%d@d.test,%s\n", i, strings.Repeat("x", 190)) // some 200 bytes a row
+	}
+	if _, err := m.Submit(ctx, jobs.SubmitRequest{Owner: "a", File: bytes.NewReader(file.Bytes())}); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := rdb.Keys(ctx, "quiver:jobs:*:in:*").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) < 10 {
+		t.Errorf("%d chunks of 50 rows of 200 bytes with ChunkBytes 1000, want at least 10", len(keys))
+	}
+	for _, k := range keys {
+		if n, _ := rdb.StrLen(ctx, k).Result(); n > 1000+250 {
+			t.Errorf("chunk %s holds %d bytes, want at most ChunkBytes plus one row", k, n)
+		}
+	}
+	rdb.FlushAll(ctx)
+
+	long := "email\na@b.test\n" + strings.Repeat("y", jobs.MaxRowBytes+1) + "\n"
+	_, err = m.Submit(ctx, jobs.SubmitRequest{Owner: "a", File: strings.NewReader(long)})
+	if e := envelope.From(err); e.Code != envelope.CodeInvalidRequest ||
+		!strings.Contains(err.Error(), "row 2") || !strings.Contains(err.Error(), fmt.Sprint(jobs.MaxRowBytes)) {
+		t.Fatalf("a row over MaxRowBytes: %v, want INVALID_REQUEST naming row 2 and the limit", err)
+	}
+	if keys, _ := rdb.Keys(ctx, "quiver:jobs:{*").Result(); len(keys) != 0 {
+		t.Errorf("keys left by the refused file: %v", keys)
 	}
 }
