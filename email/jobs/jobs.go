@@ -354,7 +354,7 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 		return Job{}, readErr(err, "header row")
 	}
 	header = append([]string(nil), header...)
-	now := m.now().UTC().Truncate(time.Millisecond)
+	now := m.stamp()
 	id := randomHex(16)
 	mt := &meta{
 		owner: ownerHash(req.Owner), status: StatusQueued, header: header,
@@ -476,12 +476,12 @@ func (m *Manager) Cancel(ctx context.Context, owner, id string) (Job, error) {
 	if _, err := m.load(ctx, owner, id); err != nil {
 		return Job{}, err
 	}
-	ended, err := m.st.end(ctx, id, StatusCancelled, m.now())
-	if err != nil {
-		return Job{}, fmt.Errorf("jobs: cancelling job %s: %w", id, err)
-	}
+	ended, err := m.st.end(ctx, id, StatusCancelled, m.stamp())
 	if ended {
 		m.metrics.status(StatusCancelled)
+	}
+	if err != nil {
+		return Job{}, fmt.Errorf("jobs: cancelling job %s: %w", id, err)
 	}
 	return m.Get(ctx, owner, id)
 }
@@ -528,6 +528,11 @@ func (m *Manager) Results(ctx context.Context, owner, id string, w io.Writer) er
 	}
 	return nil
 }
+
+// stamp is the time stored for an event of a job: UTC, to the
+// millisecond, as Redis keeps it, so that created_at and finished_at
+// have the same precision on both backends.
+func (m *Manager) stamp() time.Time { return m.now().UTC().Truncate(time.Millisecond) }
 
 // job renders the stored state as a Job.
 func (m *Manager) job(id string, mt *meta) Job {

@@ -226,6 +226,38 @@ func TestCancelMidJob(t *testing.T) {
 	if n, _ := rdb.XLen(ctx, "quiver:jobs:stream").Result(); n != 0 {
 		t.Errorf("stream length after cancel = %d, want 0 (skipped chunks are acked)", n)
 	}
+	// The rows never to be checked are gone at once, not at the TTL.
+	if keys, _ := rdb.Keys(ctx, "quiver:jobs:{"+j.ID+"}:in:*").Result(); len(keys) != 0 {
+		t.Errorf("%d input keys left after cancel, want 0: %v", len(keys), keys[:min(3, len(keys))])
+	}
+	if n, _ := rdb.Exists(ctx, "quiver:jobs:{"+j.ID+"}:seen").Result(); n != 0 {
+		t.Errorf("the duplicate keys of a cancelled job are kept")
+	}
+}
+
+// In process, a cancelled job gives back the memory of its rows at once:
+// a file as large fits again under MaxMemory. Its times are stored to
+// the millisecond, as created_at is and as Redis keeps them.
+func TestCancelFreesRowsInProcess(t *testing.T) {
+	file := listCSV(2000, 10)
+	m := manager(t, jobs.Config{ChunkRows: 100, MaxMemory: int64(len(file)) * 3 / 2, TTL: time.Hour})
+	ctx := context.Background()
+	j, err := m.Submit(ctx, jobs.SubmitRequest{Owner: "a", File: bytes.NewReader(file)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := m.Cancel(ctx, "a", j.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Submit(ctx, jobs.SubmitRequest{Owner: "a", File: bytes.NewReader(file)}); err != nil {
+		t.Errorf("a file after the cancelled one of the same size: %v, want its room freed", err)
+	}
+	for name, at := range map[string]time.Time{"created_at": c.CreatedAt, "finished_at": *c.FinishedAt} {
+		if !at.Equal(at.Truncate(time.Millisecond)) || at.Location() != time.UTC {
+			t.Errorf("%s = %v, want UTC to the millisecond", name, at)
+		}
+	}
 }
 
 // Files that encoding/csv does not write back as it read them (a lone

@@ -221,6 +221,11 @@ func (s *memStore) end(_ context.Context, id string, st Status, now time.Time) (
 	}
 	j.status = st
 	j.finished = now
+	for n, in := range j.in { // rows never to be checked
+		j.resize(-int64(len(in)), s)
+		delete(j.in, n)
+	}
+	j.seen = nil
 	return true, nil
 }
 

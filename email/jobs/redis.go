@@ -279,9 +279,29 @@ redis.call('HSET', KEYS[1], 'status', ARGV[1], 'finished', ARGV[2])
 return 1
 `)
 
+// end ends the job, then deletes the rows not checked and the duplicate
+// keys: a cancelled or failed job keeps only its record (and the
+// results of the chunks done) until it expires.
 func (s *redisStore) end(ctx context.Context, id string, st Status, now time.Time) (bool, error) {
 	r, err := endScript.Run(ctx, s.rdb, []string{s.key(id, "meta")}, string(st), ms(now)).Int()
-	return r == 1, err
+	if err != nil || r != 1 {
+		return false, err
+	}
+	chunks, err := s.rdb.HGet(ctx, s.key(id, "meta"), "chunks").Int()
+	if err != nil {
+		return true, fmt.Errorf("deleting the rows of job %s: %w", id, err)
+	}
+	keys := []string{s.key(id, "seen")}
+	for n := range chunks {
+		keys = append(keys, s.chunkKey(id, "in", n))
+		if len(keys) == 1000 || n == chunks-1 {
+			if err := s.rdb.Del(ctx, keys...).Err(); err != nil {
+				return true, fmt.Errorf("deleting the rows of job %s: %w", id, err)
+			}
+			keys = keys[:0]
+		}
+	}
+	return true, nil
 }
 
 func (s *redisStore) next(ctx context.Context, idle time.Duration) (task, bool, error) {

@@ -70,7 +70,7 @@ func (m *Manager) process(ctx context.Context, t task) error {
 	if t.retried {
 		m.metrics.retry()
 	}
-	st, tries, started, err := m.st.begin(ctx, t.id, t.chunk, m.now())
+	st, tries, started, err := m.st.begin(ctx, t.id, t.chunk, m.stamp())
 	if err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func (m *Manager) process(ctx context.Context, t task) error {
 		}
 		return m.failJob(ctx, t, err.Error())
 	}
-	stored, ended, err := m.st.finish(ctx, t.id, t.chunk, res, m.now())
+	stored, ended, err := m.st.finish(ctx, t.id, t.chunk, res, m.stamp())
 	if err != nil {
 		return err
 	}
@@ -152,12 +152,12 @@ func (m *Manager) keep(ctx context.Context, t task) (stop func()) {
 // failJob ends the job as failed and drops the chunk.
 func (m *Manager) failJob(ctx context.Context, t task, why string) error {
 	m.log.Error("jobs: job failed", "job", t.id, "reason", why)
-	ended, err := m.st.end(ctx, t.id, StatusFailed, m.now())
-	if err != nil {
-		return err
-	}
+	ended, err := m.st.end(ctx, t.id, StatusFailed, m.stamp())
 	if ended {
 		m.metrics.status(StatusFailed)
+	}
+	if err != nil {
+		return err
 	}
 	return m.st.ack(ctx, t)
 }
