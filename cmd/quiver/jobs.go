@@ -41,7 +41,7 @@ func jobsFlags(f *flags) *jobsConfig {
 	f.Duration(&jc.claimIdle, "job-claim-idle", "QUIVER_JOB_CLAIM_IDLE", jobs.DefaultClaimIdle, "how long a chunk may stay with a worker before another claims it again")
 	f.Int(&jc.maxRows, "job-max-rows", "QUIVER_JOB_MAX_ROWS", jobs.DefaultMaxRows, "most data rows of a bulk job")
 	f.Int64(&jc.maxBytes, "job-max-bytes", "QUIVER_JOB_MAX_BYTES", jobs.DefaultMaxBytes, "largest CSV file of a bulk job, in bytes")
-	f.Int64(&jc.maxMemory, "job-max-memory", "QUIVER_JOB_MAX_MEMORY", jobs.DefaultMaxMemory, "bytes of rows the in-process job queue holds (without -redis-url); more is refused with 503")
+	f.Int64(&jc.maxMemory, "job-max-memory", "QUIVER_JOB_MAX_MEMORY", jobs.DefaultMaxMemory, "bytes of rows and results the in-process job queue holds (without -redis-url), results reserved at admission; more is refused with 503")
 	return jc
 }
 

@@ -5,8 +5,9 @@
 // extension beyond the Quiver specification.
 //
 // A [Manager] is built by [New]. [Manager.Submit] reads the CSV once and
-// stores its rows in chunks of Config.ChunkRows (one chunk in memory at a
-// time), then queues the chunks; [Manager.Run] checks them;
+// stores its rows in chunks of Config.ChunkRows rows or Config.ChunkBytes
+// bytes, whichever comes first (one chunk in memory at a time; a row over
+// MaxRowBytes is refused), then queues the chunks; [Manager.Run] checks them;
 // [Manager.Get], [Manager.Results] and [Manager.Cancel] serve the owner of
 // a job. Every operation of a job takes its owner (for the HTTP routes,
 // the API key): only the owner's SHA-256 is stored, and another owner is
@@ -33,9 +34,12 @@
 //
 //   - Redis Streams with one consumer group is the queue. A chunk is
 //     acked and deleted from the stream once its results are stored, so
-//     the stream's length is the queue depth. A chunk that a worker holds
-//     longer than Config.ClaimIdle is claimed by another with XAUTOCLAIM;
-//     a chunk handed out more than Config.MaxAttempts times fails its job.
+//     the stream's length is the queue depth. A worker checking a chunk
+//     resets its idle time (XCLAIM with min-idle 0, JUSTID) every third
+//     of Config.ClaimIdle; a chunk idle longer than that (its worker died)
+//     is claimed by another with XAUTOCLAIM; a chunk handed out more than
+//     Config.MaxAttempts times fails its job. A job that ends cancelled or
+//     failed drops its unchecked rows at once.
 //   - Results are written once: a Lua script stores a chunk's rows only
 //     when its result key does not exist yet, and moves the counters in
 //     the same step, so a chunk checked twice (its first worker was slow,

@@ -91,12 +91,17 @@ type Config struct {
 	// DefaultMaxBytes (64 MiB).
 	MaxBytes int64
 	// MaxMemory bounds the bytes of rows and results that the in-process
-	// queue holds, over all its jobs: a submission that would go over it
-	// is refused with SERVICE_UNAVAILABLE, and nothing of it is kept.
-	// Results of jobs already admitted are stored even past it, so the
-	// queue's total stays below about four times MaxMemory (a result row
-	// is some three times its input). Default DefaultMaxMemory (256 MiB).
-	// Unused with Redis, whose memory is bounded by its own maxmemory.
+	// queue holds, over all its jobs. Each chunk is admitted for its rows
+	// plus room for its results: a result row repeats its input row
+	// (padded to the header's width) and the address twice
+	// (normalized_email, did_you_mean) beside fixed columns, so a chunk
+	// of B bytes and R rows in a file of W columns is counted as
+	// 4*B + R*(W+80) bytes until its results replace it (verify-list's
+	// output measures 2.9 times its input for 27-byte rows). So the
+	// total held stays under MaxMemory; a submission that would go over
+	// it is refused with SERVICE_UNAVAILABLE, and nothing of it is kept.
+	// Default DefaultMaxMemory (256 MiB). Unused with Redis, whose memory
+	// is bounded by its own maxmemory.
 	MaxMemory int64
 	// Workers is how many chunks [Manager.Run] checks at once. Default
 	// DefaultWorkers (1).
@@ -304,6 +309,23 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// resultRowBytes bounds what the result columns of one row take beyond
+// the addresses they repeat: five booleans, the longest reason and MX
+// status, separators and a line end.
+const resultRowBytes = 80
+
+// chunkHold is what a chunk of rows rows and size bytes, of a file width
+// columns wide, is counted for against Config.MaxMemory until its result
+// is stored: its rows plus its expected result. A result row is its
+// input row (padded to width columns) followed by the result columns,
+// two of which (normalized_email, did_you_mean) repeat the address:
+// at most 3*size + rows*(width+resultRowBytes), as measured from the
+// output of verify-list (27-byte rows come back as 77 bytes; 4-byte rows
+// as 48).
+func chunkHold(size, rows, width int) int64 {
+	return int64(size) + 3*int64(size) + int64(rows)*int64(width+resultRowBytes)
+}
+
 // Submit reads the CSV file once, stores its rows in chunks (one chunk in
 // memory at a time), and queues the job. A file over a limit is refused
 // with the limit named: too many rows is a validation error on field
@@ -365,7 +387,7 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 	var buf []byte
 	rows, inChunk := 0, 0
 	flush := func() error {
-		if err := m.st.putInput(ctx, id, mt.chunks, buf, mt.expires); err != nil {
+		if err := m.st.putInput(ctx, id, mt.chunks, buf, chunkHold(len(buf), inChunk, len(header)), mt.expires); err != nil {
 			return fmt.Errorf("jobs: storing rows: %w", err)
 		}
 		mt.chunks++

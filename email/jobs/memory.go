@@ -14,7 +14,7 @@ import (
 type memStore struct {
 	mu      sync.Mutex
 	limit   int64 // Config.MaxMemory: rows are refused past it
-	used    int64 // bytes of rows and results held, over all jobs
+	used    int64 // bytes of rows and results held or reserved, over all jobs
 	jobs    map[string]*memJob
 	queue   []task
 	pending int           // chunks handed out, not acked
@@ -23,8 +23,9 @@ type memStore struct {
 
 type memJob struct {
 	meta
-	size     int64 // bytes of in and out
+	size     int64 // bytes of out, and hold of the chunks in
 	in, out  map[int][]byte
+	hold     map[int]int64 // what a chunk in counts for: rows and result reserved
 	seen     map[string]struct{}
 	mx       map[string]struct{}
 	attempts map[int]int
@@ -66,24 +67,32 @@ func (s *memStore) errMemoryFull() error {
 		"the in-process job queue holds its limit of %d bytes of rows and results; try again when a job has expired, or run with Redis", s.limit)
 }
 
-func (s *memStore) putInput(_ context.Context, id string, n int, data []byte, expires time.Time) error {
+func newMemJob() *memJob {
+	return &memJob{in: map[int][]byte{}, out: map[int][]byte{}, hold: map[int]int64{},
+		seen: map[string]struct{}{}, mx: map[string]struct{}{}, attempts: map[int]int{}}
+}
+
+// putInput admits a chunk when its hold (rows and reserved result) fits
+// under the limit: results are then stored within what was reserved.
+func (s *memStore) putInput(_ context.Context, id string, n int, data []byte, hold int64, expires time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.used+int64(len(data)) > s.limit {
+	hold = max(hold, int64(len(data)))
+	if s.used+hold > s.limit {
 		s.dropExpired(time.Now())
-		if s.used+int64(len(data)) > s.limit {
+		if s.used+hold > s.limit {
 			return s.errMemoryFull()
 		}
 	}
 	j := s.jobs[id]
 	if j == nil {
-		j = &memJob{in: map[int][]byte{}, out: map[int][]byte{}, seen: map[string]struct{}{},
-			mx: map[string]struct{}{}, attempts: map[int]int{}}
+		j = newMemJob()
 		j.expires = expires
 		j.status = "" // not visible until created
 		s.jobs[id] = j
 	}
-	j.resize(int64(len(data))-int64(len(j.in[n])), s)
+	j.resize(hold-j.hold[n], s)
+	j.hold[n] = hold
 	j.in[n] = append([]byte(nil), data...)
 	return nil
 }
@@ -100,8 +109,7 @@ func (s *memStore) create(_ context.Context, id string, mt *meta) error {
 	s.dropExpired(time.Now())
 	j := s.jobs[id]
 	if j == nil {
-		j = &memJob{in: map[int][]byte{}, out: map[int][]byte{}, seen: map[string]struct{}{},
-			mx: map[string]struct{}{}, attempts: map[int]int{}}
+		j = newMemJob()
 		s.jobs[id] = j
 	}
 	j.meta = *mt
@@ -175,9 +183,10 @@ func (s *memStore) finish(_ context.Context, id string, n int, res *chunkResult,
 	if _, ok := j.out[n]; ok {
 		return false, false, nil
 	}
-	j.resize(int64(len(res.out))-int64(len(j.in[n])), s)
+	j.resize(int64(len(res.out))-j.hold[n], s)
 	j.out[n] = res.out
 	delete(j.in, n)
+	delete(j.hold, n)
 	c := &j.counts
 	c.rows += res.c.rows
 	c.valid += res.c.valid
@@ -221,9 +230,10 @@ func (s *memStore) end(_ context.Context, id string, st Status, now time.Time) (
 	}
 	j.status = st
 	j.finished = now
-	for n, in := range j.in { // rows never to be checked
-		j.resize(-int64(len(in)), s)
+	for n := range j.in { // rows never to be checked
+		j.resize(-j.hold[n], s)
 		delete(j.in, n)
+		delete(j.hold, n)
 	}
 	j.seen = nil
 	return true, nil

@@ -50,8 +50,10 @@ type task struct {
 
 // store keeps the jobs and queues their chunks: Redis or memory.
 type store interface {
-	// putInput stores the input rows of chunk n of job id.
-	putInput(ctx context.Context, id string, n int, data []byte, expires time.Time) error
+	// putInput stores the input rows of chunk n of job id. hold is what
+	// the chunk is counted for against a memory bound until its result
+	// is stored: its rows and the most its result is expected to take.
+	putInput(ctx context.Context, id string, n int, data []byte, hold int64, expires time.Time) error
 	// create stores the job and queues its chunks 0..mt.chunks-1.
 	create(ctx context.Context, id string, mt *meta) error
 	// remove drops what is stored of a job that could not be created.
