@@ -40,6 +40,12 @@
 //     is claimed by another with XAUTOCLAIM; a chunk handed out more than
 //     Config.MaxAttempts times fails its job. A job that ends cancelled or
 //     failed drops its unchecked rows at once.
+//   - Submitting is made safe against a crash without a transaction
+//     spanning two cluster slots: the job record is written as
+//     "creating" (shown as queued), its chunks are queued, then it turns
+//     queued. A worker that gets a chunk of a creating job waits for it;
+//     a job still creating 5 minutes after its queueing began (its
+//     creator died mid-way) is failed when next read.
 //   - Results are written once: a Lua script stores a chunk's rows only
 //     when its result key does not exist yet, and moves the counters in
 //     the same step, so a chunk checked twice (its first worker was slow,

@@ -126,6 +126,31 @@ const (
 	StatusFailed    Status = "failed"
 )
 
+// statusCreating is the stored status of a job whose chunks are being
+// queued (Redis): shown as queued; a job left in it past creatingBound
+// (its creator died) is failed.
+const statusCreating Status = "creating"
+
+// creatingBound is how long queueing a job's chunks may take.
+const creatingBound = 5 * time.Minute
+
+// settle fails a job left creating for longer than creatingBound: its
+// creator died before every chunk was queued, so it would never end.
+func (m *Manager) settle(ctx context.Context, id string, mt *meta) (*meta, error) {
+	if mt == nil || mt.status != statusCreating || m.now().Sub(mt.queuing) <= creatingBound {
+		return mt, nil
+	}
+	m.log.Error("jobs: job failed", "job", id, "reason", "its chunks were never all queued")
+	ended, err := m.st.end(ctx, id, StatusFailed, m.stamp())
+	if ended {
+		m.metrics.status(StatusFailed)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m.st.load(ctx, id)
+}
+
 func (s Status) final() bool {
 	return s == StatusDone || s == StatusCancelled || s == StatusFailed
 }
@@ -472,6 +497,9 @@ func (m *Manager) load(ctx context.Context, owner, id string) (*meta, error) {
 		return nil, notFound(id)
 	}
 	mt, err := m.st.load(ctx, id)
+	if err == nil {
+		mt, err = m.settle(ctx, id, mt)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("jobs: loading job %s: %w", id, err)
 	}
@@ -577,6 +605,9 @@ func (m *Manager) job(id string, mt *meta) Job {
 		if secs := end.Sub(mt.started).Seconds(); secs > 0 {
 			j.RowsPerSecond = float64(j.Done) / secs
 		}
+	}
+	if j.Status == statusCreating {
+		j.Status = StatusQueued
 	}
 	if !mt.status.final() && j.RowsPerSecond > 0 {
 		eta := float64(j.Total-j.Done) / j.RowsPerSecond

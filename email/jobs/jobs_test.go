@@ -468,3 +468,49 @@ func TestChunksAreBoundedInBytes(t *testing.T) {
 		t.Errorf("keys left by the refused file: %v", keys)
 	}
 }
+
+// A Redis job is "creating" until every chunk is on the stream: it shows
+// as queued, workers that get its chunks wait for it, and a job left
+// creating (its creator died mid-way) is reported failed once
+// queueing has taken more than its bound, its rows dropped.
+func TestCreatingJob(t *testing.T) {
+	srv := dns(t, 10)
+	_, rdb := newRedis(t)
+	ctx := context.Background()
+	m := manager(t, jobs.Config{Redis: rdb, Verifier: verifier(t, srv.Addr, 0, 0), ChunkRows: 10})
+	file := listCSV(50, 10)
+
+	// Caught mid-way: workers wait, then finish once it is queued.
+	j, err := m.Submit(ctx, jobs.SubmitRequest{Owner: "a", File: bytes.NewReader(file)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := rdb.HGet(ctx, "quiver:jobs:{"+j.ID+"}:meta", "status").Result(); st != "queued" {
+		t.Fatalf("stored status after Submit = %q, want queued", st)
+	}
+	meta := "quiver:jobs:{" + j.ID + "}:meta"
+	rdb.HSet(ctx, meta, "status", "creating")
+	run(t, m)
+	time.Sleep(500 * time.Millisecond)
+	if g, err := m.Get(ctx, "a", j.ID); err != nil || g.Status != jobs.StatusQueued || g.Done != 0 {
+		t.Fatalf("a creating job = %+v, %v; want queued, untouched", g, err)
+	}
+	rdb.HSet(ctx, meta, "status", "queued")
+	j = wait(t, m, "a", j.ID, 30*time.Second, isDone)
+	sameRows(t, results(t, m, "a", j.ID), expected(t, verifier(t, srv.Addr, 0, 0), file))
+
+	// Left creating for longer than the bound: failed, rows dropped.
+	idle := manager(t, jobs.Config{Redis: rdb, ChunkRows: 10}) // no workers run
+	k, err := idle.Submit(ctx, jobs.SubmitRequest{Owner: "a", File: bytes.NewReader(file)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb.HSet(ctx, "quiver:jobs:{"+k.ID+"}:meta", "status", "creating", "queuing", time.Now().Add(-time.Hour).UnixMilli())
+	g, err := idle.Get(ctx, "a", k.ID)
+	if err != nil || g.Status != jobs.StatusFailed || g.FinishedAt == nil {
+		t.Fatalf("a job left creating = %+v, %v; want failed", g, err)
+	}
+	if keys, _ := rdb.Keys(ctx, "quiver:jobs:{"+k.ID+"}:in:*").Result(); len(keys) != 0 {
+		t.Errorf("%d input keys left of the failed job", len(keys))
+	}
+}

@@ -27,7 +27,8 @@ const redisBlock = time.Second
 // Keys (P the prefix, every key of a job in one cluster hash slot):
 //
 //	P stream              the chunks to check: entries {job, chunk}
-//	P {id}:meta           hash: owner, status, counters, times
+//	P {id}:meta           hash: owner, status, counters, times; status is
+//	                      "creating" until every chunk is on the stream
 //	P {id}:in:N           input rows of chunk N (CSV), deleted once checked
 //	P {id}:out:N          result rows of chunk N (CSV), written once
 //	P {id}:seen           set of hashed duplicate keys, while running
@@ -104,8 +105,8 @@ func (s *redisStore) create(ctx context.Context, id string, mt *meta) error {
 	}
 	metaKey := s.key(id, "meta")
 	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.HSet(ctx, metaKey,
-			"owner", mt.owner, "status", string(mt.status), "total", mt.total,
+		p.HSet(ctx, metaKey, "queuing", ms(time.Now()),
+			"owner", mt.owner, "status", string(statusCreating), "total", mt.total,
 			"chunks", mt.chunks, "chunks_done", 0, "header", headerJSON(mt.header),
 			"col", mt.col, "checks", checkFlags(mt.checks),
 			"created", ms(mt.created), "expires", ms(mt.expires),
@@ -122,8 +123,22 @@ func (s *redisStore) create(ctx context.Context, id string, mt *meta) error {
 		}
 		return nil
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	// Every chunk is queued: the job may start. (A worker that got a
+	// chunk before waits for this; a creator that died before it leaves
+	// the job creating, and Manager.settle fails it.)
+	return queuedScript.Run(ctx, s.rdb, []string{metaKey}, string(mt.status)).Err()
 }
+
+// queuedScript ends the creating state of a job. ARGV: its status.
+var queuedScript = redis.NewScript(`
+if redis.call('HGET', KEYS[1], 'status') == 'creating' then
+  redis.call('HSET', KEYS[1], 'status', ARGV[1])
+end
+return 0
+`)
 
 func (s *redisStore) remove(ctx context.Context, id string, chunks int) error {
 	keys := []string{s.key(id, "meta")}
@@ -168,6 +183,7 @@ func (s *redisStore) load(ctx context.Context, id string) (*meta, error) {
 		chunks: num("chunks"), chunksDone: num("chunks_done"), header: header,
 		col: num("col"), checks: parseChecks(h["checks"]),
 		created: when("created"), started: when("started"), finished: when("finished"), expires: when("expires"),
+		queuing: when("queuing"),
 		counts: counts{rows: num("rows"), valid: num("valid"), invalid: num("invalid"),
 			disposable: num("disposable"), role: num("role"), dups: num("dups")},
 		domainsMX: int(mx.Val()),
@@ -176,10 +192,12 @@ func (s *redisStore) load(ctx context.Context, id string) (*meta, error) {
 
 // beginScript marks a queued job running and counts an attempt at a
 // chunk. It returns {status, attempts, started}: status "" when the job
-// is gone, started 1 when this call started the job.
+// is gone, started 1 when this call started the job; a job still
+// creating is returned as it is, no attempt counted.
 var beginScript = redis.NewScript(`
 local st = redis.call('HGET', KEYS[1], 'status')
 if not st then return {'', 0, 0} end
+if st == 'creating' then return {st, 0, 0} end
 local started = 0
 if st == 'queued' then
   redis.call('HSET', KEYS[1], 'status', 'running', 'started', ARGV[1])

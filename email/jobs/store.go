@@ -20,6 +20,7 @@ type meta struct {
 	created    time.Time
 	started    time.Time // zero until the first chunk starts
 	finished   time.Time // zero until the job ends
+	queuing    time.Time // Redis: when its chunks began to be queued
 	expires    time.Time
 	counts     counts
 	domainsMX  int

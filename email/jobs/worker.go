@@ -16,6 +16,10 @@ import (
 // retryPause is how long a worker waits after a failure of the store.
 const retryPause = time.Second
 
+// creatingPoll is how often a worker looks whether the job of its chunk
+// is still being created.
+const creatingPoll = 50 * time.Millisecond
+
 // Run checks chunks of queued jobs, Config.Workers at a time, until ctx
 // ends; then it returns nil once the chunks in hand have stopped. A chunk
 // cut short is not stored: with Redis another worker claims it after
@@ -71,6 +75,22 @@ func (m *Manager) process(ctx context.Context, t task) error {
 		m.metrics.retry()
 	}
 	st, tries, started, err := m.st.begin(ctx, t.id, t.chunk, m.stamp())
+	for err == nil && st == statusCreating {
+		// Its creator is still queueing chunks; or died doing so, and
+		// settle fails the job.
+		var mt *meta
+		if mt, err = m.st.load(ctx, t.id); err == nil {
+			_, err = m.settle(ctx, t.id, mt)
+		}
+		if err != nil {
+			break
+		}
+		sleep(ctx, creatingPoll)
+		if ctx.Err() != nil {
+			return nil // left pending
+		}
+		st, tries, started, err = m.st.begin(ctx, t.id, t.chunk, m.stamp())
+	}
 	if err != nil {
 		return err
 	}
