@@ -14,7 +14,8 @@ import (
 
 // FuzzSubmit feeds any file to Submit: it is refused with a 400 or 413
 // naming the file, or it becomes a job whose results are exactly
-// verify-list's output of the same file, however it was cut into chunks.
+// verify-list's output of the same file, however it was cut into chunks
+// (by rows or by bytes).
 func FuzzSubmit(f *testing.F) {
 	for _, seed := range []string{
 		"email\na@b.test\n",
@@ -32,7 +33,7 @@ func FuzzSubmit(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	m, err := jobs.New(jobs.Config{Verifier: v, ChunkRows: 3, MaxRows: 100, MaxBytes: 4096})
+	m, err := jobs.New(jobs.Config{Verifier: v, ChunkRows: 3, ChunkBytes: 64, MaxRows: 100, MaxBytes: 4096})
 	if err != nil {
 		f.Fatal(err)
 	}
