@@ -86,23 +86,27 @@ func (s *server) withAccessLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
+		// Deferred: a stream aborted with http.ErrAbortHandler, or a panic
+		// on its way to withRecovery, still leaves its line.
+		defer func() {
+			if !s.log.Enabled(r.Context(), slog.LevelInfo) {
+				return
+			}
+			ri := info(r.Context())
+			route := ri.pattern
+			if route == "" {
+				route = "unmatched"
+			}
+			s.log.InfoContext(r.Context(), "request",
+				"method", r.Method,
+				"route", route,
+				"status", sw.status,
+				"duration", time.Since(start),
+				"bytes", sw.bytes,
+				"request_id", ri.id,
+			)
+		}()
 		next.ServeHTTP(sw, r)
-		if !s.log.Enabled(r.Context(), slog.LevelInfo) {
-			return
-		}
-		ri := info(r.Context())
-		route := ri.pattern
-		if route == "" {
-			route = "unmatched"
-		}
-		s.log.InfoContext(r.Context(), "request",
-			"method", r.Method,
-			"route", route,
-			"status", sw.status,
-			"duration", time.Since(start),
-			"bytes", sw.bytes,
-			"request_id", ri.id,
-		)
 	})
 }
 
