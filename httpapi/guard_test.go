@@ -368,7 +368,13 @@ func TestRefusedUploadIsDrainedOnlyToMaxBody(t *testing.T) {
 	big.body, big.maxBody = typeOf[struct{}](), 1<<20
 	s := newServer(Config{Keys: []string{testKey}, RatePerSecond: -1, MaxBodyBytes: 1024, KeyMemoryBudget: baseWeight})
 	h := s.handler([]route{big})
-	go do(t, h, http.MethodPost, "/v1/test/upload", "{}")
+	go func() {
+		req := httptest.NewRequest(http.MethodPost, "/v1/test/upload", strings.NewReader("{}"))
+		req.Header.Set("X-Gateway-Key", testKey)
+		req.Header.Set("X-Gateway-Host", "api.test")
+		req.Header.Set("Content-Type", "application/json")
+		h.ServeHTTP(httptest.NewRecorder(), req)
+	}()
 	<-started // the key's budget is held
 	for _, tt := range []struct {
 		size      int

@@ -60,6 +60,13 @@ type route struct {
 	// Config.RequestTimeout, so that a large result can be fetched over a
 	// slow link.
 	download bool
+	// upload marks a route whose body may take long to arrive (a job's
+	// CSV): it is not bounded by Config.RequestTimeout, and each read of
+	// its body pushes the connection's read deadline by
+	// Config.SlowWriteTimeout and its write deadline past that, so that a
+	// steady upload over a slow link gets its answer while one that stops
+	// does not hold the connection.
+	upload bool
 }
 
 // pattern is the ServeMux pattern of the route.

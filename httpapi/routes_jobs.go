@@ -58,6 +58,9 @@ func (s *server) jobsRoutes() []route {
 				"Answers 202 with the job; GET /v1/email/bulk/jobs/{id} follows it. The job belongs to the key that submitted it.",
 			form: true, maxBody: maxBytes + jobsUploadSlack, response: typeOf[jobs.Job](),
 			formFields: []string{"check_mx", "check_disposable", "check_role_account"},
+			// 64 MiB take minutes over a slow link: each read is bounded,
+			// not the whole upload.
+			upload: true,
 			op: func(r *http.Request) (any, *envelope.AI, error) {
 				if m == nil {
 					return nil, nil, unconfigured()
