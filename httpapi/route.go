@@ -49,6 +49,9 @@ type route struct {
 	maxBody    int64        // the body limit of the route; 0 means Config.MaxBodyBytes
 	response   reflect.Type // type of envelope.data
 	ai         bool         // meta carries model, tokens and cost
+	// errors are the error statuses the route documents besides the
+	// shared ones (errorStatuses), each a shared response by its name.
+	errors map[string]routeError
 
 	op operation
 	// csv, instead of op, streams a text/csv answer to w; an error
@@ -68,6 +71,10 @@ type route struct {
 	// does not hold the connection.
 	upload bool
 }
+
+// routeError is an error response that some routes document: the name
+// of its shared response and its description.
+type routeError struct{ name, description string }
 
 // pattern is the ServeMux pattern of the route.
 func (rt route) pattern() string { return rt.method + " " + rt.path }
