@@ -289,12 +289,12 @@ func TestApifyCursorTamper(t *testing.T) {
 	}
 	before := len(srv.Requests())
 	for name, use := range map[string]func() error{
-		"a byte of the nonce":  func() error { _, err := a.UserMedia(ctx, withCursor(q, flip(len("apify.")+2))); return err },
-		"a byte of the data":   func() error { _, err := a.UserMedia(ctx, withCursor(q, flip(len(p1.Next)/2))); return err },
-		"a byte of the tag":    func() error { _, err := a.UserMedia(ctx, withCursor(q, flip(len(p1.Next)-2))); return err },
-		"cut short":            func() error { _, err := a.UserMedia(ctx, withCursor(q, p1.Next[:len(p1.Next)-1])); return err },
-		"one more character":   func() error { _, err := a.UserMedia(ctx, withCursor(q, p1.Next+"A")); return err },
-		"padded base64":        func() error { _, err := a.UserMedia(ctx, withCursor(q, p1.Next+"=")); return err },
+		"a byte of the nonce": func() error { _, err := a.UserMedia(ctx, withCursor(q, flip(len("apify.")+2))); return err },
+		"a byte of the data":  func() error { _, err := a.UserMedia(ctx, withCursor(q, flip(len(p1.Next)/2))); return err },
+		"a byte of the tag":   func() error { _, err := a.UserMedia(ctx, withCursor(q, flip(len(p1.Next)-2))); return err },
+		"cut short":           func() error { _, err := a.UserMedia(ctx, withCursor(q, p1.Next[:len(p1.Next)-1])); return err },
+		"one more character":  func() error { _, err := a.UserMedia(ctx, withCursor(q, p1.Next+"A")); return err },
+		"padded base64":       func() error { _, err := a.UserMedia(ctx, withCursor(q, p1.Next+"=")); return err },
 		"the signed v1 form": func() error {
 			_, err := a.UserMedia(ctx, withCursor(q, "apify:nwDataset00000001:2:0:AAAAAAAAAAAAAAAAAAAAAA"))
 			return err
