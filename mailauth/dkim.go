@@ -85,11 +85,13 @@ func (k *DKIMKey) Valid() bool { return len(k.Errors) == 0 && !k.Revoked }
 // optional, first), k (rsa or ed25519), p (the base64 key, required;
 // empty when revoked), t (flags) and the others, which are not checked.
 // An RSA p= is a SubjectPublicKeyInfo, or a bare RSAPublicKey as some
-// signers publish; an ed25519 p= is the 32-byte key. Problems are in the
+// signers publish; an ed25519 p= is the 32-byte key. At most ten problems
+// are listed, the rest counted in one last problem. Problems are in the
 // result, never a failure.
 func ParseDKIM(record string) *DKIMKey {
 	k := &DKIMKey{Record: record, KeyType: "rsa", Errors: []string{}, Warnings: []string{}}
-	f := k.findings()
+	f := k.findings().capped()
+	defer f.flush()
 	var p *string
 	for _, t := range tagList(record, f, CodeDKIMSyntax, "DKIM1", false) {
 		switch t.name {

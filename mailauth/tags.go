@@ -15,31 +15,43 @@ const maxTags = 32
 type tag struct{ name, value string }
 
 // tagList splits a tag-list record ("v=X; a=b; ...", RFC 6376 section
-// 3.2) into its tags, names lowercased and values trimmed, reporting
-// under code a tag without "=", an empty or malformed name, a repeated
-// name (which RFC 6376 makes the whole list invalid) and more than
-// maxTags tags. version, when not empty, must be the first tag's value
-// of v; required says whether that first tag must be there.
+// 3.2) into its tags, values trimmed, reporting under code a tag without
+// "=", an empty or malformed name, a repeated name (which RFC 6376 makes
+// the whole list invalid) and more than maxTags parts. Every non-empty
+// part counts against maxTags, malformed or repeated ones too, so a
+// hostile record of thousands of parts is not read past the bound.
+// version, when not empty, must be the first tag's value of v; required
+// says whether that first tag must be there.
 func tagList(record string, f findings, code Code, version string, required bool) []tag {
 	var tags []tag
 	seen := map[string]bool{}
+	parts := 0
 	for part := range strings.SplitSeq(record, ";") {
 		part = strings.Trim(part, " \t\r\n")
 		if part == "" {
 			continue
 		}
-		if len(tags) == maxTags {
-			f.fail(code, fmt.Sprintf("more than %d tags", maxTags))
+		if parts == maxTags {
+			f.fail(code, fmt.Sprintf("more than %d tags; the rest are not read", maxTags))
 			break
 		}
+		parts++
 		name, value, ok := strings.Cut(part, "=")
 		name, value = strings.ToLower(strings.Trim(name, " \t\r\n")), strings.Trim(value, " \t\r\n")
 		if !ok || !validTagName(name) {
-			f.fail(code, fmt.Sprintf("%s is not a tag=value pair", envelope.Quote(part)))
+			msg := "" // not formatted when it would be dropped
+			if !f.full() {
+				msg = fmt.Sprintf("%s is not a tag=value pair", envelope.Quote(part))
+			}
+			f.fail(code, msg)
 			continue
 		}
 		if seen[name] {
-			f.fail(code, fmt.Sprintf("tag %s appears more than once", envelope.Quote(name)))
+			msg := "" // not formatted when it would be dropped
+			if !f.full() {
+				msg = fmt.Sprintf("tag %s appears more than once", envelope.Quote(name))
+			}
+			f.fail(code, msg)
 			continue
 		}
 		seen[name] = true
