@@ -145,6 +145,8 @@ func TestParseTLSRPT(t *testing.T) {
 		{"v=TLSRPTv1; rua=mailto:a@b@example.com", []string{}, []Code{CodeTLSRPTInvalidRUA}},
 		{"v=TLSRPTv1; rua=https://", []string{}, []Code{CodeTLSRPTInvalidRUA}},
 		{"v=TLSRPTv1; rua=tls@example.com", []string{}, []Code{CodeTLSRPTInvalidRUA}},
+		// Tag names are case-sensitive: RUA is not rua.
+		{"v=TLSRPTv1; RUA=mailto:tls@example.com", []string{}, []Code{CodeTLSRPTSyntax}},
 	}
 	for _, tt := range tests {
 		r := ParseTLSRPT(tt.in)
@@ -233,6 +235,12 @@ func TestParseDKIM(t *testing.T) {
 		{"v not first", "k=rsa; v=DKIM1; p=", "rsa", 0, true, false, []Code{CodeDKIMSyntax, CodeDKIMRevoked}},
 		{"testing", "v=DKIM1; t=y:s; p=" + ed + "; k=ed25519", "ed25519", 256, false, true, []Code{CodeDKIMTesting}},
 		{"too long", "p=" + strings.Repeat("A", 8000), "rsa", 0, false, false, []Code{CodeDKIMInvalidKey}},
+		// RFC 6376 section 2.4: the "=" padding of base64 is optional.
+		{"unpadded base64", "v=DKIM1; k=ed25519; p=" + base64.RawStdEncoding.EncodeToString(edPub), "ed25519", 256, false, true, nil},
+		{"unpadded rsa", strings.TrimRight(rsaKeyRecord(t, 1024, true), "="), "rsa", 1024, false, true, []Code{CodeDKIMShortKey}},
+		// Tag names are case-sensitive (RFC 6376 section 3.2).
+		{"uppercase P unknown", "v=DKIM1; k=ed25519; P=" + ed, "ed25519", 0, false, false, []Code{CodeDKIMSyntax}},
+		{"uppercase K unknown", "v=DKIM1; K=ed25519; p=" + ed, "rsa", 0, false, false, []Code{CodeDKIMInvalidKey}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -19,7 +19,8 @@ type tag struct{ name, value string }
 // "=", an empty or malformed name, a repeated name (which RFC 6376 makes
 // the whole list invalid) and more than maxTags parts. Every non-empty
 // part counts against maxTags, malformed or repeated ones too, so a
-// hostile record of thousands of parts is not read past the bound.
+// hostile record of thousands of parts is not read past the bound. Tag
+// names are case-sensitive (RFC 6376 section 3.2): "P=" is not "p=".
 // version, when not empty, must be the first tag's value of v; required
 // says whether that first tag must be there.
 func tagList(record string, f findings, code Code, version string, required bool) []tag {
@@ -37,7 +38,7 @@ func tagList(record string, f findings, code Code, version string, required bool
 		}
 		parts++
 		name, value, ok := strings.Cut(part, "=")
-		name, value = strings.ToLower(strings.Trim(name, " \t\r\n")), strings.Trim(value, " \t\r\n")
+		name, value = strings.Trim(name, " \t\r\n"), strings.Trim(value, " \t\r\n")
 		if !ok || !validTagName(name) {
 			msg := "" // not formatted when it would be dropped
 			if !f.full() {
@@ -73,14 +74,16 @@ func tagList(record string, f findings, code Code, version string, required bool
 	return tags
 }
 
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
 // validTagName: ALPHA *(ALPHA / DIGIT / "_") (RFC 6376 section 3.2).
 func validTagName(s string) bool {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
+	if s == "" || !isAlpha(s[0]) {
 		return false
 	}
 	for i := 1; i < len(s); i++ {
 		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+		if !(isAlpha(c) || c >= '0' && c <= '9' || c == '_') {
 			return false
 		}
 	}
