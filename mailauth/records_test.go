@@ -145,6 +145,9 @@ func TestParseTLSRPT(t *testing.T) {
 		{"v=TLSRPTv1; rua=mailto:a@b@example.com", []string{}, []Code{CodeTLSRPTInvalidRUA}},
 		{"v=TLSRPTv1; rua=https://", []string{}, []Code{CodeTLSRPTInvalidRUA}},
 		{"v=TLSRPTv1; rua=tls@example.com", []string{}, []Code{CodeTLSRPTInvalidRUA}},
+		// RFC 6068 header fields after "?" are part of a mailto: URI.
+		{"v=TLSRPTv1; rua=mailto:tls@example.com?subject=TLS%20report", []string{"mailto:tls@example.com?subject=TLS%20report"}, nil},
+		{"v=TLSRPTv1; rua=mailto:?to=tls@example.com", []string{}, []Code{CodeTLSRPTInvalidRUA}},
 		// Tag names are case-sensitive: RUA is not rua.
 		{"v=TLSRPTv1; RUA=mailto:tls@example.com", []string{}, []Code{CodeTLSRPTSyntax}},
 	}
