@@ -54,7 +54,9 @@ type Problem struct {
 	// absence is no problem; a broken one is):
 	//   - MTA-STS: mta_sts_syntax, mta_sts_multiple_records (errors in the
 	//     _mta-sts record), mta_sts_policy_unavailable (the policy cannot
-	//     be fetched: HTTP status, certificate, redirect, size),
+	//     be fetched: an error for the server's HTTP status, certificate,
+	//     redirect or size; a warning for a timeout, a refused connection,
+	//     a DNS server failure or a refused address, which prove nothing),
 	//     mta_sts_policy_syntax (error), mta_sts_mx_mismatch (an MX host
 	//     matches no mx pattern: an error under mode enforce, a warning
 	//     under testing), mta_sts_short_max_age, mta_sts_duplicate_field,
