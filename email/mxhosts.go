@@ -25,6 +25,12 @@ const (
 	// MaxMXHostsChecked is how many MX hosts are checked, the first by
 	// preference.
 	MaxMXHostsChecked = 3
+	// MaxSTARTTLSHosts bounds the distinct MX hosts one DomainHealth call
+	// connects to for check_starttls: 500 domains of 3 hosts each would
+	// otherwise open 1,500 SMTP connections. Hosts past it, the first
+	// reached being checked, have starttls null, and the domains they
+	// serve one mx_starttls_bound warning.
+	MaxSTARTTLSHosts = 50
 	// MaxMXAddresses is how many addresses of each host are checked,
 	// IPv4 first.
 	MaxMXAddresses = 2
@@ -139,6 +145,10 @@ type starttlsMemo struct {
 	hosts map[string]*starttlsOnce
 }
 
+// errSTARTTLSBound is the STARTTLS check of a host past MaxSTARTTLSHosts:
+// not done.
+var errSTARTTLSBound = errors.New("email: more than MaxSTARTTLSHosts hosts to check for STARTTLS")
+
 type starttlsOnce struct {
 	once sync.Once
 	ok   bool
@@ -154,6 +164,10 @@ func (m *starttlsMemo) check(ctx context.Context, v *Verifier, host string) (boo
 		m.hosts = map[string]*starttlsOnce{}
 	}
 	o := m.hosts[host]
+	if o == nil && len(m.hosts) == MaxSTARTTLSHosts {
+		m.mu.Unlock()
+		return false, errSTARTTLSBound
+	}
 	if o == nil {
 		o = &starttlsOnce{}
 		m.hosts[host] = o
@@ -269,6 +283,9 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 	tlsDone.Wait()
 
 	// Findings, in host order.
+	if slices.ContainsFunc(tlsErrs, func(err error) bool { return err == errSTARTTLSBound }) {
+		add("warning", "mx_starttls_bound", fmt.Sprintf("STARTTLS was not checked for every MX host: one request checks at most %d distinct hosts", MaxSTARTTLSHosts))
+	}
 	for i := range out {
 		h := &out[i]
 		if addrErrs[i] != nil {
