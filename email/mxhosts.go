@@ -386,23 +386,26 @@ func dnsblZones(zones []string) ([]string, error) {
 // DNSBLListing is the answer of one DNSBL zone about one address.
 type DNSBLListing struct {
 	// Zone is the DNSBL zone asked.
-	Zone string
+	Zone string `json:"zone"`
 	// Listed reports that the zone lists the address: it answered an
 	// address in 127.0.0.0/8 outside 127.255.255.0/24.
-	Listed bool
+	Listed bool `json:"listed"`
 	// Codes are the addresses the zone answered (its return codes, such
-	// as 127.0.0.2).
-	Codes []string
+	// as 127.0.0.2). Never nil.
+	Codes []string `json:"codes"`
 	// Reason is the zone's TXT explanation of a listing, cleaned of
 	// control characters and cut to MaxDNSBLReason bytes; empty when
 	// none.
-	Reason string
+	Reason string `json:"reason"`
+	// Error is the message of Err; omitted when Err is nil.
+	Error string `json:"error,omitempty"`
 	// Err is why the zone gave no usable answer: the lookup failed, or
 	// the zone answered an error code (Spamhaus's 127.255.255.0/24:
 	// .252 a mistyped zone, .254 a query through a public resolver,
 	// .255 too many queries) or an address outside 127.0.0.0/8. Nil
-	// when Listed is set or the zone does not list the address.
-	Err error
+	// when Listed is set or the zone does not list the address. Not part
+	// of the JSON form, which carries its message as Error.
+	Err error `json:"-"`
 }
 
 // CheckDNSBL looks up ip in each zone of Config.DNSBLZones, all at once
@@ -425,6 +428,12 @@ func (v *Verifier) CheckDNSBL(ctx context.Context, ip netip.Addr) ([]DNSBLListin
 			}
 		}
 		out[i] = DNSBLListing{Zone: v.dnsbl[i], Listed: a.listed, Codes: a.codes, Reason: a.reason, Err: a.err}
+		if out[i].Codes == nil {
+			out[i].Codes = []string{}
+		}
+		if a.err != nil {
+			out[i].Error = a.err.Error()
+		}
 	})
 	return out, nil
 }

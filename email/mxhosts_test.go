@@ -140,6 +140,18 @@ func TestCheckMXHostsDNSBL(t *testing.T) {
 	if len(listings) != 1 || listings[0].Listed || listings[0].Err != nil {
 		t.Errorf("an address not listed: %+v", listings)
 	}
+	// The JSON form: snake_case names, codes never null, the error's
+	// message (Err itself would encode as {}).
+	b, _ := json.Marshal(listings)
+	if string(b) != `[{"zone":"bl.test","listed":false,"codes":[],"reason":""}]` {
+		t.Errorf("JSON %s", b)
+	}
+	listings, _ = v.CheckDNSBL(context.Background(), netip.MustParseAddr("192.0.2.21"))
+	b, _ = json.Marshal(listings)
+	if len(listings) != 1 || listings[0].Err == nil || listings[0].Error != listings[0].Err.Error() ||
+		!strings.HasPrefix(string(b), `[{"zone":"bl.test","listed":false,"codes":["127.255.255.254"],"reason":"","error":"the zone answered an error code`) {
+		t.Errorf("an error code: JSON %s", b)
+	}
 }
 
 func TestDNSBLVerdict(t *testing.T) {
