@@ -341,16 +341,35 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 	return out
 }
 
+// Errors of CheckSTARTTLS, usable with errors.Is; each one's message is
+// the matching SMTP probe reason (SMTPForbidden, SMTPProxyError).
+var (
+	// ErrForbiddenAddress: the host resolves to an address the SMTP
+	// probe's address policy refuses (a non-public address, unless
+	// SMTPOptions.AllowPrivateAddresses).
+	ErrForbiddenAddress = errors.New(SMTPForbidden)
+	// ErrProxy: the SOCKS5 proxy of SMTPOptions.Proxy could not be
+	// reached or refused the connection.
+	ErrProxy = errors.New(SMTPProxyError)
+)
+
 // CheckSTARTTLS connects to the SMTP port of host (an MX host name,
 // resolved through Config.Resolver, or an IP literal), reads the
 // greeting, sends EHLO and reports whether the answer offers STARTTLS,
 // then quits. It uses the settings of the SMTP probe (Config.SMTP):
 // port, EHLO name, timeouts, proxy, the private-address policy and the
-// pacing per mail server. The error says why no answer to EHLO was had.
+// pacing per mail server. The error says why no answer to EHLO was had;
+// it wraps ErrForbiddenAddress or ErrProxy for those causes.
 func (v *Verifier) CheckSTARTTLS(ctx context.Context, host string) (bool, error) {
 	o := v.cfg.SMTP.withDefaults()
 	c, fail, err := v.hello(ctx, o, host)
 	switch {
+	case fail != nil && (fail.reason == SMTPForbidden || fail.reason == SMTPProxyError):
+		sentinel := ErrForbiddenAddress
+		if fail.reason == SMTPProxyError {
+			sentinel = ErrProxy
+		}
+		return false, fmt.Errorf("email: STARTTLS check of %s: %w: %s", host, sentinel, fail.message)
 	case fail != nil:
 		return false, fmt.Errorf("email: STARTTLS check of %s: %s: %s", host, fail.reason, fail.message)
 	case err != nil:
