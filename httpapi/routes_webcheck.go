@@ -47,4 +47,4 @@ const urlParseDescription = "Parses the URL as browsers do, by the WHATWG URL St
 	"query_params follows application/x-www-form-urlencoded. " +
 	"Extension beyond the specification: warnings, an array of {code, message} naming each repair a browser makes that signals a " +
 	"parser-differential trick: stripped_control, stripped_tab_newline, backslash, missing_slashes, extra_slashes, empty_userinfo, " +
-	"credentials, multiple_at, percent_encoded_host, ipv4_non_decimal, ipv4_shorthand, ipv4_trailing_dot, invalid_percent_escape."
+	"credentials, multiple_at, percent_encoded_host, ipv4_non_decimal, ipv4_shorthand, ipv4_trailing_dot, invalid_percent_escape, host_mapped."

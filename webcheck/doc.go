@@ -37,6 +37,8 @@
 //     source (Safe Browsing: malware, social_engineering,
 //     unwanted_software, potentially_harmful_application). A redirect to a
 //     refused address is reported as [ThreatPrivateRedirect], not followed.
+//     [ThreatURLObfuscation] (an extension) reports each repair a browser
+//     makes to the URL as written, one finding per [URLWarning] code.
 //   - DNS analyze spf and dmarc are the objects of the shared mail
 //     authentication parser (the one email's domain health uses):
 //     [mailauth.SPF] with its terms, all qualifier, lookup counts, errors

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/net/publicsuffix"
 
 	"github.com/quiverkit/quiver/internal/safehttp"
+	"github.com/quiverkit/quiver/internal/weburl"
 )
 
 // MaxSafetyRedirects is how many redirects, HTTP and meta refresh
@@ -37,6 +38,11 @@ const (
 	ThreatShortener        = "url_shortener"               // a known URL shortener hides the target
 	ThreatTooManyRedirects = "too_many_redirects"          // more than 10 redirects
 	ThreatPrivateRedirect  = "redirect_to_private_address" // a redirect points at a refused address
+	// ThreatURLObfuscation: the URL as written relies on a repair that
+	// browsers make and other parsers do not (a backslash for a slash,
+	// missing slashes, stripped controls, a mapped host, a 0x IPv4...):
+	// one finding per repair, its detail the [URLWarning] code.
+	ThreatURLObfuscation = "url_obfuscation"
 )
 
 // shorteners are registrable domains of well-known URL shorteners.
@@ -117,6 +123,13 @@ func (c *Checker) CheckURLSafety(ctx context.Context, req URLSafetyRequest) (URL
 		res.ThreatTypes = append(res.ThreatTypes, t)
 	}
 	setErr := func(msg string) { res.Error = &msg }
+	// The URL as written, not only as normalized: the repairs a browser
+	// makes are how a link hides from a filter that reads it otherwise.
+	if w, err := weburl.Parse(req.URL); err == nil {
+		for _, warn := range w.Warnings {
+			add(ThreatURLObfuscation, req.URL, warn.Code+": "+warn.Message)
+		}
+	}
 
 	cur := u
 	for first := true; ; first = false {

@@ -134,6 +134,40 @@ func TestCheckURLSafetyDowngrade(t *testing.T) {
 	}
 }
 
+// The URL as written is judged, not only its normal form: each repair a
+// browser makes is a url_obfuscation finding naming the warning.
+func TestCheckURLSafetyObfuscation(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	c := newTestChecker(t, safetyZone)
+	for raw, want := range map[string]string{
+		"http:\\\\site.test:" + port + "\\":   "backslash",
+		"http:site.test:" + port + "/":        "missing_slashes",
+		"http://@site.test:" + port + "/":     "empty_userinfo",
+		"http://site\uff0etest:" + port + "/": "host_mapped",
+		"http://site.test:" + port + "/":      "",
+	} {
+		res, err := c.CheckURLSafety(context.Background(), URLSafetyRequest{URL: raw})
+		if err != nil {
+			t.Errorf("%q: %v", raw, err)
+			continue
+		}
+		var got []string
+		for _, f := range res.Findings {
+			if f.ThreatType == ThreatURLObfuscation {
+				got = append(got, strings.SplitN(f.Detail, ":", 2)[0])
+			}
+		}
+		if want == "" && len(got) > 0 || want != "" && !slices.Contains(got, want) {
+			t.Errorf("%q: obfuscation findings %q, want %q", raw, got, want)
+		}
+		if want != "" && (res.IsSafe || !slices.Contains(res.ThreatTypes, ThreatURLObfuscation)) {
+			t.Errorf("%q: is_safe %t, threat_types %q", raw, res.IsSafe, res.ThreatTypes)
+		}
+	}
+}
+
 func TestCheckURLSafetyRefused(t *testing.T) {
 	c := newTestChecker(t, safetyZone, func(c *Config) { c.AllowLoopback = false })
 	for _, u := range []string{"http://127.0.0.1/", "http://private.test/", "http://[::1]/", "http://2130706433/"} {

@@ -74,7 +74,8 @@ type URLWarning struct {
 	// "empty_userinfo" ("http://@host", "http://user:@host"),
 	// "credentials", "multiple_at", "percent_encoded_host",
 	// "ipv4_non_decimal" ("0x7f.1"), "ipv4_shorthand" ("127.1"),
-	// "ipv4_trailing_dot", "invalid_percent_escape" ("%zz").
+	// "ipv4_trailing_dot", "invalid_percent_escape" ("%zz"), "host_mapped"
+	// (full-width "１２７.０.０.１", "example。com", invisible characters).
 	Code string `json:"code"`
 	// Message says what was repaired.
 	Message string `json:"message"`

@@ -154,14 +154,14 @@ func TestParseURLStandard(t *testing.T) {
 		{"hex number", "http://0x7F000001/", "http://127.0.0.1/", []string{"ipv4_non_decimal", "ipv4_shorthand"}},
 		{"trailing dot", "http://1.2.3.4./", "http://1.2.3.4/", []string{"ipv4_trailing_dot"}},
 		{"percent-encoded", "http://%31%32%37.0.0.1/", "http://127.0.0.1/", []string{"percent_encoded_host"}},
-		{"full-width digits", "http://１２７.０.０.１/", "http://127.0.0.1/", nil},
+		{"full-width digits", "http://１２７.０.０.１/", "http://127.0.0.1/", []string{"host_mapped"}},
 		{"0x alone", "http://0x/", "http://0.0.0.0/", []string{"ipv4_non_decimal", "ipv4_shorthand"}},
 		// Host parser: domain to ASCII.
 		{"IDN to A-labels", "http://Bücher.de/", "http://xn--bcher-kva.de/", nil},
 		{"non-transitional ß", "http://faß.de/", "http://xn--fa-hia.de/", nil},
-		{"full-width letters", "http://ＥＸＡＭＰＬＥ.com/", "http://example.com/", nil},
+		{"full-width letters", "http://ＥＸＡＭＰＬＥ.com/", "http://example.com/", []string{"host_mapped"}},
 		{"CJK", "http://日本.jp/", "http://xn--wgv71a.jp/", nil},
-		{"ideographic full stop", "http://example。com/", "http://example.com/", nil},
+		{"ideographic full stop", "http://example。com/", "http://example.com/", []string{"host_mapped"}},
 		{"domain trailing dot kept", "http://example.com./", "http://example.com./", nil},
 		{"percent-encoded name", "http://ex%61mple.com/", "http://example.com/", []string{"percent_encoded_host"}},
 		// IPv6 parser and serializer.

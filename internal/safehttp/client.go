@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/quiverkit/quiver/internal/weburl"
 )
 
 // Defaults of [Client].
@@ -140,32 +142,118 @@ func (c *Client) RoundTrip(req *http.Request) (*http.Response, error) {
 // checking every hop. The client's timeout bounds the whole chain, the
 // final body included, which is also limited in size as with
 // [Client.RoundTrip].
+//
+// A redirect's Location is read by the one URL parser, [weburl.ParseRef]
+// (the WHATWG URL Standard's reading, as a browser would follow it), not
+// by net/url: the hop that is checked and dialled is the one a browser
+// would fetch. A 301, 302 or 303 to a request other than GET or HEAD
+// continues as a GET without a body, as browsers do; 307 and 308 are
+// followed only when the request has no body.
 func (c *Client) Do(req *http.Request) (*http.Response, error) {
-	ctx, cancel := context.WithTimeout(req.Context(), c.o.timeout)
-	hc := &http.Client{
-		Transport: c,
-		CheckRedirect: func(r *http.Request, via []*http.Request) error {
-			if len(via) > c.o.maxRedirects {
-				return fmt.Errorf("%w: more than %d", ErrTooManyRedirects, c.o.maxRedirects)
-			}
-			return c.CheckURL(r.URL)
-		},
-	}
-	resp, err := hc.Do(req.WithContext(ctx))
-	if err != nil {
-		cancel()
+	if err := c.CheckURL(req.URL); err != nil { // later hops: in redirect
 		return nil, err
 	}
-	resp.Body = &limitedBody{rc: resp.Body, left: c.o.maxBody, cancel: cancel}
-	return resp, nil
+	ctx, cancel := context.WithTimeout(req.Context(), c.o.timeout)
+	req = req.WithContext(ctx)
+	for hops := 0; ; hops++ {
+		resp, err := c.transport.RoundTrip(c.prepare(req))
+		if err != nil {
+			cancel()
+			return nil, err
+		}
+		next, err := c.redirect(req, resp)
+		if err != nil || next == nil {
+			if err != nil {
+				resp.Body.Close()
+				cancel()
+				return nil, err
+			}
+			resp.Body = &limitedBody{rc: resp.Body, left: c.o.maxBody, cancel: cancel}
+			return resp, nil
+		}
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
+		resp.Body.Close()
+		if hops >= c.o.maxRedirects {
+			cancel()
+			return nil, fmt.Errorf("%w: more than %d", ErrTooManyRedirects, c.o.maxRedirects)
+		}
+		req = next
+	}
 }
 
-// Get fetches rawURL with GET, following redirects.
+// prepare sets the default User-Agent on a copy of req.
+func (c *Client) prepare(req *http.Request) *http.Request {
+	if req.Header.Get("User-Agent") != "" {
+		return req
+	}
+	req = req.Clone(req.Context())
+	req.Header.Set("User-Agent", c.o.userAgent)
+	return req
+}
+
+// redirect returns the request that follows resp, or nil when resp is
+// not a redirect to follow. The Location is resolved against the
+// request's URL by the one URL parser and checked before it is returned.
+func (c *Client) redirect(req *http.Request, resp *http.Response) (*http.Request, error) {
+	switch resp.StatusCode {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
+		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+	default:
+		return nil, nil
+	}
+	loc := resp.Header.Get("Location")
+	if loc == "" {
+		return nil, nil
+	}
+	ref, err := weburl.ParseRef(req.URL.String(), loc)
+	if err != nil {
+		return nil, fmt.Errorf("safehttp: redirect Location: %w", err)
+	}
+	u, err := ref.Go()
+	if err != nil {
+		return nil, fmt.Errorf("safehttp: redirect Location: %w", err)
+	}
+	if err := c.CheckURL(u); err != nil {
+		return nil, err
+	}
+	method, body := req.Method, req.Body
+	switch {
+	case resp.StatusCode <= http.StatusSeeOther && method != http.MethodGet && method != http.MethodHead:
+		method, body = http.MethodGet, nil
+	case resp.StatusCode >= http.StatusTemporaryRedirect && body != nil && body != http.NoBody:
+		return nil, nil // the body is spent: hand the redirect to the caller
+	}
+	next, err := http.NewRequestWithContext(req.Context(), method, u.String(), body)
+	if err != nil {
+		return nil, fmt.Errorf("safehttp: redirect: %w", err)
+	}
+	next.URL = u
+	for k, vs := range req.Header {
+		// Credentials do not follow a redirect to another host.
+		if u.Host != req.URL.Host && (k == "Authorization" || k == "Cookie") {
+			continue
+		}
+		next.Header[k] = vs
+	}
+	return next, nil
+}
+
+// Get fetches rawURL with GET, following redirects. rawURL is read by
+// the one URL parser, [weburl.Parse], as a browser would read it.
 func (c *Client) Get(ctx context.Context, rawURL string) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	parsed, err := weburl.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("safehttp: %w", err)
+	}
+	u, err := parsed.Go()
+	if err != nil {
+		return nil, fmt.Errorf("safehttp: %w", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, err
 	}
+	req.URL = u
 	return c.Do(req)
 }
 

@@ -8,13 +8,16 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/internal/weburl"
 	"github.com/quiverkit/quiver/resolver"
 )
 
@@ -132,9 +135,10 @@ func TestHostileURLsRefused(t *testing.T) {
 				t.Fatalf("fetched %s (status %d); want refused", u, resp.StatusCode)
 			}
 			if !errors.Is(err, ErrDestinationNotAllowed) {
-				// A URL Go itself cannot parse never leaves either.
+				// A URL the one parser refuses never leaves either.
 				t.Logf("not a refusal but a parse error: %v", err)
-				if !strings.Contains(err.Error(), "invalid") {
+				var perr *weburl.Error
+				if !errors.As(err, &perr) {
 					t.Fatalf("err = %v; want ErrDestinationNotAllowed", err)
 				}
 			}
@@ -411,5 +415,38 @@ func TestParseHostErrorsQuoteLittle(t *testing.T) {
 		if m := err.Error(); len(m) > 300 {
 			t.Errorf("ParseHost(%.20q...): a %d-byte message: %.200s", h, len(m), m)
 		}
+	}
+}
+
+// Do reads a redirect's Location as a browser does (the WHATWG URL
+// Standard, through the one parser), not as net/url does: the backslash
+// ends the host, so the hop goes to 127.0.0.1 with the path
+// "/@example.com/". net/url refused this Location outright.
+func TestDoFollowsRedirectsWithTheOneParser(t *testing.T) {
+	var got []string
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.URL.EscapedPath())
+		mu.Unlock()
+		if r.URL.Path == "/start" {
+			w.Header().Set("Location", "http://"+r.Host+`\@example.com/`)
+			w.WriteHeader(http.StatusFound)
+		}
+	}))
+	defer srv.Close()
+	resp, err := New(AllowLoopback()).Get(context.Background(), srv.URL+"/start")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"/start", "/@example.com/"}; !slices.Equal(got, want) {
+		t.Errorf("paths asked = %q, want %q", got, want)
+	}
+	// Without loopback allowed, the same hop is refused before it is sent.
+	if _, err := New().Get(context.Background(), "http://"+srv.Listener.Addr().String()+`\@example.com/`); !errors.Is(err, ErrDestinationNotAllowed) {
+		t.Errorf("err = %v, want ErrDestinationNotAllowed", err)
 	}
 }

@@ -1,10 +1,13 @@
 package weburl
 
 import (
+	"net/url"
 	"strings"
 
 	werrors "github.com/nlnwa/whatwg-url/errors"
 	wurl "github.com/nlnwa/whatwg-url/url"
+	"golang.org/x/net/idna"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Warning names a repair the parser made that browsers make too but that
@@ -33,6 +36,7 @@ const (
 	WarnIPv4Shorthand        = "ipv4_shorthand"
 	WarnIPv4TrailingDot      = "ipv4_trailing_dot"
 	WarnInvalidPercentEscape = "invalid_percent_escape"
+	WarnHostMapped           = "host_mapped"
 )
 
 var warnMessages = map[string]string{
@@ -49,6 +53,7 @@ var warnMessages = map[string]string{
 	WarnIPv4Shorthand:        "the host is an IPv4 address written with fewer than four parts (e.g. 127.1 or 2130706433)",
 	WarnIPv4TrailingDot:      "the host is an IPv4 address followed by a dot, which was dropped",
 	WarnInvalidPercentEscape: "a \"%\" not followed by two hexadecimal digits was kept as written; other parsers refuse or decode it",
+	WarnHostMapped:           "the host as written has characters that browsers map to others (full-width letters or digits, ideographic full stops, invisible characters): it is read as its normal form, not as written",
 }
 
 // warningOrder is the order warnings are reported in.
@@ -56,7 +61,7 @@ var warningOrder = []string{
 	WarnStrippedControl, WarnStrippedTabNewline, WarnBackslash, WarnMissingSlashes,
 	WarnExtraSlashes, WarnEmptyUserinfo, WarnCredentials, WarnMultipleAt,
 	WarnPercentEncodedHost, WarnIPv4NonDecimal, WarnIPv4Shorthand, WarnIPv4TrailingDot,
-	WarnInvalidPercentEscape,
+	WarnInvalidPercentEscape, WarnHostMapped,
 }
 
 // WarningMessage returns the message of a warning code ("" for an unknown
@@ -123,6 +128,9 @@ func warnings(raw, rawHost, asciiHost string, u *wurl.Url) []Warning {
 	}
 	if u.IsIPv4() && strings.Count(strings.TrimSuffix(asciiHost, "."), ".") < 3 {
 		seen[WarnIPv4Shorthand] = true
+	}
+	if u.IsSpecialScheme() && hostMapped(rawHost, u.Hostname()) {
+		seen[WarnHostMapped] = true
 	}
 	if len(seen) == 0 {
 		return nil
@@ -254,4 +262,46 @@ func userinfo(in string, special bool) string {
 		return rest[:i]
 	}
 	return ""
+}
+
+// hostMapped reports whether the host as written (written, perhaps
+// percent-encoded) reads as host only through the mapping of UTS #46
+// beyond case and IDNA: full-width "１２７.０.０.１" as 127.0.0.1, "。" as
+// a dot, a zero-width space or soft hyphen dropped. An internationalized
+// name written in its own script ("bücher.de") is not mapped.
+func hostMapped(written, host string) bool {
+	if d, err := url.PathUnescape(written); err == nil {
+		written = d
+	}
+	if isASCII(written) || strings.HasPrefix(host, "[") {
+		return false // ASCII maps by case only; IPv6 is bracketed ASCII
+	}
+	isDot := func(r rune) bool { return r == '.' || r == '。' || r == '．' || r == '｡' }
+	if strings.ContainsFunc(written, func(r rune) bool { return r != '.' && isDot(r) }) {
+		return true
+	}
+	wl, hl := strings.FieldsFunc(written, isDot), strings.FieldsFunc(host, isDot)
+	if len(wl) != len(hl) {
+		return true
+	}
+	for i, l := range hl {
+		if strings.HasPrefix(l, "xn--") {
+			if u, err := idna.ToUnicode(l); err == nil {
+				l = u
+			}
+		}
+		if norm.NFC.String(strings.ToLower(wl[i])) != l {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package weburl
 import (
 	"errors"
 	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 
@@ -215,5 +216,35 @@ func TestParseRefusesUnbalancedBrackets(t *testing.T) {
 	}
 	if u, err := Parse("http://[::1]/"); err != nil || u.Href != "http://[::1]/" {
 		t.Errorf("Parse(http://[::1]/) = %v, %v", u, err)
+	}
+}
+
+// A host that reads as something else only through UTS #46 mapping is
+// flagged; a name in its own script, in any case, is not.
+func TestHostMappedWarning(t *testing.T) {
+	for raw, want := range map[string]bool{
+		"http://１２７.０.０.１/":                         true, // full-width digits and dots
+		"http://example。com/":                       true, // ideographic full stop
+		"http://exa\u200bmple.com/":                 true, // zero-width space dropped
+		"http://bü\u00adcher.de/":                   true, // soft hyphen dropped
+		"http://%EF%BC%91%EF%BC%92%EF%BC%97.0.0.1/": true, // full-width, percent-encoded
+		"http://ｅｘａｍｐｌｅ.com/":                       true, // full-width letters
+		"http://bücher.de/":                         false,
+		"http://BÜCHER.de/":                         false,
+		"http://bu\u0308cher.de/":                   false, // decomposed, same name
+		"http://xn--bcher-kva.de/":                  false,
+		"http://москва.рф/":                         false,
+		"http://EXAMPLE.com/":                       false,
+		"http://127.0.0.1/":                         false,
+	} {
+		u, err := Parse(raw)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", raw, err)
+			continue
+		}
+		got := slices.ContainsFunc(u.Warnings, func(w Warning) bool { return w.Code == WarnHostMapped })
+		if got != want {
+			t.Errorf("Parse(%q) = host %q, warnings %v; host_mapped %t, want %t", raw, u.Host, u.Warnings, got, want)
+		}
 	}
 }
