@@ -306,3 +306,43 @@ func TestSlowSteadyUploadGetsItsAnswer(t *testing.T) {
 		t.Errorf("the upload took %v: it proves nothing", elapsed)
 	}
 }
+
+// TestStalledUploadIsCut: the upload is exempt from RequestTimeout, but
+// an upload that stops coming is still cut, within SlowWriteTimeout of
+// its last bytes, even on a server without a ReadTimeout.
+func TestStalledUploadIsCut(t *testing.T) {
+	m, err := jobs.New(jobs.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Jobs: m, SlowWriteTimeout: 300 * time.Millisecond})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	ct, body := jobForm(t, nil, []byte("email\na@b.test\n"))
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go pw.Write(body.Bytes()[:body.Len()/2]) // half the body, then nothing
+	req, _ := http.NewRequest("POST", srv.URL+"/v1/email/bulk/jobs", pr)
+	req.Header.Set("X-Gateway-Key", "k")
+	req.Header.Set("X-Gateway-Host", "test")
+	req.Header.Set("Content-Type", ct)
+	done := make(chan *http.Response, 1)
+	go func() {
+		res, err := srv.Client().Do(req)
+		if err != nil {
+			res = nil
+		}
+		done <- res
+	}()
+	select {
+	case res := <-done:
+		if res != nil {
+			defer res.Body.Close()
+			if res.StatusCode == http.StatusAccepted {
+				t.Errorf("a half upload was accepted")
+			}
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("a stalled upload still holds the connection 30 s after a 300 ms read deadline")
+	}
+}
