@@ -18,7 +18,9 @@ type DomainHealthRequest struct {
 	// CheckSTARTTLS connects to the SMTP port of each checked MX host
 	// to see whether it offers STARTTLS (mx_hosts[].starttls), with the
 	// settings, bounds and pacing of the SMTP probe; a host serving
-	// several of the domains is contacted once. Default false: DNS
+	// several of the domains is contacted once, and at most
+	// MaxSTARTTLSHosts distinct hosts are (the others get starttls null
+	// and their domains an mx_starttls_bound warning). Default false: DNS
 	// only. An extension beyond the specification.
 	CheckSTARTTLS bool `json:"check_starttls,omitempty" openapi:"extension"`
 	// DKIMSelectors are DKIM selectors to probe besides
@@ -45,7 +47,9 @@ type Problem struct {
 	// without an A or AAAA record), mx_no_fcrdns (warning: an address
 	// without forward-confirmed reverse DNS), mx_listed (error: an
 	// address listed by a configured DNSBL), mx_no_starttls (warning: a
-	// host that does not offer STARTTLS, when asked), mx_dns_error
+	// host that does not offer STARTTLS, when asked), mx_starttls_bound
+	// (warning: STARTTLS not checked for some hosts, past
+	// MaxSTARTTLSHosts in one request), mx_dns_error
 	// (warning: a lookup of the MX hosts check failed), dnsbl_error
 	// (warning: a DNSBL failed or answered an error code, such as
 	// Spamhaus's 127.255.255.254 for queries through public resolvers).
@@ -54,7 +58,9 @@ type Problem struct {
 	// absence is no problem; a broken one is):
 	//   - MTA-STS: mta_sts_syntax, mta_sts_multiple_records (errors in the
 	//     _mta-sts record), mta_sts_policy_unavailable (the policy cannot
-	//     be fetched: HTTP status, certificate, redirect, size),
+	//     be fetched: an error for the server's HTTP status, certificate,
+	//     redirect or size; a warning for a timeout, a refused connection,
+	//     a DNS server failure or a refused address, which prove nothing),
 	//     mta_sts_policy_syntax (error), mta_sts_mx_mismatch (an MX host
 	//     matches no mx pattern: an error under mode enforce, a warning
 	//     under testing), mta_sts_short_max_age, mta_sts_duplicate_field,

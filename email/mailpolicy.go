@@ -2,15 +2,18 @@ package email
 
 import (
 	"context"
+	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/miekg/dns"
@@ -85,8 +88,11 @@ func newPolicyClient(cfg Config) *safehttp.Client {
 // record and the policy that record announces.
 type MTASTS struct {
 	// Status is valid (record and policy valid), invalid (either has an
-	// error, or the policy could not be fetched), missing (no _mta-sts
-	// record) or error (the lookup failed).
+	// error, or the server's answer to the policy fetch is refused: HTTP
+	// status, certificate, redirect, size), missing (no _mta-sts record)
+	// or error (the lookup failed, or the policy fetch failed on the
+	// network or on this service's side: timeout, refused connection, DNS
+	// server failure, address refused; a warning, as nothing is known).
 	Status string `json:"status"`
 	// Record is the _mta-sts record; null when missing.
 	Record *mailauth.MTASTSRecord `json:"record"`
@@ -397,6 +403,11 @@ func (v *Verifier) mtasts(ctx context.Context, domain string, mxHosts []string) 
 		return m
 	}
 	policy, warn, err := v.fetchPolicy(ctx, m.PolicyURL)
+	if err != nil && policyFetchTransient(err) {
+		m.Status, m.Error = RecordError, err.Error()
+		ps.add("warning", "mta_sts_policy_unavailable", "the MTA-STS policy could not be fetched from here, so whether senders can is not known: "+err.Error())
+		return m
+	}
 	if err != nil {
 		m.Status, m.Error = RecordInvalid, err.Error()
 		ps.add("error", "mta_sts_policy_unavailable", "the MTA-STS record is published but its policy cannot be fetched, so senders apply none: "+err.Error())
@@ -427,6 +438,37 @@ func (v *Verifier) mtasts(ctx context.Context, domain string, mxHosts []string) 
 		}
 	}
 	return m
+}
+
+// policyFetchTransient reports whether a failed policy fetch says
+// nothing about the domain: a timeout, a refused or reset connection, an
+// unreachable network, a DNS server failure for mta-sts.<domain>, or the
+// address policy of this service refusing the host. A certificate
+// error, a name that does not exist (NXDOMAIN, no address) and every
+// answer the server gave (status, redirect, size, media type, content)
+// are the domain's own and stay errors.
+func policyFetchTransient(err error) bool {
+	var certErr *tls.CertificateVerificationError
+	var unknownCA x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	var invalidCert x509.CertificateInvalidError
+	if errors.As(err, &certErr) || errors.As(err, &unknownCA) || errors.As(err, &hostErr) || errors.As(err, &invalidCert) {
+		return false
+	}
+	if errors.Is(err, resolver.ErrNXDomain) || errors.Is(err, resolver.ErrNoData) {
+		return false
+	}
+	if dnsErr := (*net.DNSError)(nil); errors.As(err, &dnsErr) {
+		return !dnsErr.IsNotFound
+	}
+	var netErr net.Error
+	return errors.Is(err, safehttp.ErrDestinationNotAllowed) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) ||
+		errors.As(err, &netErr) && netErr.Timeout() ||
+		errors.Is(err, resolver.ErrServFail) || errors.Is(err, resolver.ErrTimeout) ||
+		errors.Is(err, resolver.ErrUnreachable) || errors.Is(err, resolver.ErrRefused) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH)
 }
 
 // fetchPolicy fetches and parses the MTA-STS policy at url, without

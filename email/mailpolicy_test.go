@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/tls"
 	"crypto/x509"
 	"encoding/base64"
 	"errors"
@@ -13,16 +14,19 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/miekg/dns"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/safehttp"
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
@@ -125,9 +129,13 @@ var policyZone = sync.OnceValue(func() string {
 			fmt.Fprintf(&b, "_mta-sts.%s TXT %q\n", d, r)
 		}
 	}
-	for _, d := range []string{"sts-valid", "sts-expired", "sts-wronghost", "sts-nopolicy", "sts-oversized", "sts-redirect", "sts-mismatch", "sts-testing", "sts-badpolicy", "sts-html", "sts-servfail"} {
+	for _, d := range []string{"sts-valid", "sts-expired", "sts-wronghost", "sts-nopolicy", "sts-oversized", "sts-redirect", "sts-mismatch", "sts-testing", "sts-badpolicy", "sts-html", "sts-servfail", "sts-hostservfail"} {
 		sts(d, "v=STSv1; id=20240101")
 	}
+	// A policy host where nothing listens (127.0.0.2: the test server
+	// listens on 127.0.0.1 only), and one that does not exist.
+	b.WriteString("_mta-sts.sts-refused TXT \"v=STSv1; id=1\"\nmta-sts.sts-refused A 127.0.0.2\n")
+	b.WriteString("_mta-sts.sts-nohost TXT \"v=STSv1; id=1\"\n")
 	sts("sts-invalid", "v=STSv1; id=not-alnum!")
 	sts("sts-multi", "v=STSv1; id=1", "v=STSv1; id=2")
 	sts("sts-missing")
@@ -215,7 +223,7 @@ func problemCodes(ps []Problem) []string {
 }
 
 func TestCheckMTASTS(t *testing.T) {
-	v, _ := policyVerifier(t, resolvertest.WithServFail("_mta-sts.sts-servfail.test"))
+	v, _ := policyVerifier(t, resolvertest.WithServFail("_mta-sts.sts-servfail.test"), resolvertest.WithServFail("mta-sts.sts-hostservfail.test"))
 	tests := []struct {
 		domain  string
 		status  string
@@ -238,6 +246,11 @@ func TestCheckMTASTS(t *testing.T) {
 		{"sts-testing.test", RecordValid, "testing", ptr(false), []string{"warning:mta_sts_mx_mismatch"}, ""},
 		{"sts-html.test", RecordValid, "enforce", ptr(true), []string{"warning:mta_sts_policy_content_type"}, ""},
 		{"sts-servfail.test", RecordError, "", nil, []string{"warning:dns_error"}, "SERVFAIL"},
+		// A fetch failing on the network proves nothing about the domain:
+		// a warning; a host that does not exist is the domain's error.
+		{"sts-refused.test", RecordError, "", nil, []string{"warning:mta_sts_policy_unavailable"}, "refused"},
+		{"sts-hostservfail.test", RecordError, "", nil, []string{"warning:mta_sts_policy_unavailable"}, "SERVFAIL"},
+		{"sts-nohost.test", RecordInvalid, "", nil, []string{"error:mta_sts_policy_unavailable"}, "mta-sts.sts-nohost.test"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.domain, func(t *testing.T) {
@@ -276,7 +289,7 @@ func TestMTASTSFetchRefusesLoopbackByDefault(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, _ := v.CheckMTASTS(context.Background(), "sts-valid.test")
-	if m.Status != RecordInvalid || !strings.Contains(m.Error, "not allowed") {
+	if m.Status != RecordError || !strings.Contains(m.Error, "not allowed") || !slices.Equal(problemCodes(m.Problems), []string{"warning:mta_sts_policy_unavailable"}) {
 		t.Errorf("status %s error %q; want the loopback destination refused", m.Status, m.Error)
 	}
 }
@@ -433,5 +446,32 @@ func TestChecksRefuseBadInput(t *testing.T) {
 	}
 	if _, err := (&Verifier{}).CheckMTASTS(ctx, "x.test"); envelope.From(err).Code != envelope.CodeServiceUnavailable {
 		t.Errorf("no resolver: %v", err)
+	}
+}
+
+// TestPolicyFetchTransient: failures on the network or on this side are
+// transient (a warning); the server's certificate and a name that does
+// not exist are the domain's (an error).
+func TestPolicyFetchTransient(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"deadline", fmt.Errorf("fetching: %w", context.DeadlineExceeded), true},
+		{"dial timeout", &net.OpError{Op: "dial", Err: &net.DNSError{Err: "i/o timeout", IsTimeout: true}}, true},
+		{"refused", &net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, true},
+		{"address policy", fmt.Errorf("x: %w", safehttp.ErrDestinationNotAllowed), true},
+		{"dns servfail", fmt.Errorf("lookup mta-sts.x.test: %w", resolver.ErrServFail), true},
+		{"dns nxdomain", fmt.Errorf("lookup mta-sts.x.test: %w", resolver.ErrNXDomain), false},
+		{"no address", &net.DNSError{Err: "no addresses", IsNotFound: true}, false},
+		{"unknown CA", fmt.Errorf("x: %w", &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}), false},
+		{"wrong host", x509.HostnameError{Host: "mta-sts.x.test", Certificate: &x509.Certificate{}}, false},
+		{"other", errors.New("malformed HTTP response"), false},
+	}
+	for _, tt := range tests {
+		if got := policyFetchTransient(tt.err); got != tt.want {
+			t.Errorf("%s: %v; want %v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -25,6 +25,12 @@ const (
 	// MaxMXHostsChecked is how many MX hosts are checked, the first by
 	// preference.
 	MaxMXHostsChecked = 3
+	// MaxSTARTTLSHosts bounds the distinct MX hosts one DomainHealth call
+	// connects to for check_starttls: 500 domains of 3 hosts each would
+	// otherwise open 1,500 SMTP connections. Hosts past it, the first
+	// reached being checked, have starttls null, and the domains they
+	// serve one mx_starttls_bound warning.
+	MaxSTARTTLSHosts = 50
 	// MaxMXAddresses is how many addresses of each host are checked,
 	// IPv4 first.
 	MaxMXAddresses = 2
@@ -139,6 +145,10 @@ type starttlsMemo struct {
 	hosts map[string]*starttlsOnce
 }
 
+// errSTARTTLSBound is the STARTTLS check of a host past MaxSTARTTLSHosts:
+// not done.
+var errSTARTTLSBound = errors.New("email: more than MaxSTARTTLSHosts hosts to check for STARTTLS")
+
 type starttlsOnce struct {
 	once sync.Once
 	ok   bool
@@ -154,6 +164,10 @@ func (m *starttlsMemo) check(ctx context.Context, v *Verifier, host string) (boo
 		m.hosts = map[string]*starttlsOnce{}
 	}
 	o := m.hosts[host]
+	if o == nil && len(m.hosts) == MaxSTARTTLSHosts {
+		m.mu.Unlock()
+		return false, errSTARTTLSBound
+	}
 	if o == nil {
 		o = &starttlsOnce{}
 		m.hosts[host] = o
@@ -269,6 +283,9 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 	tlsDone.Wait()
 
 	// Findings, in host order.
+	if slices.ContainsFunc(tlsErrs, func(err error) bool { return err == errSTARTTLSBound }) {
+		add("warning", "mx_starttls_bound", fmt.Sprintf("STARTTLS was not checked for every MX host: one request checks at most %d distinct hosts", MaxSTARTTLSHosts))
+	}
 	for i := range out {
 		h := &out[i]
 		if addrErrs[i] != nil {
@@ -324,16 +341,35 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 	return out
 }
 
+// Errors of CheckSTARTTLS, usable with errors.Is; each one's message is
+// the matching SMTP probe reason (SMTPForbidden, SMTPProxyError).
+var (
+	// ErrForbiddenAddress: the host resolves to an address the SMTP
+	// probe's address policy refuses (a non-public address, unless
+	// SMTPOptions.AllowPrivateAddresses).
+	ErrForbiddenAddress = errors.New(SMTPForbidden)
+	// ErrProxy: the SOCKS5 proxy of SMTPOptions.Proxy could not be
+	// reached or refused the connection.
+	ErrProxy = errors.New(SMTPProxyError)
+)
+
 // CheckSTARTTLS connects to the SMTP port of host (an MX host name,
 // resolved through Config.Resolver, or an IP literal), reads the
 // greeting, sends EHLO and reports whether the answer offers STARTTLS,
 // then quits. It uses the settings of the SMTP probe (Config.SMTP):
 // port, EHLO name, timeouts, proxy, the private-address policy and the
-// pacing per mail server. The error says why no answer to EHLO was had.
+// pacing per mail server. The error says why no answer to EHLO was had;
+// it wraps ErrForbiddenAddress or ErrProxy for those causes.
 func (v *Verifier) CheckSTARTTLS(ctx context.Context, host string) (bool, error) {
 	o := v.cfg.SMTP.withDefaults()
 	c, fail, err := v.hello(ctx, o, host)
 	switch {
+	case fail != nil && (fail.reason == SMTPForbidden || fail.reason == SMTPProxyError):
+		sentinel := ErrForbiddenAddress
+		if fail.reason == SMTPProxyError {
+			sentinel = ErrProxy
+		}
+		return false, fmt.Errorf("email: STARTTLS check of %s: %w: %s", host, sentinel, fail.message)
 	case fail != nil:
 		return false, fmt.Errorf("email: STARTTLS check of %s: %s: %s", host, fail.reason, fail.message)
 	case err != nil:
@@ -369,23 +405,26 @@ func dnsblZones(zones []string) ([]string, error) {
 // DNSBLListing is the answer of one DNSBL zone about one address.
 type DNSBLListing struct {
 	// Zone is the DNSBL zone asked.
-	Zone string
+	Zone string `json:"zone"`
 	// Listed reports that the zone lists the address: it answered an
 	// address in 127.0.0.0/8 outside 127.255.255.0/24.
-	Listed bool
+	Listed bool `json:"listed"`
 	// Codes are the addresses the zone answered (its return codes, such
-	// as 127.0.0.2).
-	Codes []string
+	// as 127.0.0.2). Never nil.
+	Codes []string `json:"codes"`
 	// Reason is the zone's TXT explanation of a listing, cleaned of
 	// control characters and cut to MaxDNSBLReason bytes; empty when
 	// none.
-	Reason string
+	Reason string `json:"reason"`
+	// Error is the message of Err; omitted when Err is nil.
+	Error string `json:"error,omitempty"`
 	// Err is why the zone gave no usable answer: the lookup failed, or
 	// the zone answered an error code (Spamhaus's 127.255.255.0/24:
 	// .252 a mistyped zone, .254 a query through a public resolver,
 	// .255 too many queries) or an address outside 127.0.0.0/8. Nil
-	// when Listed is set or the zone does not list the address.
-	Err error
+	// when Listed is set or the zone does not list the address. Not part
+	// of the JSON form, which carries its message as Error.
+	Err error `json:"-"`
 }
 
 // CheckDNSBL looks up ip in each zone of Config.DNSBLZones, all at once
@@ -408,6 +447,12 @@ func (v *Verifier) CheckDNSBL(ctx context.Context, ip netip.Addr) ([]DNSBLListin
 			}
 		}
 		out[i] = DNSBLListing{Zone: v.dnsbl[i], Listed: a.listed, Codes: a.codes, Reason: a.reason, Err: a.err}
+		if out[i].Codes == nil {
+			out[i].Codes = []string{}
+		}
+		if a.err != nil {
+			out[i].Error = a.err.Error()
+		}
 	})
 	return out, nil
 }

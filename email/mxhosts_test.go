@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -138,6 +139,18 @@ func TestCheckMXHostsDNSBL(t *testing.T) {
 	listings, _ = v.CheckDNSBL(context.Background(), netip.MustParseAddr("192.0.2.99"))
 	if len(listings) != 1 || listings[0].Listed || listings[0].Err != nil {
 		t.Errorf("an address not listed: %+v", listings)
+	}
+	// The JSON form: snake_case names, codes never null, the error's
+	// message (Err itself would encode as {}).
+	b, _ := json.Marshal(listings)
+	if string(b) != `[{"zone":"bl.test","listed":false,"codes":[],"reason":""}]` {
+		t.Errorf("JSON %s", b)
+	}
+	listings, _ = v.CheckDNSBL(context.Background(), netip.MustParseAddr("192.0.2.21"))
+	b, _ = json.Marshal(listings)
+	if len(listings) != 1 || listings[0].Err == nil || listings[0].Error != listings[0].Err.Error() ||
+		!strings.HasPrefix(string(b), `[{"zone":"bl.test","listed":false,"codes":["127.255.255.254"],"reason":"","error":"the zone answered an error code`) {
+		t.Errorf("an error code: JSON %s", b)
 	}
 }
 
@@ -401,5 +414,48 @@ func BenchmarkDomainHealth50(b *testing.B) {
 			}
 			b.ReportMetric(float64(queries), "queries/op")
 		})
+	}
+}
+
+// TestDomainHealthSTARTTLSBound: one DomainHealth call connects to at
+// most MaxSTARTTLSHosts distinct MX hosts; the domains of the others get
+// starttls null and one mx_starttls_bound warning each.
+func TestDomainHealthSTARTTLSBound(t *testing.T) {
+	n := MaxSTARTTLSHosts + 5
+	var zone strings.Builder
+	zone.WriteString("$ORIGIN test.\n$TTL 300\n@ SOA ns hostmaster 1 3600 600 86400 60\n")
+	domains := make([]string, n)
+	for i := range domains {
+		domains[i] = fmt.Sprintf("bound%d.test", i)
+		fmt.Fprintf(&zone, "bound%[1]d MX 10 mail.bound%[1]d.test.\nmail.bound%[1]d A 127.0.0.1\n", i)
+	}
+	srv := testutil.DNSServer(t, zone.String())
+	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mail := testutil.NewSMTPServer(t, testutil.SMTPOptions{STARTTLS: true})
+	v := mustVerifier(t, Config{Resolver: r, SMTP: SMTPOptions{Port: mail.Port, AllowPrivateAddresses: true, HostInterval: -1}})
+	res, err := v.DomainHealth(context.Background(), DomainHealthRequest{Domains: domains, CheckSTARTTLS: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked, bounded := 0, 0
+	for _, h := range res.Results {
+		if len(h.MXHosts) != 1 {
+			t.Fatalf("%s: %+v", h.Domain, h.MXHosts)
+		}
+		warned := slices.Contains(codesOf(h.Problems), "mx_starttls_bound")
+		switch s := h.MXHosts[0].STARTTLS; {
+		case s != nil && *s && !warned:
+			checked++
+		case s == nil && warned:
+			bounded++
+		default:
+			t.Errorf("%s: starttls %v, problems %v", h.Domain, s, codesOf(h.Problems))
+		}
+	}
+	if checked != MaxSTARTTLSHosts || bounded != n-MaxSTARTTLSHosts || len(mail.Remotes()) != MaxSTARTTLSHosts {
+		t.Errorf("%d checked, %d bounded, %d SMTP sessions; want %d, %d, %d", checked, bounded, len(mail.Remotes()), MaxSTARTTLSHosts, n-MaxSTARTTLSHosts, MaxSTARTTLSHosts)
 	}
 }

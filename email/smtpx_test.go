@@ -467,3 +467,30 @@ func FuzzRedactProxy(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckSTARTTLSSentinels: CheckSTARTTLS wraps ErrForbiddenAddress
+// and ErrProxy, and neither for other failures.
+func TestCheckSTARTTLSSentinels(t *testing.T) {
+	r, _ := proxyFixture(t)
+	mail := testutil.NewSMTPServer(t, testutil.SMTPOptions{STARTTLS: true})
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	closed := ln.Addr().String()
+	ln.Close()
+	closedPort := ln.Addr().(*net.TCPAddr).Port
+	for _, tt := range []struct {
+		name      string
+		smtp      SMTPOptions
+		forbidden bool
+		proxy     bool
+	}{
+		{"loopback refused", SMTPOptions{Port: mail.Port}, true, false},
+		{"proxy down", SMTPOptions{Port: mail.Port, Proxy: "socks5://" + closed, AllowPrivateAddresses: true}, false, true},
+		{"port closed", SMTPOptions{Port: closedPort, AllowPrivateAddresses: true}, false, false},
+	} {
+		v := mustVerifier(t, Config{Resolver: r, SMTP: tt.smtp})
+		_, err := v.CheckSTARTTLS(context.Background(), "mail.mx.test")
+		if err == nil || errors.Is(err, ErrForbiddenAddress) != tt.forbidden || errors.Is(err, ErrProxy) != tt.proxy {
+			t.Errorf("%s: err = %v", tt.name, err)
+		}
+	}
+}

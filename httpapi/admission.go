@@ -172,8 +172,12 @@ func (s *server) admit(rt route, next http.Handler) http.Handler {
 			// Read the body (at most MaxBodyBytes, through a small buffer)
 			// before refusing: net/http closes a connection whose large
 			// body is left unread, and the client, still sending, would
-			// see a broken pipe instead of the 429 or 503.
-			io.Copy(io.Discard, r.Body)
+			// see a broken pipe instead of the 429 or 503. A route with a
+			// larger limit (a job upload) is not read to its end for a
+			// refusal: past MaxBodyBytes the connection closes instead.
+			if n, _ := io.CopyN(io.Discard, r.Body, s.cfg.MaxBodyBytes); n == s.cfg.MaxBodyBytes {
+				w.Header().Set("Connection", "close")
+			}
 		}
 		switch code {
 		case envelope.CodeRateLimitExceeded:

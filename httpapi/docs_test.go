@@ -147,3 +147,25 @@ func TestDocsDisabled(t *testing.T) {
 		t.Errorf("GET /openapi.json with DisableDocs: %d", rec.Code)
 	}
 }
+
+// TestDocsPageCanTryEveryMethod: the try-it button of the /docs page
+// works for every method a route uses (DELETE cancels a job).
+func TestDocsPageCanTryEveryMethod(t *testing.T) {
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
+	var js string
+	for _, ref := range assetRef.FindAllStringSubmatch(get(h, "/docs").Body.String(), -1) {
+		if strings.HasSuffix(ref[1], "/docs.js") {
+			js = get(h, "/"+ref[1]).Body.String()
+		}
+	}
+	m := regexp.MustCompile(`supportedSubmitMethods:\s*\[([^\]]*)\]`).FindStringSubmatch(js)
+	if m == nil {
+		t.Fatal("docs.js sets no supportedSubmitMethods")
+	}
+	for _, r := range httpapi.Routes() {
+		method, _, _ := strings.Cut(r, " ")
+		if !strings.Contains(m[1], `"`+strings.ToLower(method)+`"`) {
+			t.Errorf("%s: method %s is not in supportedSubmitMethods [%s]", r, method, m[1])
+		}
+	}
+}

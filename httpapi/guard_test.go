@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -342,5 +343,51 @@ func TestLongErrorTextsAreCut(t *testing.T) {
 	d := res.env.Error.Details
 	if len(d) != 2 || !strings.HasSuffix(d[0].Issue, "é… (cut)") || d[1] != (envelope.FieldIssue{Field: "short", Issue: "is fine"}) {
 		t.Errorf("details %.200v", d)
+	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// TestRefusedUploadIsDrainedOnlyToMaxBody: a refused request on a route
+// with a larger body limit (a job upload) is read only up to
+// Config.MaxBodyBytes, and its connection is then closed.
+func TestRefusedUploadIsDrainedOnlyToMaxBody(t *testing.T) {
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	defer close(release)
+	big := blocking(http.MethodPost, "/v1/test/upload", started, release)
+	big.body, big.maxBody = typeOf[struct{}](), 1<<20
+	s := newServer(Config{Keys: []string{testKey}, RatePerSecond: -1, MaxBodyBytes: 1024, KeyMemoryBudget: baseWeight})
+	h := s.handler([]route{big})
+	go func() {
+		req := httptest.NewRequest(http.MethodPost, "/v1/test/upload", strings.NewReader("{}"))
+		req.Header.Set("X-Gateway-Key", testKey)
+		req.Header.Set("X-Gateway-Host", "api.test")
+		req.Header.Set("Content-Type", "application/json")
+		h.ServeHTTP(httptest.NewRecorder(), req)
+	}()
+	<-started // the key's budget is held
+	for _, tt := range []struct {
+		size      int
+		wantClose bool
+	}{{512, false}, {256 << 10, true}} {
+		body := &countingReader{r: strings.NewReader(strings.Repeat("x", tt.size))}
+		res := do(t, h, http.MethodPost, "/v1/test/upload", "", func(r *http.Request) { r.Body = io.NopCloser(body); r.ContentLength = -1 })
+		checkEnvelope(t, res, 429, envelope.CodeRateLimitExceeded)
+		if n := body.n.Load(); n > int64(tt.size) || n > 1024 {
+			t.Errorf("%d-byte body: %d bytes read for a refusal, want at most MaxBodyBytes (1024)", tt.size, n)
+		}
+		if got := res.header.Get("Connection") == "close"; got != tt.wantClose {
+			t.Errorf("%d-byte body: Connection: close %v, want %v", tt.size, got, tt.wantClose)
+		}
 	}
 }

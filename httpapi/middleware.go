@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -86,23 +87,27 @@ func (s *server) withAccessLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
+		// Deferred: a stream aborted with http.ErrAbortHandler, or a panic
+		// on its way to withRecovery, still leaves its line.
+		defer func() {
+			if !s.log.Enabled(r.Context(), slog.LevelInfo) {
+				return
+			}
+			ri := info(r.Context())
+			route := ri.pattern
+			if route == "" {
+				route = "unmatched"
+			}
+			s.log.InfoContext(r.Context(), "request",
+				"method", r.Method,
+				"route", route,
+				"status", sw.status,
+				"duration", time.Since(start),
+				"bytes", sw.bytes,
+				"request_id", ri.id,
+			)
+		}()
 		next.ServeHTTP(sw, r)
-		if !s.log.Enabled(r.Context(), slog.LevelInfo) {
-			return
-		}
-		ri := info(r.Context())
-		route := ri.pattern
-		if route == "" {
-			route = "unmatched"
-		}
-		s.log.InfoContext(r.Context(), "request",
-			"method", r.Method,
-			"route", route,
-			"status", sw.status,
-			"duration", time.Since(start),
-			"bytes", sw.bytes,
-			"request_id", ri.id,
-		)
 	})
 }
 
@@ -220,8 +225,12 @@ func (s *server) withBodyLimit(next http.Handler) http.Handler {
 // Config.RequestTimeout, so that no operation outlives its caller's
 // patience: one that is still waiting then fails with the deadline, which
 // the envelope reports as UPSTREAM_TIMEOUT. A download route is exempt:
-// each of its writes has its own deadline instead.
+// each of its writes has its own deadline instead; so is an upload route,
+// each read of whose body has its own deadline (see uploadBody).
 func (s *server) withRequestTimeout(rt route, next http.Handler) http.Handler {
+	if rt.upload {
+		return s.withUploadDeadlines(next)
+	}
 	if s.cfg.RequestTimeout <= 0 || rt.download { // New turns 0 into the default
 		return next
 	}
@@ -230,4 +239,47 @@ func (s *server) withRequestTimeout(rt route, next http.Handler) http.Handler {
 		defer cancel()
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// withUploadDeadlines gives each read of the request body its own
+// deadline, in place of the server's ReadTimeout and WriteTimeout, which
+// count from the start of the request and would cut a long upload or the
+// answer to it.
+func (s *server) withUploadDeadlines(next http.Handler) http.Handler {
+	if s.cfg.SlowWriteTimeout <= 0 { // only the server's own timeouts apply
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The answer is written after the body is read and the work done:
+		// the write deadline leaves it RequestTimeout for that.
+		after := s.cfg.SlowWriteTimeout + max(s.cfg.RequestTimeout, 0)
+		b := &uploadBody{ReadCloser: r.Body, rc: http.NewResponseController(w), read: s.cfg.SlowWriteTimeout, write: after}
+		b.push()
+		r.Body = b
+		next.ServeHTTP(w, r)
+	})
+}
+
+// uploadBody pushes the connection's deadlines forward on every read that
+// brings bytes: the next read must come within read, the answer within
+// write. A server without deadline support (a test recorder) is left as
+// it is.
+type uploadBody struct {
+	io.ReadCloser
+	rc          *http.ResponseController
+	read, write time.Duration
+}
+
+func (b *uploadBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if n > 0 {
+		b.push()
+	}
+	return n, err
+}
+
+func (b *uploadBody) push() {
+	now := time.Now()
+	_ = b.rc.SetReadDeadline(now.Add(b.read))
+	_ = b.rc.SetWriteDeadline(now.Add(b.write))
 }

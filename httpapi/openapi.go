@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/envelope"
 )
 
@@ -27,7 +28,7 @@ func (s *server) openAPI(routes []route) []byte {
 			"operationId": operationID(rt),
 			"summary":     rt.summary,
 			"tags":        []string{rt.group},
-			"responses":   g.responses(rt),
+			"responses":   g.routeResponses(rt),
 		}
 		if rt.description != "" {
 			op["description"] = rt.description
@@ -38,7 +39,8 @@ func (s *server) openAPI(routes []route) []byte {
 			g.request = false
 		}
 		if params := pathParameters(rt.path); len(params) > 0 {
-			op["parameters"] = params
+			prev, _ := op["parameters"].([]any)
+			op["parameters"] = append(prev, params...)
 		}
 		switch {
 		case rt.form:
@@ -97,7 +99,7 @@ func (s *server) openAPI(routes []route) []byte {
 		"security": []any{map[string]any{"gatewayKey": []string{}, "gatewayHost": []string{}}},
 		"components": map[string]any{
 			"schemas":   g.components,
-			"responses": errorResponses(),
+			"responses": g.sharedResponses(),
 			"securitySchemes": map[string]any{
 				"gatewayKey": map[string]any{"type": "apiKey", "in": "header", "name": "X-Gateway-Key",
 					"description": "One of the keys the server accepts (cmd/quiver prints the one it generates when none is configured). Required on every /v1 request."},
@@ -132,6 +134,10 @@ func operationID(rt route) string {
 // pathExamples are the examples of the path parameters, by name.
 var pathExamples = map[string]any{"id": "3f2a9c0e5b7d41a8b6c2d9e0f1a2b3c4"}
 
+// pathPatterns are the patterns of the path parameters, by name: a job ID
+// is 32 lowercase hex digits.
+var pathPatterns = map[string]string{"id": "^[0-9a-f]{32}$"}
+
 // pathParameters documents the {name} segments of a path: strings,
 // required, with their example.
 func pathParameters(path string) []any {
@@ -143,12 +149,15 @@ func pathParameters(path string) []any {
 				"name": name, "in": "path", "required": true,
 				"schema": map[string]any{"type": "string"}, "example": pathExamples[name],
 			})
+			if p, ok := pathPatterns[name]; ok {
+				params[len(params)-1].(map[string]any)["schema"].(map[string]any)["pattern"] = p
+			}
 		}
 	}
 	return params
 }
 
-func (g *schemaGen) responses(rt route) map[string]any {
+func (g *schemaGen) routeResponses(rt route) map[string]any {
 	status := "200"
 	if rt.status != 0 {
 		status = strconv.Itoa(rt.status)
@@ -169,6 +178,34 @@ func (g *schemaGen) responses(rt route) map[string]any {
 	out := map[string]any{status: ok, "default": responseRef("Error")}
 	for _, e := range errorStatuses {
 		out[e.status] = responseRef(e.name)
+	}
+	if rt.maxBody != 0 {
+		name := "PayloadTooLarge_" + operationID(rt)
+		g.addResponse(name, "PAYLOAD_TOO_LARGE: the request body is larger than this route's own limit, "+
+			strconv.FormatInt(rt.maxBody, 10)+" bytes as configured when this document was served")
+		out["413"] = responseRef(name)
+	}
+	for code, e := range rt.errors {
+		g.addResponse(e.name, e.description)
+		out[code] = responseRef(e.name)
+	}
+	return out
+}
+
+// addResponse adds a shared error response that some routes use.
+func (g *schemaGen) addResponse(name, description string) {
+	if g.responses == nil {
+		g.responses = map[string]any{}
+	}
+	g.responses[name] = errorResponse(description)
+}
+
+// sharedResponses are the shared responses of every route and those
+// that only some use.
+func (g *schemaGen) sharedResponses() map[string]any {
+	out := errorResponses()
+	for name, r := range g.responses {
+		out[name] = r
 	}
 	return out
 }
@@ -310,6 +347,18 @@ type schemaGen struct {
 	// fields are required only when tagged openapi:"required", because
 	// omitempty says nothing about what a caller must send.
 	request bool
+	// responses are the shared error responses of some routes only
+	// (route.errors, and the 413 of a route with its own body limit).
+	responses map[string]any
+}
+
+// stringEnums are the values of the string types that have a fixed set,
+// for types of packages that cannot carry an openapi tag on the field.
+var stringEnums = map[reflect.Type][]string{
+	reflect.TypeFor[jobs.Status](): {
+		string(jobs.StatusQueued), string(jobs.StatusRunning), string(jobs.StatusDone),
+		string(jobs.StatusCancelled), string(jobs.StatusFailed),
+	},
 }
 
 var (
@@ -348,6 +397,9 @@ func (g *schemaGen) schema(t reflect.Type) map[string]any {
 		return map[string]any{}
 	case t == durationType:
 		return map[string]any{"type": "integer", "description": "nanoseconds"}
+	}
+	if vals, ok := stringEnums[t]; ok {
+		return map[string]any{"type": "string", "enum": vals}
 	}
 	switch t.Kind() {
 	case reflect.Pointer:

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
@@ -110,6 +111,12 @@ func (s *server) streamCSV(w http.ResponseWriter, r *http.Request, rt route) {
 		s.respond(w, r, nil, nil, err)
 		return
 	}
-	s.log.WarnContext(r.Context(), "streaming CSV failed", "request_id", requestID(r.Context()), "error", err)
+	// A client that goes mid-download is ordinary: only a failure on a
+	// live request is worth a warning.
+	level := slog.LevelWarn
+	if r.Context().Err() != nil {
+		level = slog.LevelDebug
+	}
+	s.log.Log(r.Context(), level, "streaming CSV failed", "request_id", requestID(r.Context()), "error", err)
 	panic(http.ErrAbortHandler)
 }

@@ -49,6 +49,9 @@ type route struct {
 	maxBody    int64        // the body limit of the route; 0 means Config.MaxBodyBytes
 	response   reflect.Type // type of envelope.data
 	ai         bool         // meta carries model, tokens and cost
+	// errors are the error statuses the route documents besides the
+	// shared ones (errorStatuses), each a shared response by its name.
+	errors map[string]routeError
 
 	op operation
 	// csv, instead of op, streams a text/csv answer to w; an error
@@ -60,7 +63,18 @@ type route struct {
 	// Config.RequestTimeout, so that a large result can be fetched over a
 	// slow link.
 	download bool
+	// upload marks a route whose body may take long to arrive (a job's
+	// CSV): it is not bounded by Config.RequestTimeout, and each read of
+	// its body pushes the connection's read deadline by
+	// Config.SlowWriteTimeout and its write deadline past that, so that a
+	// steady upload over a slow link gets its answer while one that stops
+	// does not hold the connection.
+	upload bool
 }
+
+// routeError is an error response that some routes document: the name
+// of its shared response and its description.
+type routeError struct{ name, description string }
 
 // pattern is the ServeMux pattern of the route.
 func (rt route) pattern() string { return rt.method + " " + rt.path }

@@ -32,23 +32,17 @@ func (s *server) emailRoutes() ([]route, error) {
 				return res, nil, err
 			},
 		},
-		withDescription(post(groupEmail, "/v1/email/domain/health", "Check the MX, SPF and DMARC readiness of 1 to 500 domains, and their MX hosts (extension: mx_hosts, check_starttls)", v.DomainHealth),
-			"Extensions beyond the specification: the request fields check_starttls and dkim_selectors (at most 10 DKIM selectors to probe besides the default list), "+
-				"and per result mx_hosts (addresses, forward-confirmed reverse DNS, DNSBL listings, STARTTLS when asked), mta_sts (RFC 8461 record and policy, with mx_match), tls_rpt (RFC 8460), dkim (keys found at the probed selectors, key type and bits), "+
-				"bimi (record, and whether DMARC enforcement lets receivers honour it), dnssec (DS, DNSKEY, and the resolver's AD bit) and bulk_sender "+
-				"(Gmail and Yahoo bulk-sender requirements that DNS can show: pass, fail or unknown with a reason each, and those it cannot show), "+
+		post(groupEmail, "/v1/email/domain/health", "Check the MX, SPF and DMARC readiness of 1 to 500 domains, and their MX hosts (extension: mx_hosts, check_starttls)", v.DomainHealth).describe(
+			"Extensions beyond the specification: the request fields check_starttls and dkim_selectors (at most 10 DKIM selectors to probe besides the default list), " +
+				"and per result mx_hosts (addresses, forward-confirmed reverse DNS, DNSBL listings, STARTTLS when asked), mta_sts (RFC 8461 record and policy, with mx_match), tls_rpt (RFC 8460), dkim (keys found at the probed selectors, key type and bits), " +
+				"bimi (record, and whether DMARC enforcement lets receivers honour it), dnssec (DS, DNSKEY, and the resolver's AD bit) and bulk_sender " +
+				"(Gmail and Yahoo bulk-sender requirements that DNS can show: pass, fail or unknown with a reason each, and those it cannot show), " +
 				"with the problem codes they add (mx_*, dnsbl_error, mta_sts_*, tlsrpt_*, dkim_*, bimi_*, dnssec_*)."),
 		post(groupEmail, "/v1/email/disposable/check", "Classify 1 to 500 addresses as disposable or not", v.CheckDisposable),
 		post(groupEmail, "/v1/email/role-account/check", "Classify 1 to 500 addresses as role accounts or not", v.CheckRoleAccounts),
 		post(groupDev, "/v1/dev/email/validate", "Validate and normalize one email address, optionally probing SMTP", v.ValidateEmail),
 		post(groupUtility, "/v1/utility/email/validate", "Validate and normalize one email address, optionally probing SMTP", v.ValidateEmail),
 	}, err
-}
-
-// withDescription sets the OpenAPI description of rt.
-func withDescription(rt route, description string) route {
-	rt.description = description
-	return rt
 }
 
 // csvUpload returns the first file part of a multipart/form-data body,

@@ -49,6 +49,8 @@ func (s *server) jobsRoutes() []route {
 			return j, nil, err
 		}
 	}
+	jobNotFound := routeError{"JobNotFound", "NOT_FOUND: no job of this key has this ID, or it has expired"}
+	notFound := map[string]routeError{"404": jobNotFound}
 	return []route{
 		{
 			method: http.MethodPost, path: "/v1/email/bulk/jobs", group: groupEmail, status: http.StatusAccepted,
@@ -58,6 +60,9 @@ func (s *server) jobsRoutes() []route {
 				"Answers 202 with the job; GET /v1/email/bulk/jobs/{id} follows it. The job belongs to the key that submitted it.",
 			form: true, maxBody: maxBytes + jobsUploadSlack, response: typeOf[jobs.Job](),
 			formFields: []string{"check_mx", "check_disposable", "check_role_account"},
+			// 64 MiB take minutes over a slow link: each read is bounded,
+			// not the whole upload.
+			upload: true,
 			op: func(r *http.Request) (any, *envelope.AI, error) {
 				if m == nil {
 					return nil, nil, unconfigured()
@@ -75,7 +80,7 @@ func (s *server) jobsRoutes() []route {
 			method: http.MethodGet, path: "/v1/email/bulk/jobs/{id}", group: groupEmail,
 			summary:     "The status, progress and summary so far of a bulk verification job",
 			description: jobsExtension + "A job of another key, or expired (after 7 days by default), is 404.",
-			response:    typeOf[jobs.Job](),
+			response:    typeOf[jobs.Job](), errors: notFound,
 			op: jobOp(func(r *http.Request, owner, id string) (jobs.Job, error) {
 				return m.Get(r.Context(), owner, id)
 			}),
@@ -95,6 +100,10 @@ func (s *server) jobsRoutes() []route {
 				}
 				return m.Results(r.Context(), owner(r), r.PathValue("id"), w)
 			},
+			errors: map[string]routeError{
+				"404": jobNotFound,
+				"409": {"JobNotDone", "CONFLICT: the job is not done (queued, running, cancelled or failed): it has no results to fetch"},
+			},
 			// A million rows take minutes over a slow link: each write
 			// is bounded, not the whole download.
 			download: true,
@@ -103,7 +112,7 @@ func (s *server) jobsRoutes() []route {
 			method: http.MethodDelete, path: "/v1/email/bulk/jobs/{id}", group: groupEmail,
 			summary:     "Cancel a bulk verification job",
 			description: jobsExtension + "Chunks not yet checked are skipped; answers 200 with the job. A job that has ended is returned as it is.",
-			response:    typeOf[jobs.Job](),
+			response:    typeOf[jobs.Job](), errors: notFound,
 			op: jobOp(func(r *http.Request, owner, id string) (jobs.Job, error) {
 				return m.Cancel(r.Context(), owner, id)
 			}),

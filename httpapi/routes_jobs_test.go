@@ -259,3 +259,90 @@ func hexKey(key string) string {
 	h := sha256.Sum256([]byte(key))
 	return hex.EncodeToString(h[:])
 }
+
+// TestSlowSteadyUploadGetsItsAnswer: a job upload that trickles in
+// steadily for longer than RequestTimeout and the server's ReadTimeout
+// and WriteTimeout still gets its 202.
+func TestSlowSteadyUploadGetsItsAnswer(t *testing.T) {
+	m, err := jobs.New(jobs.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Jobs: m,
+		RequestTimeout: 300 * time.Millisecond, SlowWriteTimeout: 2 * time.Second})
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ReadTimeout = 500 * time.Millisecond
+	srv.Config.WriteTimeout = 500 * time.Millisecond
+	srv.Start()
+	defer srv.Close()
+
+	ct, body := jobForm(t, nil, []byte("email\n"+strings.Repeat("a@b.test\n", 20)))
+	pr, pw := io.Pipe()
+	go func() {
+		chunk := (body.Len() + 9) / 10
+		for body.Len() > 0 { // ten pieces, 150 ms apart: 1.5 s in all
+			if _, err := pw.Write(body.Next(chunk)); err != nil {
+				return
+			}
+			time.Sleep(150 * time.Millisecond)
+		}
+		pw.Close()
+	}()
+	req, _ := http.NewRequest("POST", srv.URL+"/v1/email/bulk/jobs", pr)
+	req.Header.Set("X-Gateway-Key", "k")
+	req.Header.Set("X-Gateway-Host", "test")
+	req.Header.Set("Content-Type", ct)
+	start := time.Now()
+	res, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatalf("after %v: %v", time.Since(start), err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusAccepted {
+		t.Fatalf("status %d: %s", res.StatusCode, raw)
+	}
+	if elapsed := time.Since(start); elapsed < time.Second {
+		t.Errorf("the upload took %v: it proves nothing", elapsed)
+	}
+}
+
+// TestStalledUploadIsCut: the upload is exempt from RequestTimeout, but
+// an upload that stops coming is still cut, within SlowWriteTimeout of
+// its last bytes, even on a server without a ReadTimeout.
+func TestStalledUploadIsCut(t *testing.T) {
+	m, err := jobs.New(jobs.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Jobs: m, SlowWriteTimeout: 300 * time.Millisecond})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	ct, body := jobForm(t, nil, []byte("email\na@b.test\n"))
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go pw.Write(body.Bytes()[:body.Len()/2]) // half the body, then nothing
+	req, _ := http.NewRequest("POST", srv.URL+"/v1/email/bulk/jobs", pr)
+	req.Header.Set("X-Gateway-Key", "k")
+	req.Header.Set("X-Gateway-Host", "test")
+	req.Header.Set("Content-Type", ct)
+	done := make(chan *http.Response, 1)
+	go func() {
+		res, err := srv.Client().Do(req)
+		if err != nil {
+			res = nil
+		}
+		done <- res
+	}()
+	select {
+	case res := <-done:
+		if res != nil {
+			defer res.Body.Close()
+			if res.StatusCode == http.StatusAccepted {
+				t.Errorf("a half upload was accepted")
+			}
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("a stalled upload still holds the connection 30 s after a 300 ms read deadline")
+	}
+}

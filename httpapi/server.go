@@ -156,6 +156,8 @@ type Config struct {
 	// than 64 KiB, so that a client that does not read cannot hold its
 	// memory until the server's WriteTimeout. Default
 	// DefaultSlowWriteTimeout (10 s); negative leaves only WriteTimeout.
+	// It also bounds each read of a bulk job upload, which the server's
+	// ReadTimeout and WriteTimeout then do not cut.
 	SlowWriteTimeout time.Duration
 
 	// AuthFailureBurst is how many failed authentications a client

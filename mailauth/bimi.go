@@ -58,7 +58,8 @@ func (b *BIMI) Valid() bool { return len(b.Errors) == 0 }
 // the record also depends on DMARC, which this does not see.
 func ParseBIMI(record string) *BIMI {
 	b := &BIMI{Record: record, Errors: []string{}, Warnings: []string{}}
-	f := b.findings()
+	f := b.findings().capped()
+	defer f.flush()
 	hasL := false
 	for _, t := range tagList(record, f, CodeBIMISyntax, "BIMI1", true) {
 		switch t.name {

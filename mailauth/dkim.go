@@ -85,11 +85,15 @@ func (k *DKIMKey) Valid() bool { return len(k.Errors) == 0 && !k.Revoked }
 // optional, first), k (rsa or ed25519), p (the base64 key, required;
 // empty when revoked), t (flags) and the others, which are not checked.
 // An RSA p= is a SubjectPublicKeyInfo, or a bare RSAPublicKey as some
-// signers publish; an ed25519 p= is the 32-byte key. Problems are in the
+// signers publish; an ed25519 p= is the 32-byte key. p= is base64, with
+// or without its "=" padding (optional in RFC 6376 section 2.4). Tag
+// names are case-sensitive: "P=" is an unknown tag. At most ten problems
+// are listed, the rest counted in one last problem. Problems are in the
 // result, never a failure.
 func ParseDKIM(record string) *DKIMKey {
 	k := &DKIMKey{Record: record, KeyType: "rsa", Errors: []string{}, Warnings: []string{}}
-	f := k.findings()
+	f := k.findings().capped()
+	defer f.flush()
 	var p *string
 	for _, t := range tagList(record, f, CodeDKIMSyntax, "DKIM1", false) {
 		switch t.name {
@@ -136,7 +140,13 @@ func (k *DKIMKey) parseKey(p string, f findings) {
 		f.fail(CodeDKIMInvalidKey, fmt.Sprintf("p= is longer than %d bytes", maxDKIMKeyBytes))
 		return
 	}
-	der, err := base64.StdEncoding.DecodeString(p)
+	// RFC 6376 section 2.4 makes the "=" padding of a base64string
+	// optional, so a key without it is decoded as well.
+	enc := base64.StdEncoding
+	if !strings.HasSuffix(p, "=") {
+		enc = base64.RawStdEncoding
+	}
+	der, err := enc.DecodeString(p)
 	if err != nil {
 		f.fail(CodeDKIMInvalidKey, "p= is not valid base64")
 		return

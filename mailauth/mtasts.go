@@ -19,6 +19,10 @@ const (
 	MaxMTASTSPolicyBytes = 64 << 10
 	// maxMTASTSMX bounds the mx patterns read from one policy.
 	maxMTASTSMX = 100
+	// maxMTASTSLines bounds the lines read from one policy, blank or
+	// malformed ones included: a policy is a few lines, and a hostile one
+	// of 64 KiB would otherwise be read to its end.
+	maxMTASTSLines = 1000
 	// mtastsShortMaxAge is the max_age under which a warning is given.
 	mtastsShortMaxAge = 86400
 )
@@ -74,7 +78,8 @@ func (r *MTASTSRecord) Valid() bool { return len(r.Errors) == 0 }
 // tags are allowed and ignored, as RFC 8461 says.
 func ParseMTASTSRecord(record string) *MTASTSRecord {
 	r := &MTASTSRecord{Record: record, Errors: []string{}, Warnings: []string{}}
-	f := r.findings()
+	f := r.findings().capped()
+	defer f.flush()
 	for _, t := range tagList(record, f, CodeMTASTSSyntax, "STSv1", true) {
 		if t.name == "id" {
 			r.ID = t.value
@@ -136,18 +141,27 @@ func (p *MTASTSPolicy) Valid() bool { return len(p.Errors) == 0 }
 // "key: value" lines ending in LF or CRLF. version, mode and max_age are
 // required, and at least one mx unless the mode is none; unknown fields
 // are ignored (RFC 8461 section 3.2). Text past MaxMTASTSPolicyBytes is an
-// error and is not read, nor are mx patterns past the hundredth.
+// error and is not read, nor are lines past the thousandth (an error too)
+// nor mx patterns past the hundredth. At most ten problems are listed,
+// the rest counted in one last problem.
 // Problems are in the result, never a failure.
 func ParseMTASTSPolicy(text string) *MTASTSPolicy {
 	p := &MTASTSPolicy{MaxAge: -1, MX: []string{}, Errors: []string{}, Warnings: []string{}}
-	f := p.findings()
+	f := p.findings().capped()
+	defer f.flush()
 	if len(text) > MaxMTASTSPolicyBytes {
 		f.fail(CodeMTASTSPolicySyntax, fmt.Sprintf("the policy is larger than %d bytes", MaxMTASTSPolicyBytes))
 		text = text[:MaxMTASTSPolicyBytes]
 	}
 	seen := map[string]bool{}
 	tooMany := false
+	lines := 0
 	for line := range strings.SplitSeq(text, "\n") {
+		if lines == maxMTASTSLines {
+			f.fail(CodeMTASTSPolicySyntax, fmt.Sprintf("the policy has more than %d lines; the rest are not read", maxMTASTSLines))
+			break
+		}
+		lines++
 		line = strings.TrimSuffix(line, "\r")
 		if strings.TrimSpace(line) == "" {
 			continue
@@ -155,13 +169,21 @@ func ParseMTASTSPolicy(text string) *MTASTSPolicy {
 		key, value, ok := strings.Cut(line, ":")
 		key, value = strings.TrimSpace(key), strings.Trim(value, " \t")
 		if !ok || key == "" {
-			f.fail(CodeMTASTSPolicySyntax, fmt.Sprintf("line %s is not a key: value field", envelope.Quote(line)))
+			msg := "" // not formatted when it would be dropped
+			if !f.full() {
+				msg = fmt.Sprintf("line %s is not a key: value field", envelope.Quote(line))
+			}
+			f.fail(CodeMTASTSPolicySyntax, msg)
 			continue
 		}
 		if key != "mx" && seen[key] {
 			switch key {
 			case "version", "mode", "max_age":
-				f.warn(CodeMTASTSDuplicateField, fmt.Sprintf("field %s appears more than once; the first is used", key))
+				msg := "" // not formatted when it would be dropped
+				if !f.full() {
+					msg = "field " + key + " appears more than once; the first is used"
+				}
+				f.warn(CodeMTASTSDuplicateField, msg)
 			}
 			continue
 		}
@@ -195,7 +217,11 @@ func ParseMTASTSPolicy(text string) *MTASTSPolicy {
 				continue
 			}
 			if !validMXPattern(value) {
-				f.fail(CodeMTASTSPolicySyntax, fmt.Sprintf("mx %s is not a host name or *.domain", envelope.Quote(value)))
+				msg := "" // not formatted when it would be dropped
+				if !f.full() {
+					msg = fmt.Sprintf("mx %s is not a host name or *.domain", envelope.Quote(value))
+				}
+				f.fail(CodeMTASTSPolicySyntax, msg)
 				continue
 			}
 			p.MX = append(p.MX, strings.ToLower(strings.TrimSuffix(value, ".")))

@@ -1,5 +1,7 @@
 package mailauth
 
+import "fmt"
+
 // A Code names the kind of a [Problem], so that a program can act on a
 // finding without reading its message, which may change.
 type Code string
@@ -98,14 +100,82 @@ type Problem struct {
 type findings struct {
 	errors, warnings *[]string
 	problems         *[]Problem
+	// budget, when not nil, caps the problems listed (see capped).
+	budget *findingBudget
 }
 
 func (f findings) fail(code Code, msg string) {
+	if !f.take(code, true) {
+		return
+	}
 	*f.errors = append(*f.errors, msg)
 	*f.problems = append(*f.problems, Problem{Code: code, Severity: SeverityError, Message: msg})
 }
 
 func (f findings) warn(code Code, msg string) {
+	if !f.take(code, false) {
+		return
+	}
 	*f.warnings = append(*f.warnings, msg)
 	*f.problems = append(*f.problems, Problem{Code: code, Severity: SeverityWarning, Message: msg})
+}
+
+// maxRecordFindings bounds the problems listed for one DKIM, MTA-STS,
+// TLS-RPT or BIMI record or policy: a hostile record of 64 KiB could
+// otherwise yield thousands. The rest are counted in one last problem.
+const maxRecordFindings = 10
+
+// findingBudget counts what a capped [findings] still lists and what it
+// dropped.
+type findingBudget struct {
+	left, dropped int
+	code          Code
+	droppedError  bool
+}
+
+// capped returns f listing at most maxRecordFindings problems; flush
+// must be called when the parse ends to report the ones dropped.
+func (f findings) capped() findings {
+	f.budget = &findingBudget{left: maxRecordFindings}
+	return f
+}
+
+// full reports whether a capped f lists no more problems, so that a
+// caller can skip formatting a message nobody reads.
+func (f findings) full() bool { return f.budget != nil && f.budget.left == 0 }
+
+// take reports whether a problem with code may be listed, counting it
+// as dropped when not.
+func (f findings) take(code Code, isError bool) bool {
+	b := f.budget
+	if b == nil {
+		return true
+	}
+	if b.left > 0 {
+		b.left--
+		return true
+	}
+	if b.dropped == 0 {
+		b.code = code
+	}
+	b.dropped++
+	b.droppedError = b.droppedError || isError
+	return false
+}
+
+// flush adds one problem counting those a capped f dropped: an error
+// when any of them was one, so that Valid is unchanged by the cap.
+func (f findings) flush() {
+	b := f.budget
+	if b == nil || b.dropped == 0 {
+		return
+	}
+	msg := fmt.Sprintf("and %d more problems, not listed", b.dropped)
+	f.budget = nil
+	if b.droppedError {
+		f.fail(b.code, msg)
+	} else {
+		f.warn(b.code, msg)
+	}
+	b.dropped = 0
 }

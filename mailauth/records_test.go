@@ -99,7 +99,7 @@ func TestParseMTASTSPolicy(t *testing.T) {
 		{"duplicate mode", "version: STSv1\nmode: testing\nmode: enforce\nmx: mx.example.com\nmax_age: 604800\n", "testing", 604800, []string{"mx.example.com"}, []Code{CodeMTASTSDuplicateField}},
 		{"signed max_age", "version: STSv1\nmode: none\nmax_age: +5\n", "none", -1, []string{}, []Code{CodeMTASTSPolicySyntax}},
 		{"not key value", "version: STSv1\nmode: none\nmax_age: 5\njunk\n", "none", 5, []string{}, []Code{CodeMTASTSPolicySyntax}},
-		{"oversized", "version: STSv1\nmode: none\nmax_age: 5\n" + strings.Repeat("x: y\n", MaxMTASTSPolicyBytes/5), "none", 5, []string{}, []Code{CodeMTASTSPolicySyntax}},
+		{"oversized", "version: STSv1\nmode: none\nmax_age: 5\n" + strings.Repeat("x: y\n", MaxMTASTSPolicyBytes/5), "none", 5, []string{}, []Code{CodeMTASTSPolicySyntax, CodeMTASTSPolicySyntax}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,6 +145,11 @@ func TestParseTLSRPT(t *testing.T) {
 		{"v=TLSRPTv1; rua=mailto:a@b@example.com", []string{}, []Code{CodeTLSRPTInvalidRUA}},
 		{"v=TLSRPTv1; rua=https://", []string{}, []Code{CodeTLSRPTInvalidRUA}},
 		{"v=TLSRPTv1; rua=tls@example.com", []string{}, []Code{CodeTLSRPTInvalidRUA}},
+		// RFC 6068 header fields after "?" are part of a mailto: URI.
+		{"v=TLSRPTv1; rua=mailto:tls@example.com?subject=TLS%20report", []string{"mailto:tls@example.com?subject=TLS%20report"}, nil},
+		{"v=TLSRPTv1; rua=mailto:?to=tls@example.com", []string{}, []Code{CodeTLSRPTInvalidRUA}},
+		// Tag names are case-sensitive: RUA is not rua.
+		{"v=TLSRPTv1; RUA=mailto:tls@example.com", []string{}, []Code{CodeTLSRPTSyntax}},
 	}
 	for _, tt := range tests {
 		r := ParseTLSRPT(tt.in)
@@ -233,6 +238,12 @@ func TestParseDKIM(t *testing.T) {
 		{"v not first", "k=rsa; v=DKIM1; p=", "rsa", 0, true, false, []Code{CodeDKIMSyntax, CodeDKIMRevoked}},
 		{"testing", "v=DKIM1; t=y:s; p=" + ed + "; k=ed25519", "ed25519", 256, false, true, []Code{CodeDKIMTesting}},
 		{"too long", "p=" + strings.Repeat("A", 8000), "rsa", 0, false, false, []Code{CodeDKIMInvalidKey}},
+		// RFC 6376 section 2.4: the "=" padding of base64 is optional.
+		{"unpadded base64", "v=DKIM1; k=ed25519; p=" + base64.RawStdEncoding.EncodeToString(edPub), "ed25519", 256, false, true, nil},
+		{"unpadded rsa", strings.TrimRight(rsaKeyRecord(t, 1024, true), "="), "rsa", 1024, false, true, []Code{CodeDKIMShortKey}},
+		// Tag names are case-sensitive (RFC 6376 section 3.2).
+		{"uppercase P unknown", "v=DKIM1; k=ed25519; P=" + ed, "ed25519", 0, false, false, []Code{CodeDKIMSyntax}},
+		{"uppercase K unknown", "v=DKIM1; K=ed25519; p=" + ed, "rsa", 0, false, false, []Code{CodeDKIMInvalidKey}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,31 +15,44 @@ const maxTags = 32
 type tag struct{ name, value string }
 
 // tagList splits a tag-list record ("v=X; a=b; ...", RFC 6376 section
-// 3.2) into its tags, names lowercased and values trimmed, reporting
-// under code a tag without "=", an empty or malformed name, a repeated
-// name (which RFC 6376 makes the whole list invalid) and more than
-// maxTags tags. version, when not empty, must be the first tag's value
-// of v; required says whether that first tag must be there.
+// 3.2) into its tags, values trimmed, reporting under code a tag without
+// "=", an empty or malformed name, a repeated name (which RFC 6376 makes
+// the whole list invalid) and more than maxTags parts. Every non-empty
+// part counts against maxTags, malformed or repeated ones too, so a
+// hostile record of thousands of parts is not read past the bound. Tag
+// names are case-sensitive (RFC 6376 section 3.2): "P=" is not "p=".
+// version, when not empty, must be the first tag's value of v; required
+// says whether that first tag must be there.
 func tagList(record string, f findings, code Code, version string, required bool) []tag {
 	var tags []tag
 	seen := map[string]bool{}
+	parts := 0
 	for part := range strings.SplitSeq(record, ";") {
 		part = strings.Trim(part, " \t\r\n")
 		if part == "" {
 			continue
 		}
-		if len(tags) == maxTags {
-			f.fail(code, fmt.Sprintf("more than %d tags", maxTags))
+		if parts == maxTags {
+			f.fail(code, fmt.Sprintf("more than %d tags; the rest are not read", maxTags))
 			break
 		}
+		parts++
 		name, value, ok := strings.Cut(part, "=")
-		name, value = strings.ToLower(strings.Trim(name, " \t\r\n")), strings.Trim(value, " \t\r\n")
+		name, value = strings.Trim(name, " \t\r\n"), strings.Trim(value, " \t\r\n")
 		if !ok || !validTagName(name) {
-			f.fail(code, fmt.Sprintf("%s is not a tag=value pair", envelope.Quote(part)))
+			msg := "" // not formatted when it would be dropped
+			if !f.full() {
+				msg = fmt.Sprintf("%s is not a tag=value pair", envelope.Quote(part))
+			}
+			f.fail(code, msg)
 			continue
 		}
 		if seen[name] {
-			f.fail(code, fmt.Sprintf("tag %s appears more than once", envelope.Quote(name)))
+			msg := "" // not formatted when it would be dropped
+			if !f.full() {
+				msg = fmt.Sprintf("tag %s appears more than once", envelope.Quote(name))
+			}
+			f.fail(code, msg)
 			continue
 		}
 		seen[name] = true
@@ -61,14 +74,16 @@ func tagList(record string, f findings, code Code, version string, required bool
 	return tags
 }
 
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
 // validTagName: ALPHA *(ALPHA / DIGIT / "_") (RFC 6376 section 3.2).
 func validTagName(s string) bool {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
+	if s == "" || !isAlpha(s[0]) {
 		return false
 	}
 	for i := 1; i < len(s); i++ {
 		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+		if !(isAlpha(c) || c >= '0' && c <= '9' || c == '_') {
 			return false
 		}
 	}

@@ -51,23 +51,27 @@ func (r *TLSRPT) Valid() bool { return len(r.Errors) == 0 }
 
 // ParseTLSRPT parses an _smtp._tls TXT record ("v=TLSRPTv1;
 // rua=mailto:...,https://..."), without DNS. Each rua URI must be a
-// mailto: URI with one addr-spec (local@domain) or an https: URL with a
-// host; at most 16 are read. Extension tags are ignored. Problems are in
+// mailto: URI with one addr-spec (local@domain), header fields after "?"
+// allowed (RFC 6068), or an https: URL with a host; at most 16 are read.
+// At most ten problems are listed, the rest counted in one last problem. Extension tags are ignored. Problems are in
 // the result, never a failure.
 func ParseTLSRPT(record string) *TLSRPT {
 	r := &TLSRPT{Record: record, RUA: []string{}, Errors: []string{}, Warnings: []string{}}
-	f := r.findings()
+	f := r.findings().capped()
+	defer f.flush()
 	hasRUA := false
 	for _, t := range tagList(record, f, CodeTLSRPTSyntax, "TLSRPTv1", true) {
 		if t.name != "rua" {
 			continue
 		}
 		hasRUA = true
-		for i, u := range strings.Split(t.value, ",") {
-			if i == maxRUA {
+		n := 0
+		for u := range strings.SplitSeq(t.value, ",") {
+			if n == maxRUA {
 				f.warn(CodeTLSRPTInvalidRUA, fmt.Sprintf("more than %d rua URIs; the rest are not read", maxRUA))
 				break
 			}
+			n++
 			u = strings.Trim(u, " \t")
 			if reason := checkReportURI(u); reason != "" {
 				f.fail(CodeTLSRPTInvalidRUA, fmt.Sprintf("rua %s %s", envelope.Quote(u), reason))
@@ -90,6 +94,9 @@ func checkReportURI(u string) string {
 	case !ok:
 		return "is not a URI"
 	case strings.EqualFold(scheme, "mailto"):
+		// RFC 8460 takes any mailto: URI, and RFC 6068 allows header
+		// fields after "?" (?subject=...): the address is before it.
+		rest, _, _ = strings.Cut(rest, "?")
 		addr, err := url.PathUnescape(rest)
 		if err != nil || strings.ContainsAny(addr, "?,; \t<>") {
 			return "is not a mailto: URI of one address"

@@ -261,18 +261,40 @@ func jobResultsCommand(fs *flag.FlagSet) runFunc {
 			return nil, false, err
 		}
 		defer resp.Body.Close()
-		out := env.stdout
-		if output != "-" {
-			f, err := os.Create(output)
-			if err != nil {
-				return nil, false, err
+		if output == "-" {
+			if _, err := io.Copy(env.stdout, resp.Body); err != nil {
+				return nil, false, fmt.Errorf("reading the results: %w", err)
 			}
-			defer f.Close()
-			out = f
+			return nil, true, nil
 		}
-		if _, err := io.Copy(out, resp.Body); err != nil {
-			return nil, false, fmt.Errorf("reading the results: %w", err)
+		if err := writeFileFrom(output, resp.Body); err != nil {
+			return nil, false, err
 		}
 		return nil, true, nil
 	}
+}
+
+// writeFileFrom writes what r reads to the file name, whole or not at
+// all: it goes to a temporary file in the same directory, renamed to name
+// once read to its end and closed. An aborted download leaves no file
+// that could pass for the results, and name keeps what it held before.
+func writeFileFrom(name string, r io.Reader) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err := io.Copy(f, r); err != nil {
+		return fmt.Errorf("reading the results: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	// The file stays 0600, as CreateTemp makes it: it lists addresses.
+	return os.Rename(f.Name(), name)
 }

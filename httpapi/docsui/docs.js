@@ -21,6 +21,6 @@
     filter: true,
     docExpansion: "list",
     defaultModelsExpandDepth: 0,
-    supportedSubmitMethods: ["get", "post"]
+    supportedSubmitMethods: ["get", "post", "delete"]
   });
 })();

@@ -35,7 +35,7 @@ const (
 type ApifyConfig struct {
 	// Token is the Apify API token. Required. It travels in the
 	// Authorization header and never appears in errors, fmt or log/slog
-	// output. It also keys the MAC of the provider's cursors.
+	// output. It also keys the encryption of the provider's cursors.
 	Token string
 	// Actor is the actor to run, "user~name" or its ID; default
 	// DefaultApifyActor.
@@ -87,10 +87,12 @@ func (c ApifyConfig) LogValue() slog.Value {
 // waits for its end (GET /v2/actor-runs/{id} with waitForFinish) and reads
 // the page from the run's default dataset (GET
 // /v2/datasets/{id}/items with offset and limit). Its next_cursor carries
-// the dataset ID and the offset, under a MAC keyed by the token and bound
-// to the query: a cursor the provider did not issue for this query is
-// refused with INVALID_REQUEST, so that no caller can read another
-// dataset through it. Later pages are one dataset read each. Apify deletes
+// the dataset ID and the offset, encrypted and authenticated (AES-GCM
+// keyed from the token, bound to the query): a caller cannot learn the
+// dataset's ID (Apify lets anyone who knows it read a dataset when the
+// account's storages are not restricted), and a cursor the provider did
+// not issue for this query is refused with INVALID_REQUEST, so that no
+// caller can read another dataset through it. Later pages are one dataset read each. Apify deletes
 // unnamed datasets after a while; a page of an expired dataset runs the
 // actor again and says so (a note on media pages, the Logger otherwise).
 //

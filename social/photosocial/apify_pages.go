@@ -1,7 +1,7 @@
 package photosocial
 
 // The paged queries of the Apify provider: one actor run per query, pages
-// read from the run's default dataset, and the tamper-checked cursor that
+// read from the run's default dataset, and the sealed cursor that
 // carries the dataset from page to page.
 //
 // The Apify API v2 shapes used here (https://docs.apify.com/api/v2):
@@ -19,8 +19,11 @@ package photosocial
 
 import (
 	"context"
+	"crypto/aes"
+	"crypto/cipher"
 	"crypto/hmac"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -57,16 +60,33 @@ var apifyIDRE = regexp.MustCompile(`^[A-Za-z0-9]{1,64}$`)
 // errDatasetGone marks a dataset Apify no longer has (404 record-not-found).
 var errDatasetGone = errors.New("apify: the dataset has expired")
 
-// cursorKey keys the MAC of the provider's cursors.
-type cursorKey []byte
+// cursorKey seals the provider's cursors. A cursor carries the ID of a
+// run's dataset, and Apify lets anyone who knows a dataset's ID read it
+// when the account's storages are not restricted: so the cursor is
+// encrypted, not only signed, and bound to its query.
+type cursorKey struct {
+	aead     cipher.AEAD
+	nonceKey []byte
+}
 
-// newCursorKey derives the cursor key from the token: cursors then hold
+// newCursorKey derives the cursor keys from the token: cursors then hold
 // across restarts and across replicas with the same token, and stop
-// verifying when the token changes.
+// opening when the token changes.
 func newCursorKey(token string) cursorKey {
-	m := hmac.New(sha256.New, []byte(token))
-	m.Write([]byte("quiver photosocial apify cursor v1"))
-	return m.Sum(nil)
+	derive := func(label string) []byte {
+		m := hmac.New(sha256.New, []byte(token))
+		m.Write([]byte(label))
+		return m.Sum(nil)
+	}
+	block, err := aes.NewCipher(derive("quiver photosocial apify cursor v2: encryption"))
+	if err != nil { // a 32-byte key is always valid
+		panic(err)
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		panic(err)
+	}
+	return cursorKey{aead: aead, nonceKey: derive("quiver photosocial apify cursor v2: nonce")}
 }
 
 // apifyCursor is where a page starts: an item of a dataset, and how many
@@ -76,34 +96,56 @@ type apifyCursor struct {
 	offset, skip int
 }
 
-// mac is the cursor's MAC for the query scope.
-func (k cursorKey) mac(scope string, c apifyCursor) []byte {
-	m := hmac.New(sha256.New, k)
-	fmt.Fprintf(m, "%s\x00%s\x00%d\x00%d", scope, c.dataset, c.offset, c.skip)
-	return m.Sum(nil)[:16]
-}
+// cursorPrefix starts every cursor of the provider.
+const cursorPrefix = "apify."
 
-// encode returns the cursor as "apify:<dataset>:<offset>:<skip>:<mac>".
+// maxApifyCursorLen bounds a cursor before it is decoded: a 64-byte
+// dataset ID and two offsets sealed are far shorter.
+const maxApifyCursorLen = 256
+
+// encode seals c for the query scope (AES-GCM, the scope as associated
+// data). The nonce is derived from the scope and the cursor, so that one
+// place of one query always has one cursor: encode is deterministic and
+// decode can insist on the canonical form.
 func (k cursorKey) encode(scope string, c apifyCursor) string {
-	return fmt.Sprintf("apify:%s:%d:%d:%s", c.dataset, c.offset, c.skip, base64.RawURLEncoding.EncodeToString(k.mac(scope, c)))
+	plain := fmt.Appendf(nil, "%s:%d:%d", c.dataset, c.offset, c.skip)
+	m := hmac.New(sha256.New, k.nonceKey)
+	m.Write([]byte(scope))
+	m.Write([]byte{0})
+	m.Write(plain)
+	nonce := m.Sum(nil)[:k.aead.NonceSize()]
+	sealed := k.aead.Seal(nonce, nonce, plain, []byte(scope))
+	return cursorPrefix + base64.RawURLEncoding.EncodeToString(sealed)
 }
 
-// decode parses a cursor and checks its MAC for the query scope. Only the
-// canonical form that encode writes is accepted.
+// decode opens a cursor sealed for the query scope. Only the canonical
+// form that encode writes is accepted.
 func (k cursorKey) decode(scope, s string) (apifyCursor, error) {
 	bad := envelope.Invalid("cursor", "must be a next_cursor that this provider returned for the same query")
-	parts := strings.Split(s, ":")
-	if len(parts) != 5 || parts[0] != "apify" || !apifyIDRE.MatchString(parts[1]) {
+	rest, ok := strings.CutPrefix(s, cursorPrefix)
+	if !ok || len(s) > maxApifyCursorLen {
 		return apifyCursor{}, bad
 	}
-	c := apifyCursor{dataset: parts[1]}
+	sealed, err := base64.RawURLEncoding.Strict().DecodeString(rest)
+	ns := k.aead.NonceSize()
+	if err != nil || len(sealed) < ns+k.aead.Overhead() {
+		return apifyCursor{}, bad
+	}
+	plain, err := k.aead.Open(nil, sealed[:ns], sealed[ns:], []byte(scope))
+	if err != nil {
+		return apifyCursor{}, bad
+	}
+	parts := strings.Split(string(plain), ":")
+	if len(parts) != 3 || !apifyIDRE.MatchString(parts[0]) {
+		return apifyCursor{}, bad
+	}
+	c := apifyCursor{dataset: parts[0]}
 	var ok1, ok2 bool
-	c.offset, ok1 = cursorNumber(parts[2])
-	c.skip, ok2 = cursorNumber(parts[3])
-	// The MAC is compared in its canonical encoding: a base64 decoder
-	// would also take line breaks and other trailing bits.
-	want := base64.RawURLEncoding.EncodeToString(k.mac(scope, c))
-	if !ok1 || !ok2 || !hmac.Equal([]byte(parts[4]), []byte(want)) {
+	c.offset, ok1 = cursorNumber(parts[1])
+	c.skip, ok2 = cursorNumber(parts[2])
+	// Canonical: the nonce must be the derived one, and the encoding the
+	// one encode writes (a base64 decoder would take other forms).
+	if !ok1 || !ok2 || subtle.ConstantTimeCompare([]byte(k.encode(scope, c)), []byte(s)) != 1 {
 		return apifyCursor{}, bad
 	}
 	return c, nil

@@ -56,9 +56,9 @@
 //   - cursor passes through: next_cursor of a page is the cursor of the
 //     next. The Graph API's cursors are its own; the file provider uses
 //     offsets ("file:24"); the Apify provider's carry the dataset of the
-//     query's run and an offset in it, under a MAC that binds them to the
-//     query ("apify:<dataset>:<offset>:<skip>:<mac>"), so that a cursor
-//     cannot be turned to another dataset.
+//     query's run and an offset in it, sealed with AES-GCM and bound to
+//     the query ("apify.<base64url>"), so that a cursor neither shows the
+//     dataset's ID nor can be turned to another dataset.
 //   - media and comments take shortcode or media_id; shortcode is preferred
 //     when both are given, and may be a post, reel or tv URL. A shortcode
 //     is the media ID in Instagram's base64 alphabet: see

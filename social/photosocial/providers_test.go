@@ -382,7 +382,7 @@ func TestApifyPostsPagination(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p1.ResultCount != 4 || !strings.HasPrefix(p1.PageInfo.NextCursor, "apify:ds0:4:0:") {
+	if p1.ResultCount != 4 || !strings.HasPrefix(p1.PageInfo.NextCursor, cursorPrefix) {
 		t.Fatalf("page 1: %+v", p1.PageInfo)
 	}
 	m0, reel, car, noURL, hidden := p1.Media[0], p1.Media[1], p1.Media[2], p1.Media[3], Media{}
@@ -460,7 +460,7 @@ func TestApifySearch(t *testing.T) {
 	})
 	c := newClient(a)
 	s, err := c.Search(context.Background(), SearchRequest{Query: "northwind", Limit: 1})
-	if err != nil || s.ResultCount != 1 || s.Results[0].Profile.Username != "northwind.coffee" || !strings.HasPrefix(s.PageInfo.NextCursor, "apify:ds0:1:0:") {
+	if err != nil || s.ResultCount != 1 || s.Results[0].Profile.Username != "northwind.coffee" || !strings.HasPrefix(s.PageInfo.NextCursor, cursorPrefix) {
 		t.Errorf("user search: %+v, %v", s, err)
 	}
 	s, err = c.Search(context.Background(), SearchRequest{Query: "coffee", Type: "hashtag"})

@@ -258,10 +258,10 @@ func TestApifyReplayPagesOneRun(t *testing.T) {
 	}
 }
 
-// TestApifyCursorTamper: a cursor reads only the dataset and query it was
-// issued for. Changing its dataset, offset or MAC, using it for another
-// query, or with a provider keyed by another token, is INVALID_REQUEST
-// naming cursor, before any request.
+// TestApifyCursorTamper: a cursor is sealed (AES-GCM) and reads only the
+// dataset and query it was issued for. Changing any byte of it, using it
+// for another query, or with a provider keyed by another token, is
+// INVALID_REQUEST naming cursor, before any request.
 func TestApifyCursorTamper(t *testing.T) {
 	ctx := context.Background()
 	srv, a := apifyReplay(t, photosocial.ApifyConfig{})
@@ -270,11 +270,18 @@ func TestApifyCursorTamper(t *testing.T) {
 	if err != nil || p1.Next == "" {
 		t.Fatalf("page 1: %+v, %v", p1, err)
 	}
-	parts := strings.Split(p1.Next, ":")
-	forge := func(i int, v string) string {
-		f := append([]string(nil), parts...)
-		f[i] = v
-		return strings.Join(f, ":")
+	// The cursor is sealed: the dataset it reads is not in it.
+	if strings.Contains(p1.Next, "Dataset") || !strings.HasPrefix(p1.Next, "apify.") {
+		t.Errorf("cursor %q shows its dataset or is not sealed", p1.Next)
+	}
+	flip := func(i int) string {
+		b := []byte(p1.Next)
+		if b[i] == 'A' {
+			b[i] = 'B'
+		} else {
+			b[i] = 'A'
+		}
+		return string(b)
 	}
 	other, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "another-token", BaseURL: srv.URL})
 	if err != nil {
@@ -282,11 +289,14 @@ func TestApifyCursorTamper(t *testing.T) {
 	}
 	before := len(srv.Requests())
 	for name, use := range map[string]func() error{
-		"other dataset": func() error { _, err := a.UserMedia(ctx, withCursor(q, forge(1, "someoneElsesDataset"))); return err },
-		"other offset":  func() error { _, err := a.UserMedia(ctx, withCursor(q, forge(2, "4"))); return err },
-		"padded offset": func() error { _, err := a.UserMedia(ctx, withCursor(q, forge(2, "0"+parts[2]))); return err },
-		"other mac": func() error {
-			_, err := a.UserMedia(ctx, withCursor(q, forge(4, "AAAAAAAAAAAAAAAAAAAAAA")))
+		"a byte of the nonce": func() error { _, err := a.UserMedia(ctx, withCursor(q, flip(len("apify.")+2))); return err },
+		"a byte of the data":  func() error { _, err := a.UserMedia(ctx, withCursor(q, flip(len(p1.Next)/2))); return err },
+		"a byte of the tag":   func() error { _, err := a.UserMedia(ctx, withCursor(q, flip(len(p1.Next)-2))); return err },
+		"cut short":           func() error { _, err := a.UserMedia(ctx, withCursor(q, p1.Next[:len(p1.Next)-1])); return err },
+		"one more character":  func() error { _, err := a.UserMedia(ctx, withCursor(q, p1.Next+"A")); return err },
+		"padded base64":       func() error { _, err := a.UserMedia(ctx, withCursor(q, p1.Next+"=")); return err },
+		"the signed v1 form": func() error {
+			_, err := a.UserMedia(ctx, withCursor(q, "apify:nwDataset00000001:2:0:AAAAAAAAAAAAAAAAAAAAAA"))
 			return err
 		},
 		"old offset form": func() error { _, err := a.UserMedia(ctx, withCursor(q, "apify:2")); return err },
