@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 
 	"github.com/quiverkit/quiver/email"
@@ -50,6 +51,29 @@ func (s *server) emailRoutes() ([]route, error) {
 // name (as curl -F 'file=<list.csv' sends it), read up to one byte past the CSV limit so that
 // package email can name the limit.
 func csvUpload(r *http.Request) ([]byte, error) {
+	mr, err := multipartBody(r)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		part, err := nextPart(mr)
+		if err != nil {
+			return nil, err
+		}
+		if !isFilePart(part) {
+			continue // an ordinary form field
+		}
+		data, err := io.ReadAll(io.LimitReader(part, email.MaxCSVBytes+1))
+		if err != nil {
+			return nil, multipartError(err)
+		}
+		return data, nil
+	}
+}
+
+// multipartBody checks that r is a multipart/form-data upload with no
+// query string, and returns the reader of its parts.
+func multipartBody(r *http.Request) (*multipart.Reader, error) {
 	if err := requireMediaType(r, "multipart/form-data"); err != nil {
 		return nil, err
 	}
@@ -60,23 +84,26 @@ func csvUpload(r *http.Request) ([]byte, error) {
 	if err != nil {
 		return nil, envelope.Invalid("file", "the multipart body is malformed: "+err.Error())
 	}
-	for {
-		part, err := mr.NextPart()
-		if errors.Is(err, io.EOF) {
-			return nil, envelope.Invalid("file", "is required: send the CSV as a file part of the multipart/form-data body")
-		}
-		if err != nil {
-			return nil, multipartError(err)
-		}
-		if part.FileName() == "" && part.FormName() != "file" {
-			continue // an ordinary form field
-		}
-		data, err := io.ReadAll(io.LimitReader(part, email.MaxCSVBytes+1))
-		if err != nil {
-			return nil, multipartError(err)
-		}
-		return data, nil
+	return mr, nil
+}
+
+// nextPart returns the next part of an upload. The end of the body
+// before a file part is the error that the file is required.
+func nextPart(mr *multipart.Reader) (*multipart.Part, error) {
+	part, err := mr.NextPart()
+	if errors.Is(err, io.EOF) {
+		return nil, envelope.Invalid("file", "is required: send the CSV as a file part of the multipart/form-data body")
 	}
+	if err != nil {
+		return nil, multipartError(err)
+	}
+	return part, nil
+}
+
+// isFilePart reports whether part is the upload's file: any part with a
+// file name, or the field named file without one (curl -F 'file=<x.csv').
+func isFilePart(part *multipart.Part) bool {
+	return part.FileName() != "" || part.FormName() == "file"
 }
 
 // multipartError classifies a failure to read the multipart body: over

@@ -126,26 +126,17 @@ func (s *server) jobsRoutes() []route {
 // file has been read.
 func jobUpload(r *http.Request) (jobs.SubmitRequest, error) {
 	var req jobs.SubmitRequest
-	if err := requireMediaType(r, "multipart/form-data"); err != nil {
-		return req, err
-	}
-	if err := noQuery(r); err != nil {
-		return req, err
-	}
-	mr, err := r.MultipartReader()
+	mr, err := multipartBody(r)
 	if err != nil {
-		return req, envelope.Invalid("file", "the multipart body is malformed: "+err.Error())
+		return req, err
 	}
 	for {
-		part, err := mr.NextPart()
-		if errors.Is(err, io.EOF) {
-			return req, envelope.Invalid("file", "is required: send the CSV as a file part of the multipart/form-data body")
-		}
+		part, err := nextPart(mr)
 		if err != nil {
-			return req, multipartError(err)
+			return req, err
 		}
 		name := part.FormName()
-		if part.FileName() != "" || name == "file" {
+		if isFilePart(part) {
 			req.File = &lastPart{part: part, mr: mr}
 			return req, nil
 		}
