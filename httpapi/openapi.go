@@ -355,10 +355,16 @@ type schemaGen struct {
 // stringEnums are the values of the string types that have a fixed set,
 // for types of packages that cannot carry an openapi tag on the field.
 var stringEnums = map[reflect.Type][]string{
-	reflect.TypeFor[jobs.Status](): {
-		string(jobs.StatusQueued), string(jobs.StatusRunning), string(jobs.StatusDone),
-		string(jobs.StatusCancelled), string(jobs.StatusFailed),
-	},
+	reflect.TypeFor[jobs.Status](): stringsOf(jobs.Statuses()),
+}
+
+// stringsOf converts the values of a string type.
+func stringsOf[S ~string](vals []S) []string {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = string(v)
+	}
+	return out
 }
 
 var (

@@ -192,3 +192,11 @@ func ExampleResultHeader() {
 	// Output:
 	// name,email,is_valid,reason,normalized_email,is_disposable,is_role_account,is_free_provider,has_mx_records,mx_status,did_you_mean
 }
+
+func ExampleStatuses() {
+	for _, s := range jobs.Statuses() {
+		fmt.Print(s, " ")
+	}
+	fmt.Println()
+	// Output: queued running done cancelled failed
+}

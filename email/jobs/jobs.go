@@ -151,6 +151,13 @@ func (m *Manager) settle(ctx context.Context, id string, mt *meta) (*meta, error
 	return m.st.load(ctx, id)
 }
 
+// Statuses returns every status a [Job] reports, in the order a job
+// goes through them: queued, running, then one of done, cancelled or
+// failed.
+func Statuses() []Status {
+	return []Status{StatusQueued, StatusRunning, StatusDone, StatusCancelled, StatusFailed}
+}
+
 func (s Status) final() bool {
 	return s == StatusDone || s == StatusCancelled || s == StatusFailed
 }
