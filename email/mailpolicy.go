@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -293,20 +294,11 @@ func selectorProblem(s string) string {
 func selectorList(extra []string) []string {
 	out := DefaultDKIMSelectors()
 	for _, s := range extra {
-		if !containsString(out, s) {
+		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
 	return out
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // problems collects findings as DomainHealth reports them.

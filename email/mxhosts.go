@@ -547,14 +547,14 @@ func dnsblErrorMeaning(ip netip.Addr) string {
 	return "an error of the zone"
 }
 
-// dnsblReason cleans a DNSBL's TXT explanation for a message: the
-// escapes of its presentation form (\DDD, \X) decoded, control, format
-// and invalid characters dropped, runs of spaces folded, cut to
-// MaxDNSBLReason bytes.
+// dnsblReason cleans a DNSBL's TXT explanation (as the resolver decodes
+// it) for a message: control, format and invalid characters dropped,
+// runs of spaces folded, cut to MaxDNSBLReason bytes. At most
+// 4*MaxDNSBLReason bytes of txt are read.
 func dnsblReason(txt string) string {
 	var b strings.Builder
 	space := false
-	for _, r := range unescapeTXT(txt) {
+	for _, r := range textcut.Cut(txt, 4*MaxDNSBLReason) {
 		switch {
 		case unicode.IsSpace(r):
 			space = b.Len() > 0
@@ -576,34 +576,3 @@ func dnsblReason(txt string) string {
 	// The cut may fall just after a space written before a character.
 	return strings.TrimRight(textcut.Cut(b.String(), MaxDNSBLReason), " ")
 }
-
-// unescapeTXT decodes the escapes of a TXT string in presentation form
-// (RFC 1035 section 5.1), as the resolver hands it: \DDD is the octet of
-// decimal value DDD, \X is X. A malformed escape is kept as written;
-// at most 4*MaxDNSBLReason bytes of txt are read.
-func unescapeTXT(txt string) string {
-	txt = textcut.Cut(txt, 4*MaxDNSBLReason)
-	if !strings.Contains(txt, `\`) {
-		return txt
-	}
-	out := make([]byte, 0, len(txt))
-	for i := 0; i < len(txt); i++ {
-		c := txt[i]
-		if c != '\\' || i+1 == len(txt) {
-			out = append(out, c)
-			continue
-		}
-		if i+3 < len(txt) && isDigit(txt[i+1]) && isDigit(txt[i+2]) && isDigit(txt[i+3]) {
-			if n, _ := strconv.Atoi(txt[i+1 : i+4]); n <= 255 {
-				out = append(out, byte(n))
-				i += 3
-				continue
-			}
-		}
-		out = append(out, txt[i+1])
-		i++
-	}
-	return string(out)
-}
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -18,7 +18,6 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/testutil"
-	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -305,13 +304,12 @@ func TestCheckMXHostsDNSFailures(t *testing.T) {
 
 func TestDNSBLReason(t *testing.T) {
 	for in, want := range map[string]string{
-		`Listed\009for spam`:                 "Listed for spam",
-		`  see\032https://bl.test/?a=1\\b  `: `see https://bl.test/?a=1\b`,
-		"bidi\u202eover\u0000ride\x7f":       "bidioverride",
-		`trailing\`:                          `trailing\`,
-		`\256 not an octet, \"quoted\"`:      `256 not an octet, "quoted"`,
-		"\xff\xfebad UTF-8":                  "bad UTF-8",
-		strings.Repeat("é", 300):             strings.Repeat("é", MaxDNSBLReason/2),
+		"Listed\tfor spam":                "Listed for spam",
+		"  see https://bl.test/?a=1\\b  ": `see https://bl.test/?a=1\b`,
+		"bidi\u202eover\u0000ride\x7f":    "bidioverride",
+		`"quoted"`:                        `"quoted"`,
+		"\xff\xfebad UTF-8":               "bad UTF-8",
+		strings.Repeat("é", 300):          strings.Repeat("é", MaxDNSBLReason/2),
 		// The cut falls after a space and before a character: no
 		// trailing space (found by FuzzDNSBLReason).
 		strings.Repeat("a", MaxDNSBLReason-1) + " é": strings.Repeat("a", MaxDNSBLReason-1),
@@ -323,10 +321,10 @@ func TestDNSBLReason(t *testing.T) {
 }
 
 // FuzzDNSBLReason: whatever a DNSBL puts in its TXT record, the reason
-// is short, valid UTF-8, printable and trimmed; escaping every byte as
-// \DDD decodes back to the input.
+// is short, valid UTF-8, printable and trimmed. (Decoding the TXT
+// presentation form is the resolver's, fuzzed there.)
 func FuzzDNSBLReason(f *testing.F) {
-	for _, s := range []string{`Listed\009for spam`, `\\\`, `\25`, `\2555`, "a\u202eb", strings.Repeat(`\065`, 300), "\xff"} {
+	for _, s := range []string{"Listed\tfor spam", `\\\`, "a\u202eb", strings.Repeat("A", 300), "\xff"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, txt string) {
@@ -338,14 +336,6 @@ func FuzzDNSBLReason(f *testing.F) {
 			if c != ' ' && (!unicode.IsPrint(c) || unicode.Is(unicode.Cf, c)) {
 				t.Fatalf("dnsblReason(%q) = %q holds %U", txt, r, c)
 			}
-		}
-		in := textcut.Cut(txt, MaxDNSBLReason)
-		var esc strings.Builder
-		for i := range len(in) {
-			fmt.Fprintf(&esc, `\%03d`, in[i])
-		}
-		if got := unescapeTXT(esc.String()); got != in {
-			t.Fatalf("unescapeTXT(escaped %q) = %q", in, got)
 		}
 	})
 }

@@ -34,6 +34,7 @@ import (
 	"net"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -548,8 +549,10 @@ func (r *Resolver) LookupMX(ctx context.Context, name string) ([]MX, error) {
 }
 
 // LookupTXT returns the TXT records of name, each record's strings joined
-// (RFC 7208 section 3.3). A name without TXT records is an ErrNoData
-// error.
+// (RFC 7208 section 3.3), as the bytes published: miekg/dns hands a TXT
+// string in presentation form (a quote as \", a byte outside printable
+// ASCII as \DDD), and LookupTXT decodes it, so that "café" is "café", not
+// "caf\195\169". A name without TXT records is an ErrNoData error.
 func (r *Resolver) LookupTXT(ctx context.Context, name string) ([]string, error) {
 	rrs, err := records[*dns.TXT](ctx, r, name, dns.TypeTXT)
 	if err != nil {
@@ -557,10 +560,39 @@ func (r *Resolver) LookupTXT(ctx context.Context, name string) ([]string, error)
 	}
 	out := make([]string, len(rrs))
 	for i, rr := range rrs {
-		out[i] = strings.Join(rr.Txt, "")
+		out[i] = unescapeTXT(strings.Join(rr.Txt, ""))
 	}
 	return out, nil
 }
+
+// unescapeTXT decodes the escapes of a TXT string in presentation form
+// (RFC 1035 section 5.1): \DDD is the octet of decimal value DDD, \X is
+// X. A malformed escape is kept as written.
+func unescapeTXT(txt string) string {
+	if !strings.Contains(txt, `\`) {
+		return txt
+	}
+	out := make([]byte, 0, len(txt))
+	for i := 0; i < len(txt); i++ {
+		c := txt[i]
+		if c != '\\' || i+1 == len(txt) {
+			out = append(out, c)
+			continue
+		}
+		if i+3 < len(txt) && isDigit(txt[i+1]) && isDigit(txt[i+2]) && isDigit(txt[i+3]) {
+			if n, _ := strconv.Atoi(txt[i+1 : i+4]); n <= 255 {
+				out = append(out, byte(n))
+				i += 3
+				continue
+			}
+		}
+		out = append(out, txt[i+1])
+		i++
+	}
+	return string(out)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // LookupNS returns the name servers of name, lowercased without the
 // trailing dot. A name without NS records is an ErrNoData error.

@@ -33,6 +33,7 @@ mx2      IN A   192.0.2.20
 www      IN CNAME @
 nullmx   IN MX  0 .
 short    1 IN A 192.0.2.99
+escaped  IN TXT "caf\195\169 \"quoted\" back\\slash" "\009tab"
 big      IN TXT "` + strings.Repeat("a", 250) + `" "` + strings.Repeat("b", 250) + `"
 big      IN TXT "` + strings.Repeat("c", 250) + `" "` + strings.Repeat("d", 250) + `"
 big      IN TXT "` + strings.Repeat("e", 250) + `" "` + strings.Repeat("f", 250) + `"
@@ -219,6 +220,12 @@ func TestTypedHelpers(t *testing.T) {
 	txt, err := r.LookupTXT(ctx, "example.test")
 	if err != nil || len(txt) != 1 || txt[0] != "v=spf1 -all" {
 		t.Errorf("LookupTXT = %q, %v; want the strings joined", txt, err)
+	}
+	// The bytes published, not miekg/dns's presentation form with \DDD
+	// and \" escapes.
+	txt, err = r.LookupTXT(ctx, "escaped.example.test")
+	if want := "café \"quoted\" back\\slash\ttab"; err != nil || len(txt) != 1 || txt[0] != want {
+		t.Errorf("LookupTXT(escaped) = %q, %v; want %q", txt, err, want)
 	}
 	ips, err := r.LookupIP(ctx, "example.test")
 	want := []netip.Addr{netip.MustParseAddr("192.0.2.1"), netip.MustParseAddr("2001:db8::1")}
@@ -521,4 +528,22 @@ func TestMaxInFlight(t *testing.T) {
 	if _, err := r.Lookup(ctx, "other.example.test", dns.TypeA); !errors.Is(err, ErrTimeout) {
 		t.Errorf("err = %v; want ErrTimeout", err)
 	}
+}
+
+// FuzzUnescapeTXT: escaping every byte as \DDD, as a presentation form
+// may, decodes back to the bytes; decoding never panics.
+func FuzzUnescapeTXT(f *testing.F) {
+	for _, s := range []string{`Listed\009for spam`, `\\\`, `\25`, `\2555`, "a\u202eb", `\256`, "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		_ = unescapeTXT(in)
+		var esc strings.Builder
+		for i := range len(in) {
+			fmt.Fprintf(&esc, `\%03d`, in[i])
+		}
+		if got := unescapeTXT(esc.String()); got != in {
+			t.Fatalf("unescapeTXT(escaped %q) = %q", in, got)
+		}
+	})
 }
