@@ -1,6 +1,7 @@
 package email
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 )
@@ -112,7 +113,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 	case skipped != "":
 		line(RequirementSPF, spfReq, status(h.MX.Status == MXNXDomain), skipped)
 	case h.SPF != nil && h.SPF.Valid() && h.SPF.All != "+all":
-		line(RequirementSPF, spfReq, RequirementPass, fmt.Sprintf("a valid SPF record ending in %s", orNone(h.SPF.All)))
+		line(RequirementSPF, spfReq, RequirementPass, fmt.Sprintf("a valid SPF record ending in %s", cmp.Or(h.SPF.All, "no all mechanism")))
 	case h.SPF != nil && h.SPF.All == "+all":
 		line(RequirementSPF, spfReq, RequirementFail, "the SPF record ends in +all, which authorizes every host")
 	case h.SPF != nil:
@@ -126,7 +127,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 	const dkimReq = "DKIM: mail is signed with a key published under the domain"
 	switch {
 	case skipped != "" || h.DKIM == nil:
-		line(RequirementDKIM, dkimReq, status(h.MX.Status == MXNXDomain), orText(skipped, "not checked"))
+		line(RequirementDKIM, dkimReq, status(h.MX.Status == MXNXDomain), cmp.Or(skipped, "not checked"))
 	case h.DKIM.Status == RecordValid:
 		var keys []string
 		for _, k := range h.DKIM.Keys {
@@ -219,7 +220,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 	}
 	switch {
 	case skipped != "" || h.MTASTS == nil:
-		line(RequirementTLS, tlsReq, status(h.MX.Status == MXNXDomain), orText(skipped, "not checked"))
+		line(RequirementTLS, tlsReq, status(h.MX.Status == MXNXDomain), cmp.Or(skipped, "not checked"))
 	case len(noTLS) > 0:
 		line(RequirementTLS, tlsReq, RequirementFail, "MX hosts without STARTTLS: "+strings.Join(noTLS, ", "))
 	case h.MTASTS.Status == RecordValid && h.MTASTS.Policy != nil && h.MTASTS.Policy.Mode != "none":
@@ -247,13 +248,4 @@ func revokedNote(k DKIMSelectorKey) []string {
 		return []string{"revoked (empty p=)"}
 	}
 	return nil
-}
-
-func orNone(s string) string { return orText(s, "no all mechanism") }
-
-func orText(s, alt string) string {
-	if s == "" {
-		return alt
-	}
-	return s
 }
