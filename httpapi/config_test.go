@@ -39,6 +39,10 @@ func TestNewRefusesInvalidConfig(t *testing.T) {
 		{"negative LLM attempts", func(c *httpapi.Config) { c.LLM.MaxAttempts = -1 }, "MaxAttempts"},
 		{"trusted proxy not an address", func(c *httpapi.Config) { c.TrustedProxies = []string{"10.0.0.0/8", "proxy.internal"} }, "TrustedProxies"},
 		{"trusted proxies", func(c *httpapi.Config) { c.TrustedProxies = []string{"10.0.0.0/8", "192.0.2.1"} }, ""},
+		{"NaN auth failure rate", func(c *httpapi.Config) { c.AuthFailureRate = math.NaN() }, "AuthFailureRate"},
+		{"infinite /48 failure rate", func(c *httpapi.Config) { c.AuthFailurePrefixRate = math.Inf(1) }, "AuthFailurePrefixRate"},
+		{"negative auth failure table", func(c *httpapi.Config) { c.AuthFailureMaxAddresses = -1 }, "AuthFailureMaxAddresses"},
+		{"/48 limit off", func(c *httpapi.Config) { c.AuthFailurePrefixBurst = -1 }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

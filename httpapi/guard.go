@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"fmt"
 	"net"
 	"net/http"
@@ -16,11 +17,23 @@ import (
 // Defaults of the failed-authentication limit in [Config].
 const (
 	// DefaultAuthFailureBurst is how many failed authentications a client
-	// address may make before it is answered 429.
+	// address (an IPv4 address or an IPv6 /64) may make before it is
+	// answered 429.
 	DefaultAuthFailureBurst = 10
 	// DefaultAuthFailureRate is how many more failures per second a client
 	// address earns back: one every 10 seconds.
 	DefaultAuthFailureRate = 0.1
+	// DefaultAuthFailurePrefixBurst is how many failed authentications
+	// all the /64s of one IPv6 /48 may make together before the whole
+	// /48 is answered 429.
+	DefaultAuthFailurePrefixBurst = 100
+	// DefaultAuthFailurePrefixRate is how many more failures per second
+	// an IPv6 /48 earns back: one a second.
+	DefaultAuthFailurePrefixRate = 1.0
+	// DefaultAuthFailureMaxAddresses is how many client addresses and
+	// IPv6 /48s the failed-authentication limit tracks at most: 6.1 MiB
+	// of memory at most.
+	DefaultAuthFailureMaxAddresses = 100_000
 	// MinKeyLength is the shortest gateway key that New accepts without a
 	// warning in the log: 16 characters.
 	MinKeyLength = 16
@@ -36,15 +49,11 @@ func (s *server) guard() {
 	if s.cfg.SlowWriteTimeout == 0 {
 		s.cfg.SlowWriteTimeout = DefaultSlowWriteTimeout
 	}
-	if s.cfg.AuthFailureBurst >= 0 {
-		burst, rate := s.cfg.AuthFailureBurst, s.cfg.AuthFailureRate
-		if burst == 0 {
-			burst = DefaultAuthFailureBurst
-		}
-		if rate <= 0 {
-			rate = DefaultAuthFailureRate
-		}
-		s.authFailures = NewMemoryLimiter(rate, burst)
+	if c := s.cfg; c.AuthFailureBurst >= 0 {
+		s.authFailures = newFailureTable(
+			cmp.Or(c.AuthFailureBurst, DefaultAuthFailureBurst), positiveOr(c.AuthFailureRate, DefaultAuthFailureRate),
+			cmp.Or(c.AuthFailurePrefixBurst, DefaultAuthFailurePrefixBurst), positiveOr(c.AuthFailurePrefixRate, DefaultAuthFailurePrefixRate),
+			cmp.Or(c.AuthFailureMaxAddresses, DefaultAuthFailureMaxAddresses))
 	}
 	// New has validated the list.
 	s.proxies, _ = parseProxies(s.cfg.TrustedProxies)
@@ -116,47 +125,48 @@ func (s *server) clientAddr(r *http.Request) netip.Addr {
 	return peer
 }
 
-// failureKey is the limiter key of a client address. An IPv6 client
-// usually holds a whole /64, so that is what is counted.
-func failureKey(a netip.Addr) string {
-	if a.Is6() {
-		p, _ := a.Prefix(64)
-		return p.String()
+// positiveOr returns v when it is positive, else def.
+func positiveOr(v, def float64) float64 {
+	if v > 0 {
+		return v
 	}
-	return a.String()
+	return def
 }
 
-// authBlocked answers 429 when the client address of r has used up its
-// failed authentications, and reports whether it did.
-func (s *server) authBlocked(w http.ResponseWriter, r *http.Request, key string) bool {
+// authBlocked takes one failed authentication from the allowance of the
+// client at a before its credentials are checked, and answers 429 when
+// there is none left. Otherwise the caller calls authPassed with the
+// ticket if the credentials are right, or answers 401 and the failure
+// stays counted.
+func (s *server) authBlocked(w http.ResponseWriter, r *http.Request, a netip.Addr) (failureTicket, bool) {
 	if s.authFailures == nil {
-		return false
+		return failureTicket{}, false
 	}
-	wait := s.authFailures.wait(key)
+	tk, wait, full := s.authFailures.take(a)
+	if full {
+		s.log.WarnContext(r.Context(), "the failed-authentication table is full: addresses it does not track share a bucket per IPv6 /32 or IPv4 /16",
+			"max_addresses", s.authFailures.capacity)
+	}
 	if wait <= 0 {
-		return false
+		return tk, false
 	}
 	s.refuseAuth(w, r, wait)
-	return true
+	return tk, true
 }
 
-// authFailed records a failed authentication from key's address and
-// answers 401, or 429 when this failure used up the address's burst.
-func (s *server) authFailed(w http.ResponseWriter, r *http.Request, key string) {
+// authPassed gives back the failure that authBlocked took: the
+// credentials were right.
+func (s *server) authPassed(tk failureTicket) {
 	if s.authFailures != nil {
-		if d, _ := s.authFailures.Allow(r.Context(), key); !d.Allowed {
-			s.refuseAuth(w, r, d.RetryAfter)
-			return
-		}
+		s.authFailures.give(tk)
 	}
-	s.fail(w, r, envelope.CodeUnauthorized, "missing or invalid gateway credentials")
 }
 
 func (s *server) refuseAuth(w http.ResponseWriter, r *http.Request, wait time.Duration) {
 	s.metrics.RateLimited()
 	s.respond(w, r, nil, nil, &envelope.Error{
 		Code:       envelope.CodeRateLimitExceeded,
-		Message:    "too many failed authentications from this address; retry after " + retryAfterSeconds(wait) + "s",
+		Message:    "too many failed authentications from this address or its network; retry after " + retryAfterSeconds(wait) + "s",
 		RetryAfter: wait,
 	})
 }

@@ -96,20 +96,3 @@ func (m *MemoryLimiter) Len() int {
 	defer m.mu.Unlock()
 	return len(m.buckets)
 }
-
-// wait returns how long key must wait for its next token, without taking
-// one: zero when a token is there.
-func (m *MemoryLimiter) wait(key string) time.Duration {
-	now := m.now()
-	m.mu.Lock()
-	b, ok := m.buckets[key]
-	m.mu.Unlock()
-	if !ok {
-		return 0
-	}
-	missing := 1 - b.lim.TokensAt(now)
-	if missing <= 0 {
-		return 0
-	}
-	return time.Duration(missing / float64(m.limit) * float64(time.Second))
-}

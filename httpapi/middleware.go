@@ -141,8 +141,8 @@ func (s *server) withGateway(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		client := failureKey(s.clientAddr(r))
-		if s.authBlocked(w, r, client) {
+		ticket, blocked := s.authBlocked(w, r, s.clientAddr(r))
+		if blocked {
 			return
 		}
 		given := hashKey(r.Header.Get("X-Gateway-Key"))
@@ -156,9 +156,10 @@ func (s *server) withGateway(next http.Handler) http.Handler {
 		// so neither is believed.
 		single := len(r.Header.Values("X-Gateway-Key")) == 1 && len(r.Header.Values("X-Gateway-Host")) == 1
 		if keyOK != 1 || !hostOK || !single || r.Header.Get("X-Gateway-Key") == "" {
-			s.authFailed(w, r, client)
+			s.fail(w, r, envelope.CodeUnauthorized, "missing or invalid gateway credentials")
 			return
 		}
+		s.authPassed(ticket)
 		info(r.Context()).key = given
 		next.ServeHTTP(w, r)
 	})

@@ -29,9 +29,21 @@
 // Besides the rate limit per key, the handler bounds the work in flight
 // ([Config.MemoryBudget]: 429 for a key over its share, 503 when the
 // server is full, never a queue), the failed authentications per client
-// address ([Config.AuthFailureBurst], with X-Forwarded-For believed only
-// from [Config.TrustedProxies]), and the time a large response may take to
-// write ([Config.SlowWriteTimeout]).
+// address, and the time a large response may take to write
+// ([Config.SlowWriteTimeout]).
+//
+// Failed authentications are counted per IPv4 address and per IPv6 /64
+// ([Config.AuthFailureBurst]: 10, then one per 10 s), and over all the
+// /64s of each IPv6 /48 ([Config.AuthFailurePrefixBurst]: 100, then one a
+// second), so that over t seconds a /48 is worth at most 100 + t guesses
+// rather than 65,536 times a /64's 10 + t/10. A client past its limit gets 429 with
+// Retry-After, even with the right key. X-Forwarded-For is believed only
+// from [Config.TrustedProxies]. The state is bounded: at most
+// [Config.AuthFailureMaxAddresses] addresses and /48s (100,000 by
+// default) of 64 bytes each, 6.1 MiB; a client is tracked only while it
+// earns failures back, and when the table is full a tracked one is never
+// dropped to make room: new clients share a bucket per IPv6 /32 or IPv4
+// /16 instead.
 //
 // GET /healthz (no authentication) answers {"status":"ok"} in the
 // envelope, and GET /openapi.json serves an OpenAPI 3.1 description of
@@ -161,14 +173,42 @@ type Config struct {
 	SlowWriteTimeout time.Duration
 
 	// AuthFailureBurst is how many failed authentications a client
-	// address may make before it is answered 429 with Retry-After; even
-	// the right key is then refused from that address until it has
-	// earned a failure back. Default DefaultAuthFailureBurst (10);
-	// negative disables the limit.
+	// address (an IPv4 address, or an IPv6 /64) may make before it is
+	// answered 429 with Retry-After; even the right key is then refused
+	// from that address until it has earned a failure back. Default
+	// DefaultAuthFailureBurst (10); negative disables the limit, and the
+	// three fields below with it.
 	AuthFailureBurst int
 	// AuthFailureRate is how many failures per second an address earns
 	// back. Default DefaultAuthFailureRate (one every 10 s).
 	AuthFailureRate float64
+	// AuthFailurePrefixBurst is how many failed authentications all the
+	// /64s of one IPv6 /48 may make together, on top of each /64's own
+	// limit, before the whole /48 is answered 429: a /48 holds 65,536
+	// /64s, and is what one site or customer usually gets. A /48 is then
+	// worth at most AuthFailurePrefixBurst guesses at once and
+	// AuthFailurePrefixRate a second after that, whatever the number of
+	// its /64s. IPv4 addresses are not grouped: a /24 is worth 256
+	// addresses, a burst of 2,560 at the defaults, and groups unrelated
+	// clients (cloud hosts, carrier-grade NAT) whom a shared limit would
+	// lock out. Default DefaultAuthFailurePrefixBurst (100); negative
+	// turns the /48 limit off.
+	AuthFailurePrefixBurst int
+	// AuthFailurePrefixRate is how many failures per second an IPv6 /48
+	// earns back. Default DefaultAuthFailurePrefixRate (1).
+	AuthFailurePrefixRate float64
+	// AuthFailureMaxAddresses is how many client addresses and IPv6
+	// /48s the failed-authentication limit tracks at most, which bounds
+	// its memory: 64 bytes each at most, 6.1 MiB at the default. An
+	// address is tracked from its first failure until it has earned every
+	// failure back (100 s at most at the defaults), and forgotten within
+	// a minute after that. When the table is full, a tracked address is
+	// never dropped to make room, so a blocked one stays blocked however
+	// many new addresses come; the addresses that do not fit share 1,024
+	// buckets, chosen by their IPv6 /32 or IPv4 /16, each limited as a
+	// /48 is, and Logger is warned once a minute. Default
+	// DefaultAuthFailureMaxAddresses (100,000); negative is an error.
+	AuthFailureMaxAddresses int
 	// TrustedProxies are the IP addresses or CIDR prefixes of the reverse
 	// proxies in front of the server. Only when a request comes from one
 	// is its X-Forwarded-For believed, to find the client address that
@@ -290,6 +330,15 @@ func (c *Config) validate() error {
 	if c.Burst < 0 {
 		bad("Burst", "must not be negative")
 	}
+	if math.IsNaN(c.AuthFailureRate) || math.IsInf(c.AuthFailureRate, 0) {
+		bad("AuthFailureRate", "must be a finite number")
+	}
+	if math.IsNaN(c.AuthFailurePrefixRate) || math.IsInf(c.AuthFailurePrefixRate, 0) {
+		bad("AuthFailurePrefixRate", "must be a finite number")
+	}
+	if c.AuthFailureMaxAddresses < 0 {
+		bad("AuthFailureMaxAddresses", "must not be negative")
+	}
 	if c.MaxBodyBytes < 0 {
 		bad("MaxBodyBytes", "must not be negative")
 	}
@@ -315,7 +364,7 @@ type server struct {
 	bufs    sync.Pool // *bytes.Buffer for encoding responses
 
 	admission    *admission       // nil when Config.MemoryBudget < 0
-	authFailures *MemoryLimiter   // failed authentications per client address; nil when disabled
+	authFailures *failureTable    // failed authentications per client address; nil when disabled
 	proxies      []netip.Prefix   // Config.TrustedProxies
 	bodyLimits   map[string]int64 // "METHOD /path" -> body limit of routes with their own
 }
