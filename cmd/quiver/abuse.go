@@ -21,6 +21,9 @@ type abuseConfig struct {
 	slowWriteTimeout time.Duration
 	authBurst        int
 	authRate         float64
+	authPrefixBurst  int
+	authPrefixRate   float64
+	authMaxAddresses int
 	trustedProxies   []string
 	getenv           func(string) string
 }
@@ -40,6 +43,12 @@ func abuseFlags(f *flags) *abuseConfig {
 		"failed authentications a client address may make before 429; negative disables the limit")
 	f.Float(&a.authRate, "auth-failure-rate", "QUIVER_AUTH_FAILURE_RATE", httpapi.DefaultAuthFailureRate,
 		"failed authentications per second a client address earns back")
+	f.Int(&a.authPrefixBurst, "auth-failure-prefix-burst", "QUIVER_AUTH_FAILURE_PREFIX_BURST", httpapi.DefaultAuthFailurePrefixBurst,
+		"failed authentications all the /64s of one IPv6 /48 may make together before the whole /48 gets 429; negative turns the /48 limit off")
+	f.Float(&a.authPrefixRate, "auth-failure-prefix-rate", "QUIVER_AUTH_FAILURE_PREFIX_RATE", httpapi.DefaultAuthFailurePrefixRate,
+		"failed authentications per second an IPv6 /48 earns back")
+	f.Int(&a.authMaxAddresses, "auth-failure-max-addresses", "QUIVER_AUTH_FAILURE_MAX_ADDRESSES", httpapi.DefaultAuthFailureMaxAddresses,
+		"client addresses and IPv6 /48s the failed-authentication limit tracks at most, 64 bytes each; past it new addresses share a bucket per IPv6 /32 or IPv4 /16")
 	f.Strings(&a.trustedProxies, "trusted-proxies", "QUIVER_TRUSTED_PROXIES", nil,
 		"comma-separated IP addresses or CIDR prefixes of reverse proxies whose X-Forwarded-For is believed")
 	return &a
@@ -58,12 +67,18 @@ func (a *abuseConfig) apply(cfg *httpapi.Config, logger *slog.Logger) error {
 			return usageError{fmt.Errorf("-trusted-proxies %q: not an IP address or CIDR prefix", p)}
 		}
 	}
+	if a.authMaxAddresses < 0 {
+		return usageError{fmt.Errorf("-auth-failure-max-addresses %d: must not be negative", a.authMaxAddresses)}
+	}
 	cfg.MemoryBudget = a.memoryBudget
 	cfg.KeyMemoryBudget = a.keyMemoryBudget
 	cfg.HeavySlots = a.heavySlots
 	cfg.SlowWriteTimeout = a.slowWriteTimeout
 	cfg.AuthFailureBurst = a.authBurst
 	cfg.AuthFailureRate = a.authRate
+	cfg.AuthFailurePrefixBurst = a.authPrefixBurst
+	cfg.AuthFailurePrefixRate = a.authPrefixRate
+	cfg.AuthFailureMaxAddresses = a.authMaxAddresses
 	cfg.TrustedProxies = a.trustedProxies
 	if a.memoryBudget > 0 && strings.TrimSpace(a.getenv("GOMEMLIMIT")) == "" {
 		debug.SetMemoryLimit(a.memoryBudget)
