@@ -7,6 +7,7 @@
 #   bench/abuse.sh                   # all three scenarios
 #   DURATION=10s bench/abuse.sh
 #   ONLY=auth bench/abuse.sh         # format, sitemap or auth
+#   ONLY=authflood bench/abuse.sh    # issue 21: 2 × 400,000 wrong keys from rotating /64s via a trusted proxy
 #   BUDGET=268435456 bench/abuse.sh  # a 256 MiB memory budget
 #   SERVER_ARGS='-heavy-slots 8' bench/abuse.sh  # more quiver flags
 #

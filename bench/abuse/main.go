@@ -17,6 +17,9 @@
 //     Base64 encode. Pass: the cheap route's p99 stays under 10 ms.
 //   - auth: 2,000 wrong keys from 127.0.0.1. Pass: 429 after the burst,
 //     and the right key from 127.0.0.2 is still a 200.
+//   - authflood: 2 × 400,000 wrong keys through a trusted proxy, each from
+//     its own IPv6 /64 (authflood.go). Pass: bounded 401s and RSS, and
+//     the right key from another address is a 200.
 package main
 
 import (
@@ -72,6 +75,9 @@ func main() {
 	}
 	if *only == "" || *only == "auth" {
 		ok = authScenario(srv) && ok
+	}
+	if *only == "" || *only == "authflood" {
+		ok = authfloodScenario(*quiver, *budget) && ok
 	}
 	if !ok {
 		fmt.Println("FAIL")
