@@ -90,6 +90,12 @@ type Problem struct {
 type DomainHealth struct {
 	// Domain is the domain as normalized (lowercase, A-labels).
 	Domain string `json:"domain"`
+	// Inputs are the zero-based indexes in DomainHealthRequest.Domains
+	// of the entries that normalize to Domain, in order: several when
+	// the request names a domain more than once ("Example.com",
+	// "example.com."), each answered by this one result. An extension
+	// beyond the specification.
+	Inputs []int `json:"inputs" openapi:"extension"`
 	// MX is the MX check: status and hosts by preference.
 	MX MX `json:"mx"`
 	// SPF is the SPF policy as mailauth.CheckSPF evaluates it; null when
@@ -129,14 +135,22 @@ type DomainHealth struct {
 
 // DomainHealthResult is the data of the domain-health check.
 type DomainHealthResult struct {
-	// Results are in input order.
+	// Results has one result per distinct domain, in the order of the
+	// domain's first appearance in the request: domains that normalize
+	// to the same name (case, a final dot, the Unicode and A-label forms
+	// of an internationalized name) share one result, whose Inputs list
+	// their indexes.
 	Results []DomainHealth `json:"results"`
 }
 
 // DomainHealth checks the MX, SPF and DMARC readiness of 1 to 500
-// domains, each distinct domain once, at most Concurrency at a time, and
-// the MX hosts of each (mx_hosts, see [Verifier.CheckMXHosts]), and as
-// extensions their MTA-STS, TLS-RPT, DKIM, BIMI and DNSSEC records and
+// domains, at most Concurrency at a time. The domains are normalized
+// (lowercase A-labels, without a final dot) and de-duplicated: each
+// distinct domain is checked once and answered once, in the order of
+// its first appearance, its DomainHealth.Inputs naming the request
+// entries it answers. It checks the MX, SPF and DMARC records of each,
+// its MX hosts (mx_hosts, see [Verifier.CheckMXHosts]), and as
+// extensions its MTA-STS, TLS-RPT, DKIM, BIMI and DNSSEC records and
 // the bulk-sender readiness. A domain that is not a valid name is a
 // validation error naming its index. A domain whose MX lookup times out
 // is verdict unknown, and nothing else is asked for.
@@ -176,22 +190,26 @@ func (v *Verifier) DomainHealth(ctx context.Context, req DomainHealthRequest) (D
 	}
 	distinct := map[string]int{}
 	var order []string
-	for _, n := range names {
-		if _, ok := distinct[n]; !ok {
-			distinct[n] = len(order)
+	var inputs [][]int
+	for i, n := range names {
+		j, ok := distinct[n]
+		if !ok {
+			j = len(order)
+			distinct[n] = j
 			order = append(order, n)
+			inputs = append(inputs, nil)
 		}
+		inputs[j] = append(inputs[j], i)
 	}
-	checked := make([]DomainHealth, len(order))
+	out := DomainHealthResult{Results: make([]DomainHealth, len(order))}
 	var memo *starttlsMemo
 	if req.CheckSTARTTLS {
 		memo = &starttlsMemo{}
 	}
-	forEach(len(order), v.concurrency(), func(i int) { checked[i] = v.health(ctx, order[i], selectors, memo) })
-	out := DomainHealthResult{Results: make([]DomainHealth, len(names))}
-	for i, n := range names {
-		out.Results[i] = checked[distinct[n]]
-	}
+	forEach(len(order), v.concurrency(), func(i int) {
+		out.Results[i] = v.health(ctx, order[i], selectors, memo)
+		out.Results[i].Inputs = inputs[i]
+	})
 	return out, nil
 }
 

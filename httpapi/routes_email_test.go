@@ -8,6 +8,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -292,6 +293,42 @@ func TestEmailDomainHealthRoute(t *testing.T) {
 	code, env = postJSON(t, mustNew(t, httpapi.Config{Keys: []string{"k"}}), "/v1/email/domain/health", `{"domains":["good.test"]}`)
 	if code != 503 {
 		t.Errorf("without a resolver: status %d, %s", code, errorText(env))
+	}
+}
+
+// TestEmailDomainHealthRouteDedupe: 500 spellings of two domains get two
+// results, each with the indexes it answers, not 500 copies.
+func TestEmailDomainHealthRouteDedupe(t *testing.T) {
+	h := emailHandler(t, httpapi.Config{})
+	spellings := []string{"good.test", "GOOD.test.", "Good.Test", "nullmx.test"}
+	domains := make([]string, 500)
+	var wantGood, wantNull []int
+	for i := range domains {
+		domains[i] = spellings[i%len(spellings)]
+		if i%len(spellings) == 3 {
+			wantNull = append(wantNull, i)
+		} else {
+			wantGood = append(wantGood, i)
+		}
+	}
+	body, _ := json.Marshal(map[string]any{"domains": domains})
+	code, env := postJSON(t, h, "/v1/email/domain/health", string(body))
+	if code != 200 {
+		t.Fatalf("status %d: %s", code, errorText(env))
+	}
+	var data email.DomainHealthResult
+	if err := json.Unmarshal(env.Data, &data); err != nil {
+		t.Fatal(err)
+	}
+	r := data.Results
+	if len(r) != 2 || r[0].Domain != "good.test" || r[1].Domain != "nullmx.test" ||
+		!slices.Equal(r[0].Inputs, wantGood) || !slices.Equal(r[1].Inputs, wantNull) {
+		t.Fatalf("got %d results: %+v", len(r), r)
+	}
+	// One good.test result is a few KB; 375 copies of it would be over
+	// a megabyte.
+	if len(env.Data) > 64<<10 {
+		t.Errorf("answer of %d bytes", len(env.Data))
 	}
 }
 
