@@ -133,6 +133,18 @@ type DomainHealth struct {
 	Problems []Problem `json:"problems"`
 }
 
+// MaxDomainHealthBytes bounds the JSON form of one DomainHealth, whatever
+// the domain publishes: 4 MiB. Every text taken from DNS or a policy is
+// bounded (records to mailauth.MaxRecordBytes, their values to
+// mailauth.MaxValueBytes, problem messages and reasons to
+// mailauth.MaxMessageBytes, MX hosts to MaxMXHostsListed, PTR names to
+// MaxPTRListed), and so are the lists (100 SPF terms, 64 DMARC tags, 16
+// report URIs, 100 MTA-STS mx patterns, 10 problems a record, the
+// probed DKIM selectors). The bound adds them up with each byte
+// escaped six-fold, as JSON writes a control character (\u0001); a
+// domain of ordinary records takes a few KB.
+const MaxDomainHealthBytes = 4 << 20
+
 // DomainHealthResult is the data of the domain-health check.
 type DomainHealthResult struct {
 	// Results has one result per distinct domain, in the order of the
@@ -239,7 +251,7 @@ func (v *Verifier) health(ctx context.Context, domain string, selectors []string
 	if h.MX.Status == MXFound || h.MX.Status == MXImplicit {
 		hostsDone.Go(func() {
 			h.MXHosts = v.mxHosts(ctx, h.MX.Hosts, memo != nil, memo, func(sev, code, msg string) {
-				mxProblems = append(mxProblems, Problem{Code: code, Severity: sev, Message: msg})
+				mxProblems = append(mxProblems, newProblem(sev, code, msg))
 			})
 		})
 	}
