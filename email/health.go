@@ -2,12 +2,15 @@ package email
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/meter"
 	"github.com/quiverkit/quiver/mailauth"
 )
 
@@ -175,6 +178,13 @@ type DomainHealthResult struct {
 // on an answer (the MX hosts' reverse DNS and DNSBLs, SPF includes, the
 // DMARC fallback to the organizational domain). Every lookup goes
 // through the Resolver and its cache. Without a Resolver it answers 503.
+//
+// Memory: the result holds at most MaxDomainHealthBytes of JSON a distinct
+// domain, a few KB for ordinary records. Served over HTTP, each result is
+// charged to the request's share of the server's memory budget as it is
+// finished; a request whose answer outgrows what can be admitted fails
+// with the handler's 429 or 503 and Retry-After, the domains not yet
+// checked skipped.
 func (v *Verifier) DomainHealth(ctx context.Context, req DomainHealthRequest) (DomainHealthResult, error) {
 	if err := checkBatch("domains", len(req.Domains)); err != nil {
 		return DomainHealthResult{}, err
@@ -218,11 +228,49 @@ func (v *Verifier) DomainHealth(ctx context.Context, req DomainHealthRequest) (D
 	if req.CheckSTARTTLS {
 		memo = &starttlsMemo{}
 	}
+	// A meter in ctx (the HTTP handler's admission) is charged each
+	// result as it is finished; once it refuses one, the domains not yet
+	// started are skipped and the call fails with its refusal.
+	m := meter.From(ctx)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var refused atomic.Pointer[error]
 	forEach(len(order), v.concurrency(), func(i int) {
-		out.Results[i] = v.health(ctx, order[i], selectors, memo)
-		out.Results[i].Inputs = inputs[i]
+		if refused.Load() != nil {
+			return
+		}
+		h := v.health(ctx, order[i], selectors, memo)
+		h.Inputs = inputs[i]
+		if m != nil {
+			if err := m.Charge(encodedSize(h)); err != nil {
+				if refused.CompareAndSwap(nil, &err) {
+					cancel()
+				}
+				return
+			}
+		}
+		out.Results[i] = h
 	})
+	if err := refused.Load(); err != nil {
+		return DomainHealthResult{}, *err
+	}
 	return out, nil
+}
+
+// encodedSize is the size of v in JSON: what an answer that carries it
+// holds in memory, about, and then writes.
+func encodedSize(v any) int64 {
+	var n countWriter
+	json.NewEncoder(&n).Encode(v)
+	return int64(n)
+}
+
+// countWriter counts what is written to it.
+type countWriter int64
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	*c += countWriter(len(p))
+	return len(p), nil
 }
 
 // normalizeDomain returns the ASCII form of a domain to check, or why
