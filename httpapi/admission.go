@@ -54,6 +54,17 @@ var routeKinds = map[string]routeKind{
 	"/v1/email/bulk/validate-csv":  {perByte: heavyPerByte, heavy: true},
 	// A job upload streams: one chunk of rows in memory, whatever the file.
 	"/v1/email/bulk/jobs": {fixed: jobUploadWeight},
+	// Routes whose result does not follow their small body: the weight
+	// is the result's worst case, held before the answer is encoded (and
+	// charged apart). 500 addresses, each domain's MX hosts up to
+	// email.MaxMXHostsListed names of 253 bytes: about 4 MiB.
+	"/v1/email/bulk/validate": {fixed: 4 << 20},
+	// Every record list up to webcheck.MaxDNSRecordsListed, TXT records
+	// up to 2 KiB, SPF and DMARC bounded by mailauth: under 1 MiB.
+	"/v1/utility/dns/analyze": {fixed: 1 << 20},
+	// A robots.txt of up to webcheck.MaxRobotsBytes (500 KiB), its groups
+	// and the rules merged per agent: 4 MiB.
+	"/v1/utility/robots/analyze": {fixed: 4 << 20},
 }
 
 // kindOf classifies a route by its path. Routes not in routeKinds are
