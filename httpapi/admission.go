@@ -65,6 +65,10 @@ var routeKinds = map[string]routeKind{
 	// A robots.txt of up to webcheck.MaxRobotsBytes (500 KiB), its groups
 	// and the rules merged per agent: 4 MiB.
 	"/v1/utility/robots/analyze": {fixed: 4 << 20},
+	// A pattern of up to devutil.MaxPatternLength (10,000) characters
+	// explains in up to about 80 bytes a character: "(a)" 3,333 times
+	// gives 826 KB of JSON. 2 MiB.
+	"/v1/dev/regex/explain": {fixed: 2 << 20},
 }
 
 // kindOf classifies a route by its path. Routes not in routeKinds are
