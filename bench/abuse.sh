@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# Abuse test (issue 13): builds quiver and bench/abuse, runs the three
+# Abuse test (issue 13): builds quiver and bench/abuse, runs the
 # scenarios against quiver on loopback, and prints the figures. It stops by
 # itself: each load scenario runs DURATION (20s by default), the key
 # guessing 2,000 requests.
 #
-#   bench/abuse.sh                   # all three scenarios
+#   bench/abuse.sh                   # all the scenarios
 #   DURATION=10s bench/abuse.sh
-#   ONLY=auth bench/abuse.sh         # format, sitemap or auth
-#   ONLY=authflood bench/abuse.sh    # issue 21: 2 × 400,000 wrong keys from rotating /64s via a trusted proxy
+#   ONLY=auth bench/abuse.sh         # format, sitemap, auth, authflood or health
 #   BUDGET=268435456 bench/abuse.sh  # a 256 MiB memory budget
 #   SERVER_ARGS='-heavy-slots 8' bench/abuse.sh  # more quiver flags
 #

@@ -2,12 +2,15 @@ package email
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/meter"
 	"github.com/quiverkit/quiver/mailauth"
 )
 
@@ -90,6 +93,12 @@ type Problem struct {
 type DomainHealth struct {
 	// Domain is the domain as normalized (lowercase, A-labels).
 	Domain string `json:"domain"`
+	// Inputs are the zero-based indexes in DomainHealthRequest.Domains
+	// of the entries that normalize to Domain, in order: several when
+	// the request names a domain more than once ("Example.com",
+	// "example.com."), each answered by this one result. An extension
+	// beyond the specification.
+	Inputs []int `json:"inputs" openapi:"extension"`
 	// MX is the MX check: status and hosts by preference.
 	MX MX `json:"mx"`
 	// SPF is the SPF policy as mailauth.CheckSPF evaluates it; null when
@@ -127,16 +136,36 @@ type DomainHealth struct {
 	Problems []Problem `json:"problems"`
 }
 
+// MaxDomainHealthBytes bounds the JSON form of one DomainHealth, whatever
+// the domain publishes: 4 MiB. Every text taken from DNS or a policy is
+// bounded (records to mailauth.MaxRecordBytes, their values to
+// mailauth.MaxValueBytes, problem messages and reasons to
+// mailauth.MaxMessageBytes, MX hosts to MaxMXHostsListed, PTR names to
+// MaxPTRListed), and so are the lists (100 SPF terms, 64 DMARC tags, 16
+// report URIs, 100 MTA-STS mx patterns, 10 problems a record, the
+// probed DKIM selectors). The bound adds them up with each byte
+// escaped six-fold, as JSON writes a control character (\u0001); a
+// domain of ordinary records takes a few KB.
+const MaxDomainHealthBytes = 4 << 20
+
 // DomainHealthResult is the data of the domain-health check.
 type DomainHealthResult struct {
-	// Results are in input order.
+	// Results has one result per distinct domain, in the order of the
+	// domain's first appearance in the request: domains that normalize
+	// to the same name (case, a final dot, the Unicode and A-label forms
+	// of an internationalized name) share one result, whose Inputs list
+	// their indexes.
 	Results []DomainHealth `json:"results"`
 }
 
 // DomainHealth checks the MX, SPF and DMARC readiness of 1 to 500
-// domains, each distinct domain once, at most Concurrency at a time, and
-// the MX hosts of each (mx_hosts, see [Verifier.CheckMXHosts]), and as
-// extensions their MTA-STS, TLS-RPT, DKIM, BIMI and DNSSEC records and
+// domains, at most Concurrency at a time. The domains are normalized
+// (lowercase A-labels, without a final dot) and de-duplicated: each
+// distinct domain is checked once and answered once, in the order of
+// its first appearance, its DomainHealth.Inputs naming the request
+// entries it answers. It checks the MX, SPF and DMARC records of each,
+// its MX hosts (mx_hosts, see [Verifier.CheckMXHosts]), and as
+// extensions its MTA-STS, TLS-RPT, DKIM, BIMI and DNSSEC records and
 // the bulk-sender readiness. A domain that is not a valid name is a
 // validation error naming its index. A domain whose MX lookup times out
 // is verdict unknown, and nothing else is asked for.
@@ -149,6 +178,13 @@ type DomainHealthResult struct {
 // on an answer (the MX hosts' reverse DNS and DNSBLs, SPF includes, the
 // DMARC fallback to the organizational domain). Every lookup goes
 // through the Resolver and its cache. Without a Resolver it answers 503.
+//
+// Memory: the result holds at most MaxDomainHealthBytes of JSON a distinct
+// domain, a few KB for ordinary records. Served over HTTP, each result is
+// charged to the request's share of the server's memory budget as it is
+// finished; a request whose answer outgrows what can be admitted fails
+// with the handler's 429 or 503 and Retry-After, the domains not yet
+// checked skipped.
 func (v *Verifier) DomainHealth(ctx context.Context, req DomainHealthRequest) (DomainHealthResult, error) {
 	if err := checkBatch("domains", len(req.Domains)); err != nil {
 		return DomainHealthResult{}, err
@@ -176,23 +212,65 @@ func (v *Verifier) DomainHealth(ctx context.Context, req DomainHealthRequest) (D
 	}
 	distinct := map[string]int{}
 	var order []string
-	for _, n := range names {
-		if _, ok := distinct[n]; !ok {
-			distinct[n] = len(order)
+	var inputs [][]int
+	for i, n := range names {
+		j, ok := distinct[n]
+		if !ok {
+			j = len(order)
+			distinct[n] = j
 			order = append(order, n)
+			inputs = append(inputs, nil)
 		}
+		inputs[j] = append(inputs[j], i)
 	}
-	checked := make([]DomainHealth, len(order))
+	out := DomainHealthResult{Results: make([]DomainHealth, len(order))}
 	var memo *starttlsMemo
 	if req.CheckSTARTTLS {
 		memo = &starttlsMemo{}
 	}
-	forEach(len(order), v.concurrency(), func(i int) { checked[i] = v.health(ctx, order[i], selectors, memo) })
-	out := DomainHealthResult{Results: make([]DomainHealth, len(names))}
-	for i, n := range names {
-		out.Results[i] = checked[distinct[n]]
+	// A meter in ctx (the HTTP handler's admission) is charged each
+	// result as it is finished; once it refuses one, the domains not yet
+	// started are skipped and the call fails with its refusal.
+	m := meter.From(ctx)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var refused atomic.Pointer[error]
+	forEach(len(order), v.concurrency(), func(i int) {
+		if refused.Load() != nil {
+			return
+		}
+		h := v.health(ctx, order[i], selectors, memo)
+		h.Inputs = inputs[i]
+		if m != nil {
+			if err := m.Charge(encodedSize(h)); err != nil {
+				if refused.CompareAndSwap(nil, &err) {
+					cancel()
+				}
+				return
+			}
+		}
+		out.Results[i] = h
+	})
+	if err := refused.Load(); err != nil {
+		return DomainHealthResult{}, *err
 	}
 	return out, nil
+}
+
+// encodedSize is the size of v in JSON: what an answer that carries it
+// holds in memory, about, and then writes.
+func encodedSize(v any) int64 {
+	var n countWriter
+	json.NewEncoder(&n).Encode(v)
+	return int64(n)
+}
+
+// countWriter counts what is written to it.
+type countWriter int64
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	*c += countWriter(len(p))
+	return len(p), nil
 }
 
 // normalizeDomain returns the ASCII form of a domain to check, or why
@@ -221,7 +299,7 @@ func (v *Verifier) health(ctx context.Context, domain string, selectors []string
 	if h.MX.Status == MXFound || h.MX.Status == MXImplicit {
 		hostsDone.Go(func() {
 			h.MXHosts = v.mxHosts(ctx, h.MX.Hosts, memo != nil, memo, func(sev, code, msg string) {
-				mxProblems = append(mxProblems, Problem{Code: code, Severity: sev, Message: msg})
+				mxProblems = append(mxProblems, newProblem(sev, code, msg))
 			})
 		})
 	}

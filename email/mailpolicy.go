@@ -21,6 +21,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/safehttp"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 )
@@ -171,9 +172,14 @@ type DKIMSelectorKey struct {
 	// Name is where the key is published
 	// ("google._domainkey.example.com").
 	Name string `json:"name"`
-	// Record is the TXT record.
+	// Record is the TXT record, up to mailauth.MaxRecordBytes.
 	Record string `json:"record"`
-	// KeyType is "rsa" or "ed25519" (k=).
+	// RecordTruncated reports a record longer than
+	// mailauth.MaxRecordBytes, of which Record shows the first bytes. An
+	// extension beyond the specification.
+	RecordTruncated bool `json:"record_truncated,omitempty" openapi:"extension"`
+	// KeyType is "rsa" or "ed25519" (k=); another value, up to
+	// mailauth.MaxValueBytes, is an error.
 	KeyType string `json:"key_type"`
 	// Bits is the key size; 0 when revoked or unparsable.
 	Bits int `json:"bits"`
@@ -305,8 +311,17 @@ func selectorList(extra []string) []string {
 type problems []Problem
 
 func (p *problems) add(sev, code, msg string) {
-	*p = append(*p, Problem{Code: code, Severity: sev, Message: msg})
+	*p = append(*p, newProblem(sev, code, msg))
 }
+
+// newProblem is a finding, its message cut by shownMessage.
+func newProblem(sev, code, msg string) Problem {
+	return Problem{Code: code, Severity: sev, Message: shownMessage(msg)}
+}
+
+// shownMessage cuts a message to mailauth.MaxMessageBytes, as mailauth
+// cuts its own: messages may quote what a domain publishes.
+func shownMessage(msg string) string { return textcut.Mark(msg, mailauth.MaxMessageBytes, "…") }
 
 // fromMailauth adds the findings of a mailauth parser, under their
 // mailauth codes, each message prefixed by what.
@@ -571,7 +586,7 @@ func (v *Verifier) dkim(ctx context.Context, domain string, selectors []string) 
 				addError(&k.Errors, &k.Problems, mailauth.CodeDKIMMultipleRecords, fmt.Sprintf("%d TXT records are published at the selector; verifiers may use any", len(txts)))
 			}
 			res[i] = found{key: &DKIMSelectorKey{
-				Selector: sel, Name: name, Record: txts[0], KeyType: k.KeyType, Bits: k.Bits,
+				Selector: sel, Name: name, Record: k.Record, RecordTruncated: k.RecordTruncated, KeyType: k.KeyType, Bits: k.Bits,
 				Revoked: k.Revoked, Valid: k.Valid(), Errors: k.Errors, Warnings: k.Warnings,
 			}, ps: k.Problems}
 		})

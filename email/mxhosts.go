@@ -42,6 +42,9 @@ const (
 	// MaxDNSBLReason is the most bytes of a DNSBL's TXT explanation kept
 	// in a problem's message.
 	MaxDNSBLReason = 200
+	// MaxPTRListed is how many PTR names of an address MXAddress.PTR
+	// lists: DNS answers may carry thousands.
+	MaxPTRListed = 10
 	// mxFanOut bounds the lookups of one domain's MX hosts in flight at
 	// once (each round still waits for all of its lookups).
 	mxFanOut = 16
@@ -65,8 +68,8 @@ type MXHost struct {
 type MXAddress struct {
 	// IP is the address.
 	IP string `json:"ip"`
-	// PTR are the names of its PTR records (reverse DNS); empty when
-	// there are none.
+	// PTR are the names of its PTR records (reverse DNS), the first
+	// MaxPTRListed; empty when there are none.
 	PTR []string `json:"ptr"`
 	// FCrDNS is true when the address is forward-confirmed: one of its
 	// first MaxPTRNames PTR names has an A (or AAAA) record equal to it.
@@ -125,7 +128,7 @@ func (v *Verifier) CheckMXHosts(ctx context.Context, req MXHostsRequest) (MXHost
 	if res.MX.Status == MXFound || res.MX.Status == MXImplicit {
 		var errs, warns []Problem
 		res.Hosts = v.mxHosts(ctx, res.MX.Hosts, req.CheckSTARTTLS, nil, func(sev, code, msg string) {
-			p := Problem{Code: code, Severity: sev, Message: msg}
+			p := newProblem(sev, code, msg)
 			if sev == "error" {
 				errs = append(errs, p)
 			} else {
@@ -229,7 +232,7 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 			if err != nil && !errors.Is(err, resolver.ErrNXDomain) && !errors.Is(err, resolver.ErrNoData) {
 				ptrErrs[k] = err
 			}
-			at(s).PTR = append(at(s).PTR, names...)
+			at(s).PTR = append(at(s).PTR, names[:min(len(names), MaxPTRListed)]...)
 			return
 		}
 		z := k/len(addrs) - 1

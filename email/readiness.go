@@ -43,7 +43,8 @@ type Requirement struct {
 	Requirement string `json:"requirement"`
 	// Status is pass, fail or unknown.
 	Status string `json:"status"`
-	// Reason says what was found, and for unknown what cannot be shown.
+	// Reason says what was found, and for unknown what cannot be shown;
+	// up to mailauth.MaxMessageBytes.
 	Reason string `json:"reason"`
 }
 
@@ -83,7 +84,7 @@ type Readiness struct {
 func BulkSenderReadiness(h DomainHealth) Readiness {
 	r := Readiness{NotShown: append([]string(nil), notShownByDNS...)}
 	line := func(id, req, status, reason string) {
-		r.Requirements = append(r.Requirements, Requirement{ID: id, Requirement: req, Status: status, Reason: reason})
+		r.Requirements = append(r.Requirements, Requirement{ID: id, Requirement: req, Status: status, Reason: shownMessage(reason)})
 	}
 	// A domain whose other records were not asked for.
 	skipped := ""

@@ -214,13 +214,24 @@ const (
 	MXLiteral  = "ip_literal"     // the domain is an IP literal: no lookup
 )
 
+// MaxMXHostsListed bounds the mail hosts an MX check lists: one DNS
+// answer may name thousands. Real domains have a few; the SMTP probe
+// tries the first, domain health checks the first MaxMXHostsChecked.
+const MaxMXHostsListed = 32
+
 // MX is the outcome of the MX check of a domain.
 type MX struct {
 	// Status is one of mx, implicit, null_mx, no_mail_server, nxdomain,
 	// servfail, timeout, error, skipped, ip_literal.
 	Status string `json:"status"`
-	// Hosts are the mail hosts by preference; for implicit, the domain.
+	// Hosts are the mail hosts by preference, the first MaxMXHostsListed;
+	// for implicit, the domain.
 	Hosts []string `json:"hosts"`
+	// HostsOmitted counts the mail hosts past MaxMXHostsListed, not
+	// listed in Hosts (nor checked by anything that reads Hosts); 0 and
+	// absent from the JSON form for every domain of up to
+	// MaxMXHostsListed hosts. An extension beyond the specification.
+	HostsOmitted int `json:"hosts_omitted,omitempty" openapi:"extension"`
 	// Error describes a DNS failure.
 	Error string `json:"error,omitempty"`
 }
@@ -329,7 +340,8 @@ func (v *Verifier) domainMX(ctx context.Context, domain string) MX {
 		if len(hosts) == 0 {
 			return MX{Status: MXNull, Hosts: hosts}
 		}
-		return MX{Status: MXFound, Hosts: hosts}
+		shown := min(len(hosts), MaxMXHostsListed)
+		return MX{Status: MXFound, Hosts: hosts[:shown:shown], HostsOmitted: len(hosts) - shown}
 	}
 	if errors.Is(err, resolver.ErrNoData) {
 		if _, err = v.cfg.Resolver.LookupIP(ctx, domain); err == nil {

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"runtime"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/meter"
 )
 
 // Defaults of the admission control in [Config].
@@ -52,6 +54,21 @@ var routeKinds = map[string]routeKind{
 	"/v1/email/bulk/validate-csv":  {perByte: heavyPerByte, heavy: true},
 	// A job upload streams: one chunk of rows in memory, whatever the file.
 	"/v1/email/bulk/jobs": {fixed: jobUploadWeight},
+	// Routes whose result does not follow their small body: the weight
+	// is the result's worst case, held before the answer is encoded (and
+	// charged apart). 500 addresses, each domain's MX hosts up to
+	// email.MaxMXHostsListed names of 253 bytes: about 4 MiB.
+	"/v1/email/bulk/validate": {fixed: 4 << 20},
+	// Every record list up to webcheck.MaxDNSRecordsListed, TXT records
+	// up to 2 KiB, SPF and DMARC bounded by mailauth: under 1 MiB.
+	"/v1/utility/dns/analyze": {fixed: 1 << 20},
+	// A robots.txt of up to webcheck.MaxRobotsBytes (500 KiB), its groups
+	// and the rules merged per agent: 4 MiB.
+	"/v1/utility/robots/analyze": {fixed: 4 << 20},
+	// A pattern of up to devutil.MaxPatternLength (10,000) characters
+	// explains in up to about 80 bytes a character: "(a)" 3,333 times
+	// gives 826 KB of JSON. 2 MiB.
+	"/v1/dev/regex/explain": {fixed: 2 << 20},
 }
 
 // kindOf classifies a route by its path. Routes not in routeKinds are
@@ -123,6 +140,70 @@ func (a *admission) acquire(key [32]byte, w int64, heavy bool) envelope.Code {
 	return ""
 }
 
+// grow adds n to the weight that key holds, as acquire does, when the
+// key's share and the budget allow it.
+func (a *admission) grow(key [32]byte, n int64) envelope.Code {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.byKey[key]+n > a.keyBudget {
+		return envelope.CodeRateLimitExceeded
+	}
+	if a.used+n > a.budget {
+		return envelope.CodeServiceUnavailable
+	}
+	a.used += n
+	a.byKey[key] += n
+	return ""
+}
+
+// A ticket is the weight one admitted request holds: what its kind and
+// body are charged at admission, then what its answer is charged as it is
+// built (package email's domain-health results through the request
+// context, see internal/meter) and encoded (server.write). It implements
+// meter.Meter. All of it goes back when the request ends.
+type ticket struct {
+	a   *admission
+	key [32]byte
+
+	mu   sync.Mutex
+	held int64
+}
+
+// Charge adds n bytes to the ticket, or refuses them with the error
+// answered instead of an answer that does not fit: 429 when the key is
+// over its share, 503 when the server is full, each with Retry-After.
+func (t *ticket) Charge(n int64) error {
+	if t == nil || n <= 0 {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch t.a.grow(t.key, n) {
+	case envelope.CodeRateLimitExceeded:
+		return &envelope.Error{
+			Code:       envelope.CodeRateLimitExceeded,
+			Message:    fmt.Sprintf("the answer is too large for this key's share of the server's memory (%d MiB in flight at most); retry after %ss, or ask for less at once", t.a.keyBudget>>20, retryAfterSeconds(retryAfterAdmit)),
+			RetryAfter: retryAfterAdmit,
+		}
+	case envelope.CodeServiceUnavailable:
+		return &envelope.Error{
+			Code:       envelope.CodeServiceUnavailable,
+			Message:    "the server's memory budget cannot hold this answer with the work in flight; retry after " + retryAfterSeconds(retryAfterAdmit) + "s",
+			RetryAfter: retryAfterAdmit,
+		}
+	}
+	t.held += n
+	return nil
+}
+
+// release gives back all the ticket holds.
+func (t *ticket) release() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.a.release(t.key, t.held)
+	t.held = 0
+}
+
 // release gives back the weight w that key acquired. A heavy slot goes
 // back apart, through releaseHeavy, as soon as the answer starts.
 func (a *admission) release(key [32]byte, w int64) {
@@ -150,7 +231,8 @@ func (a *admission) inFlight() int64 {
 
 // admit wraps a route's handler in the admission control. The weight is
 // held until the response is written, since a response that a client
-// reads slowly holds its memory until then.
+// reads slowly holds its memory until then; the request's ticket, in its
+// context, is charged its answer as it grows (see ticket).
 func (s *server) admit(rt route, next http.Handler) http.Handler {
 	if s.admission == nil {
 		return next
@@ -196,8 +278,10 @@ func (s *server) admit(rt route, next http.Handler) http.Handler {
 			})
 			return
 		}
+		t := &ticket{a: s.admission, key: key, held: wt}
+		defer t.release()
+		r = r.WithContext(meter.With(r.Context(), t))
 		if !k.heavy {
-			defer s.admission.release(key, wt)
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -205,10 +289,7 @@ func (s *server) admit(rt route, next http.Handler) http.Handler {
 		// goes back then, and the weight when the write ends, for a slow
 		// reader holds memory but no core.
 		aw := &admittedWriter{ResponseWriter: w, done: func() { s.admission.releaseHeavy() }}
-		defer func() {
-			aw.once.Do(aw.done)
-			s.admission.release(key, wt)
-		}()
+		defer aw.once.Do(aw.done)
 		next.ServeHTTP(aw, r)
 	})
 }

@@ -226,8 +226,8 @@ var errorStatuses = []struct{ status, name, description string }{
 	{"400", "InvalidRequest", "INVALID_REQUEST: the body or a parameter breaks a rule; error.details names the field and the rule"},
 	{"401", "Unauthorized", "UNAUTHORIZED: X-Gateway-Key or X-Gateway-Host is missing, repeated or not accepted"},
 	{"413", "PayloadTooLarge", "PAYLOAD_TOO_LARGE: the request body is larger than the server's limit (1 MiB unless configured)"},
-	{"429", "TooManyRequests", "RATE_LIMIT_EXCEEDED: the key's rate or memory share, or the failed authentications of the client's address or IPv6 /48, are used up; Retry-After says when to come back"},
-	{"503", "Unavailable", "SERVICE_UNAVAILABLE: the route's provider or model is not configured, or the server is full (then with Retry-After)"},
+	{"429", "TooManyRequests", "RATE_LIMIT_EXCEEDED: the key's rate or memory share, or the failed authentications of the client's address or IPv6 /48, are used up, or the answer is too large for the key's memory share (it is charged as it is built, and not sent); Retry-After says when to come back"},
+	{"503", "Unavailable", "SERVICE_UNAVAILABLE: the route's provider or model is not configured, or the server is full, also for an answer that its memory budget cannot hold beside the work in flight (then with Retry-After)"},
 }
 
 // requestBody is the required body of rt in mediaType, with its example.

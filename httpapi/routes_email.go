@@ -34,7 +34,9 @@ func (s *server) emailRoutes() ([]route, error) {
 			},
 		},
 		post(groupEmail, "/v1/email/domain/health", "Check the MX, SPF and DMARC readiness of 1 to 500 domains, and their MX hosts (extension: mx_hosts, check_starttls)", v.DomainHealth).describe(
-			"Extensions beyond the specification: the request fields check_starttls and dkim_selectors (at most 10 DKIM selectors to probe besides the default list), " +
+			"Domains are normalized (lowercase A-labels, without a final dot) and de-duplicated: results has one result per distinct domain, in the order of first appearance, " +
+				"and each result's inputs (an extension) are the zero-based indexes in domains that it answers. " +
+				"Extensions beyond the specification: the request fields check_starttls and dkim_selectors (at most 10 DKIM selectors to probe besides the default list), " +
 				"and per result mx_hosts (addresses, forward-confirmed reverse DNS, DNSBL listings, STARTTLS when asked), mta_sts (RFC 8461 record and policy, with mx_match), tls_rpt (RFC 8460), dkim (keys found at the probed selectors, key type and bits), " +
 				"bimi (record, and whether DMARC enforcement lets receivers honour it), dnssec (DS, DNSKEY, and the resolver's AD bit) and bulk_sender " +
 				"(Gmail and Yahoo bulk-sender requirements that DNS can show: pass, fail or unknown with a reason each, and those it cannot show), " +

@@ -8,6 +8,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -292,6 +293,83 @@ func TestEmailDomainHealthRoute(t *testing.T) {
 	code, env = postJSON(t, mustNew(t, httpapi.Config{Keys: []string{"k"}}), "/v1/email/domain/health", `{"domains":["good.test"]}`)
 	if code != 503 {
 		t.Errorf("without a resolver: status %d, %s", code, errorText(env))
+	}
+}
+
+// TestEmailDomainHealthRouteDedupe: 500 spellings of two domains get two
+// results, each with the indexes it answers, not 500 copies.
+func TestEmailDomainHealthRouteDedupe(t *testing.T) {
+	h := emailHandler(t, httpapi.Config{})
+	spellings := []string{"good.test", "GOOD.test.", "Good.Test", "nullmx.test"}
+	domains := make([]string, 500)
+	var wantGood, wantNull []int
+	for i := range domains {
+		domains[i] = spellings[i%len(spellings)]
+		if i%len(spellings) == 3 {
+			wantNull = append(wantNull, i)
+		} else {
+			wantGood = append(wantGood, i)
+		}
+	}
+	body, _ := json.Marshal(map[string]any{"domains": domains})
+	code, env := postJSON(t, h, "/v1/email/domain/health", string(body))
+	if code != 200 {
+		t.Fatalf("status %d: %s", code, errorText(env))
+	}
+	var data email.DomainHealthResult
+	if err := json.Unmarshal(env.Data, &data); err != nil {
+		t.Fatal(err)
+	}
+	r := data.Results
+	if len(r) != 2 || r[0].Domain != "good.test" || r[1].Domain != "nullmx.test" ||
+		!slices.Equal(r[0].Inputs, wantGood) || !slices.Equal(r[1].Inputs, wantNull) {
+		t.Fatalf("got %d results: %+v", len(r), r)
+	}
+	// One good.test result is a few KB; 375 copies of it would be over
+	// a megabyte.
+	if len(env.Data) > 64<<10 {
+		t.Errorf("answer of %d bytes", len(env.Data))
+	}
+}
+
+// TestEmailDomainHealthRouteCharged: domain health's results are charged
+// to the request's share of the memory budget as they are built: past
+// the key's share the request gets 429 with Retry-After instead of an
+// answer; within it, the same request is answered whole.
+func TestEmailDomainHealthRouteCharged(t *testing.T) {
+	var zone strings.Builder
+	zone.WriteString("$ORIGIN test.\n$TTL 300\n@ SOA ns h 1 3600 600 86400 60\n")
+	domains := make([]string, 40)
+	for i := range domains {
+		domains[i] = fmt.Sprintf("big%d.test", i)
+		fmt.Fprintf(&zone, "big%d MX 10 mx.big%d.test.\nbig%d TXT \"v=spf1 -all %s\"\n", i, i, i, strings.Repeat("x", 240))
+		for sel := range 8 {
+			fmt.Fprintf(&zone, "s%d._domainkey.big%d TXT \"v=DKIM1; p=%s\" \"%s\"\n", sel, i, strings.Repeat("A", 240), strings.Repeat("B", 240))
+		}
+	}
+	srv := testutil.DNSServer(t, zone.String())
+	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 2 * time.Second, Attempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := json.Marshal(map[string]any{"domains": domains, "dkim_selectors": []string{"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"}})
+	// Each result is some 12 KB: 40 are about 500 KB, over a share of
+	// 256 KiB, within the default one.
+	for _, tt := range []struct {
+		share  int64
+		status int
+	}{{256 << 10, 429}, {0, 200}} {
+		h := mustNew(t, httpapi.Config{Keys: []string{"k"}, Resolver: r, KeyMemoryBudget: tt.share})
+		resp, env := send(t, h, http.MethodPost, "/v1/email/domain/health", "application/json", bytes.NewReader(body))
+		if resp.StatusCode != tt.status {
+			t.Fatalf("share %d: status %d, %s", tt.share, resp.StatusCode, errorText(env))
+		}
+		if tt.status == 429 && (resp.Header.Get("Retry-After") == "" || !strings.Contains(errorText(env), "share")) {
+			t.Errorf("Retry-After %q, %s", resp.Header.Get("Retry-After"), errorText(env))
+		}
+		if tt.status == 200 && len(env.Data) < 300<<10 {
+			t.Errorf("answer of %d bytes; the test proves nothing", len(env.Data))
+		}
 	}
 }
 

@@ -153,8 +153,12 @@ type Config struct {
 	// being served may use together, as estimated by each route's weight
 	// (its declared body size times its kind's cost: json/format, sitemap,
 	// hash, stack trace and CSV are heavy). A request that does not fit is
-	// refused at once with 503 and Retry-After, never queued. Default
-	// DefaultMemoryBudget (512 MiB); negative disables admission control.
+	// refused at once with 503 and Retry-After, never queued. Its answer
+	// is charged too, as it is built (domain health's results) and
+	// encoded (past 64 KiB); an answer that does not fit is not sent, the
+	// request getting the 503 (or the 429 of KeyMemoryBudget) instead.
+	// Default DefaultMemoryBudget (512 MiB); negative disables admission
+	// control.
 	MemoryBudget int64
 	// KeyMemoryBudget is the share of MemoryBudget that one key may hold;
 	// a key over it gets 429 with Retry-After. Default half of
@@ -361,7 +365,7 @@ type server struct {
 	limiter Limiter
 	keys    [][32]byte // SHA-256 of each configured key
 	hosts   map[string]bool
-	bufs    sync.Pool // *bytes.Buffer for encoding responses
+	bufs    sync.Pool // *answerBuffer for encoding responses
 
 	admission    *admission       // nil when Config.MemoryBudget < 0
 	authFailures *failureTable    // failed authentications per client address; nil when disabled

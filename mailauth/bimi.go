@@ -26,13 +26,17 @@ const (
 // identification), the TXT record at default._bimi.<domain>, as
 // [ParseBIMI] reads it.
 type BIMI struct {
-	// Record is the TXT record, strings joined.
+	// Record is the TXT record, strings joined, up to MaxRecordBytes.
 	Record string `json:"record"`
-	// Logo is l: the https: URL of the SVG logo; "" when the domain
-	// declines to show one.
+	// RecordTruncated reports a record longer than MaxRecordBytes, of
+	// which Record shows the first MaxRecordBytes bytes. Every check
+	// applies to the whole record. An extension beyond the specification.
+	RecordTruncated bool `json:"record_truncated,omitempty" openapi:"extension"`
+	// Logo is l: the https: URL of the SVG logo, up to MaxValueBytes;
+	// "" when the domain declines to show one.
 	Logo string `json:"l"`
 	// Authority is a: the https: URL of the Verified Mark Certificate
-	// (PEM); "" when absent.
+	// (PEM), up to MaxValueBytes; "" when absent.
 	Authority string `json:"a"`
 	// Errors are the messages of the problems that make the record
 	// invalid. Never nil.
@@ -57,7 +61,8 @@ func (b *BIMI) Valid() bool { return len(b.Errors) == 0 }
 // Problems are in the result, never a failure. Whether receivers honour
 // the record also depends on DMARC, which this does not see.
 func ParseBIMI(record string) *BIMI {
-	b := &BIMI{Record: record, Errors: []string{}, Warnings: []string{}}
+	b := &BIMI{Errors: []string{}, Warnings: []string{}}
+	b.Record, b.RecordTruncated = shownRecord(record)
 	f := b.findings().capped()
 	defer f.flush()
 	hasL := false
@@ -72,7 +77,7 @@ func ParseBIMI(record string) *BIMI {
 				f.fail(CodeBIMISyntax, fmt.Sprintf("l=%s %s", envelope.Excerpt(t.value), reason))
 				continue
 			}
-			b.Logo = t.value
+			b.Logo = shownValue(t.value)
 		case "a":
 			if t.value == "" {
 				continue
@@ -81,7 +86,7 @@ func ParseBIMI(record string) *BIMI {
 				f.fail(CodeBIMISyntax, fmt.Sprintf("a=%s %s", envelope.Excerpt(t.value), reason))
 				continue
 			}
-			b.Authority = t.value
+			b.Authority = shownValue(t.value)
 		}
 	}
 	if !hasL {

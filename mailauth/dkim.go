@@ -52,9 +52,14 @@ const (
 // DKIMKey is a DKIM public-key record (RFC 6376 section 3.6.1), the TXT
 // record at <selector>._domainkey.<domain>, as [ParseDKIM] reads it.
 type DKIMKey struct {
-	// Record is the TXT record, strings joined.
+	// Record is the TXT record, strings joined, up to MaxRecordBytes.
 	Record string `json:"record"`
-	// KeyType is k: "rsa" (the default) or "ed25519" (RFC 8463).
+	// RecordTruncated reports a record longer than MaxRecordBytes, of
+	// which Record shows the first MaxRecordBytes bytes. Every check
+	// applies to the whole record. An extension beyond the specification.
+	RecordTruncated bool `json:"record_truncated,omitempty" openapi:"extension"`
+	// KeyType is k: "rsa" (the default) or "ed25519" (RFC 8463); another
+	// value, up to MaxValueBytes, is an error.
 	KeyType string `json:"key_type"`
 	// Bits is the key size: the RSA modulus length, 256 for ed25519; 0
 	// when the key is revoked or does not parse.
@@ -91,7 +96,8 @@ func (k *DKIMKey) Valid() bool { return len(k.Errors) == 0 && !k.Revoked }
 // are listed, the rest counted in one last problem. Problems are in the
 // result, never a failure.
 func ParseDKIM(record string) *DKIMKey {
-	k := &DKIMKey{Record: record, KeyType: "rsa", Errors: []string{}, Warnings: []string{}}
+	k := &DKIMKey{KeyType: "rsa", Errors: []string{}, Warnings: []string{}}
+	k.Record, k.RecordTruncated = shownRecord(record)
 	f := k.findings().capped()
 	defer f.flush()
 	var p *string
@@ -125,6 +131,7 @@ func ParseDKIM(record string) *DKIMKey {
 	if k.Testing {
 		f.warn(CodeDKIMTesting, "t=y: the domain is testing DKIM, and receivers may ignore failures")
 	}
+	k.KeyType = shownValue(k.KeyType)
 	return k
 }
 

@@ -16,8 +16,13 @@ import (
 // DMARC is the DMARC policy (RFC 7489) that applies to a domain, as
 // [CheckDMARC] finds it or [ParseDMARC] reads it.
 type DMARC struct {
-	// Record is the _dmarc TXT record.
+	// Record is the _dmarc TXT record, up to MaxRecordBytes.
 	Record string `json:"record"`
+	// RecordTruncated reports a record longer than MaxRecordBytes, of
+	// which Record shows the first MaxRecordBytes bytes. Every check
+	// applies to the whole record. An extension beyond the specification.
+	RecordTruncated bool `json:"record_truncated,omitempty" openapi:"extension"`
+
 	// Domain is where the record was found: the domain itself or, when it
 	// has none, its organizational domain (RFC 7489 section 6.6.3). Empty
 	// from ParseDMARC.
@@ -32,15 +37,17 @@ type DMARC struct {
 	// Percent is pct, the share of failing mail the policy applies to,
 	// 0 to 100; 100 when absent.
 	Percent int `json:"pct"`
-	// RUA are the aggregate-report URIs, in order. Never nil.
+	// RUA are the aggregate-report URIs, in order, at most 16, each up
+	// to MaxValueBytes. Never nil.
 	RUA []string `json:"rua"`
-	// RUF are the failure-report URIs, in order. Never nil.
+	// RUF are the failure-report URIs, as RUA. Never nil.
 	RUF []string `json:"ruf"`
 	// ADKIM is DKIM alignment: "r" (relaxed, the default) or "s" (strict).
 	ADKIM string `json:"adkim"`
 	// ASPF is SPF alignment: "r" (relaxed, the default) or "s" (strict).
 	ASPF string `json:"aspf"`
-	// Tags are all the record's tags as published, in order. Never nil.
+	// Tags are all the record's tags as published, in order, at most 64,
+	// each name and value up to MaxValueBytes. Never nil.
 	Tags []DMARCTag `json:"tags"`
 	// Errors are the messages of the problems that make the record
 	// invalid or ignored. Never nil.
@@ -85,10 +92,13 @@ func isDMARC(txt string) bool {
 
 // ParseDMARC parses a DMARC record, without DNS. Problems are reported in
 // the result's Problems, never as a failure: the result is always usable.
-// At most 64 tags are read.
+// At most 64 tags are read, and 16 URIs of each of rua and ruf. At most
+// ten problems are listed, the rest counted in one last problem.
 func ParseDMARC(record string) *DMARC {
-	d := &DMARC{Record: record, Percent: 100, ADKIM: "r", ASPF: "r", RUA: []string{}, RUF: []string{}, Tags: []DMARCTag{}, Errors: []string{}, Warnings: []string{}}
-	f := d.findings()
+	d := &DMARC{Percent: 100, ADKIM: "r", ASPF: "r", RUA: []string{}, RUF: []string{}, Tags: []DMARCTag{}, Errors: []string{}, Warnings: []string{}}
+	d.Record, d.RecordTruncated = shownRecord(record)
+	f := d.findings().capped()
+	defer f.flush()
 	seen := map[string]bool{}
 	tags := 0
 	for part := range strings.SplitSeq(record, ";") {
@@ -106,7 +116,7 @@ func ParseDMARC(record string) *DMARC {
 			f.fail(CodeDMARCSyntax, fmt.Sprintf("tag %s has no value", envelope.Quote(part)))
 			continue
 		}
-		d.Tags = append(d.Tags, DMARCTag{Name: name, Value: value})
+		d.Tags = append(d.Tags, DMARCTag{Name: shownValue(name), Value: shownValue(value)})
 		if tags == 1 {
 			if name != "v" || value != "DMARC1" {
 				f.fail(CodeDMARCSyntax, `the record must start with "v=DMARC1"`)
@@ -139,13 +149,19 @@ func ParseDMARC(record string) *DMARC {
 			d.Percent = n
 		case "rua", "ruf":
 			var uris []string
-			for _, u := range strings.Split(value, ",") {
+			n := 0
+			for u := range strings.SplitSeq(value, ",") {
+				if n == maxRUA {
+					f.warn(CodeDMARCSyntax, fmt.Sprintf("more than %d %s URIs; the rest are not read", maxRUA, name))
+					break
+				}
+				n++
 				u = strings.TrimSpace(u)
 				if !strings.Contains(u, ":") {
 					f.fail(CodeDMARCSyntax, fmt.Sprintf("%s URI %s is not a URI (mailto:...)", name, envelope.Quote(u)))
 					continue
 				}
-				uris = append(uris, u)
+				uris = append(uris, shownValue(u))
 			}
 			if name == "rua" {
 				d.RUA = append(d.RUA, uris...)

@@ -51,10 +51,14 @@ const (
 // MTASTSRecord is the _mta-sts TXT record of a domain (RFC 8461 section
 // 3.1), as [ParseMTASTSRecord] reads it.
 type MTASTSRecord struct {
-	// Record is the TXT record, strings joined.
+	// Record is the TXT record, strings joined, up to MaxRecordBytes.
 	Record string `json:"record"`
+	// RecordTruncated reports a record longer than MaxRecordBytes, of
+	// which Record shows the first MaxRecordBytes bytes. Every check
+	// applies to the whole record. An extension beyond the specification.
+	RecordTruncated bool `json:"record_truncated,omitempty" openapi:"extension"`
 	// ID is the policy id: a change tells senders to fetch the policy
-	// again.
+	// again. Up to MaxValueBytes.
 	ID string `json:"id"`
 	// Errors are the messages of the problems that make the record
 	// invalid. Never nil.
@@ -77,7 +81,8 @@ func (r *MTASTSRecord) Valid() bool { return len(r.Errors) == 0 }
 // without DNS. Problems are in the result, never a failure. Extension
 // tags are allowed and ignored, as RFC 8461 says.
 func ParseMTASTSRecord(record string) *MTASTSRecord {
-	r := &MTASTSRecord{Record: record, Errors: []string{}, Warnings: []string{}}
+	r := &MTASTSRecord{Errors: []string{}, Warnings: []string{}}
+	r.Record, r.RecordTruncated = shownRecord(record)
 	f := r.findings().capped()
 	defer f.flush()
 	for _, t := range tagList(record, f, CodeMTASTSSyntax, "STSv1", true) {
@@ -90,6 +95,7 @@ func ParseMTASTSRecord(record string) *MTASTSRecord {
 	} else if !validSTSID(r.ID) {
 		f.fail(CodeMTASTSSyntax, fmt.Sprintf("id %s is not 1 to 32 letters and digits", envelope.Quote(r.ID)))
 	}
+	r.ID = shownValue(r.ID)
 	return r
 }
 
@@ -110,7 +116,8 @@ func validSTSID(id string) bool {
 // served at https://mta-sts.<domain>/.well-known/mta-sts.txt, as
 // [ParseMTASTSPolicy] reads it.
 type MTASTSPolicy struct {
-	// Version is the version field; "STSv1" in a valid policy.
+	// Version is the version field, up to MaxValueBytes; "STSv1" in a
+	// valid policy.
 	Version string `json:"version"`
 	// Mode is "enforce", "testing" or "none"; "" when missing or invalid.
 	Mode string `json:"mode"`
@@ -190,7 +197,7 @@ func ParseMTASTSPolicy(text string) *MTASTSPolicy {
 		seen[key] = true
 		switch key {
 		case "version":
-			p.Version = value
+			p.Version = shownValue(value)
 			if value != "STSv1" {
 				f.fail(CodeMTASTSPolicySyntax, fmt.Sprintf("version %s is not STSv1", envelope.Quote(value)))
 			}

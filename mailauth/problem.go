@@ -108,6 +108,7 @@ func (f findings) fail(code Code, msg string) {
 	if !f.take(code, true) {
 		return
 	}
+	msg = shownMessage(msg)
 	*f.errors = append(*f.errors, msg)
 	*f.problems = append(*f.problems, Problem{Code: code, Severity: SeverityError, Message: msg})
 }
@@ -116,13 +117,15 @@ func (f findings) warn(code Code, msg string) {
 	if !f.take(code, false) {
 		return
 	}
+	msg = shownMessage(msg)
 	*f.warnings = append(*f.warnings, msg)
 	*f.problems = append(*f.problems, Problem{Code: code, Severity: SeverityWarning, Message: msg})
 }
 
-// maxRecordFindings bounds the problems listed for one DKIM, MTA-STS,
-// TLS-RPT or BIMI record or policy: a hostile record of 64 KiB could
-// otherwise yield thousands. The rest are counted in one last problem.
+// maxRecordFindings bounds the problems listed for one SPF policy (its
+// includes with it), DMARC, DKIM, MTA-STS, TLS-RPT or BIMI record or
+// MTA-STS policy: a hostile record of 64 KiB could otherwise yield
+// thousands. The rest are counted in one last problem.
 const maxRecordFindings = 10
 
 // findingBudget counts what a capped [findings] still lists and what it

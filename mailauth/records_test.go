@@ -255,3 +255,54 @@ func TestParseDKIM(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordBounds: a parsed record shows MaxRecordBytes of itself, its
+// values cut to MaxValueBytes, at most ten problems of at most
+// MaxMessageBytes, whatever it holds; the checks read all of it.
+func TestRecordBounds(t *testing.T) {
+	long := strings.Repeat("\x01", 10000)
+	dkim := ParseDKIM("v=DKIM1; k=" + long + "; p=; " + strings.Repeat("bad; ", 100))
+	dmarc := ParseDMARC("v=DMARC1; p=reject; rua=" + strings.Repeat("mailto:"+long[:500]+"@a.test,", 40) + "; " + long + "=" + long)
+	tlsrpt := ParseTLSRPT("v=TLSRPTv1; rua=https://a.test/" + long)
+	bimi := ParseBIMI("v=BIMI1; l=https://a.test/" + strings.Repeat("l", 5000) + ".svg; a=")
+	sts := ParseMTASTSRecord("v=STSv1; id=" + long)
+	policy := ParseMTASTSPolicy("version: " + long + "\nmode: none\nmax_age: 86400\n")
+	for _, r := range []struct {
+		name      string
+		record    string
+		truncated bool
+		values    []string
+		errs      []string
+	}{
+		{"dkim", dkim.Record, dkim.RecordTruncated, []string{dkim.KeyType}, append(dkim.Errors, dkim.Warnings...)},
+		{"dmarc", dmarc.Record, dmarc.RecordTruncated, append(append([]string{}, dmarc.RUA...), dmarc.Tags[len(dmarc.Tags)-1].Name, dmarc.Tags[len(dmarc.Tags)-1].Value), append(dmarc.Errors, dmarc.Warnings...)},
+		{"tlsrpt", tlsrpt.Record, tlsrpt.RecordTruncated, tlsrpt.RUA, tlsrpt.Errors},
+		{"bimi", bimi.Record, bimi.RecordTruncated, []string{bimi.Logo}, bimi.Errors},
+		{"mta-sts", sts.Record, sts.RecordTruncated, []string{sts.ID}, sts.Errors},
+		{"policy", "", true, []string{policy.Version}, policy.Errors},
+	} {
+		if r.name != "policy" && (len(r.record) != MaxRecordBytes || !r.truncated) {
+			t.Errorf("%s: record of %d bytes, truncated %v", r.name, len(r.record), r.truncated)
+		}
+		for _, v := range r.values {
+			if len(v) > MaxValueBytes+len("…") || len(v) < MaxValueBytes {
+				t.Errorf("%s: value of %d bytes", r.name, len(v))
+			}
+		}
+		if len(r.errs) > maxRecordFindings+1 {
+			t.Errorf("%s: %d problems", r.name, len(r.errs))
+		}
+		for _, e := range r.errs {
+			if len(e) > MaxMessageBytes+len("…") {
+				t.Errorf("%s: message of %d bytes", r.name, len(e))
+			}
+		}
+	}
+	if len(dmarc.RUA) != maxRUA {
+		t.Errorf("dmarc: %d rua URIs, want %d", len(dmarc.RUA), maxRUA)
+	}
+	// The checks read what is not shown: the key type is still wrong.
+	if dkim.Valid() || len(dkim.Errors) == 0 {
+		t.Errorf("dkim: %+v", dkim.Errors)
+	}
+}

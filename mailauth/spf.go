@@ -16,7 +16,10 @@
 // ([ParseTLSRPT]), DKIM key records ([ParseDKIM]: key type and size) and
 // BIMI records ([ParseBIMI]). [RecordVersion] tells a domain's TXT
 // records apart. These parsers take untrusted text: they bound what they
-// read and never fail, reporting every finding as a Problem.
+// read and never fail, reporting every finding as a Problem. The results
+// bound what they show of it too (see [MaxRecordBytes], [MaxValueBytes]
+// and [MaxMessageBytes]), so that a result's size does not follow what a
+// domain publishes.
 //
 // Both checks report what they find as data: an [SPF] or [DMARC] whose
 // Problems carry a [Code] for each error and warning (and whose Errors and
@@ -71,9 +74,15 @@ type SPFTerm struct {
 
 // SPF is the SPF policy of a domain, as [CheckSPF] evaluates it.
 type SPF struct {
-	// Record is the SPF TXT record, strings joined.
+	// Record is the SPF TXT record, strings joined, up to
+	// MaxRecordBytes.
 	Record string `json:"record"`
-	// Terms are the record's terms in order.
+	// RecordTruncated reports a record longer than MaxRecordBytes, of
+	// which Record shows the first MaxRecordBytes bytes. Every check
+	// applies to the whole record. An extension beyond the specification.
+	RecordTruncated bool `json:"record_truncated,omitempty" openapi:"extension"`
+	// Terms are the record's terms in order, at most 100, each Name and
+	// Value up to MaxValueBytes.
 	Terms []SPFTerm `json:"terms"`
 	// All is the record's all mechanism with its qualifier ("-all",
 	// "~all", "?all", "+all"), taken from the redirect target when the
@@ -252,8 +261,10 @@ var errMultiple = errors.New("multiple SPF records")
 // error wrapping a resolver sentinel when DNS failed.
 func CheckSPF(ctx context.Context, r Resolver, domain string) (*SPF, error) {
 	rec, err := spfRecord(ctx, r, domain)
-	s := &SPF{Record: rec, DNSLookupLimit: MaxDNSLookups, VoidLookupLimit: MaxVoidLookups, Errors: []string{}, Warnings: []string{}}
-	f := s.findings()
+	s := &SPF{DNSLookupLimit: MaxDNSLookups, VoidLookupLimit: MaxVoidLookups, Errors: []string{}, Warnings: []string{}}
+	s.Record, s.RecordTruncated = shownRecord(rec)
+	f := s.findings().capped()
+	defer f.flush()
 	switch {
 	case errors.Is(err, errMultiple):
 		f.fail(CodeSPFMultipleRecords, "the domain publishes more than one SPF record (RFC 7208 section 4.5: permerror)")
@@ -261,9 +272,10 @@ func CheckSPF(ctx context.Context, r Resolver, domain string) (*SPF, error) {
 		return nil, err
 	}
 	terms, perrs := parseSPF(rec)
-	s.Terms = terms
-	if s.Terms == nil {
-		s.Terms = []SPFTerm{}
+	s.Terms = make([]SPFTerm, len(terms))
+	for i, t := range terms {
+		t.Name, t.Value = shownValue(t.Name), shownValue(t.Value)
+		s.Terms[i] = t
 	}
 	for _, e := range perrs {
 		f.fail(CodeSPFSyntax, "syntax: "+e.Error())

@@ -27,10 +27,14 @@ const maxRUA = 16
 // TLSRPT is the _smtp._tls TXT record of a domain (SMTP TLS Reporting,
 // RFC 8460 section 3), as [ParseTLSRPT] reads it.
 type TLSRPT struct {
-	// Record is the TXT record, strings joined.
+	// Record is the TXT record, strings joined, up to MaxRecordBytes.
 	Record string `json:"record"`
+	// RecordTruncated reports a record longer than MaxRecordBytes, of
+	// which Record shows the first MaxRecordBytes bytes. Every check
+	// applies to the whole record. An extension beyond the specification.
+	RecordTruncated bool `json:"record_truncated,omitempty" openapi:"extension"`
 	// RUA are the valid report destinations in order: mailto: addresses
-	// and https: URLs. Never nil.
+	// and https: URLs, at most 16, each up to MaxValueBytes. Never nil.
 	RUA []string `json:"rua"`
 	// Errors are the messages of the problems that make the record
 	// invalid. Never nil.
@@ -56,7 +60,8 @@ func (r *TLSRPT) Valid() bool { return len(r.Errors) == 0 }
 // At most ten problems are listed, the rest counted in one last problem. Extension tags are ignored. Problems are in
 // the result, never a failure.
 func ParseTLSRPT(record string) *TLSRPT {
-	r := &TLSRPT{Record: record, RUA: []string{}, Errors: []string{}, Warnings: []string{}}
+	r := &TLSRPT{RUA: []string{}, Errors: []string{}, Warnings: []string{}}
+	r.Record, r.RecordTruncated = shownRecord(record)
 	f := r.findings().capped()
 	defer f.flush()
 	hasRUA := false
@@ -77,7 +82,7 @@ func ParseTLSRPT(record string) *TLSRPT {
 				f.fail(CodeTLSRPTInvalidRUA, fmt.Sprintf("rua %s %s", envelope.Quote(u), reason))
 				continue
 			}
-			r.RUA = append(r.RUA, u)
+			r.RUA = append(r.RUA, shownValue(u))
 		}
 	}
 	if !hasRUA {

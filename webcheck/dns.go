@@ -3,6 +3,7 @@ package webcheck
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/safehttp"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/internal/weburl"
 	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
@@ -21,7 +23,13 @@ type DNSRequest struct {
 	Domain string `json:"domain" openapi:"required"`
 }
 
-// DNSResult is the result of [Checker.AnalyzeDNS].
+// MaxDNSRecordsListed bounds each record list of a [DNSResult]: one DNS
+// answer may carry thousands of records. A warning counts the records
+// not listed.
+const MaxDNSRecordsListed = 32
+
+// DNSResult is the result of [Checker.AnalyzeDNS]. Each record list holds
+// at most MaxDNSRecordsListed records.
 type DNSResult struct {
 	// Domain is the analyzed domain in ASCII, lower case.
 	Domain string `json:"domain"`
@@ -32,7 +40,9 @@ type DNSResult struct {
 	// MXRecords are the mail exchangers as "<pref> <host>", by preference;
 	// a null MX (RFC 7505) is "0 .".
 	MXRecords []string `json:"mx_records"`
-	// TXTRecords are the TXT records, each one's strings joined.
+	// TXTRecords are the TXT records, each one's strings joined; a record
+	// longer than mailauth.MaxRecordBytes shows its first bytes followed
+	// by "…".
 	TXTRecords []string `json:"txt_records"`
 	// NSRecords are the name servers.
 	NSRecords []string `json:"ns_records"`
@@ -45,8 +55,9 @@ type DNSResult struct {
 	// DMARC is the DMARC policy that applies to the domain; nil (JSON
 	// null) when none does.
 	DMARC *mailauth.DMARC `json:"dmarc"`
-	// Warnings note lookups that failed (SERVFAIL, time-out) and a
-	// domain that does not exist.
+	// Warnings note lookups that failed (SERVFAIL, time-out), a domain
+	// that does not exist, and records not listed past
+	// MaxDNSRecordsListed.
 	Warnings []string `json:"warnings"`
 }
 
@@ -140,6 +151,18 @@ func (c *Checker) AnalyzeDNS(ctx context.Context, req DNSRequest) (DNSResult, er
 		return err
 	})
 	wg.Wait()
+	for _, l := range []struct {
+		kind string
+		list *[]string
+	}{{"A", &res.ARecords}, {"AAAA", &res.AAAARecords}, {"MX", &res.MXRecords}, {"TXT", &res.TXTRecords}, {"NS", &res.NSRecords}} {
+		if n := len(*l.list) - MaxDNSRecordsListed; n > 0 {
+			*l.list = (*l.list)[:MaxDNSRecordsListed]
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%d more %s records are not listed", n, l.kind))
+		}
+	}
+	for i, t := range res.TXTRecords {
+		res.TXTRecords[i] = textcut.Mark(t, mailauth.MaxRecordBytes, "…")
+	}
 	if len(failures) == 6 {
 		for _, f := range failures {
 			if errors.Is(f, resolver.ErrTimeout) || errors.Is(f, context.DeadlineExceeded) {

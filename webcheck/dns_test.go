@@ -3,12 +3,15 @@ package webcheck
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -33,8 +36,13 @@ bare     IN A   192.0.2.20
 `
 
 func dnsChecker(t *testing.T, opts ...resolvertest.Option) *Checker {
-	ns := testutil.DNSServer(t, dnsZone, opts...)
-	r, err := resolver.New(resolver.Config{Servers: []string{ns.Addr}, Timeout: 300 * time.Millisecond, Attempts: 1})
+	return zoneChecker(t, dnsZone, 300*time.Millisecond, opts...)
+}
+
+// zoneChecker is a Checker whose resolver asks a loopback server of zone.
+func zoneChecker(t *testing.T, zone string, timeout time.Duration, opts ...resolvertest.Option) *Checker {
+	ns := testutil.DNSServer(t, zone, opts...)
+	r, err := resolver.New(resolver.Config{Servers: []string{ns.Addr}, Timeout: timeout, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,5 +125,52 @@ func TestAnalyzeDNSFailures(t *testing.T) {
 	} {
 		_, err := c.AnalyzeDNS(context.Background(), DNSRequest{Domain: tt.in})
 		assertInvalid(t, err, tt.want)
+	}
+}
+
+// TestAnalyzeDNSBounds: a domain that publishes more records than one
+// answer is worth listing gets MaxDNSRecordsListed of each kind, its long
+// TXT record cut, and a warning counting the rest.
+func TestAnalyzeDNSBounds(t *testing.T) {
+	var z strings.Builder
+	z.WriteString("$ORIGIN big.test.\n$TTL 300\n@ SOA ns h 1 3600 600 86400 60\n@ TXT")
+	for range 80 {
+		z.WriteString(` "` + strings.Repeat("t", 250) + `"`) // 20,000 bytes
+	}
+	z.WriteString("\n")
+	for i := range 60 {
+		fmt.Fprintf(&z, "@ TXT \"record %d %s\"\n", i, strings.Repeat("r", 400))
+	}
+	for i := range 200 {
+		fmt.Fprintf(&z, "@ A 192.0.2.%d\n@ MX %d mx%d.big.test.\n", i, i, i)
+	}
+	c := zoneChecker(t, z.String(), 2*time.Second)
+	res, err := c.AnalyzeDNS(context.Background(), DNSRequest{Domain: "big.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.TXTRecords) != MaxDNSRecordsListed || len(res.ARecords) != MaxDNSRecordsListed || len(res.MXRecords) != MaxDNSRecordsListed {
+		t.Errorf("%d TXT, %d A, %d MX records listed; want %d each", len(res.TXTRecords), len(res.ARecords), len(res.MXRecords), MaxDNSRecordsListed)
+	}
+	if res.MXRecords[0] != "0 mx0.big.test" {
+		t.Errorf("MX records not by preference: %q", res.MXRecords[:2])
+	}
+	cut := 0
+	for _, txt := range res.TXTRecords {
+		if len(txt) > mailauth.MaxRecordBytes+len("…") {
+			t.Errorf("a TXT record of %d bytes", len(txt))
+		}
+		if strings.HasSuffix(txt, "…") {
+			cut++
+		}
+	}
+	want := []string{"29 more TXT records are not listed", "168 more A records are not listed", "168 more MX records are not listed"}
+	for _, w := range want {
+		if !slices.Contains(res.Warnings, w) {
+			t.Errorf("warnings %q lack %q", res.Warnings, w)
+		}
+	}
+	if cut != 1 {
+		t.Errorf("%d TXT records cut; the zone has one long one, listed first", cut)
 	}
 }

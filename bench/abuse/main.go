@@ -20,6 +20,11 @@
 //   - authflood: 2 × 400,000 wrong keys through a trusted proxy, each from
 //     its own IPv6 /64 (authflood.go). Pass: bounded 401s and RSS, and
 //     the right key from another address is a 200.
+//   - health: 4 clients send domain health 500 copies of a domain whose
+//     TXT records are 64 KiB at every name it asks, served by a DNS
+//     server on loopback, for -duration, while one client calls Base64
+//     encode (health.go). Pass: peak RSS under -budget, enveloped
+//     answers, and the cheap route's p99 under 100 ms.
 package main
 
 import (
@@ -52,7 +57,7 @@ func main() {
 	quiver := flag.String("quiver", "", "path to the quiver binary (required)")
 	duration := flag.Duration("duration", 20*time.Second, "how long each load scenario runs")
 	budget := flag.Int64("budget", 512<<20, "the memory budget: the server's -memory-budget, and the RSS it must stay under")
-	only := flag.String("only", "", "run one scenario: format, sitemap or auth")
+	only := flag.String("only", "", "run one scenario: format, sitemap, auth or health")
 	serverArgs := flag.String("server-args", "", "more quiver flags, separated by spaces (e.g. -heavy-slots 8)")
 	flag.Parse()
 	if *quiver == "" {
@@ -78,6 +83,9 @@ func main() {
 	}
 	if *only == "" || *only == "authflood" {
 		ok = authfloodScenario(*quiver, *budget) && ok
+	}
+	if *only == "" || *only == "health" {
+		ok = healthScenario(*quiver, *duration, *budget, strings.Fields(*serverArgs)) && ok
 	}
 	if !ok {
 		fmt.Println("FAIL")
@@ -165,11 +173,17 @@ type answer struct {
 
 var client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128}, Timeout: 2 * time.Minute}
 
-func post(ctx context.Context, c *http.Client, url, gatewayKey string, body []byte) answer {
+// newPost is a JSON POST through the gateway with gatewayKey.
+func newPost(ctx context.Context, url, gatewayKey string, body []byte) *http.Request {
 	req, _ := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Gateway-Key", gatewayKey)
 	req.Header.Set("X-Gateway-Host", "bench")
+	return req
+}
+
+func post(ctx context.Context, c *http.Client, url, gatewayKey string, body []byte) answer {
+	req := newPost(ctx, url, gatewayKey, body)
 	start := time.Now()
 	resp, err := c.Do(req)
 	if err != nil {

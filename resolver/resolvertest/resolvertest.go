@@ -13,7 +13,9 @@
 // answers ([WithTruncate]) or reject EDNS0 ([WithoutEDNS]), and set the
 // AD bit of a validating resolver on the answers of signed zones
 // ([WithAuthenticatedData]); DS and DNSKEY records are served like any
-// other. It records the flags of the last query ([Server.LastFlags]) and counts the
+// other. A UDP answer larger than the client's buffer (512 bytes, or
+// its EDNS0 size) is truncated, as a real server's is, so that the
+// client asks again over TCP. It records the flags of the last query ([Server.LastFlags]) and counts the
 // queries it receives ([Server.Queries], [Server.QueriesFor]).
 package resolvertest
 
@@ -271,6 +273,16 @@ func (s *Server) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 	default:
 		s.answer(m, name, q.Qtype)
 		m.AuthenticatedData = (req.AuthenticatedData || opt != nil && opt.Do()) && s.authenticated(name)
+	}
+	if isUDP {
+		// An answer larger than the client's buffer (512 bytes, or its
+		// EDNS0 size) is cut, with the TC bit, as RFC 1035 section 4.2.1
+		// and RFC 6891 section 7 say: the client asks again over TCP.
+		size := dns.MinMsgSize
+		if opt != nil {
+			size = max(size, int(opt.UDPSize()))
+		}
+		m.Truncate(size)
 	}
 	w.WriteMsg(m)
 }

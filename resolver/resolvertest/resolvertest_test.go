@@ -1,6 +1,7 @@
 package resolvertest_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/miekg/dns"
@@ -87,5 +88,44 @@ func TestCloseStops(t *testing.T) {
 	c := &dns.Client{Net: "tcp"}
 	if _, _, err := c.Exchange(m, srv.Addr); err == nil {
 		t.Error("the server answered after Close")
+	}
+}
+
+// TestServerTruncatesLargeUDPAnswers: an answer larger than the client's
+// UDP buffer comes with the TC bit over UDP and whole over TCP, as from a
+// real server, so that a 60 KB TXT record can be served.
+func TestServerTruncatesLargeUDPAnswers(t *testing.T) {
+	var zone strings.Builder
+	zone.WriteString("$ORIGIN example.test.\n@ 300 IN SOA ns h 1 3600 600 86400 30\nbig 300 IN TXT")
+	for range 240 {
+		zone.WriteString(` "` + strings.Repeat("x", 250) + `"`)
+	}
+	srv, err := resolvertest.NewServer(zone.String() + "\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	for _, tt := range []struct {
+		network string
+		edns    uint16 // 0: no EDNS0
+		trunc   bool
+	}{
+		{"udp", 0, true},
+		{"udp", 1232, true},
+		{"tcp", 1232, false},
+	} {
+		m := new(dns.Msg)
+		m.SetQuestion("big.example.test.", dns.TypeTXT)
+		if tt.edns > 0 {
+			m.SetEdns0(tt.edns, false)
+		}
+		c := &dns.Client{Net: tt.network, UDPSize: max(tt.edns, dns.MinMsgSize)}
+		r, _, err := c.Exchange(m, srv.Addr)
+		if err != nil {
+			t.Fatalf("%s EDNS0 %d: %v", tt.network, tt.edns, err)
+		}
+		if r.Truncated != tt.trunc || tt.trunc == (len(r.Answer) == 1) {
+			t.Errorf("%s EDNS0 %d: TC %v, %d answers", tt.network, tt.edns, r.Truncated, len(r.Answer))
+		}
 	}
 }
