@@ -65,9 +65,15 @@ func ExampleNew() {
 
 	_, err = resolver.New(resolver.Config{Servers: []string{" "}})
 	fmt.Println(errors.Is(err, resolver.ErrNoServers))
+
+	_, err = resolver.New(resolver.Config{Servers: []string{"127.0.0.1:99999"}})
+	fmt.Println(errors.Is(err, resolver.ErrInvalidConfig))
+	fmt.Println(err)
 	// Output:
 	// [{mx1.example.test 10} {mx2.example.test 20}] <nil>
 	// true
+	// true
+	// resolver: invalid configuration: Servers[0] "127.0.0.1:99999" has port "99999": a port is a number from 1 to 65535
 }
 
 func ExampleResolver_Lookup() {

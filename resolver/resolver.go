@@ -73,6 +73,10 @@ var (
 // usable DNS server.
 var ErrNoServers = errors.New("resolver: no DNS servers configured")
 
+// ErrInvalidConfig is wrapped by the error of [New] when a field of its
+// Config cannot work; the error names the field and the rule.
+var ErrInvalidConfig = errors.New("resolver: invalid configuration")
+
 // Defaults of [Config], used for fields left zero.
 const (
 	DefaultTimeout     = 2 * time.Second // Config.Timeout
@@ -89,8 +93,13 @@ const (
 // below. A zero field means its default, and so does a negative
 // Timeout, Attempts, MaxTTL or NegativeTTL.
 type Config struct {
-	// Servers are the recursive servers, "host:port" or "host" (port 53),
-	// asked in order; blank entries are skipped.
+	// Servers are the recursive servers, asked in order, each an IP
+	// address with an optional port: "192.0.2.53" (port 53),
+	// "192.0.2.53:5353", "2001:db8::53", "[2001:db8::53]" or
+	// "[2001:db8::53]:5353". Blank entries are skipped. New refuses a
+	// host name (the resolver would need a resolver to find it), a
+	// scheme ("udp://..."), and a port that is not a number from 1 to
+	// 65535, with an error wrapping ErrInvalidConfig.
 	// Default: the nameservers of /etc/resolv.conf.
 	Servers []string
 	// Timeout bounds one query to one server.
@@ -155,10 +164,11 @@ type Resolver struct {
 	queries, hits, misses, flights atomic.Int64
 }
 
-// New returns a Resolver configured by cfg. It fails when cfg names a
-// server that is not "host" or "host:port", when cfg.Servers is empty and
-// /etc/resolv.conf cannot be read, and with [ErrNoServers] when no server
-// is left. New sends no query.
+// New returns a Resolver configured by cfg. It fails with an error
+// wrapping [ErrInvalidConfig] when cfg names a server that is not an IP
+// address with an optional port (see Config.Servers), when cfg.Servers
+// is empty and /etc/resolv.conf cannot be read, and with [ErrNoServers]
+// when no server is left. New sends no query.
 func New(cfg Config) (*Resolver, error) {
 	r := &Resolver{
 		timeout:     cfg.Timeout,
@@ -184,18 +194,15 @@ func New(cfg Config) (*Resolver, error) {
 			r.attempts = cc.Attempts
 		}
 	} else {
-		for _, s := range cfg.Servers {
-			s = strings.TrimSpace(s)
-			if s == "" {
+		for i, s := range cfg.Servers {
+			if strings.TrimSpace(s) == "" {
 				continue
 			}
-			if _, _, err := net.SplitHostPort(s); err != nil {
-				s = net.JoinHostPort(strings.Trim(s, "[]"), "53")
+			addr, reason := parseServer(s)
+			if reason != "" {
+				return nil, fmt.Errorf("%w: Servers[%d] %s %s", ErrInvalidConfig, i, envelope.Quote(s), reason)
 			}
-			if _, _, err := net.SplitHostPort(s); err != nil {
-				return nil, fmt.Errorf("resolver: invalid server %s: %w", envelope.Quote(s), err)
-			}
-			r.servers = append(r.servers, s)
+			r.servers = append(r.servers, addr)
 		}
 	}
 	if len(r.servers) == 0 {
@@ -231,6 +238,42 @@ func New(cfg Config) (*Resolver, error) {
 	r.udp = &dns.Client{Net: "udp", Timeout: r.timeout, UDPSize: r.udpSize}
 	r.tcp = &dns.Client{Net: "tcp", Timeout: r.timeout}
 	return r, nil
+}
+
+// parseServer reads one entry of Config.Servers: an IP address with an
+// optional port. It returns the address as "host:port", or why the entry
+// is not one, as a phrase that follows the entry in an error.
+func parseServer(s string) (addr, reason string) {
+	s = strings.TrimSpace(s)
+	if strings.Contains(s, "://") {
+		return "", "has a scheme: give an IP address with an optional port, such as 192.0.2.53 or [2001:db8::53]:5353"
+	}
+	host, port := s, "53"
+	bare, bracketed := strings.CutPrefix(s, "[")
+	if bracketed {
+		bare, bracketed = strings.CutSuffix(bare, "]")
+	}
+	if ip, err := netip.ParseAddr(bare); err == nil && (ip.Is6() || !bracketed) && (bracketed || bare == s) {
+		host = ip.String()
+	} else {
+		h, p, err := net.SplitHostPort(s)
+		if err != nil {
+			return "", "is not an IP address with an optional port, such as 192.0.2.53 or [2001:db8::53]:5353"
+		}
+		host, port = h, p
+		ip, err := netip.ParseAddr(host)
+		if err != nil {
+			return "", "does not start with an IP address: a server is named by its address, as a host name would need a resolver to find it"
+		}
+		if ip.Is6() && !strings.HasPrefix(s, "[") {
+			return "", "is ambiguous: write an IPv6 address with a port in brackets, as [2001:db8::53]:5353"
+		}
+		host = ip.String()
+	}
+	if n, err := strconv.ParseUint(port, 10, 16); err != nil || n == 0 {
+		return "", "has port " + envelope.Quote(port) + ": a port is a number from 1 to 65535"
+	}
+	return net.JoinHostPort(host, port), ""
 }
 
 // Servers returns the servers the resolver asks, in order, as
