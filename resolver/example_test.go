@@ -277,3 +277,32 @@ func ExampleLookupError() {
 	// broken.example.test. TXT true
 	// resolver: lookup broken.example.test. TXT: server failure (SERVFAIL)
 }
+
+// A validating resolver answers SERVFAIL for data whose DNSSEC
+// signatures do not match, with the Extended DNS Error 6 (DNSSEC
+// Bogus). The lookup error wraps ErrServFail and ErrDNSSECBogus, and
+// carries the codes.
+func ExampleExtendedError() {
+	srv, err := resolvertest.NewServer(exampleZone, resolvertest.WithBogus("example.test"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = r.LookupMX(context.Background(), "example.test")
+	fmt.Println(errors.Is(err, resolver.ErrServFail), errors.Is(err, resolver.ErrDNSSECBogus))
+	var le *resolver.LookupError
+	if errors.As(err, &le) {
+		for _, e := range le.ExtendedErrors {
+			fmt.Println(e.InfoCode, e.Bogus())
+			fmt.Println(e)
+		}
+	}
+	// Output:
+	// true true
+	// 6 true
+	// EDE 6 (DNSSEC Bogus): "validation failure <example.test. MX IN>: signature crypto failed"
+}

@@ -22,8 +22,12 @@
 // a record of the type; typed methods only), [ErrServFail] (the server
 // failed), [ErrRefused], [ErrTimeout] (no server answered in time, or the
 // caller's context ended), [ErrUnreachable] (no server could be reached)
-// and [ErrInvalidName]. The package resolvertest serves fixture zones on
-// loopback for tests and examples.
+// and [ErrInvalidName]. A server failure caused by data that failed
+// DNSSEC validation at a validating server wraps [ErrDNSSECBogus] as
+// well: the resolver reads the Extended DNS Errors of the reply (RFC
+// 8914; [LookupError.ExtendedErrors]) and, when there are none, asks
+// again with the CD bit to tell bogus data from an outage. The package
+// resolvertest serves fixture zones on loopback for tests and examples.
 package resolver
 
 import (
@@ -43,6 +47,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // Sentinel errors of a lookup, wrapped in a *LookupError.
@@ -67,7 +72,75 @@ var (
 	ErrUnreachable = errors.New("server unreachable")
 	// ErrInvalidName: the name is not a syntactically valid domain name.
 	ErrInvalidName = errors.New("invalid domain name")
+	// ErrDNSSECBogus: the server failed the lookup because the answer did
+	// not pass DNSSEC validation (a "bogus" answer, RFC 4035 section
+	// 4.3): a signature that does not match the data, has expired, or
+	// is missing. It is wrapped along with ErrServFail, so that a caller
+	// testing for ErrServFail alone sees a server failure as before.
+	// The resolver tells it from an outage by the Extended DNS Error of
+	// the reply (RFC 8914 codes 6 to 12: DNSSEC Bogus, Signature
+	// Expired, Signature Not Yet Valid, DNSKEY Missing, RRSIGs Missing,
+	// No Zone Key Bit Set, NSEC Missing) or, when the server sends none,
+	// by asking again with the CD bit (checking disabled, RFC 4035
+	// section 3.2.2): a server that then answers has the data and
+	// refused it for its signatures. Only a validating server reports
+	// it; LookupError.ExtendedErrors has the codes.
+	ErrDNSSECBogus = errors.New("the answer failed DNSSEC validation (bogus)")
 )
+
+// An ExtendedError is an Extended DNS Error (RFC 8914) of a reply: why a
+// server failed, refused or qualified an answer. A reply may carry
+// several; the resolver keeps the first MaxExtendedErrors.
+type ExtendedError struct {
+	// InfoCode is the INFO-CODE, one of miekg/dns's ExtendedErrorCode
+	// constants: 6 (dns.ExtendedErrorCodeDNSBogus), 7 (Signature
+	// Expired), 22 (No Reachable Authority), ...
+	InfoCode uint16
+	// ExtraText is the server's EXTRA-TEXT, for people: invalid UTF-8
+	// replaced and cut to MaxExtraText bytes; "" when it sent none.
+	ExtraText string
+}
+
+// Bounds of what the resolver keeps of a reply's Extended DNS Errors.
+const (
+	MaxExtendedErrors = 4   // options kept per reply
+	MaxExtraText      = 256 // bytes of EXTRA-TEXT kept per option
+)
+
+// String is "EDE 6 (DNSSEC Bogus)", followed by the quoted EXTRA-TEXT
+// (at most envelope.MaxExcerpt characters) when there is one.
+func (e ExtendedError) String() string {
+	s := "EDE " + strconv.Itoa(int(e.InfoCode))
+	if name, ok := dns.ExtendedErrorCodeToString[e.InfoCode]; ok {
+		s += " (" + name + ")"
+	}
+	if e.ExtraText != "" {
+		s += ": " + envelope.Quote(e.ExtraText)
+	}
+	return s
+}
+
+// Bogus reports whether the code says that the answer failed DNSSEC
+// validation: 6 (DNSSEC Bogus) to 12 (NSEC Missing).
+func (e ExtendedError) Bogus() bool {
+	return e.InfoCode >= dns.ExtendedErrorCodeDNSBogus && e.InfoCode <= dns.ExtendedErrorCodeNSECMissing
+}
+
+// extendedErrors returns the Extended DNS Errors of reply, at most
+// MaxExtendedErrors, or nil.
+func extendedErrors(reply *dns.Msg) []ExtendedError {
+	opt := reply.IsEdns0()
+	if opt == nil {
+		return nil
+	}
+	var out []ExtendedError
+	for _, o := range opt.Option {
+		if ede, ok := o.(*dns.EDNS0_EDE); ok && len(out) < MaxExtendedErrors {
+			out = append(out, ExtendedError{InfoCode: ede.InfoCode, ExtraText: textcut.Cut(strings.ToValidUTF8(ede.ExtraText, "\uFFFD"), MaxExtraText)})
+		}
+	}
+	return out
+}
 
 // ErrNoServers is the error of [New] when the configuration names no
 // usable DNS server.
@@ -296,6 +369,10 @@ type Answer struct {
 	RRs []dns.RR
 	// Authoritative reports the AA bit of the reply.
 	Authoritative bool
+	// ExtendedErrors are the Extended DNS Errors (RFC 8914) the server
+	// sent with the answer, such as 3 (Stale Answer); nil when none. A
+	// failed lookup has them in its LookupError.
+	ExtendedErrors []ExtendedError
 	// AuthenticatedData reports the AD bit of the reply: the recursive
 	// server validated the answer with DNSSEC (RFC 4035 section 3.2.3).
 	// Every query asks for it (RFC 6840 section 5.7). It is only as
@@ -319,6 +396,12 @@ type LookupError struct {
 	// Err wraps one of the sentinel errors (ErrNXDomain, ...), and the
 	// network or context error behind it when there is one.
 	Err error
+	// ExtendedErrors are the Extended DNS Errors (RFC 8914) of the last
+	// failing reply, such as 6 (DNSSEC Bogus) or 22 (No Reachable
+	// Authority) with a SERVFAIL; nil when it had none. No setting is
+	// needed: every query carries EDNS0, in which servers send them.
+	// Err's message ends with them.
+	ExtendedErrors []ExtendedError
 }
 
 // Error names the question (quoted when it is not a valid name, and cut
@@ -445,10 +528,14 @@ func (r *Resolver) resolve(ctx context.Context, fqdn string, qtype uint16) resul
 	m.RecursionDesired = true
 	m.AuthenticatedData = true
 	m.SetEdns0(r.udpSize, r.dnssecOK)
-	fail := func(err error) result { return result{err: &LookupError{Name: fqdn, Type: qtype, Err: err}} }
+	var ede []ExtendedError // of the last failing reply
+	fail := func(err error) result {
+		return result{err: &LookupError{Name: fqdn, Type: qtype, Err: err, ExtendedErrors: ede}}
+	}
 	var last error = ErrTimeout
+	askedCD := make([]bool, len(r.servers)) // the CD question is asked once per server
 	for range r.attempts {
-		for _, server := range r.servers {
+		for i, server := range r.servers {
 			if ctx.Err() != nil {
 				return fail(fmt.Errorf("%w: %w", ErrTimeout, ctx.Err()))
 			}
@@ -461,22 +548,50 @@ func (r *Resolver) resolve(ctx context.Context, fqdn string, qtype uint16) resul
 				reply, err = r.exchange(ctx, plain, server)
 			}
 			if err != nil {
-				last = err
+				last, ede = err, nil
 				continue
 			}
 			switch reply.Rcode {
 			case dns.RcodeSuccess, dns.RcodeNameError:
 				return r.answer(fqdn, qtype, reply)
+			}
+			ede = extendedErrors(reply)
+			switch reply.Rcode {
 			case dns.RcodeServerFailure:
 				last = ErrServFail
+				if r.bogus(ctx, m, server, ede, &askedCD[i]) {
+					last = fmt.Errorf("%w: %w", ErrServFail, ErrDNSSECBogus)
+				}
 			case dns.RcodeRefused:
 				last = ErrRefused
 			default:
 				last = fmt.Errorf("%w: rcode %s", ErrServFail, dns.RcodeToString[reply.Rcode])
 			}
+			for _, e := range ede {
+				last = fmt.Errorf("%w; %s", last, e)
+			}
 		}
 	}
 	return fail(last)
+}
+
+// bogus reports whether the SERVFAIL of server to m, with its Extended
+// DNS Errors ede, is a failed DNSSEC validation: an EDE says so, or,
+// without one, the server answers the question asked again with the CD
+// bit (checking disabled), which it does once per lookup (*askedCD).
+// The records of that answer are never used.
+func (r *Resolver) bogus(ctx context.Context, m *dns.Msg, server string, ede []ExtendedError, askedCD *bool) bool {
+	if slices.ContainsFunc(ede, ExtendedError.Bogus) {
+		return true
+	}
+	if *askedCD || ctx.Err() != nil {
+		return false
+	}
+	*askedCD = true
+	cd := m.Copy()
+	cd.CheckingDisabled = true
+	reply, err := r.exchange(ctx, cd, server)
+	return err == nil && (reply.Rcode == dns.RcodeSuccess || reply.Rcode == dns.RcodeNameError)
 }
 
 // exchange sends m to server over UDP, and again over TCP when the reply
@@ -511,7 +626,7 @@ func (r *Resolver) exchange(ctx context.Context, m *dns.Msg, server string) (*dn
 
 // answer builds the result of a NOERROR or NXDOMAIN reply.
 func (r *Resolver) answer(fqdn string, qtype uint16, reply *dns.Msg) result {
-	a := &Answer{Name: fqdn, Type: qtype, Rcode: reply.Rcode, Authoritative: reply.Authoritative, AuthenticatedData: reply.AuthenticatedData}
+	a := &Answer{Name: fqdn, Type: qtype, Rcode: reply.Rcode, Authoritative: reply.Authoritative, AuthenticatedData: reply.AuthenticatedData, ExtendedErrors: extendedErrors(reply)}
 	var minTTL uint32 = 1<<32 - 1
 	for _, rr := range reply.Answer {
 		h := rr.Header()
