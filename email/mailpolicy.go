@@ -1,6 +1,7 @@
 package email
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -194,12 +195,25 @@ type DNSSEC struct {
 	Signed bool `json:"signed"`
 	// DS reports a DS record for the domain (served by the parent zone).
 	DS bool `json:"ds"`
-	// DNSKEY reports a DNSKEY record at the domain.
+	// DNSKEY reports a DNSKEY record at the domain, including one the
+	// resolver refused as bogus (listed in Bogus).
 	DNSKEY bool `json:"dnskey"`
 	// Validated reports that the resolver set the AD bit on the DS and
-	// DNSKEY answers: it validated them with DNSSEC. False from a
-	// resolver that does not validate, whatever the zone.
+	// DNSKEY answers (it validated them with DNSSEC) and that none of
+	// the records the check asks for failed validation (Bogus is
+	// empty). False from a resolver that does not validate, whatever
+	// the zone.
 	Validated bool `json:"validated"`
+	// Bogus are the questions of the check whose answers failed DNSSEC
+	// validation at the resolver (resolver.ErrDNSSECBogus: signatures
+	// that do not match the data, have expired, or are missing), as
+	// "name TYPE": "example.com MX". The check asks for the DS and
+	// DNSKEY of the domain and for the records mail depends on most: its
+	// MX, its TXT (SPF) and the TXT of _dmarc.<domain>. A validating
+	// resolver answers SERVFAIL to these lookups, as it does to every
+	// sender that validates DNSSEC; each is a dnssec_bogus problem.
+	// Never nil. An extension beyond the specification.
+	Bogus []string `json:"bogus" openapi:"extension"`
 	// Error says why a lookup failed; "" when none did.
 	Error string `json:"error"`
 	// Problems are the findings; not part of the JSON form.
@@ -344,7 +358,7 @@ func (v *Verifier) lookupRecord(ctx context.Context, name, version, what string,
 	recs, err := v.lookupVersioned(ctx, name, version)
 	switch {
 	case err != nil:
-		ps.add("warning", "dns_error", "the "+what+" lookup failed: "+err.Error())
+		*ps = append(*ps, lookupProblem("warning", "dns_error", "the "+what+" lookup", err))
 		return "", 0, RecordError, err.Error()
 	case len(recs) == 0:
 		return "", 0, RecordMissing, ""
@@ -579,11 +593,13 @@ func (v *Verifier) dkim(ctx context.Context, domain string, selectors []string) 
 	wg.Wait()
 	ps := (*problems)(&d.Problems)
 	valid, failed := false, 0
+	var firstErr error
 	for i, r := range res {
 		switch {
 		case r.err != nil:
 			failed++
-			if d.Error == "" {
+			if firstErr == nil {
+				firstErr = r.err
 				d.Error = r.err.Error()
 			}
 		case r.key != nil:
@@ -603,40 +619,83 @@ func (v *Verifier) dkim(ctx context.Context, domain string, selectors []string) 
 		d.Status = RecordMissing
 	}
 	if failed > 0 {
-		ps.add("warning", "dns_error", fmt.Sprintf("%d of %d DKIM selector lookups failed: %s", failed, len(selectors), d.Error))
+		*ps = append(*ps, lookupProblem("warning", "dns_error", fmt.Sprintf("%d of %d DKIM selector lookups", failed, len(selectors)), firstErr))
 	}
 	return d
 }
 
-// dnssec asks for the DS and DNSKEY records of domain, at once.
+// dnssec asks, all at once, for the DS and DNSKEY records of domain and
+// for the records mail depends on most (MX, TXT, the TXT of _dmarc),
+// whose answers fail validation when the zone's data is bogus.
 func (v *Verifier) dnssec(ctx context.Context, domain string) *DNSSEC {
-	d := &DNSSEC{}
-	var ds, key *resolver.Answer
-	var dsErr, keyErr error
-	var wg sync.WaitGroup
-	wg.Go(func() { ds, dsErr = v.cfg.Resolver.Lookup(ctx, domain, dns.TypeDS) })
-	key, keyErr = v.cfg.Resolver.Lookup(ctx, domain, dns.TypeDNSKEY)
-	wg.Wait()
+	d := &DNSSEC{Bogus: []string{}}
+	questions := []struct {
+		what, name string
+		qtype      uint16
+	}{{"DS", domain, dns.TypeDS}, {"DNSKEY", domain, dns.TypeDNSKEY}, {"MX", domain, dns.TypeMX}, {"SPF", domain, dns.TypeTXT}, {"DMARC", "_dmarc." + domain, dns.TypeTXT}}
+	answers := make([]*resolver.Answer, len(questions))
+	errs := make([]error, len(questions))
+	forEach(len(questions), len(questions), func(i int) {
+		answers[i], errs[i] = v.cfg.Resolver.Lookup(ctx, questions[i].name, questions[i].qtype)
+	})
 	ps := (*problems)(&d.Problems)
-	for _, err := range []error{dsErr, keyErr} {
-		if err != nil && !errors.Is(err, resolver.ErrNXDomain) {
-			d.Error = err.Error()
-			ps.add("warning", "dns_error", "the DNSSEC lookup failed: "+err.Error())
-			return d
+	for i, err := range errs {
+		switch {
+		case errors.Is(err, resolver.ErrDNSSECBogus):
+			q := questions[i].name + " " + dns.TypeToString[questions[i].qtype]
+			d.Bogus = append(d.Bogus, q)
+			*ps = append(*ps, lookupProblem("", "", "the "+questions[i].what+" lookup", err))
+			d.Error = cmp.Or(d.Error, err.Error())
+		case err != nil && !errors.Is(err, resolver.ErrNXDomain) && i < 2:
+			// The other questions are the other checks' own.
+			d.Error = cmp.Or(d.Error, err.Error())
+			*ps = append(*ps, lookupProblem("warning", "dns_error", "the DNSSEC lookup", err))
 		}
 	}
-	d.DS = dsErr == nil && hasRR(ds, dns.TypeDS)
-	d.DNSKEY = keyErr == nil && hasRR(key, dns.TypeDNSKEY)
+	if d.Error != "" && len(d.Bogus) == 0 {
+		return d
+	}
+	ds, key := answers[0], answers[1]
+	d.DS = errs[0] == nil && hasRR(ds, dns.TypeDS)
+	d.DNSKEY = errs[1] == nil && hasRR(key, dns.TypeDNSKEY) || errors.Is(errs[1], resolver.ErrDNSSECBogus)
 	d.Signed = d.DS && d.DNSKEY
-	d.Validated = d.Signed && ds.AuthenticatedData && key.AuthenticatedData
+	d.Validated = d.Signed && len(d.Bogus) == 0 && ds.AuthenticatedData && key.AuthenticatedData
 	switch {
-	case d.DS && !d.DNSKEY:
+	case d.DS && !d.DNSKEY && errs[1] == nil:
 		ps.add("error", "dnssec_broken", "the parent publishes a DS record but the domain serves no DNSKEY: validating resolvers fail every lookup of the domain")
-	case d.DNSKEY && !d.DS:
+	case d.DNSKEY && !d.DS && errs[0] == nil:
 		ps.add("warning", "dnssec_no_ds", "the zone is signed (DNSKEY) but the parent has no DS record: resolvers cannot validate it")
 	}
 	return d
 }
+
+// lookupProblem is the problem of lookups (what: "the MX lookup") that
+// failed with err: dnssec_bogus, an error, when the answer failed DNSSEC
+// validation at the resolver (resolver.ErrDNSSECBogus), as it does for
+// every sender that validates, which therefore cannot read the record
+// either; otherwise code with severity sev.
+func lookupProblem(sev, code, what string, err error) Problem {
+	var le *resolver.LookupError
+	if !errors.Is(err, resolver.ErrDNSSECBogus) || !errors.As(err, &le) {
+		return Problem{Code: code, Severity: sev, Message: what + " failed: " + err.Error()}
+	}
+	msg := what + " (" + strings.TrimSuffix(le.Name, ".") + " " + dns.TypeToString[le.Type] + ") failed DNSSEC validation at the resolver, as it does for every sender that validates DNSSEC"
+	for i, e := range le.ExtendedErrors {
+		msg += map[bool]string{true: "; the resolver says ", false: ", "}[i == 0] + e.String()
+	}
+	return Problem{Code: "dnssec_bogus", Severity: "error", Message: msg}
+}
+
+// covers reports whether err is the failure of a lookup that d lists in
+// Bogus, and so reports; false for a nil d.
+func (d *DNSSEC) covers(err error) bool {
+	var le *resolver.LookupError
+	return d != nil && errors.As(err, &le) && d.failed(strings.TrimSuffix(le.Name, ".")+" "+dns.TypeToString[le.Type])
+}
+
+// failed reports whether d lists the question q ("example.com MX") in
+// Bogus; false for a nil d.
+func (d *DNSSEC) failed(q string) bool { return d != nil && slices.Contains(d.Bogus, q) }
 
 func hasRR(a *resolver.Answer, qtype uint16) bool {
 	if a == nil {

@@ -292,7 +292,7 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 			if errors.Is(addrErrs[i], resolver.ErrNXDomain) || errors.Is(addrErrs[i], resolver.ErrNoData) {
 				add("warning", "mx_no_address", "the MX host "+h.Host+" has no A or AAAA record: mail cannot be delivered to it")
 			} else {
-				add("warning", "mx_dns_error", "the address lookup of the MX host "+h.Host+" failed: "+addrErrs[i].Error())
+				addProblem(add, lookupProblem("warning", "mx_dns_error", "the address lookup of the MX host "+h.Host, addrErrs[i]))
 			}
 		}
 		if starttls && tlsErrs[i] == nil {
@@ -308,14 +308,14 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 		host := out[s.host].Host
 		switch {
 		case ptrErrs[k] != nil:
-			add("warning", "mx_dns_error", "the PTR lookup of "+a.IP+" ("+host+") failed: "+ptrErrs[k].Error())
+			addProblem(add, lookupProblem("warning", "mx_dns_error", "the PTR lookup of "+a.IP+" ("+host+")", ptrErrs[k]))
 		case len(a.PTR) == 0:
 			add("warning", "mx_no_fcrdns", a.IP+" ("+host+") has no PTR record: receivers check that a mail server's address has reverse DNS")
 		case !a.FCrDNS:
 			msg := a.IP + " (" + host + ") is not forward-confirmed: its PTR names (" + strings.Join(a.PTR[:min(len(a.PTR), MaxPTRNames)], ", ") + ") do not resolve back to it"
 			for j, f := range fwds {
 				if f.a == k && fwdErrs[j] != nil {
-					add("warning", "mx_dns_error", "the address lookup of "+f.name+" failed: "+fwdErrs[j].Error())
+					addProblem(add, lookupProblem("warning", "mx_dns_error", "the address lookup of "+f.name, fwdErrs[j]))
 					msg = ""
 				}
 			}
@@ -340,6 +340,9 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 	}
 	return out
 }
+
+// addProblem reports p through add.
+func addProblem(add func(sev, code, msg string), p Problem) { add(p.Severity, p.Code, p.Message) }
 
 // Errors of CheckSTARTTLS, usable with errors.Is; each one's message is
 // the matching SMTP probe reason (SMTPForbidden, SMTPProxyError).

@@ -120,6 +120,8 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 		line(RequirementSPF, spfReq, RequirementFail, "the SPF record is invalid: "+strings.Join(h.SPF.Errors, "; "))
 	case has("spf_missing"):
 		line(RequirementSPF, spfReq, RequirementFail, "no SPF record is published")
+	case h.DNSSEC.failed(h.Domain + " TXT"):
+		line(RequirementSPF, spfReq, RequirementFail, "the domain's TXT records fail DNSSEC validation (dnssec_bogus): receivers that validate DNSSEC cannot read the SPF record")
 	default:
 		line(RequirementSPF, spfReq, RequirementUnknown, "the SPF lookup failed")
 	}
@@ -150,6 +152,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 
 	const dmarcReq = "DMARC: a valid DMARC policy, at least p=none"
 	dmarcOK := h.DMARC != nil && h.DMARC.Valid()
+	dmarcBogus := h.DMARC == nil && h.DNSSEC.failed("_dmarc."+h.Domain+" TXT")
 	switch {
 	case skipped != "":
 		line(RequirementDMARC, dmarcReq, status(h.MX.Status == MXNXDomain), skipped)
@@ -159,6 +162,8 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 		line(RequirementDMARC, dmarcReq, RequirementFail, "the DMARC record is invalid: "+strings.Join(h.DMARC.Errors, "; "))
 	case has("dmarc_missing"):
 		line(RequirementDMARC, dmarcReq, RequirementFail, "no DMARC record at the domain or its organizational domain")
+	case dmarcBogus:
+		line(RequirementDMARC, dmarcReq, RequirementFail, "the DMARC record fails DNSSEC validation (dnssec_bogus): receivers that validate DNSSEC cannot read it")
 	default:
 		line(RequirementDMARC, dmarcReq, RequirementUnknown, "the DMARC lookup failed")
 	}
@@ -169,7 +174,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 	switch {
 	case skipped != "":
 		line(RequirementDMARCAlignment, alignReq, status(h.MX.Status == MXNXDomain), skipped)
-	case !dmarcOK && h.DMARC == nil && !has("dmarc_missing"):
+	case !dmarcOK && h.DMARC == nil && !has("dmarc_missing") && !dmarcBogus:
 		line(RequirementDMARCAlignment, alignReq, RequirementUnknown, "the DMARC lookup failed")
 	case !dmarcOK:
 		line(RequirementDMARCAlignment, alignReq, RequirementFail, "no valid DMARC policy: there is nothing to align with")

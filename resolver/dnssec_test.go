@@ -15,26 +15,13 @@ import (
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
-// mailZone are the records of the DNSSEC test zones: what domain health
-// asks about.
-var mailZone = []string{
-	"@ MX 10 mx",
-	`@ TXT "v=spf1 ip4:192.0.2.1 -all"`,
-	`_dmarc TXT "v=DMARC1; p=reject; rua=mailto:dmarc@example.org"`,
-	"mx A 127.0.0.1",
-}
-
 // Against a real validating Unbound, a lookup of records whose
 // signatures do not match, or have expired, is a server failure caused
 // by DNSSEC (ErrDNSSECBogus), with the Extended DNS Error the server
 // sent; without EDE, the question asked again with CD tells it from an
 // outage. Records of the same zone that validate are answered with AD.
 func TestDNSSECBogusFromUnbound(t *testing.T) {
-	peers := dnssectest.Start(t,
-		dnssectest.Zone{Name: "good.example", Records: mailZone},
-		dnssectest.Zone{Name: "bogus.example", Records: mailZone, Tampered: []string{"@ MX 20 mx", `@ TXT "v=spf1 +all"`}},
-		dnssectest.Zone{Name: "expired.example", Records: mailZone, Expired: true},
-	)
+	peers := dnssectest.Start(t, dnssectest.MailZones()...)
 	for _, ede := range []bool{true, false} {
 		addr := peers.Validator(t, ede)
 		r, err := New(Config{Servers: []string{addr}, Timeout: 10 * time.Second, Attempts: 1})

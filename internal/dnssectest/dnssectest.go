@@ -58,6 +58,27 @@ type Zone struct {
 	Expired bool
 }
 
+// MailRecords are the records of the zones of MailZones: an MX host on
+// loopback (whose reverse name Unbound answers as localhost, so that it
+// is forward-confirmed), SPF and DMARC.
+var MailRecords = []string{
+	"@ MX 10 mx",
+	`@ TXT "v=spf1 ip4:192.0.2.1 -all"`,
+	`_dmarc TXT "v=DMARC1; p=reject; rua=mailto:dmarc@example.org"`,
+	"mx A 127.0.0.1",
+}
+
+// MailZones are three zones of MailRecords: good.example, signed
+// correctly; bogus.example, whose MX and SPF records were changed after
+// signing; and expired.example, whose signatures have expired.
+func MailZones() []Zone {
+	return []Zone{
+		{Name: "good.example", Records: MailRecords},
+		{Name: "bogus.example", Records: MailRecords, Tampered: []string{"@ MX 20 mx", `@ TXT "v=spf1 +all"`}},
+		{Name: "expired.example", Records: MailRecords, Expired: true},
+	}
+}
+
 // Peers are a running NSD with the signed zones, and the validating
 // Unbound servers started on it.
 type Peers struct {
