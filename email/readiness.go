@@ -131,13 +131,20 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 	case skipped != "" || h.DKIM == nil:
 		line(RequirementDKIM, dkimReq, status(h.MX.Status == MXNXDomain), cmp.Or(skipped, "not checked"))
 	case h.DKIM.Status == RecordValid:
-		var keys []string
+		var keys, unusable []string
 		for _, k := range h.DKIM.Keys {
 			if k.Valid {
 				keys = append(keys, fmt.Sprintf("%s (%s, %d bits)", k.Selector, k.KeyType, k.Bits))
+			} else {
+				unusable = append(unusable, k.Selector)
 			}
 		}
-		line(RequirementDKIM, dkimReq, RequirementPass, "usable keys at "+strings.Join(keys, ", "))
+		reason := "usable keys at " + strings.Join(keys, ", ")
+		if len(unusable) > 0 {
+			// The domain's own dkim_* errors name them: say so here too.
+			reason += "; the keys at " + strings.Join(unusable, ", ") + " are not usable, and mail signed with them fails DKIM"
+		}
+		line(RequirementDKIM, dkimReq, RequirementPass, reason)
 	case h.DKIM.Status == RecordInvalid:
 		var keys []string
 		for _, k := range h.DKIM.Keys {
@@ -223,17 +230,26 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 			}
 		}
 	}
+	sts := h.MTASTS
+	stsApplies := sts != nil && sts.Status == RecordValid && sts.Policy != nil && sts.Policy.Mode != "none"
+	stsCovers := stsApplies && (sts.MXMatch == nil || *sts.MXMatch)
 	switch {
-	case skipped != "" || h.MTASTS == nil:
+	case skipped != "" || sts == nil:
 		line(RequirementTLS, tlsReq, status(h.MX.Status == MXNXDomain), cmp.Or(skipped, "not checked"))
 	case len(noTLS) > 0:
 		line(RequirementTLS, tlsReq, RequirementFail, "MX hosts without STARTTLS: "+strings.Join(noTLS, ", "))
-	case h.MTASTS.Status == RecordValid && h.MTASTS.Policy != nil && h.MTASTS.Policy.Mode != "none":
-		line(RequirementTLS, tlsReq, RequirementPass, fmt.Sprintf("the domain's mail hosts take TLS under an MTA-STS policy in mode %s; the TLS of outgoing connections is the sender's, which DNS cannot show", h.MTASTS.Policy.Mode))
+	case stsApplies && !stsCovers && sts.Policy.Mode == "enforce":
+		line(RequirementTLS, tlsReq, RequirementFail, fmt.Sprintf("the MTA-STS policy in mode enforce names none of the MX hosts %s (mta_sts_mx_mismatch): senders that apply MTA-STS refuse to deliver to them", strings.Join(sts.UnmatchedMX, ", ")))
+	case stsCovers:
+		line(RequirementTLS, tlsReq, RequirementPass, fmt.Sprintf("the domain's mail hosts take TLS under an MTA-STS policy in mode %s; the TLS of outgoing connections is the sender's, which DNS cannot show", sts.Policy.Mode))
 	case probed > 0 && probed == len(h.MXHosts):
 		line(RequirementTLS, tlsReq, RequirementPass, "every MX host offers STARTTLS; the TLS of outgoing connections is the sender's, which DNS cannot show")
 	default:
-		line(RequirementTLS, tlsReq, RequirementUnknown, "no valid MTA-STS policy in mode enforce or testing, and STARTTLS was not probed (check_starttls); the TLS of outgoing connections cannot be shown from DNS")
+		policy := "no valid MTA-STS policy in mode enforce or testing"
+		if stsApplies {
+			policy = fmt.Sprintf("the MTA-STS policy in mode testing names none of the MX hosts %s (mta_sts_mx_mismatch)", strings.Join(sts.UnmatchedMX, ", "))
+		}
+		line(RequirementTLS, tlsReq, RequirementUnknown, policy+", and STARTTLS was not probed (check_starttls); the TLS of outgoing connections cannot be shown from DNS")
 	}
 
 	r.Verdict = VerdictReady
