@@ -48,7 +48,11 @@ type Problem struct {
 	// without an A or AAAA record), mx_no_fcrdns (warning: an address
 	// without forward-confirmed reverse DNS), mx_listed (error: an
 	// address listed by a configured DNSBL), mx_no_starttls (warning: a
-	// host that does not offer STARTTLS, when asked), mx_starttls_bound
+	// host that does not offer STARTTLS, when asked),
+	// mx_starttls_unreachable (warning: STARTTLS was asked for but the
+	// host could not be checked: connection refused, timeout, an address
+	// the probe's policy refuses, a proxy failure; the message says
+	// which), mx_starttls_bound
 	// (warning: STARTTLS not checked for some hosts, past
 	// MaxSTARTTLSHosts in one request), mx_dns_error
 	// (warning: a lookup of the MX hosts check failed), dnsbl_error

@@ -56,8 +56,9 @@ type MXHost struct {
 	// empty when it has none or the lookup failed.
 	Addresses []MXAddress `json:"addresses"`
 	// STARTTLS reports whether the host offers STARTTLS in its answer to
-	// EHLO; null when not checked (check_starttls false) or when the
-	// host could not be reached.
+	// EHLO; null when not checked (check_starttls false, or past
+	// MaxSTARTTLSHosts: an mx_starttls_bound warning) or when the host
+	// could not be reached (an mx_starttls_unreachable warning says why).
 	STARTTLS *bool `json:"starttls"`
 }
 
@@ -94,7 +95,8 @@ type MXHostsResult struct {
 	Hosts []MXHost `json:"hosts"`
 	// Problems are the findings, with the codes of domain health
 	// (mx_no_address, mx_no_fcrdns, mx_listed, mx_no_starttls,
-	// mx_dns_error, dnsbl_error), errors first.
+	// mx_starttls_unreachable, mx_dns_error, dnsbl_error, dnssec_bogus),
+	// errors first.
 	Problems []Problem `json:"problems"`
 }
 
@@ -295,7 +297,12 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 				addProblem(add, lookupProblem("warning", "mx_dns_error", "the address lookup of the MX host "+h.Host, addrErrs[i]))
 			}
 		}
-		if starttls && tlsErrs[i] == nil {
+		switch {
+		case !starttls || tlsErrs[i] == errSTARTTLSBound:
+		case tlsErrs[i] != nil:
+			why := strings.TrimPrefix(tlsErrs[i].Error(), "email: STARTTLS check of "+h.Host+": ")
+			add("warning", "mx_starttls_unreachable", "STARTTLS could not be checked on the MX host "+h.Host+": "+why)
+		default:
 			ok := tlsOK[i]
 			h.STARTTLS = &ok
 			if !ok {

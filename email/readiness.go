@@ -249,7 +249,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 		if stsApplies {
 			policy = fmt.Sprintf("the MTA-STS policy in mode testing names none of the MX hosts %s (mta_sts_mx_mismatch)", strings.Join(sts.UnmatchedMX, ", "))
 		}
-		line(RequirementTLS, tlsReq, RequirementUnknown, policy+", and STARTTLS was not probed (check_starttls); the TLS of outgoing connections cannot be shown from DNS")
+		line(RequirementTLS, tlsReq, RequirementUnknown, policy+", and "+starttlsChecked(h, probed)+"; the TLS of outgoing connections cannot be shown from DNS")
 	}
 
 	r.Verdict = VerdictReady
@@ -262,6 +262,21 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 		}
 	}
 	return r
+}
+
+// starttlsChecked says, for the TLS line, how far the STARTTLS check of
+// the MX hosts went, of which probed hosts answered.
+func starttlsChecked(h DomainHealth, probed int) string {
+	var why []string
+	for _, p := range h.Problems {
+		if p.Code == "mx_starttls_unreachable" || p.Code == "mx_starttls_bound" {
+			why = append(why, p.Message)
+		}
+	}
+	if probed == 0 && len(why) == 0 {
+		return "STARTTLS was not probed (check_starttls)"
+	}
+	return fmt.Sprintf("STARTTLS could be checked on %d of %d MX hosts: %s", probed, len(h.MXHosts), strings.Join(why, "; "))
 }
 
 func revokedNote(k DKIMSelectorKey) []string {

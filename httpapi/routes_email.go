@@ -35,7 +35,7 @@ func (s *server) emailRoutes() ([]route, error) {
 		},
 		post(groupEmail, "/v1/email/domain/health", "Check the MX, SPF and DMARC readiness of 1 to 500 domains, and their MX hosts (extension: mx_hosts, check_starttls)", v.DomainHealth).describe(
 			"Extensions beyond the specification: the request fields check_starttls and dkim_selectors (at most 10 DKIM selectors to probe besides the default list), " +
-				"and per result mx_hosts (addresses, forward-confirmed reverse DNS, DNSBL listings, STARTTLS when asked), mta_sts (RFC 8461 record and policy, with mx_match), tls_rpt (RFC 8460), dkim (keys found at the probed selectors, key type and bits), " +
+				"and per result mx_hosts (addresses, forward-confirmed reverse DNS, DNSBL listings, STARTTLS when asked: null with an mx_starttls_unreachable warning giving the reason when a host could not be checked), mta_sts (RFC 8461 record and policy, with mx_match), tls_rpt (RFC 8460), dkim (keys found at the probed selectors, key type and bits), " +
 				"bimi (record, and whether DMARC enforcement lets receivers honour it), dnssec (DS, DNSKEY, the resolver's AD bit, and bogus: the lookups whose answers failed DNSSEC validation at the resolver) and bulk_sender " +
 				"(Gmail and Yahoo bulk-sender requirements that DNS can show: pass, fail or unknown with a reason each, and those it cannot show), " +
 				"with the problem codes they add (mx_*, dnsbl_error, mta_sts_*, tlsrpt_*, dkim_*, bimi_*, dnssec_*). " +

@@ -112,3 +112,71 @@ func TestEmailReadinessTLSAgreesWithMTASTS(t *testing.T) {
 		}
 	}
 }
+
+// A STARTTLS check that could not be done says so: starttls stays null,
+// an mx_starttls_unreachable warning gives the reason, and the tls line
+// of bulk_sender says STARTTLS could not be checked, not that it was not
+// asked for. One mail server refuses the connection; another accepts it
+// and never greets.
+func TestEmailSTARTTLSUnreachableRoute(t *testing.T) {
+	refusing, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusedPort := refusing.Addr().(*net.TCPAddr).Port
+	refusing.Close() // nothing listens there now: connections are refused
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { silent.Close() })
+	go func() {
+		for {
+			c, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { c.Close() }) // accepted, never greeted
+		}
+	}()
+	dns := testutil.DNSServer(t, `$ORIGIN test.
+@ SOA ns h 1 3600 600 86400 60
+mail MX 10 mx.mail.test.
+mx.mail A 127.0.0.1
+`)
+	r, err := resolver.New(resolver.Config{Servers: []string{dns.Addr}, Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		port   int
+		reason string
+	}{
+		{"refused", refusedPort, email.SMTPPortUnreachable},
+		{"silent", silent.Addr().(*net.TCPAddr).Port, email.SMTPTimeout},
+	} {
+		h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Resolver: r,
+			EmailSMTP: email.SMTPOptions{Port: tc.port, AllowPrivateAddresses: true, ConnectTimeout: time.Second, StepTimeout: time.Second, HostInterval: -1}})
+		d := domainHealth(t, h, `{"domains":["mail.test"],"check_starttls":true}`)[0]
+		if len(d.MXHosts) != 1 || d.MXHosts[0].STARTTLS != nil {
+			t.Fatalf("%s: mx_hosts %+v, want one host with starttls null", tc.name, d.MXHosts)
+		}
+		var found bool
+		for _, p := range d.Problems {
+			if p.Code == "mx_starttls_unreachable" {
+				found = true
+				if p.Severity != "warning" || !strings.Contains(p.Message, "mx.mail.test") || !strings.Contains(p.Message, tc.reason) {
+					t.Errorf("%s: %+v, want a warning naming the host and %s", tc.name, p, tc.reason)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no mx_starttls_unreachable problem: %+v", tc.name, d.Problems)
+		}
+		tls := requirement(t, d, email.RequirementTLS)
+		if tls.Status != email.RequirementUnknown || strings.Contains(tls.Reason, "not probed") || !strings.Contains(tls.Reason, "could be checked on 0 of 1 MX hosts") {
+			t.Errorf("%s: tls %s: %s", tc.name, tls.Status, tls.Reason)
+		}
+	}
+}
