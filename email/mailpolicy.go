@@ -112,9 +112,10 @@ type MTASTS struct {
 	// Error says why the lookup or the policy fetch failed; "" when they
 	// did not.
 	Error string `json:"error"`
-	// Problems are the findings, as DomainHealth reports them; not part
-	// of the JSON form.
-	Problems []Problem `json:"-"`
+	// Problems are the findings (record, policy fetch, policy, MX match),
+	// with the codes and severities DomainHealth reports them under, which
+	// lists them too. Never nil. An extension beyond the specification.
+	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
 // TLSRPT is the SMTP TLS Reporting check of a domain (RFC 8460): its
@@ -126,8 +127,10 @@ type TLSRPT struct {
 	Record *mailauth.TLSRPT `json:"record"`
 	// Error says why the lookup failed; "" when it did not.
 	Error string `json:"error"`
-	// Problems are the findings; not part of the JSON form.
-	Problems []Problem `json:"-"`
+	// Problems are the findings, with the codes and severities
+	// DomainHealth reports them under, which lists them too. Never nil.
+	// An extension beyond the specification.
+	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
 // BIMI is the BIMI check of a domain: its default._bimi record, and
@@ -142,8 +145,10 @@ type BIMI struct {
 	DMARCEnforced bool `json:"dmarc_enforced"`
 	// Error says why the lookup failed; "" when it did not.
 	Error string `json:"error"`
-	// Problems are the findings; not part of the JSON form.
-	Problems []Problem `json:"-"`
+	// Problems are the findings, with the codes and severities
+	// DomainHealth reports them under, which lists them too. Never nil.
+	// An extension beyond the specification.
+	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
 // DKIM is the DKIM check of a domain: the keys found at the probed
@@ -161,8 +166,10 @@ type DKIM struct {
 	Keys []DKIMSelectorKey `json:"keys"`
 	// Error says why a lookup failed; "" when none did.
 	Error string `json:"error"`
-	// Problems are the findings; not part of the JSON form.
-	Problems []Problem `json:"-"`
+	// Problems are the findings, with the codes and severities
+	// DomainHealth reports them under, which lists them too. Never nil.
+	// An extension beyond the specification.
+	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
 // A DKIMSelectorKey is the key published at one selector.
@@ -216,8 +223,10 @@ type DNSSEC struct {
 	Bogus []string `json:"bogus" openapi:"extension"`
 	// Error says why a lookup failed; "" when none did.
 	Error string `json:"error"`
-	// Problems are the findings; not part of the JSON form.
-	Problems []Problem `json:"-"`
+	// Problems are the findings, with the codes and severities
+	// DomainHealth reports them under, which lists them too. Never nil.
+	// An extension beyond the specification.
+	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
 // dkimSelectors are the selectors probed by default: those the large
@@ -392,7 +401,7 @@ func (v *Verifier) policyURL(domain string) string {
 // mtasts checks the MTA-STS record and policy of domain, matching the
 // policy against mxHosts.
 func (v *Verifier) mtasts(ctx context.Context, domain string, mxHosts []string) *MTASTS {
-	m := &MTASTS{PolicyURL: v.policyURL(domain), UnmatchedMX: []string{}}
+	m := &MTASTS{PolicyURL: v.policyURL(domain), UnmatchedMX: []string{}, Problems: []Problem{}}
 	ps := (*problems)(&m.Problems)
 	rec, n, status, errText := v.lookupRecord(ctx, "_mta-sts."+domain, "STSv1", "MTA-STS", ps)
 	if status != "" {
@@ -514,7 +523,7 @@ func (v *Verifier) fetchPolicy(ctx context.Context, url string) (p *mailauth.MTA
 
 // tlsrpt checks the _smtp._tls record of domain.
 func (v *Verifier) tlsrpt(ctx context.Context, domain string) *TLSRPT {
-	t := &TLSRPT{}
+	t := &TLSRPT{Problems: []Problem{}}
 	ps := (*problems)(&t.Problems)
 	rec, n, status, errText := v.lookupRecord(ctx, "_smtp._tls."+domain, "TLSRPTv1", "TLS-RPT", ps)
 	if status != "" {
@@ -533,7 +542,7 @@ func (v *Verifier) tlsrpt(ctx context.Context, domain string) *TLSRPT {
 // bimi checks the default._bimi record of domain; judgeDMARC then
 // weighs it against the domain's DMARC policy.
 func (v *Verifier) bimi(ctx context.Context, domain string) *BIMI {
-	b := &BIMI{}
+	b := &BIMI{Problems: []Problem{}}
 	ps := (*problems)(&b.Problems)
 	rec, n, status, errText := v.lookupRecord(ctx, "default._bimi."+domain, "BIMI1", "BIMI", ps)
 	if status != "" {
@@ -561,7 +570,7 @@ func (b *BIMI) judgeDMARC(dmarc *mailauth.DMARC) {
 
 // dkim probes the selectors of domain, all at once.
 func (v *Verifier) dkim(ctx context.Context, domain string, selectors []string) *DKIM {
-	d := &DKIM{Selectors: selectors, Keys: []DKIMSelectorKey{}}
+	d := &DKIM{Selectors: selectors, Keys: []DKIMSelectorKey{}, Problems: []Problem{}}
 	type found struct {
 		key *DKIMSelectorKey
 		err error
@@ -628,7 +637,7 @@ func (v *Verifier) dkim(ctx context.Context, domain string, selectors []string) 
 // for the records mail depends on most (MX, TXT, the TXT of _dmarc),
 // whose answers fail validation when the zone's data is bogus.
 func (v *Verifier) dnssec(ctx context.Context, domain string) *DNSSEC {
-	d := &DNSSEC{Bogus: []string{}}
+	d := &DNSSEC{Bogus: []string{}, Problems: []Problem{}}
 	questions := []struct {
 		what, name string
 		qtype      uint16

@@ -39,6 +39,7 @@ func (s *server) emailRoutes() ([]route, error) {
 				"bimi (record, and whether DMARC enforcement lets receivers honour it), dnssec (DS, DNSKEY, the resolver's AD bit, and bogus: the lookups whose answers failed DNSSEC validation at the resolver) and bulk_sender " +
 				"(Gmail and Yahoo bulk-sender requirements that DNS can show: pass, fail or unknown with a reason each, and those it cannot show), " +
 				"with the problem codes they add (mx_*, dnsbl_error, mta_sts_*, tlsrpt_*, dkim_*, bimi_*, dnssec_*). " +
+				"Each sub-result (spf, dmarc, mta_sts with its record and policy, tls_rpt, dkim, bimi, dnssec) also lists its own findings in problems, each with code, severity and message, as a library caller gets them; the result's problems remain the union, under the codes above. " +
 				"A lookup that the resolver fails because its data does not pass DNSSEC validation (SERVFAIL with an Extended DNS Error 6 to 12, or answered when asked again with the CD bit) is a dnssec_bogus error naming the lookup and the resolver's EDE, not a dns_error: " +
 				"every sender that validates DNSSEC fails it too, so the verdict is not_ready (not unknown), and the spf, dmarc and dmarc_alignment lines of bulk_sender fail when their records are bogus."),
 		post(groupEmail, "/v1/email/disposable/check", "Classify 1 to 500 addresses as disposable or not", v.CheckDisposable),
