@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -60,6 +61,13 @@ type MTASTSOptions struct {
 	// and examples; every other non-public address stays refused.
 	// Default: false.
 	AllowLoopback bool
+	// AllowPrivateAddresses lets the fetch reach loopback, private,
+	// link-local and every other non-public address, for an internal
+	// deployment checking domains whose policy hosts are on its own
+	// network. Never set it on a service that checks the domains of
+	// untrusted callers: a domain could aim the fetch at that network.
+	// Default: false.
+	AllowPrivateAddresses bool
 }
 
 // newPolicyClient builds the client of MTA-STS policy fetches, or nil
@@ -80,7 +88,10 @@ func newPolicyClient(cfg Config) *safehttp.Client {
 		safehttp.WithMaxRedirects(-1),
 		safehttp.WithRootCAs(cfg.MTASTS.RootCAs),
 	}
-	if cfg.MTASTS.AllowLoopback {
+	switch {
+	case cfg.MTASTS.AllowPrivateAddresses:
+		opts = append(opts, safehttp.AllowPrefixes(netip.MustParsePrefix("0.0.0.0/0"), netip.MustParsePrefix("::/0")))
+	case cfg.MTASTS.AllowLoopback:
 		opts = append(opts, safehttp.AllowLoopback())
 	}
 	return safehttp.New(opts...)
