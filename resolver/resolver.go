@@ -346,6 +346,9 @@ func parseServer(s string) (addr, reason string) {
 	if n, err := strconv.ParseUint(port, 10, 16); err != nil || n == 0 {
 		return "", "has port " + envelope.Quote(port) + ": a port is a number from 1 to 65535"
 	}
+	if _, zone, _ := strings.Cut(host, "%"); strings.Trim(zone, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != "" {
+		return "", "has an IPv6 zone that is not an interface name or number, such as eth0 in fe80::53%eth0"
+	}
 	return net.JoinHostPort(host, port), ""
 }
 

@@ -45,6 +45,9 @@ func TestResolverNewServers(t *testing.T) {
 		{"2001:db8::53]:53", "", "not an IP address"},
 		{"192.0.2.53:53:53", "", "not an IP address"},
 		{"192.0.2.256", "", "not an IP address"},
+		{"[fe80::53%eth0]:53", "[fe80::53%eth0]:53", ""},
+		{"::%]0", "", "IPv6 zone"},
+		{"[fe80::53%a:b]:53", "", "IPv6 zone"},
 	} {
 		r, err := resolver.New(resolver.Config{Servers: []string{"192.0.2.1", tc.server}})
 		if tc.want != "" {
