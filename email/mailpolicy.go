@@ -803,10 +803,14 @@ func (v *Verifier) CheckDKIM(ctx context.Context, domain string, selectors []str
 
 // CheckDNSSEC reports whether domain is the apex of a signed zone (a DS
 // record at the parent and a DNSKEY at the domain) and whether the
-// resolver validated the answers (their AD bit: see resolver.Answer). A
-// name inside a zone, with no zone of its own, has neither record and is
-// reported unsigned whatever its zone. It fails as
-// [Verifier.CheckMTASTS] does.
+// resolver validated the answers (their AD bit: see resolver.Answer). It
+// also asks for the MX, TXT and _dmarc TXT records of the domain, and
+// lists in Bogus those whose answers a validating resolver refused
+// (resolver.ErrDNSSECBogus), each a dnssec_bogus error: a zone signed
+// correctly whose data was changed after signing, or whose signatures
+// have expired, is then not Validated. A name inside a zone, with no
+// zone of its own, has neither DS nor DNSKEY and is reported unsigned
+// whatever its zone. It fails as [Verifier.CheckMTASTS] does.
 func (v *Verifier) CheckDNSSEC(ctx context.Context, domain string) (*DNSSEC, error) {
 	return checkOne(v, domain, func(name string) *DNSSEC { return v.dnssec(ctx, name) })
 }

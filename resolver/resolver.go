@@ -164,7 +164,12 @@ const (
 // Config configures a [Resolver]. Every field is optional: the zero
 // Config asks the nameservers of /etc/resolv.conf with the defaults
 // below. A zero field means its default, and so does a negative
-// Timeout, Attempts, MaxTTL or NegativeTTL.
+// Timeout, Attempts, MaxTTL or NegativeTTL. Reading the Extended DNS
+// Errors of the replies (RFC 8914) and telling DNSSEC-bogus data from an
+// outage ([ErrDNSSECBogus]) need no field: every query carries EDNS0,
+// and the codes are in [Answer.ExtendedErrors] and
+// [LookupError.ExtendedErrors]. The command quiver has a flag for each
+// field (-dns-servers, -dns-dnssec-ok, ...).
 type Config struct {
 	// Servers are the recursive servers, asked in order, each an IP
 	// address with an optional port: "192.0.2.53" (port 53),
