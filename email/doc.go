@@ -77,7 +77,10 @@
 //     others carry their reason.
 //   - Domain health answers a verdict of ready, needs_attention, not_ready
 //     or unknown (DNS failed) with every problem found, and SPF and DMARC
-//     as parsed objects (null when not published).
+//     as parsed objects (null when not published). Data that a
+//     validating resolver refuses as bogus (resolver.ErrDNSSECBogus) is
+//     a dnssec_bogus error and makes the verdict not_ready, not unknown:
+//     every sender that validates DNSSEC fails those lookups too.
 //   - Domain health also checks, as extensions, MTA-STS (record and
 //     policy, see [MTASTSOptions]), TLS-RPT, DKIM keys at a list of
 //     selectors ([DefaultDKIMSelectors] and the caller's), BIMI and

@@ -12,6 +12,7 @@ import (
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/meter"
 	"github.com/quiverkit/quiver/mailauth"
+	"github.com/quiverkit/quiver/resolver"
 )
 
 // DomainHealthRequest is the body of POST /v1/email/domain/health.
@@ -36,8 +37,8 @@ type DomainHealthRequest struct {
 const (
 	VerdictReady          = "ready"           // no problem found
 	VerdictNeedsAttention = "needs_attention" // warnings only
-	VerdictNotReady       = "not_ready"       // at least one error
-	VerdictUnknown        = "unknown"         // DNS failed; nothing proven
+	VerdictNotReady       = "not_ready"       // at least one error; data that fails DNSSEC validation (dnssec_bogus) is one, whatever else failed
+	VerdictUnknown        = "unknown"         // the MX, SPF or DMARC lookup failed (not for DNSSEC); nothing proven
 )
 
 // A Problem is one finding of the domain-health check.
@@ -50,7 +51,11 @@ type Problem struct {
 	// without an A or AAAA record), mx_no_fcrdns (warning: an address
 	// without forward-confirmed reverse DNS), mx_listed (error: an
 	// address listed by a configured DNSBL), mx_no_starttls (warning: a
-	// host that does not offer STARTTLS, when asked), mx_starttls_bound
+	// host that does not offer STARTTLS, when asked),
+	// mx_starttls_unreachable (warning: STARTTLS was asked for but the
+	// host could not be checked: connection refused, timeout, an address
+	// the probe's policy refuses, a proxy failure; the message says
+	// which), mx_starttls_bound
 	// (warning: STARTTLS not checked for some hosts, past
 	// MaxSTARTTLSHosts in one request), mx_dns_error
 	// (warning: a lookup of the MX hosts check failed), dnsbl_error
@@ -78,7 +83,13 @@ type Problem struct {
 	//     bimi_no_authority, bimi_dmarc_not_enforced (warnings).
 	//   - DNSSEC: dnssec_broken (error: a DS without DNSKEY),
 	//     dnssec_no_ds (warning: a signed zone the parent does not point
-	//     to).
+	//     to), dnssec_bogus (error: a lookup failed DNSSEC validation at
+	//     the resolver, resolver.ErrDNSSECBogus, as it does for every
+	//     sender that validates; the message names the lookup and the
+	//     resolver's Extended DNS Error, such as "EDE 6 (DNSSEC Bogus)"
+	//     or "EDE 7 (Signature Expired)"; it replaces the dns_error or
+	//     mx_dns_error of that lookup, and makes the verdict not_ready,
+	//     since validating senders cannot read the records).
 	//   - dns_error as a warning: a lookup of one of these records
 	//     failed; only MX, SPF and DMARC failures make the verdict
 	//     unknown.
@@ -313,10 +324,11 @@ func (v *Verifier) health(ctx context.Context, domain string, selectors []string
 		add("error", "no_mx", "the domain has no MX records and no address to fall back on")
 	case MXImplicit:
 		add("warning", "no_mx", "the domain has no MX records; mail goes to its A/AAAA address (implicit MX)")
-	case MXServFail, MXTimeout, MXError:
+	case MXTimeout:
 		dnsFailed = true
 		add("error", "dns_error", "the MX lookup failed: "+h.MX.Error)
 	}
+	mxFailed := h.MX.Status == MXServFail || h.MX.Status == MXError
 	// A domain that does not exist has no records; one whose DNS did not
 	// answer in time would cost a timeout per record, to prove nothing.
 	if h.MX.Status != MXNXDomain && h.MX.Status != MXTimeout {
@@ -334,12 +346,28 @@ func (v *Verifier) health(ctx context.Context, domain string, selectors []string
 		wg.Go(func() { h.DNSSEC = v.dnssec(ctx, domain) })
 		h.DKIM = v.dkim(ctx, domain, selectors)
 		wg.Wait()
+		// A lookup that failed DNSSEC validation proves the domain
+		// broken for validating senders: the DNSSEC check reports it
+		// (dnssec_bogus), and the verdict is not unknown.
+		failed := func(what string, err error) {
+			switch {
+			case h.DNSSEC.covers(err):
+			case errors.Is(err, resolver.ErrDNSSECBogus):
+				found = append(found, lookupProblem("", "", "the "+what+" lookup", err))
+			default:
+				dnsFailed = true
+				found = append(found, lookupProblem("error", "dns_error", "the "+what+" lookup", err))
+			}
+		}
+		if mxFailed && !h.DNSSEC.failed(domain+" MX") {
+			dnsFailed = true
+			add("error", "dns_error", "the MX lookup failed: "+h.MX.Error)
+		}
 		switch {
 		case errors.Is(spfErr, mailauth.ErrNoRecord):
 			add("error", "spf_missing", "no SPF record: receivers cannot tell which hosts may send for the domain")
 		case spfErr != nil:
-			dnsFailed = true
-			add("error", "dns_error", "the SPF lookup failed: "+spfErr.Error())
+			failed("SPF", spfErr)
 		default:
 			h.SPF = spf
 			spfProblems(h.SPF, add)
@@ -348,8 +376,7 @@ func (v *Verifier) health(ctx context.Context, domain string, selectors []string
 		case errors.Is(dmarcErr, mailauth.ErrNoRecord):
 			add("error", "dmarc_missing", "no DMARC record at _dmarc."+domain+": spoofed mail is not rejected and no reports are sent")
 		case dmarcErr != nil:
-			dnsFailed = true
-			add("error", "dns_error", "the DMARC lookup failed: "+dmarcErr.Error())
+			failed("DMARC", dmarcErr)
 		default:
 			h.DMARC = dmarc
 			dmarcProblems(h.DMARC, add)
@@ -362,7 +389,9 @@ func (v *Verifier) health(ctx context.Context, domain string, selectors []string
 	hostsDone.Wait()
 	found = append(found, mxProblems...)
 	var errs, warns []Problem
+	bogus := false
 	for _, p := range found {
+		bogus = bogus || p.Code == "dnssec_bogus"
 		if p.Severity == "error" {
 			errs = append(errs, p)
 		} else {
@@ -371,6 +400,8 @@ func (v *Verifier) health(ctx context.Context, domain string, selectors []string
 	}
 	h.Problems = append(append(h.Problems, errs...), warns...)
 	switch {
+	case bogus:
+		h.Verdict = VerdictNotReady
 	case dnsFailed:
 		h.Verdict = VerdictUnknown
 	case len(errs) > 0:

@@ -1,6 +1,7 @@
 package email
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -10,6 +11,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -60,6 +62,13 @@ type MTASTSOptions struct {
 	// and examples; every other non-public address stays refused.
 	// Default: false.
 	AllowLoopback bool
+	// AllowPrivateAddresses lets the fetch reach loopback, private,
+	// link-local and every other non-public address, for an internal
+	// deployment checking domains whose policy hosts are on its own
+	// network. Never set it on a service that checks the domains of
+	// untrusted callers: a domain could aim the fetch at that network.
+	// Default: false.
+	AllowPrivateAddresses bool
 }
 
 // newPolicyClient builds the client of MTA-STS policy fetches, or nil
@@ -80,7 +89,10 @@ func newPolicyClient(cfg Config) *safehttp.Client {
 		safehttp.WithMaxRedirects(-1),
 		safehttp.WithRootCAs(cfg.MTASTS.RootCAs),
 	}
-	if cfg.MTASTS.AllowLoopback {
+	switch {
+	case cfg.MTASTS.AllowPrivateAddresses:
+		opts = append(opts, safehttp.AllowPrefixes(netip.MustParsePrefix("0.0.0.0/0"), netip.MustParsePrefix("::/0")))
+	case cfg.MTASTS.AllowLoopback:
 		opts = append(opts, safehttp.AllowLoopback())
 	}
 	return safehttp.New(opts...)
@@ -112,9 +124,10 @@ type MTASTS struct {
 	// Error says why the lookup or the policy fetch failed; "" when they
 	// did not.
 	Error string `json:"error"`
-	// Problems are the findings, as DomainHealth reports them; not part
-	// of the JSON form.
-	Problems []Problem `json:"-"`
+	// Problems are the findings (record, policy fetch, policy, MX match),
+	// with the codes and severities DomainHealth reports them under, which
+	// lists them too. Never nil. An extension beyond the specification.
+	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
 // TLSRPT is the SMTP TLS Reporting check of a domain (RFC 8460): its
@@ -126,8 +139,10 @@ type TLSRPT struct {
 	Record *mailauth.TLSRPT `json:"record"`
 	// Error says why the lookup failed; "" when it did not.
 	Error string `json:"error"`
-	// Problems are the findings; not part of the JSON form.
-	Problems []Problem `json:"-"`
+	// Problems are the findings, with the codes and severities
+	// DomainHealth reports them under, which lists them too. Never nil.
+	// An extension beyond the specification.
+	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
 // BIMI is the BIMI check of a domain: its default._bimi record, and
@@ -142,8 +157,10 @@ type BIMI struct {
 	DMARCEnforced bool `json:"dmarc_enforced"`
 	// Error says why the lookup failed; "" when it did not.
 	Error string `json:"error"`
-	// Problems are the findings; not part of the JSON form.
-	Problems []Problem `json:"-"`
+	// Problems are the findings, with the codes and severities
+	// DomainHealth reports them under, which lists them too. Never nil.
+	// An extension beyond the specification.
+	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
 // DKIM is the DKIM check of a domain: the keys found at the probed
@@ -161,8 +178,10 @@ type DKIM struct {
 	Keys []DKIMSelectorKey `json:"keys"`
 	// Error says why a lookup failed; "" when none did.
 	Error string `json:"error"`
-	// Problems are the findings; not part of the JSON form.
-	Problems []Problem `json:"-"`
+	// Problems are the findings, with the codes and severities
+	// DomainHealth reports them under, which lists them too. Never nil.
+	// An extension beyond the specification.
+	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
 // A DKIMSelectorKey is the key published at one selector.
@@ -200,16 +219,31 @@ type DNSSEC struct {
 	Signed bool `json:"signed"`
 	// DS reports a DS record for the domain (served by the parent zone).
 	DS bool `json:"ds"`
-	// DNSKEY reports a DNSKEY record at the domain.
+	// DNSKEY reports a DNSKEY record at the domain, including one the
+	// resolver refused as bogus (listed in Bogus).
 	DNSKEY bool `json:"dnskey"`
 	// Validated reports that the resolver set the AD bit on the DS and
-	// DNSKEY answers: it validated them with DNSSEC. False from a
-	// resolver that does not validate, whatever the zone.
+	// DNSKEY answers (it validated them with DNSSEC) and that none of
+	// the records the check asks for failed validation (Bogus is
+	// empty). False from a resolver that does not validate, whatever
+	// the zone.
 	Validated bool `json:"validated"`
+	// Bogus are the questions of the check whose answers failed DNSSEC
+	// validation at the resolver (resolver.ErrDNSSECBogus: signatures
+	// that do not match the data, have expired, or are missing), as
+	// "name TYPE": "example.com MX". The check asks for the DS and
+	// DNSKEY of the domain and for the records mail depends on most: its
+	// MX, its TXT (SPF) and the TXT of _dmarc.<domain>. A validating
+	// resolver answers SERVFAIL to these lookups, as it does to every
+	// sender that validates DNSSEC; each is a dnssec_bogus problem.
+	// Never nil. An extension beyond the specification.
+	Bogus []string `json:"bogus" openapi:"extension"`
 	// Error says why a lookup failed; "" when none did.
 	Error string `json:"error"`
-	// Problems are the findings; not part of the JSON form.
-	Problems []Problem `json:"-"`
+	// Problems are the findings, with the codes and severities
+	// DomainHealth reports them under, which lists them too. Never nil.
+	// An extension beyond the specification.
+	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
 // dkimSelectors are the selectors probed by default: those the large
@@ -359,7 +393,7 @@ func (v *Verifier) lookupRecord(ctx context.Context, name, version, what string,
 	recs, err := v.lookupVersioned(ctx, name, version)
 	switch {
 	case err != nil:
-		ps.add("warning", "dns_error", "the "+what+" lookup failed: "+err.Error())
+		*ps = append(*ps, lookupProblem("warning", "dns_error", "the "+what+" lookup", err))
 		return "", 0, RecordError, err.Error()
 	case len(recs) == 0:
 		return "", 0, RecordMissing, ""
@@ -393,7 +427,7 @@ func (v *Verifier) policyURL(domain string) string {
 // mtasts checks the MTA-STS record and policy of domain, matching the
 // policy against mxHosts.
 func (v *Verifier) mtasts(ctx context.Context, domain string, mxHosts []string) *MTASTS {
-	m := &MTASTS{PolicyURL: v.policyURL(domain), UnmatchedMX: []string{}}
+	m := &MTASTS{PolicyURL: v.policyURL(domain), UnmatchedMX: []string{}, Problems: []Problem{}}
 	ps := (*problems)(&m.Problems)
 	rec, n, status, errText := v.lookupRecord(ctx, "_mta-sts."+domain, "STSv1", "MTA-STS", ps)
 	if status != "" {
@@ -515,7 +549,7 @@ func (v *Verifier) fetchPolicy(ctx context.Context, url string) (p *mailauth.MTA
 
 // tlsrpt checks the _smtp._tls record of domain.
 func (v *Verifier) tlsrpt(ctx context.Context, domain string) *TLSRPT {
-	t := &TLSRPT{}
+	t := &TLSRPT{Problems: []Problem{}}
 	ps := (*problems)(&t.Problems)
 	rec, n, status, errText := v.lookupRecord(ctx, "_smtp._tls."+domain, "TLSRPTv1", "TLS-RPT", ps)
 	if status != "" {
@@ -534,7 +568,7 @@ func (v *Verifier) tlsrpt(ctx context.Context, domain string) *TLSRPT {
 // bimi checks the default._bimi record of domain; judgeDMARC then
 // weighs it against the domain's DMARC policy.
 func (v *Verifier) bimi(ctx context.Context, domain string) *BIMI {
-	b := &BIMI{}
+	b := &BIMI{Problems: []Problem{}}
 	ps := (*problems)(&b.Problems)
 	rec, n, status, errText := v.lookupRecord(ctx, "default._bimi."+domain, "BIMI1", "BIMI", ps)
 	if status != "" {
@@ -562,7 +596,7 @@ func (b *BIMI) judgeDMARC(dmarc *mailauth.DMARC) {
 
 // dkim probes the selectors of domain, all at once.
 func (v *Verifier) dkim(ctx context.Context, domain string, selectors []string) *DKIM {
-	d := &DKIM{Selectors: selectors, Keys: []DKIMSelectorKey{}}
+	d := &DKIM{Selectors: selectors, Keys: []DKIMSelectorKey{}, Problems: []Problem{}}
 	type found struct {
 		key *DKIMSelectorKey
 		err error
@@ -594,11 +628,13 @@ func (v *Verifier) dkim(ctx context.Context, domain string, selectors []string) 
 	wg.Wait()
 	ps := (*problems)(&d.Problems)
 	valid, failed := false, 0
+	var firstErr error
 	for i, r := range res {
 		switch {
 		case r.err != nil:
 			failed++
-			if d.Error == "" {
+			if firstErr == nil {
+				firstErr = r.err
 				d.Error = r.err.Error()
 			}
 		case r.key != nil:
@@ -618,40 +654,83 @@ func (v *Verifier) dkim(ctx context.Context, domain string, selectors []string) 
 		d.Status = RecordMissing
 	}
 	if failed > 0 {
-		ps.add("warning", "dns_error", fmt.Sprintf("%d of %d DKIM selector lookups failed: %s", failed, len(selectors), d.Error))
+		*ps = append(*ps, lookupProblem("warning", "dns_error", fmt.Sprintf("%d of %d DKIM selector lookups", failed, len(selectors)), firstErr))
 	}
 	return d
 }
 
-// dnssec asks for the DS and DNSKEY records of domain, at once.
+// dnssec asks, all at once, for the DS and DNSKEY records of domain and
+// for the records mail depends on most (MX, TXT, the TXT of _dmarc),
+// whose answers fail validation when the zone's data is bogus.
 func (v *Verifier) dnssec(ctx context.Context, domain string) *DNSSEC {
-	d := &DNSSEC{}
-	var ds, key *resolver.Answer
-	var dsErr, keyErr error
-	var wg sync.WaitGroup
-	wg.Go(func() { ds, dsErr = v.cfg.Resolver.Lookup(ctx, domain, dns.TypeDS) })
-	key, keyErr = v.cfg.Resolver.Lookup(ctx, domain, dns.TypeDNSKEY)
-	wg.Wait()
+	d := &DNSSEC{Bogus: []string{}, Problems: []Problem{}}
+	questions := []struct {
+		what, name string
+		qtype      uint16
+	}{{"DS", domain, dns.TypeDS}, {"DNSKEY", domain, dns.TypeDNSKEY}, {"MX", domain, dns.TypeMX}, {"SPF", domain, dns.TypeTXT}, {"DMARC", "_dmarc." + domain, dns.TypeTXT}}
+	answers := make([]*resolver.Answer, len(questions))
+	errs := make([]error, len(questions))
+	forEach(len(questions), len(questions), func(i int) {
+		answers[i], errs[i] = v.cfg.Resolver.Lookup(ctx, questions[i].name, questions[i].qtype)
+	})
 	ps := (*problems)(&d.Problems)
-	for _, err := range []error{dsErr, keyErr} {
-		if err != nil && !errors.Is(err, resolver.ErrNXDomain) {
-			d.Error = err.Error()
-			ps.add("warning", "dns_error", "the DNSSEC lookup failed: "+err.Error())
-			return d
+	for i, err := range errs {
+		switch {
+		case errors.Is(err, resolver.ErrDNSSECBogus):
+			q := questions[i].name + " " + dns.TypeToString[questions[i].qtype]
+			d.Bogus = append(d.Bogus, q)
+			*ps = append(*ps, lookupProblem("", "", "the "+questions[i].what+" lookup", err))
+			d.Error = cmp.Or(d.Error, err.Error())
+		case err != nil && !errors.Is(err, resolver.ErrNXDomain) && i < 2:
+			// The other questions are the other checks' own.
+			d.Error = cmp.Or(d.Error, err.Error())
+			*ps = append(*ps, lookupProblem("warning", "dns_error", "the DNSSEC lookup", err))
 		}
 	}
-	d.DS = dsErr == nil && hasRR(ds, dns.TypeDS)
-	d.DNSKEY = keyErr == nil && hasRR(key, dns.TypeDNSKEY)
+	if d.Error != "" && len(d.Bogus) == 0 {
+		return d
+	}
+	ds, key := answers[0], answers[1]
+	d.DS = errs[0] == nil && hasRR(ds, dns.TypeDS)
+	d.DNSKEY = errs[1] == nil && hasRR(key, dns.TypeDNSKEY) || errors.Is(errs[1], resolver.ErrDNSSECBogus)
 	d.Signed = d.DS && d.DNSKEY
-	d.Validated = d.Signed && ds.AuthenticatedData && key.AuthenticatedData
+	d.Validated = d.Signed && len(d.Bogus) == 0 && ds.AuthenticatedData && key.AuthenticatedData
 	switch {
-	case d.DS && !d.DNSKEY:
+	case d.DS && !d.DNSKEY && errs[1] == nil:
 		ps.add("error", "dnssec_broken", "the parent publishes a DS record but the domain serves no DNSKEY: validating resolvers fail every lookup of the domain")
-	case d.DNSKEY && !d.DS:
+	case d.DNSKEY && !d.DS && errs[0] == nil:
 		ps.add("warning", "dnssec_no_ds", "the zone is signed (DNSKEY) but the parent has no DS record: resolvers cannot validate it")
 	}
 	return d
 }
+
+// lookupProblem is the problem of lookups (what: "the MX lookup") that
+// failed with err: dnssec_bogus, an error, when the answer failed DNSSEC
+// validation at the resolver (resolver.ErrDNSSECBogus), as it does for
+// every sender that validates, which therefore cannot read the record
+// either; otherwise code with severity sev.
+func lookupProblem(sev, code, what string, err error) Problem {
+	var le *resolver.LookupError
+	if !errors.Is(err, resolver.ErrDNSSECBogus) || !errors.As(err, &le) {
+		return Problem{Code: code, Severity: sev, Message: what + " failed: " + err.Error()}
+	}
+	msg := what + " (" + strings.TrimSuffix(le.Name, ".") + " " + dns.TypeToString[le.Type] + ") failed DNSSEC validation at the resolver, as it does for every sender that validates DNSSEC"
+	for i, e := range le.ExtendedErrors {
+		msg += map[bool]string{true: "; the resolver says ", false: ", "}[i == 0] + e.String()
+	}
+	return Problem{Code: "dnssec_bogus", Severity: "error", Message: msg}
+}
+
+// covers reports whether err is the failure of a lookup that d lists in
+// Bogus, and so reports; false for a nil d.
+func (d *DNSSEC) covers(err error) bool {
+	var le *resolver.LookupError
+	return d != nil && errors.As(err, &le) && d.failed(strings.TrimSuffix(le.Name, ".")+" "+dns.TypeToString[le.Type])
+}
+
+// failed reports whether d lists the question q ("example.com MX") in
+// Bogus; false for a nil d.
+func (d *DNSSEC) failed(q string) bool { return d != nil && slices.Contains(d.Bogus, q) }
 
 func hasRR(a *resolver.Answer, qtype uint16) bool {
 	if a == nil {
@@ -739,10 +818,14 @@ func (v *Verifier) CheckDKIM(ctx context.Context, domain string, selectors []str
 
 // CheckDNSSEC reports whether domain is the apex of a signed zone (a DS
 // record at the parent and a DNSKEY at the domain) and whether the
-// resolver validated the answers (their AD bit: see resolver.Answer). A
-// name inside a zone, with no zone of its own, has neither record and is
-// reported unsigned whatever its zone. It fails as
-// [Verifier.CheckMTASTS] does.
+// resolver validated the answers (their AD bit: see resolver.Answer). It
+// also asks for the MX, TXT and _dmarc TXT records of the domain, and
+// lists in Bogus those whose answers a validating resolver refused
+// (resolver.ErrDNSSECBogus), each a dnssec_bogus error: a zone signed
+// correctly whose data was changed after signing, or whose signatures
+// have expired, is then not Validated. A name inside a zone, with no
+// zone of its own, has neither DS nor DNSKEY and is reported unsigned
+// whatever its zone. It fails as [Verifier.CheckMTASTS] does.
 func (v *Verifier) CheckDNSSEC(ctx context.Context, domain string) (*DNSSEC, error) {
 	return checkOne(v, domain, func(name string) *DNSSEC { return v.dnssec(ctx, name) })
 }

@@ -59,8 +59,9 @@ type MXHost struct {
 	// empty when it has none or the lookup failed.
 	Addresses []MXAddress `json:"addresses"`
 	// STARTTLS reports whether the host offers STARTTLS in its answer to
-	// EHLO; null when not checked (check_starttls false) or when the
-	// host could not be reached.
+	// EHLO; null when not checked (check_starttls false, or past
+	// MaxSTARTTLSHosts: an mx_starttls_bound warning) or when the host
+	// could not be reached (an mx_starttls_unreachable warning says why).
 	STARTTLS *bool `json:"starttls"`
 }
 
@@ -97,7 +98,8 @@ type MXHostsResult struct {
 	Hosts []MXHost `json:"hosts"`
 	// Problems are the findings, with the codes of domain health
 	// (mx_no_address, mx_no_fcrdns, mx_listed, mx_no_starttls,
-	// mx_dns_error, dnsbl_error), errors first.
+	// mx_starttls_unreachable, mx_dns_error, dnsbl_error, dnssec_bogus),
+	// errors first.
 	Problems []Problem `json:"problems"`
 }
 
@@ -295,10 +297,15 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 			if errors.Is(addrErrs[i], resolver.ErrNXDomain) || errors.Is(addrErrs[i], resolver.ErrNoData) {
 				add("warning", "mx_no_address", "the MX host "+h.Host+" has no A or AAAA record: mail cannot be delivered to it")
 			} else {
-				add("warning", "mx_dns_error", "the address lookup of the MX host "+h.Host+" failed: "+addrErrs[i].Error())
+				addProblem(add, lookupProblem("warning", "mx_dns_error", "the address lookup of the MX host "+h.Host, addrErrs[i]))
 			}
 		}
-		if starttls && tlsErrs[i] == nil {
+		switch {
+		case !starttls || tlsErrs[i] == errSTARTTLSBound:
+		case tlsErrs[i] != nil:
+			why := strings.TrimPrefix(tlsErrs[i].Error(), "email: STARTTLS check of "+h.Host+": ")
+			add("warning", "mx_starttls_unreachable", "STARTTLS could not be checked on the MX host "+h.Host+": "+why)
+		default:
 			ok := tlsOK[i]
 			h.STARTTLS = &ok
 			if !ok {
@@ -311,14 +318,14 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 		host := out[s.host].Host
 		switch {
 		case ptrErrs[k] != nil:
-			add("warning", "mx_dns_error", "the PTR lookup of "+a.IP+" ("+host+") failed: "+ptrErrs[k].Error())
+			addProblem(add, lookupProblem("warning", "mx_dns_error", "the PTR lookup of "+a.IP+" ("+host+")", ptrErrs[k]))
 		case len(a.PTR) == 0:
 			add("warning", "mx_no_fcrdns", a.IP+" ("+host+") has no PTR record: receivers check that a mail server's address has reverse DNS")
 		case !a.FCrDNS:
 			msg := a.IP + " (" + host + ") is not forward-confirmed: its PTR names (" + strings.Join(a.PTR[:min(len(a.PTR), MaxPTRNames)], ", ") + ") do not resolve back to it"
 			for j, f := range fwds {
 				if f.a == k && fwdErrs[j] != nil {
-					add("warning", "mx_dns_error", "the address lookup of "+f.name+" failed: "+fwdErrs[j].Error())
+					addProblem(add, lookupProblem("warning", "mx_dns_error", "the address lookup of "+f.name, fwdErrs[j]))
 					msg = ""
 				}
 			}
@@ -343,6 +350,9 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 	}
 	return out
 }
+
+// addProblem reports p through add.
+func addProblem(add func(sev, code, msg string), p Problem) { add(p.Severity, p.Code, p.Message) }
 
 // Errors of CheckSTARTTLS, usable with errors.Is; each one's message is
 // the matching SMTP probe reason (SMTPForbidden, SMTPProxyError).

@@ -121,6 +121,8 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 		line(RequirementSPF, spfReq, RequirementFail, "the SPF record is invalid: "+strings.Join(h.SPF.Errors, "; "))
 	case has("spf_missing"):
 		line(RequirementSPF, spfReq, RequirementFail, "no SPF record is published")
+	case h.DNSSEC.failed(h.Domain + " TXT"):
+		line(RequirementSPF, spfReq, RequirementFail, "the domain's TXT records fail DNSSEC validation (dnssec_bogus): receivers that validate DNSSEC cannot read the SPF record")
 	default:
 		line(RequirementSPF, spfReq, RequirementUnknown, "the SPF lookup failed")
 	}
@@ -130,13 +132,20 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 	case skipped != "" || h.DKIM == nil:
 		line(RequirementDKIM, dkimReq, status(h.MX.Status == MXNXDomain), cmp.Or(skipped, "not checked"))
 	case h.DKIM.Status == RecordValid:
-		var keys []string
+		var keys, unusable []string
 		for _, k := range h.DKIM.Keys {
 			if k.Valid {
 				keys = append(keys, fmt.Sprintf("%s (%s, %d bits)", k.Selector, k.KeyType, k.Bits))
+			} else {
+				unusable = append(unusable, k.Selector)
 			}
 		}
-		line(RequirementDKIM, dkimReq, RequirementPass, "usable keys at "+strings.Join(keys, ", "))
+		reason := "usable keys at " + strings.Join(keys, ", ")
+		if len(unusable) > 0 {
+			// The domain's own dkim_* errors name them: say so here too.
+			reason += "; the keys at " + strings.Join(unusable, ", ") + " are not usable, and mail signed with them fails DKIM"
+		}
+		line(RequirementDKIM, dkimReq, RequirementPass, reason)
 	case h.DKIM.Status == RecordInvalid:
 		var keys []string
 		for _, k := range h.DKIM.Keys {
@@ -151,6 +160,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 
 	const dmarcReq = "DMARC: a valid DMARC policy, at least p=none"
 	dmarcOK := h.DMARC != nil && h.DMARC.Valid()
+	dmarcBogus := h.DMARC == nil && h.DNSSEC.failed("_dmarc."+h.Domain+" TXT")
 	switch {
 	case skipped != "":
 		line(RequirementDMARC, dmarcReq, status(h.MX.Status == MXNXDomain), skipped)
@@ -160,6 +170,8 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 		line(RequirementDMARC, dmarcReq, RequirementFail, "the DMARC record is invalid: "+strings.Join(h.DMARC.Errors, "; "))
 	case has("dmarc_missing"):
 		line(RequirementDMARC, dmarcReq, RequirementFail, "no DMARC record at the domain or its organizational domain")
+	case dmarcBogus:
+		line(RequirementDMARC, dmarcReq, RequirementFail, "the DMARC record fails DNSSEC validation (dnssec_bogus): receivers that validate DNSSEC cannot read it")
 	default:
 		line(RequirementDMARC, dmarcReq, RequirementUnknown, "the DMARC lookup failed")
 	}
@@ -170,7 +182,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 	switch {
 	case skipped != "":
 		line(RequirementDMARCAlignment, alignReq, status(h.MX.Status == MXNXDomain), skipped)
-	case !dmarcOK && h.DMARC == nil && !has("dmarc_missing"):
+	case !dmarcOK && h.DMARC == nil && !has("dmarc_missing") && !dmarcBogus:
 		line(RequirementDMARCAlignment, alignReq, RequirementUnknown, "the DMARC lookup failed")
 	case !dmarcOK:
 		line(RequirementDMARCAlignment, alignReq, RequirementFail, "no valid DMARC policy: there is nothing to align with")
@@ -219,17 +231,26 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 			}
 		}
 	}
+	sts := h.MTASTS
+	stsApplies := sts != nil && sts.Status == RecordValid && sts.Policy != nil && sts.Policy.Mode != "none"
+	stsCovers := stsApplies && (sts.MXMatch == nil || *sts.MXMatch)
 	switch {
-	case skipped != "" || h.MTASTS == nil:
+	case skipped != "" || sts == nil:
 		line(RequirementTLS, tlsReq, status(h.MX.Status == MXNXDomain), cmp.Or(skipped, "not checked"))
 	case len(noTLS) > 0:
 		line(RequirementTLS, tlsReq, RequirementFail, "MX hosts without STARTTLS: "+strings.Join(noTLS, ", "))
-	case h.MTASTS.Status == RecordValid && h.MTASTS.Policy != nil && h.MTASTS.Policy.Mode != "none":
-		line(RequirementTLS, tlsReq, RequirementPass, fmt.Sprintf("the domain's mail hosts take TLS under an MTA-STS policy in mode %s; the TLS of outgoing connections is the sender's, which DNS cannot show", h.MTASTS.Policy.Mode))
+	case stsApplies && !stsCovers && sts.Policy.Mode == "enforce":
+		line(RequirementTLS, tlsReq, RequirementFail, fmt.Sprintf("the MTA-STS policy in mode enforce names none of the MX hosts %s (mta_sts_mx_mismatch): senders that apply MTA-STS refuse to deliver to them", strings.Join(sts.UnmatchedMX, ", ")))
+	case stsCovers:
+		line(RequirementTLS, tlsReq, RequirementPass, fmt.Sprintf("the domain's mail hosts take TLS under an MTA-STS policy in mode %s; the TLS of outgoing connections is the sender's, which DNS cannot show", sts.Policy.Mode))
 	case probed > 0 && probed == len(h.MXHosts):
 		line(RequirementTLS, tlsReq, RequirementPass, "every MX host offers STARTTLS; the TLS of outgoing connections is the sender's, which DNS cannot show")
 	default:
-		line(RequirementTLS, tlsReq, RequirementUnknown, "no valid MTA-STS policy in mode enforce or testing, and STARTTLS was not probed (check_starttls); the TLS of outgoing connections cannot be shown from DNS")
+		policy := "no valid MTA-STS policy in mode enforce or testing"
+		if stsApplies {
+			policy = fmt.Sprintf("the MTA-STS policy in mode testing names none of the MX hosts %s (mta_sts_mx_mismatch)", strings.Join(sts.UnmatchedMX, ", "))
+		}
+		line(RequirementTLS, tlsReq, RequirementUnknown, policy+", and "+starttlsChecked(h, probed)+"; the TLS of outgoing connections cannot be shown from DNS")
 	}
 
 	r.Verdict = VerdictReady
@@ -242,6 +263,21 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 		}
 	}
 	return r
+}
+
+// starttlsChecked says, for the TLS line, how far the STARTTLS check of
+// the MX hosts went, of which probed hosts answered.
+func starttlsChecked(h DomainHealth, probed int) string {
+	var why []string
+	for _, p := range h.Problems {
+		if p.Code == "mx_starttls_unreachable" || p.Code == "mx_starttls_bound" {
+			why = append(why, p.Message)
+		}
+	}
+	if probed == 0 && len(why) == 0 {
+		return "STARTTLS was not probed (check_starttls)"
+	}
+	return fmt.Sprintf("STARTTLS could be checked on %d of %d MX hosts: %s", probed, len(h.MXHosts), strings.Join(why, "; "))
 }
 
 func revokedNote(k DKIMSelectorKey) []string {

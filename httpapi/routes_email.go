@@ -37,10 +37,13 @@ func (s *server) emailRoutes() ([]route, error) {
 			"Domains are normalized (lowercase A-labels, without a final dot) and de-duplicated: results has one result per distinct domain, in the order of first appearance, " +
 				"and each result's inputs (an extension) are the zero-based indexes in domains that it answers. " +
 				"Extensions beyond the specification: the request fields check_starttls and dkim_selectors (at most 10 DKIM selectors to probe besides the default list), " +
-				"and per result mx_hosts (addresses, forward-confirmed reverse DNS, DNSBL listings, STARTTLS when asked), mta_sts (RFC 8461 record and policy, with mx_match), tls_rpt (RFC 8460), dkim (keys found at the probed selectors, key type and bits), " +
-				"bimi (record, and whether DMARC enforcement lets receivers honour it), dnssec (DS, DNSKEY, and the resolver's AD bit) and bulk_sender " +
+				"and per result mx_hosts (addresses, forward-confirmed reverse DNS, DNSBL listings, STARTTLS when asked: null with an mx_starttls_unreachable warning giving the reason when a host could not be checked), mta_sts (RFC 8461 record and policy, with mx_match), tls_rpt (RFC 8460), dkim (keys found at the probed selectors, key type and bits), " +
+				"bimi (record, and whether DMARC enforcement lets receivers honour it), dnssec (DS, DNSKEY, the resolver's AD bit, and bogus: the lookups whose answers failed DNSSEC validation at the resolver) and bulk_sender " +
 				"(Gmail and Yahoo bulk-sender requirements that DNS can show: pass, fail or unknown with a reason each, and those it cannot show), " +
-				"with the problem codes they add (mx_*, dnsbl_error, mta_sts_*, tlsrpt_*, dkim_*, bimi_*, dnssec_*)."),
+				"with the problem codes they add (mx_*, dnsbl_error, mta_sts_*, tlsrpt_*, dkim_*, bimi_*, dnssec_*). " +
+				"Each sub-result (spf, dmarc, mta_sts with its record and policy, tls_rpt, dkim, bimi, dnssec) also lists its own findings in problems, each with code, severity and message, as a library caller gets them; the result's problems remain the union, under the codes above. " +
+				"A lookup that the resolver fails because its data does not pass DNSSEC validation (SERVFAIL with an Extended DNS Error 6 to 12, or answered when asked again with the CD bit) is a dnssec_bogus error naming the lookup and the resolver's EDE, not a dns_error: " +
+				"every sender that validates DNSSEC fails it too, so the verdict is not_ready (not unknown), and the spf, dmarc and dmarc_alignment lines of bulk_sender fail when their records are bogus."),
 		post(groupEmail, "/v1/email/disposable/check", "Classify 1 to 500 addresses as disposable or not", v.CheckDisposable),
 		post(groupEmail, "/v1/email/role-account/check", "Classify 1 to 500 addresses as role accounts or not", v.CheckRoleAccounts),
 		post(groupDev, "/v1/dev/email/validate", "Validate and normalize one email address, optionally probing SMTP", v.ValidateEmail),

@@ -268,7 +268,8 @@ type Config struct {
 	// value): the defaults of email.SMTPOptions.
 	EmailSMTP email.SMTPOptions
 	// EmailMTASTS configures the fetch of MTA-STS policies by domain
-	// health (roots, port, timeout, loopback for tests). Default (zero
+	// health (roots, port, timeout, loopback for tests, non-public
+	// addresses for internal deployments). Default (zero
 	// value): the defaults of email.MTASTSOptions: system roots, port
 	// 443, 10s, public addresses only.
 	EmailMTASTS email.MTASTSOptions

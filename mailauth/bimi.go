@@ -43,9 +43,11 @@ type BIMI struct {
 	Errors []string `json:"errors"`
 	// Warnings are the messages of the weaknesses. Never nil.
 	Warnings []string `json:"warnings"`
-	// Problems are the errors and warnings with their Code; not part of
-	// the JSON form.
-	Problems []Problem `json:"-"`
+	// Problems are the errors and warnings with their Code and Severity,
+	// in the order found; their messages are also in Errors and
+	// Warnings. Never nil. An extension beyond the specification in the
+	// answers of the HTTP API.
+	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
 func (b *BIMI) findings() findings {
@@ -61,7 +63,7 @@ func (b *BIMI) Valid() bool { return len(b.Errors) == 0 }
 // Problems are in the result, never a failure. Whether receivers honour
 // the record also depends on DMARC, which this does not see.
 func ParseBIMI(record string) *BIMI {
-	b := &BIMI{Errors: []string{}, Warnings: []string{}}
+	b := &BIMI{Errors: []string{}, Warnings: []string{}, Problems: []Problem{}}
 	b.Record, b.RecordTruncated = shownRecord(record)
 	f := b.findings().capped()
 	defer f.flush()

@@ -73,9 +73,11 @@ type DKIMKey struct {
 	Errors []string `json:"errors"`
 	// Warnings are the messages of the weaknesses. Never nil.
 	Warnings []string `json:"warnings"`
-	// Problems are the errors and warnings with their Code; not part of
-	// the JSON form.
-	Problems []Problem `json:"-"`
+	// Problems are the errors and warnings with their Code and Severity,
+	// in the order found; their messages are also in Errors and
+	// Warnings. Never nil. An extension beyond the specification in the
+	// answers of the HTTP API.
+	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
 func (k *DKIMKey) findings() findings {
@@ -96,7 +98,7 @@ func (k *DKIMKey) Valid() bool { return len(k.Errors) == 0 && !k.Revoked }
 // are listed, the rest counted in one last problem. Problems are in the
 // result, never a failure.
 func ParseDKIM(record string) *DKIMKey {
-	k := &DKIMKey{KeyType: "rsa", Errors: []string{}, Warnings: []string{}}
+	k := &DKIMKey{KeyType: "rsa", Errors: []string{}, Warnings: []string{}, Problems: []Problem{}}
 	k.Record, k.RecordTruncated = shownRecord(record)
 	f := k.findings().capped()
 	defer f.flush()

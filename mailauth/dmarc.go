@@ -55,10 +55,11 @@ type DMARC struct {
 	// Warnings are the messages of the weaknesses: p=none, pct below 100,
 	// no rua, ... Never nil.
 	Warnings []string `json:"warnings"`
-	// Problems are the errors and the warnings in the order found, each
-	// with its Code (CodeDMARCSyntax, ...) and Severity. They are not part
-	// of the JSON form, which carries Errors and Warnings.
-	Problems []Problem `json:"-"`
+	// Problems are the errors and warnings with their Code and Severity,
+	// in the order found; their messages are also in Errors and
+	// Warnings. Never nil. An extension beyond the specification in the
+	// answers of the HTTP API.
+	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
 func (d *DMARC) findings() findings {
@@ -95,7 +96,7 @@ func isDMARC(txt string) bool {
 // At most 64 tags are read, and 16 URIs of each of rua and ruf. At most
 // ten problems are listed, the rest counted in one last problem.
 func ParseDMARC(record string) *DMARC {
-	d := &DMARC{Percent: 100, ADKIM: "r", ASPF: "r", RUA: []string{}, RUF: []string{}, Tags: []DMARCTag{}, Errors: []string{}, Warnings: []string{}}
+	d := &DMARC{Percent: 100, ADKIM: "r", ASPF: "r", RUA: []string{}, RUF: []string{}, Tags: []DMARCTag{}, Errors: []string{}, Warnings: []string{}, Problems: []Problem{}}
 	d.Record, d.RecordTruncated = shownRecord(record)
 	f := d.findings().capped()
 	defer f.flush()

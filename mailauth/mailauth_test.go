@@ -165,7 +165,7 @@ func TestCheckDMARC(t *testing.T) {
 	}
 	want := &DMARC{Record: d.Record, Domain: "good.test", Policy: "reject", SubdomainPolicy: "quarantine", Percent: 100,
 		RUA: []string{"mailto:a@good.test", "mailto:b@good.test"}, RUF: []string{"mailto:f@good.test"}, ADKIM: "s", ASPF: "r",
-		Tags: d.Tags, Errors: []string{}, Warnings: []string{}}
+		Tags: d.Tags, Errors: []string{}, Warnings: []string{}, Problems: []Problem{}}
 	if diff := cmp.Diff(want, d); diff != "" {
 		t.Errorf("good.test (-want +got):\n%s", diff)
 	}

@@ -65,9 +65,11 @@ type MTASTSRecord struct {
 	Errors []string `json:"errors"`
 	// Warnings are the messages of the weaknesses. Never nil.
 	Warnings []string `json:"warnings"`
-	// Problems are the errors and warnings with their Code; not part of
-	// the JSON form.
-	Problems []Problem `json:"-"`
+	// Problems are the errors and warnings with their Code and Severity,
+	// in the order found; their messages are also in Errors and
+	// Warnings. Never nil. An extension beyond the specification in the
+	// answers of the HTTP API.
+	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
 func (r *MTASTSRecord) findings() findings {
@@ -81,7 +83,7 @@ func (r *MTASTSRecord) Valid() bool { return len(r.Errors) == 0 }
 // without DNS. Problems are in the result, never a failure. Extension
 // tags are allowed and ignored, as RFC 8461 says.
 func ParseMTASTSRecord(record string) *MTASTSRecord {
-	r := &MTASTSRecord{Errors: []string{}, Warnings: []string{}}
+	r := &MTASTSRecord{Errors: []string{}, Warnings: []string{}, Problems: []Problem{}}
 	r.Record, r.RecordTruncated = shownRecord(record)
 	f := r.findings().capped()
 	defer f.flush()
@@ -132,9 +134,11 @@ type MTASTSPolicy struct {
 	Errors []string `json:"errors"`
 	// Warnings are the messages of the weaknesses. Never nil.
 	Warnings []string `json:"warnings"`
-	// Problems are the errors and warnings with their Code; not part of
-	// the JSON form.
-	Problems []Problem `json:"-"`
+	// Problems are the errors and warnings with their Code and Severity,
+	// in the order found; their messages are also in Errors and
+	// Warnings. Never nil. An extension beyond the specification in the
+	// answers of the HTTP API.
+	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
 func (p *MTASTSPolicy) findings() findings {
@@ -153,7 +157,7 @@ func (p *MTASTSPolicy) Valid() bool { return len(p.Errors) == 0 }
 // the rest counted in one last problem.
 // Problems are in the result, never a failure.
 func ParseMTASTSPolicy(text string) *MTASTSPolicy {
-	p := &MTASTSPolicy{MaxAge: -1, MX: []string{}, Errors: []string{}, Warnings: []string{}}
+	p := &MTASTSPolicy{MaxAge: -1, MX: []string{}, Errors: []string{}, Warnings: []string{}, Problems: []Problem{}}
 	f := p.findings().capped()
 	defer f.flush()
 	if len(text) > MaxMTASTSPolicyBytes {

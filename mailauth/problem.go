@@ -87,16 +87,16 @@ const (
 // ignored) or a warning (a weakness).
 type Problem struct {
 	// Code names the kind of problem: one of the Code constants.
-	Code Code
+	Code Code `json:"code"`
 	// Severity is SeverityError or SeverityWarning.
-	Severity Severity
+	Severity Severity `json:"severity"`
 	// Message explains the problem in a sentence; it is the text also
 	// found in the result's Errors or Warnings.
-	Message string
+	Message string `json:"message"`
 }
 
 // findings collects the problems of a result along with their messages,
-// which the JSON form carries as errors and warnings.
+// which the result also lists as errors and warnings.
 type findings struct {
 	errors, warnings *[]string
 	problems         *[]Problem

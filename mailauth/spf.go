@@ -22,8 +22,9 @@
 // domain publishes.
 //
 // Both checks report what they find as data: an [SPF] or [DMARC] whose
-// Problems carry a [Code] for each error and warning (and whose Errors and
-// Warnings carry the same messages, as the JSON form does). A domain that
+// Problems carry a [Code] and a [Severity] for each error and warning,
+// in Go and in the JSON form (whose errors and warnings carry the same
+// messages). A domain that
 // publishes no record is [ErrNoRecord]; only DNS failures that leave the
 // answer unknown (SERVFAIL, timeouts) are other errors, wrapping the
 // sentinels of package resolver.
@@ -104,10 +105,11 @@ type SPF struct {
 	// Warnings are the messages of the weaknesses: +all, ?all, no all,
 	// ptr. Never nil.
 	Warnings []string `json:"warnings"`
-	// Problems are the errors and the warnings in the order found, each
-	// with its Code (CodeSPFSyntax, ...) and Severity. They are not part
-	// of the JSON form, which carries Errors and Warnings.
-	Problems []Problem `json:"-"`
+	// Problems are the errors and warnings with their Code and Severity,
+	// in the order found; their messages are also in Errors and
+	// Warnings. Never nil. An extension beyond the specification in the
+	// answers of the HTTP API.
+	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
 func (s *SPF) findings() findings {
@@ -261,7 +263,7 @@ var errMultiple = errors.New("multiple SPF records")
 // error wrapping a resolver sentinel when DNS failed.
 func CheckSPF(ctx context.Context, r Resolver, domain string) (*SPF, error) {
 	rec, err := spfRecord(ctx, r, domain)
-	s := &SPF{DNSLookupLimit: MaxDNSLookups, VoidLookupLimit: MaxVoidLookups, Errors: []string{}, Warnings: []string{}}
+	s := &SPF{DNSLookupLimit: MaxDNSLookups, VoidLookupLimit: MaxVoidLookups, Errors: []string{}, Warnings: []string{}, Problems: []Problem{}}
 	s.Record, s.RecordTruncated = shownRecord(rec)
 	f := s.findings().capped()
 	defer f.flush()

@@ -41,9 +41,11 @@ type TLSRPT struct {
 	Errors []string `json:"errors"`
 	// Warnings are the messages of the weaknesses. Never nil.
 	Warnings []string `json:"warnings"`
-	// Problems are the errors and warnings with their Code; not part of
-	// the JSON form.
-	Problems []Problem `json:"-"`
+	// Problems are the errors and warnings with their Code and Severity,
+	// in the order found; their messages are also in Errors and
+	// Warnings. Never nil. An extension beyond the specification in the
+	// answers of the HTTP API.
+	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
 func (r *TLSRPT) findings() findings {
@@ -60,7 +62,7 @@ func (r *TLSRPT) Valid() bool { return len(r.Errors) == 0 }
 // At most ten problems are listed, the rest counted in one last problem. Extension tags are ignored. Problems are in
 // the result, never a failure.
 func ParseTLSRPT(record string) *TLSRPT {
-	r := &TLSRPT{RUA: []string{}, Errors: []string{}, Warnings: []string{}}
+	r := &TLSRPT{RUA: []string{}, Errors: []string{}, Warnings: []string{}, Problems: []Problem{}}
 	r.Record, r.RecordTruncated = shownRecord(record)
 	f := r.findings().capped()
 	defer f.flush()

@@ -65,9 +65,15 @@ func ExampleNew() {
 
 	_, err = resolver.New(resolver.Config{Servers: []string{" "}})
 	fmt.Println(errors.Is(err, resolver.ErrNoServers))
+
+	_, err = resolver.New(resolver.Config{Servers: []string{"127.0.0.1:99999"}})
+	fmt.Println(errors.Is(err, resolver.ErrInvalidConfig))
+	fmt.Println(err)
 	// Output:
 	// [{mx1.example.test 10} {mx2.example.test 20}] <nil>
 	// true
+	// true
+	// resolver: invalid configuration: Servers[0] "127.0.0.1:99999" has port "99999": a port is a number from 1 to 65535
 }
 
 func ExampleResolver_Lookup() {
@@ -270,4 +276,33 @@ func ExampleLookupError() {
 	// Output:
 	// broken.example.test. TXT true
 	// resolver: lookup broken.example.test. TXT: server failure (SERVFAIL)
+}
+
+// A validating resolver answers SERVFAIL for data whose DNSSEC
+// signatures do not match, with the Extended DNS Error 6 (DNSSEC
+// Bogus). The lookup error wraps ErrServFail and ErrDNSSECBogus, and
+// carries the codes.
+func ExampleExtendedError() {
+	srv, err := resolvertest.NewServer(exampleZone, resolvertest.WithBogus("example.test"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = r.LookupMX(context.Background(), "example.test")
+	fmt.Println(errors.Is(err, resolver.ErrServFail), errors.Is(err, resolver.ErrDNSSECBogus))
+	var le *resolver.LookupError
+	if errors.As(err, &le) {
+		for _, e := range le.ExtendedErrors {
+			fmt.Println(e.InfoCode, e.Bogus())
+			fmt.Println(e)
+		}
+	}
+	// Output:
+	// true true
+	// 6 true
+	// EDE 6 (DNSSEC Bogus): "validation failure <example.test. MX IN>: signature crypto failed"
 }

@@ -22,8 +22,12 @@
 // a record of the type; typed methods only), [ErrServFail] (the server
 // failed), [ErrRefused], [ErrTimeout] (no server answered in time, or the
 // caller's context ended), [ErrUnreachable] (no server could be reached)
-// and [ErrInvalidName]. The package resolvertest serves fixture zones on
-// loopback for tests and examples.
+// and [ErrInvalidName]. A server failure caused by data that failed
+// DNSSEC validation at a validating server wraps [ErrDNSSECBogus] as
+// well: the resolver reads the Extended DNS Errors of the reply (RFC
+// 8914; [LookupError.ExtendedErrors]) and, when there are none, asks
+// again with the CD bit to tell bogus data from an outage. The package
+// resolvertest serves fixture zones on loopback for tests and examples.
 package resolver
 
 import (
@@ -43,6 +47,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // Sentinel errors of a lookup, wrapped in a *LookupError.
@@ -67,11 +72,83 @@ var (
 	ErrUnreachable = errors.New("server unreachable")
 	// ErrInvalidName: the name is not a syntactically valid domain name.
 	ErrInvalidName = errors.New("invalid domain name")
+	// ErrDNSSECBogus: the server failed the lookup because the answer did
+	// not pass DNSSEC validation (a "bogus" answer, RFC 4035 section
+	// 4.3): a signature that does not match the data, has expired, or
+	// is missing. It is wrapped along with ErrServFail, so that a caller
+	// testing for ErrServFail alone sees a server failure as before.
+	// The resolver tells it from an outage by the Extended DNS Error of
+	// the reply (RFC 8914 codes 6 to 12: DNSSEC Bogus, Signature
+	// Expired, Signature Not Yet Valid, DNSKEY Missing, RRSIGs Missing,
+	// No Zone Key Bit Set, NSEC Missing) or, when the server sends none,
+	// by asking again with the CD bit (checking disabled, RFC 4035
+	// section 3.2.2): a server that then answers has the data and
+	// refused it for its signatures. Only a validating server reports
+	// it; LookupError.ExtendedErrors has the codes.
+	ErrDNSSECBogus = errors.New("the answer failed DNSSEC validation (bogus)")
 )
+
+// An ExtendedError is an Extended DNS Error (RFC 8914) of a reply: why a
+// server failed, refused or qualified an answer. A reply may carry
+// several; the resolver keeps the first MaxExtendedErrors.
+type ExtendedError struct {
+	// InfoCode is the INFO-CODE, one of miekg/dns's ExtendedErrorCode
+	// constants: 6 (dns.ExtendedErrorCodeDNSBogus), 7 (Signature
+	// Expired), 22 (No Reachable Authority), ...
+	InfoCode uint16
+	// ExtraText is the server's EXTRA-TEXT, for people: invalid UTF-8
+	// replaced and cut to MaxExtraText bytes; "" when it sent none.
+	ExtraText string
+}
+
+// Bounds of what the resolver keeps of a reply's Extended DNS Errors.
+const (
+	MaxExtendedErrors = 4   // options kept per reply
+	MaxExtraText      = 256 // bytes of EXTRA-TEXT kept per option
+)
+
+// String is "EDE 6 (DNSSEC Bogus)", followed by the quoted EXTRA-TEXT
+// (at most envelope.MaxExcerpt characters) when there is one.
+func (e ExtendedError) String() string {
+	s := "EDE " + strconv.Itoa(int(e.InfoCode))
+	if name, ok := dns.ExtendedErrorCodeToString[e.InfoCode]; ok {
+		s += " (" + name + ")"
+	}
+	if e.ExtraText != "" {
+		s += ": " + envelope.Quote(e.ExtraText)
+	}
+	return s
+}
+
+// Bogus reports whether the code says that the answer failed DNSSEC
+// validation: 6 (DNSSEC Bogus) to 12 (NSEC Missing).
+func (e ExtendedError) Bogus() bool {
+	return e.InfoCode >= dns.ExtendedErrorCodeDNSBogus && e.InfoCode <= dns.ExtendedErrorCodeNSECMissing
+}
+
+// extendedErrors returns the Extended DNS Errors of reply, at most
+// MaxExtendedErrors, or nil.
+func extendedErrors(reply *dns.Msg) []ExtendedError {
+	opt := reply.IsEdns0()
+	if opt == nil {
+		return nil
+	}
+	var out []ExtendedError
+	for _, o := range opt.Option {
+		if ede, ok := o.(*dns.EDNS0_EDE); ok && len(out) < MaxExtendedErrors {
+			out = append(out, ExtendedError{InfoCode: ede.InfoCode, ExtraText: textcut.Cut(strings.ToValidUTF8(ede.ExtraText, "\uFFFD"), MaxExtraText)})
+		}
+	}
+	return out
+}
 
 // ErrNoServers is the error of [New] when the configuration names no
 // usable DNS server.
 var ErrNoServers = errors.New("resolver: no DNS servers configured")
+
+// ErrInvalidConfig is wrapped by the error of [New] when a field of its
+// Config cannot work; the error names the field and the rule.
+var ErrInvalidConfig = errors.New("resolver: invalid configuration")
 
 // Defaults of [Config], used for fields left zero.
 const (
@@ -87,10 +164,20 @@ const (
 // Config configures a [Resolver]. Every field is optional: the zero
 // Config asks the nameservers of /etc/resolv.conf with the defaults
 // below. A zero field means its default, and so does a negative
-// Timeout, Attempts, MaxTTL or NegativeTTL.
+// Timeout, Attempts, MaxTTL or NegativeTTL. Reading the Extended DNS
+// Errors of the replies (RFC 8914) and telling DNSSEC-bogus data from an
+// outage ([ErrDNSSECBogus]) need no field: every query carries EDNS0,
+// and the codes are in [Answer.ExtendedErrors] and
+// [LookupError.ExtendedErrors]. The command quiver has a flag for each
+// field (-dns-servers, -dns-dnssec-ok, ...).
 type Config struct {
-	// Servers are the recursive servers, "host:port" or "host" (port 53),
-	// asked in order; blank entries are skipped.
+	// Servers are the recursive servers, asked in order, each an IP
+	// address with an optional port: "192.0.2.53" (port 53),
+	// "192.0.2.53:5353", "2001:db8::53", "[2001:db8::53]" or
+	// "[2001:db8::53]:5353". Blank entries are skipped. New refuses a
+	// host name (the resolver would need a resolver to find it), a
+	// scheme ("udp://..."), and a port that is not a number from 1 to
+	// 65535, with an error wrapping ErrInvalidConfig.
 	// Default: the nameservers of /etc/resolv.conf.
 	Servers []string
 	// Timeout bounds one query to one server.
@@ -155,10 +242,11 @@ type Resolver struct {
 	queries, hits, misses, flights atomic.Int64
 }
 
-// New returns a Resolver configured by cfg. It fails when cfg names a
-// server that is not "host" or "host:port", when cfg.Servers is empty and
-// /etc/resolv.conf cannot be read, and with [ErrNoServers] when no server
-// is left. New sends no query.
+// New returns a Resolver configured by cfg. It fails with an error
+// wrapping [ErrInvalidConfig] when cfg names a server that is not an IP
+// address with an optional port (see Config.Servers), when cfg.Servers
+// is empty and /etc/resolv.conf cannot be read, and with [ErrNoServers]
+// when no server is left. New sends no query.
 func New(cfg Config) (*Resolver, error) {
 	r := &Resolver{
 		timeout:     cfg.Timeout,
@@ -184,18 +272,15 @@ func New(cfg Config) (*Resolver, error) {
 			r.attempts = cc.Attempts
 		}
 	} else {
-		for _, s := range cfg.Servers {
-			s = strings.TrimSpace(s)
-			if s == "" {
+		for i, s := range cfg.Servers {
+			if strings.TrimSpace(s) == "" {
 				continue
 			}
-			if _, _, err := net.SplitHostPort(s); err != nil {
-				s = net.JoinHostPort(strings.Trim(s, "[]"), "53")
+			addr, reason := parseServer(s)
+			if reason != "" {
+				return nil, fmt.Errorf("%w: Servers[%d] %s %s", ErrInvalidConfig, i, envelope.Quote(s), reason)
 			}
-			if _, _, err := net.SplitHostPort(s); err != nil {
-				return nil, fmt.Errorf("resolver: invalid server %s: %w", envelope.Quote(s), err)
-			}
-			r.servers = append(r.servers, s)
+			r.servers = append(r.servers, addr)
 		}
 	}
 	if len(r.servers) == 0 {
@@ -233,6 +318,45 @@ func New(cfg Config) (*Resolver, error) {
 	return r, nil
 }
 
+// parseServer reads one entry of Config.Servers: an IP address with an
+// optional port. It returns the address as "host:port", or why the entry
+// is not one, as a phrase that follows the entry in an error.
+func parseServer(s string) (addr, reason string) {
+	s = strings.TrimSpace(s)
+	if strings.Contains(s, "://") {
+		return "", "has a scheme: give an IP address with an optional port, such as 192.0.2.53 or [2001:db8::53]:5353"
+	}
+	host, port := s, "53"
+	bare, bracketed := strings.CutPrefix(s, "[")
+	if bracketed {
+		bare, bracketed = strings.CutSuffix(bare, "]")
+	}
+	if ip, err := netip.ParseAddr(bare); err == nil && (ip.Is6() || !bracketed) && (bracketed || bare == s) {
+		host = ip.String()
+	} else {
+		h, p, err := net.SplitHostPort(s)
+		if err != nil {
+			return "", "is not an IP address with an optional port, such as 192.0.2.53 or [2001:db8::53]:5353"
+		}
+		host, port = h, p
+		ip, err := netip.ParseAddr(host)
+		if err != nil {
+			return "", "does not start with an IP address: a server is named by its address, as a host name would need a resolver to find it"
+		}
+		if ip.Is6() && !strings.HasPrefix(s, "[") {
+			return "", "is ambiguous: write an IPv6 address with a port in brackets, as [2001:db8::53]:5353"
+		}
+		host = ip.String()
+	}
+	if n, err := strconv.ParseUint(port, 10, 16); err != nil || n == 0 {
+		return "", "has port " + envelope.Quote(port) + ": a port is a number from 1 to 65535"
+	}
+	if _, zone, _ := strings.Cut(host, "%"); strings.Trim(zone, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != "" {
+		return "", "has an IPv6 zone that is not an interface name or number, such as eth0 in fe80::53%eth0"
+	}
+	return net.JoinHostPort(host, port), ""
+}
+
 // Servers returns the servers the resolver asks, in order, as
 // "host:port".
 func (r *Resolver) Servers() []string { return append([]string(nil), r.servers...) }
@@ -253,6 +377,10 @@ type Answer struct {
 	RRs []dns.RR
 	// Authoritative reports the AA bit of the reply.
 	Authoritative bool
+	// ExtendedErrors are the Extended DNS Errors (RFC 8914) the server
+	// sent with the answer, such as 3 (Stale Answer); nil when none. A
+	// failed lookup has them in its LookupError.
+	ExtendedErrors []ExtendedError
 	// AuthenticatedData reports the AD bit of the reply: the recursive
 	// server validated the answer with DNSSEC (RFC 4035 section 3.2.3).
 	// Every query asks for it (RFC 6840 section 5.7). It is only as
@@ -276,6 +404,12 @@ type LookupError struct {
 	// Err wraps one of the sentinel errors (ErrNXDomain, ...), and the
 	// network or context error behind it when there is one.
 	Err error
+	// ExtendedErrors are the Extended DNS Errors (RFC 8914) of the last
+	// failing reply, such as 6 (DNSSEC Bogus) or 22 (No Reachable
+	// Authority) with a SERVFAIL; nil when it had none. No setting is
+	// needed: every query carries EDNS0, in which servers send them.
+	// Err's message ends with them.
+	ExtendedErrors []ExtendedError
 }
 
 // Error names the question (quoted when it is not a valid name, and cut
@@ -402,10 +536,14 @@ func (r *Resolver) resolve(ctx context.Context, fqdn string, qtype uint16) resul
 	m.RecursionDesired = true
 	m.AuthenticatedData = true
 	m.SetEdns0(r.udpSize, r.dnssecOK)
-	fail := func(err error) result { return result{err: &LookupError{Name: fqdn, Type: qtype, Err: err}} }
+	var ede []ExtendedError // of the last failing reply
+	fail := func(err error) result {
+		return result{err: &LookupError{Name: fqdn, Type: qtype, Err: err, ExtendedErrors: ede}}
+	}
 	var last error = ErrTimeout
+	askedCD := make([]bool, len(r.servers)) // the CD question is asked once per server
 	for range r.attempts {
-		for _, server := range r.servers {
+		for i, server := range r.servers {
 			if ctx.Err() != nil {
 				return fail(fmt.Errorf("%w: %w", ErrTimeout, ctx.Err()))
 			}
@@ -418,22 +556,50 @@ func (r *Resolver) resolve(ctx context.Context, fqdn string, qtype uint16) resul
 				reply, err = r.exchange(ctx, plain, server)
 			}
 			if err != nil {
-				last = err
+				last, ede = err, nil
 				continue
 			}
 			switch reply.Rcode {
 			case dns.RcodeSuccess, dns.RcodeNameError:
 				return r.answer(fqdn, qtype, reply)
+			}
+			ede = extendedErrors(reply)
+			switch reply.Rcode {
 			case dns.RcodeServerFailure:
 				last = ErrServFail
+				if r.bogus(ctx, m, server, ede, &askedCD[i]) {
+					last = fmt.Errorf("%w: %w", ErrServFail, ErrDNSSECBogus)
+				}
 			case dns.RcodeRefused:
 				last = ErrRefused
 			default:
 				last = fmt.Errorf("%w: rcode %s", ErrServFail, dns.RcodeToString[reply.Rcode])
 			}
+			for _, e := range ede {
+				last = fmt.Errorf("%w; %s", last, e)
+			}
 		}
 	}
 	return fail(last)
+}
+
+// bogus reports whether the SERVFAIL of server to m, with its Extended
+// DNS Errors ede, is a failed DNSSEC validation: an EDE says so, or,
+// without one, the server answers the question asked again with the CD
+// bit (checking disabled), which it does once per lookup (*askedCD).
+// The records of that answer are never used.
+func (r *Resolver) bogus(ctx context.Context, m *dns.Msg, server string, ede []ExtendedError, askedCD *bool) bool {
+	if slices.ContainsFunc(ede, ExtendedError.Bogus) {
+		return true
+	}
+	if *askedCD || ctx.Err() != nil {
+		return false
+	}
+	*askedCD = true
+	cd := m.Copy()
+	cd.CheckingDisabled = true
+	reply, err := r.exchange(ctx, cd, server)
+	return err == nil && (reply.Rcode == dns.RcodeSuccess || reply.Rcode == dns.RcodeNameError)
 }
 
 // exchange sends m to server over UDP, and again over TCP when the reply
@@ -468,7 +634,7 @@ func (r *Resolver) exchange(ctx context.Context, m *dns.Msg, server string) (*dn
 
 // answer builds the result of a NOERROR or NXDOMAIN reply.
 func (r *Resolver) answer(fqdn string, qtype uint16, reply *dns.Msg) result {
-	a := &Answer{Name: fqdn, Type: qtype, Rcode: reply.Rcode, Authoritative: reply.Authoritative, AuthenticatedData: reply.AuthenticatedData}
+	a := &Answer{Name: fqdn, Type: qtype, Rcode: reply.Rcode, Authoritative: reply.Authoritative, AuthenticatedData: reply.AuthenticatedData, ExtendedErrors: extendedErrors(reply)}
 	var minTTL uint32 = 1<<32 - 1
 	for _, rr := range reply.Answer {
 		h := rr.Header()

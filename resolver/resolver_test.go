@@ -329,8 +329,10 @@ func TestFailuresAreNotCached(t *testing.T) {
 	for range 3 {
 		r.Lookup(context.Background(), "broken.example.test", dns.TypeMX)
 	}
-	if got := srv.QueriesFor("broken.example.test", dns.TypeMX); got != 3 {
-		t.Errorf("SERVFAIL queries = %d, want 3 (not cached)", got)
+	// Each lookup asks, then asks again with CD to tell bogus data from
+	// an outage.
+	if got := srv.QueriesFor("broken.example.test", dns.TypeMX); got != 6 {
+		t.Errorf("SERVFAIL queries = %d, want 6 (not cached)", got)
 	}
 }
 
@@ -544,6 +546,36 @@ func FuzzUnescapeTXT(f *testing.F) {
 		}
 		if got := unescapeTXT(esc.String()); got != in {
 			t.Fatalf("unescapeTXT(escaped %q) = %q", in, got)
+		}
+	})
+}
+
+// FuzzParseServer: an accepted server entry becomes an IP address and a
+// port from 1 to 65535, which parseServer accepts again unchanged; a
+// refused one says why; nothing panics.
+func FuzzParseServer(f *testing.F) {
+	for _, s := range []string{"192.0.2.53", "192.0.2.53:5353", "2001:db8::53", "[2001:db8::53]", "[2001:db8::53]:5353",
+		"fe80::1%eth0", "[fe80::1%eth0]:53", "127.0.0.1:99999", "127.0.0.1:abc", "127.0.0.1:", "http://1.1.1.1",
+		"dns.example:53", "[192.0.2.1]", "[::1", "::ffff:192.0.2.1", " 10.0.0.1:053 "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		addr, reason := parseServer(in)
+		if (addr == "") == (reason == "") {
+			t.Fatalf("parseServer(%q) = %q, %q: want exactly one", in, addr, reason)
+		}
+		if reason != "" {
+			return
+		}
+		ap, err := netip.ParseAddrPort(addr)
+		if err != nil || ap.Port() == 0 {
+			t.Fatalf("parseServer(%q) = %q: not an address and port: %v", in, addr, err)
+		}
+		if again, reason := parseServer(addr); again != addr {
+			t.Fatalf("parseServer(%q) = %q, but parseServer(%q) = %q, %q", in, addr, addr, again, reason)
+		}
+		if strings.Contains(in, "://") {
+			t.Fatalf("parseServer(%q) accepted a scheme", in)
 		}
 	})
 }

@@ -59,7 +59,11 @@ var emailCommands = []command{
 		},
 		operand: "domains",
 	}, func(ctx context.Context, env *cmdEnv, req email.DomainHealthRequest) (any, bool, error) {
-		res, err := verifier(env).DomainHealth(ctx, req)
+		v, err := verifier(env)
+		if err != nil {
+			return nil, false, err
+		}
+		res, err := v.DomainHealth(ctx, req)
 		if err != nil {
 			return nil, false, err
 		}
@@ -81,7 +85,11 @@ var emailCommands = []command{
 		},
 		operand: "emails",
 	}, func(ctx context.Context, env *cmdEnv, req email.ListRequest) (any, bool, error) {
-		res, err := verifier(env).CheckDisposable(ctx, req)
+		v, err := verifier(env)
+		if err != nil {
+			return nil, false, err
+		}
+		res, err := v.CheckDisposable(ctx, req)
 		if err != nil {
 			return nil, false, err
 		}
@@ -97,7 +105,11 @@ var emailCommands = []command{
 		},
 		operand: "emails",
 	}, func(ctx context.Context, env *cmdEnv, req email.ListRequest) (any, bool, error) {
-		res, err := verifier(env).CheckRoleAccounts(ctx, req)
+		v, err := verifier(env)
+		if err != nil {
+			return nil, false, err
+		}
+		res, err := v.CheckRoleAccounts(ctx, req)
 		if err != nil {
 			return nil, false, err
 		}
@@ -105,19 +117,19 @@ var emailCommands = []command{
 	}),
 }
 
-// emailConfig is the email configuration of the command's flags.
+// emailConfig is the email configuration of the command's flags: every
+// email setting of the server (see httpapi.Config), so that a command
+// checks as the server does.
 func emailConfig(env *cmdEnv) email.Config {
-	return email.Config{Resolver: env.cfg.Resolver, Lists: env.cfg.EmailLists, SMTP: env.cfg.EmailSMTP, DNSBLZones: env.cfg.EmailDNSBLZones}
+	return email.Config{Resolver: env.cfg.Resolver, Lists: env.cfg.EmailLists, SMTP: env.cfg.EmailSMTP,
+		DNSBLZones: env.cfg.EmailDNSBLZones, MTASTS: env.cfg.EmailMTASTS}
 }
 
 // verifier returns the email verifier configured by the command's flags,
-// which emailSetup has checked.
-func verifier(env *cmdEnv) *email.Verifier {
-	v, err := email.New(emailConfig(env))
-	if err != nil {
-		v, _ = email.New(email.Config{Resolver: env.cfg.Resolver, Lists: env.cfg.EmailLists})
-	}
-	return v
+// or the error of a configuration that cannot work (which emailSetup
+// has already refused, naming the flag).
+func verifier(env *cmdEnv) (*email.Verifier, error) {
+	return email.New(emailConfig(env))
 }
 
 func emailValidateCommand(fs *flag.FlagSet) runFunc {
@@ -139,7 +151,10 @@ func emailValidateCommand(fs *flag.FlagSet) runFunc {
 				return nil, false, usageError{errors.New("no address: give ADDR... or one a line on standard input")}
 			}
 		}
-		v := verifier(env)
+		v, err := verifier(env)
+		if err != nil {
+			return nil, false, err
+		}
 		out := make([]validateItem, 0, len(args))
 		if c.SMTP { // one probe at a time: mail servers dislike bursts
 			for _, a := range args {

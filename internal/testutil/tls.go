@@ -33,6 +33,18 @@ type Cert struct {
 // one, so that a client asking for another name sees a wrong-host
 // certificate. Close the server when done.
 func NewTLSServer(h http.Handler, certs ...Cert) (*httptest.Server, *x509.CertPool, error) {
+	srv, ca, err := NewTLSServerCA(h, certs...)
+	if err != nil {
+		return nil, nil, err
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(ca)
+	return srv, pool, nil
+}
+
+// NewTLSServerCA is NewTLSServer returning the CA's certificate itself,
+// for a program that reads its roots from a PEM file.
+func NewTLSServerCA(h http.Handler, certs ...Cert) (*httptest.Server, *x509.Certificate, error) {
 	if len(certs) == 0 {
 		return nil, nil, fmt.Errorf("testutil: NewTLSServer needs a certificate")
 	}
@@ -89,7 +101,5 @@ func NewTLSServer(h http.Handler, certs ...Cert) (*httptest.Server, *x509.CertPo
 		return &leaves[0], nil
 	}}
 	srv.StartTLS()
-	pool := x509.NewCertPool()
-	pool.AddCert(ca)
-	return srv, pool, nil
+	return srv, ca, nil
 }

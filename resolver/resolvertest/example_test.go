@@ -37,13 +37,14 @@ mail 300 IN A   192.0.2.25
 	fmt.Println(errors.Is(err, resolver.ErrNXDomain))
 	_, err = r.LookupMX(ctx, "broken.example.test")
 	fmt.Println(errors.Is(err, resolver.ErrServFail))
-	// A SERVFAIL is asked again (resolver.Config.Attempts is 2).
+	// A SERVFAIL is asked again with the CD bit (is the data bogus?),
+	// then once more (resolver.Config.Attempts is 2).
 	fmt.Println(srv.Queries())
 	// Output:
 	// mail.example.test 10
 	// true
 	// true
-	// 4
+	// 5
 }
 
 // NewServer reports a zone that does not parse, naming the line.

@@ -9,7 +9,8 @@
 // of the asked type (following CNAMEs inside the zones), NODATA with the
 // zone's SOA when the name exists without that type, and NXDOMAIN with the
 // SOA when it does not exist. Options make it slow ([WithDelay]), fail
-// ([WithServFail], [WithRefused]), stay silent ([WithDrop]), truncate UDP
+// ([WithServFail], [WithRefused]), fail DNSSEC validation as a validating
+// resolver does for bogus data ([WithBogus]), stay silent ([WithDrop]), truncate UDP
 // answers ([WithTruncate]) or reject EDNS0 ([WithoutEDNS]), and set the
 // AD bit of a validating resolver on the answers of signed zones
 // ([WithAuthenticatedData]); DS and DNSKEY records are served like any
@@ -41,6 +42,7 @@ type Server struct {
 	names    map[string]bool     // owner names and empty non-terminals
 	delay    time.Duration
 	servfail map[string]bool
+	bogus    map[string]bool
 	drop     map[string]bool
 	trunc    map[string]bool
 	refused  map[string]bool
@@ -67,6 +69,14 @@ func WithDelay(d time.Duration) Option { return func(s *Server) { s.delay = d } 
 
 // WithServFail makes the server answer SERVFAIL for the names (any type).
 func WithServFail(names ...string) Option { return func(s *Server) { addNames(s.servfail, names) } }
+
+// WithBogus makes the server answer as a validating resolver does when
+// the data of the names fails DNSSEC validation: SERVFAIL with the
+// Extended DNS Error 6 (DNSSEC Bogus, RFC 8914) to a query that carries
+// EDNS0, plain SERVFAIL to one that does not, and the records to a query
+// with the CD bit (checking disabled), which asks for the data without
+// validation.
+func WithBogus(names ...string) Option { return func(s *Server) { addNames(s.bogus, names) } }
 
 // WithRefused makes the server answer REFUSED for the names.
 func WithRefused(names ...string) Option { return func(s *Server) { addNames(s.refused, names) } }
@@ -142,6 +152,7 @@ func NewServer(zone string, opts ...Option) (*Server, error) {
 		records:  make(map[string][]dns.RR),
 		names:    make(map[string]bool),
 		servfail: make(map[string]bool),
+		bogus:    make(map[string]bool),
 		drop:     make(map[string]bool),
 		trunc:    make(map[string]bool),
 		refused:  make(map[string]bool),
@@ -266,6 +277,11 @@ func (s *Server) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 	switch {
 	case s.servfail[name]:
 		m.Rcode = dns.RcodeServerFailure
+	case s.bogus[name] && !req.CheckingDisabled:
+		m.Rcode = dns.RcodeServerFailure
+		if opt := m.IsEdns0(); opt != nil {
+			opt.Option = append(opt.Option, &dns.EDNS0_EDE{InfoCode: dns.ExtendedErrorCodeDNSBogus, ExtraText: "validation failure <" + name + " " + dns.TypeToString[q.Qtype] + " IN>: signature crypto failed"})
+		}
 	case s.refused[name]:
 		m.Rcode = dns.RcodeRefused
 	case s.trunc[name] && isUDP:

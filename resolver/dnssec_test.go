@@ -1,0 +1,107 @@
+package resolver
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+
+	"github.com/quiverkit/quiver/internal/dnssectest"
+	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
+)
+
+// Against a real validating Unbound, a lookup of records whose
+// signatures do not match, or have expired, is a server failure caused
+// by DNSSEC (ErrDNSSECBogus), with the Extended DNS Error the server
+// sent; without EDE, the question asked again with CD tells it from an
+// outage. Records of the same zone that validate are answered with AD.
+func TestDNSSECBogusFromUnbound(t *testing.T) {
+	peers := dnssectest.Start(t, dnssectest.MailZones()...)
+	for _, ede := range []bool{true, false} {
+		addr := peers.Validator(t, ede)
+		r, err := New(Config{Servers: []string{addr}, Timeout: 10 * time.Second, Attempts: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		for _, tc := range []struct {
+			name  string
+			qtype uint16
+			bogus bool
+			code  uint16 // the EDE of a bogus answer, with ede
+		}{
+			{"good.example", dns.TypeMX, false, 0},
+			{"bogus.example", dns.TypeMX, true, dns.ExtendedErrorCodeDNSBogus},
+			{"bogus.example", dns.TypeTXT, true, dns.ExtendedErrorCodeDNSBogus},
+			{"_dmarc.bogus.example", dns.TypeTXT, false, 0},
+			{"bogus.example", dns.TypeDNSKEY, false, 0},
+			{"expired.example", dns.TypeMX, true, dns.ExtendedErrorCodeSignatureExpired},
+			{"expired.example", dns.TypeDNSKEY, true, dns.ExtendedErrorCodeSignatureExpired},
+			{"expired.example", dns.TypeDS, false, 0}, // served, and signed, by the parent
+		} {
+			q := tc.name + " " + dns.TypeToString[tc.qtype]
+			if !ede {
+				q += " (no EDE)"
+			}
+			a, err := r.Lookup(ctx, tc.name, tc.qtype)
+			if !tc.bogus {
+				if err != nil || !a.AuthenticatedData || len(a.RRs) == 0 {
+					t.Errorf("%s: answer %+v, err %v; want validated records", q, a, err)
+				}
+				continue
+			}
+			var le *LookupError
+			if !errors.Is(err, ErrDNSSECBogus) || !errors.Is(err, ErrServFail) || !errors.As(err, &le) {
+				t.Errorf("%s: err = %v, want ErrServFail and ErrDNSSECBogus", q, err)
+				continue
+			}
+			codes := make([]uint16, len(le.ExtendedErrors))
+			for i, e := range le.ExtendedErrors {
+				codes[i] = e.InfoCode
+			}
+			switch {
+			case ede && !slices.Contains(codes, tc.code):
+				t.Errorf("%s: EDE codes %v, want %d; err %v", q, codes, tc.code, err)
+			case ede && !strings.Contains(err.Error(), "EDE "):
+				t.Errorf("%s: the error does not show the EDE: %v", q, err)
+			case !ede && len(codes) > 0:
+				t.Errorf("%s: EDE codes %v from a server that sends none", q, codes)
+			}
+		}
+	}
+}
+
+// A validating resolver's EDE 6 is enough to call a SERVFAIL bogus,
+// without asking again; a SERVFAIL the CD question does not clear is an
+// outage, not bogus data.
+func TestDNSSECBogusOrOutage(t *testing.T) {
+	srv := testutil.DNSServer(t, zone, resolvertest.WithBogus("example.test"), resolvertest.WithServFail("down.example.test"))
+	r, err := New(Config{Servers: []string{srv.Addr}, Attempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	_, err = r.LookupMX(ctx, "example.test")
+	var le *LookupError
+	if !errors.Is(err, ErrDNSSECBogus) || !errors.As(err, &le) || len(le.ExtendedErrors) != 1 || !le.ExtendedErrors[0].Bogus() {
+		t.Fatalf("bogus: err = %v, want ErrDNSSECBogus with EDE 6", err)
+	}
+	if got := srv.QueriesFor("example.test", dns.TypeMX); got != 1 {
+		t.Errorf("bogus with EDE: %d queries, want 1 (no CD question)", got)
+	}
+	if want := `EDE 6 (DNSSEC Bogus): "validation failure <example.test. MX IN>: signature crypto failed"`; !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("message %q, want it to end with %q", err, want)
+	}
+	_, err = r.LookupMX(ctx, "down.example.test")
+	if !errors.Is(err, ErrServFail) || errors.Is(err, ErrDNSSECBogus) {
+		t.Errorf("outage: err = %v, want ErrServFail without ErrDNSSECBogus", err)
+	}
+	if got := srv.QueriesFor("down.example.test", dns.TypeMX); got != 2 || !srv.LastFlags().CD {
+		t.Errorf("outage: %d queries (CD on the last: %v), want 2: the question, then with CD", got, srv.LastFlags().CD)
+	}
+}
