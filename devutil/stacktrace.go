@@ -168,7 +168,7 @@ func AnalyzeStacktrace(_ context.Context, req StacktraceRequest) (StacktraceResu
 	res.ErrorType, res.ErrorMessage = outer.typ, outer.msg
 	if len(chain) > 1 {
 		for _, e := range chain {
-			res.Chain = append(res.Chain, strings.TrimSuffix(e.typ+": "+e.msg, ": "))
+			res.Chain = append(res.Chain, e.describe())
 		}
 	}
 	res.Frames = root.frames
@@ -210,8 +210,32 @@ func firstNonEmpty(lines []string) string {
 	return ""
 }
 
+// describe is the error's type and message as one text, saying each
+// part once. A Go runtime panic's type is the start of its message
+// ("runtime error: index out of range" of "runtime error: index out of
+// range [5] with length 3"), a fatal error's type ends with it ("fatal
+// error: all goroutines are asleep - deadlock!"), and an old Rust panic's
+// type is its classification followed by the message's start ("panic:
+// index out of bounds" of "index out of bounds: the len is 3 ..."); the
+// text then is the longer one, or the classification and the message.
+func (e exception) describe() string {
+	typ, msg := e.typ, e.msg
+	switch {
+	case msg == "":
+		return typ
+	case typ == "", strings.HasPrefix(msg, typ):
+		return msg
+	case strings.HasSuffix(typ, msg):
+		return typ
+	}
+	if label, rest, ok := strings.Cut(typ, ": "); ok && strings.HasPrefix(msg, rest) {
+		return label + ": " + msg
+	}
+	return typ + ": " + msg
+}
+
 func describeRootCause(root exception, chained bool) string {
-	what := strings.TrimSuffix(root.typ+": "+root.msg, ": ")
+	what := root.describe()
 	if chained {
 		what = "the underlying error " + what
 	}
