@@ -41,15 +41,18 @@
 // blake2b-256/384/512, blake2s-256, ripemd160, crc32 (IEEE), crc32c
 // (Castagnoli), adler32, fnv1a-32 and fnv1a-64. Names are
 // case-insensitive and separators are ignored, so SHA-256, sha_256 and
-// "SHA 256" are sha256; a few aliases (blake2b is blake2b-512, crc32c may
-// be written crc32-castagnoli) are documented in the code. Decisions:
+// "SHA 256" are sha256; the aliases (blake2b is blake2b-512, crc32c may
+// be written crc32-castagnoli, ...) are listed at
+// [HashRequest.Algorithms]. Decisions:
 //
 //   - SHAKE128 and SHAKE256 are extendable-output functions; they are
 //     given fixed lengths of 256 and 512 bits (twice their security
 //     strength, as FIPS 202's examples and most tools do).
 //   - Checksums are written big-endian (crc32 of "123456789" is
 //     cbf43926).
-//   - Result keys are the canonical names; names that denote the same
+//   - Each digest is keyed by the name the request gave (asked for
+//     "SHA-256" or "keccak256", the key is "SHA-256" or "keccak256"), so
+//     a caller finds it under its own name; names that denote the same
 //     algorithm are computed once. Unknown names go, as given and once
 //     each, to UnsupportedAlgorithms and are never an error.
 //   - The empty string is a value like any other (its digests are

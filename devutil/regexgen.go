@@ -45,8 +45,10 @@ type RegexGenerateRequest struct {
 	// Description says in plain English what the pattern must match.
 	// Required; at most MaxRegexDescriptionLength characters.
 	Description string `json:"description" openapi:"required"`
-	// Flavor is the regex dialect: pcre (default), python, javascript
-	// (js, ecmascript), go (golang), re2 or dotnet (.net, csharp).
+	// Flavor is the regex dialect, case-insensitively: pcre (default; or
+	// pcre2, perl), python (py, re), javascript (js, ecmascript,
+	// typescript, ts), go (golang), re2 or dotnet (.net, csharp, c#). The
+	// result names it by its canonical name, the first of each group.
 	Flavor string `json:"flavor,omitempty"`
 }
 
@@ -60,7 +62,9 @@ type RegexGenerateResult struct {
 	// TestCases are strings the pattern was run against in its flavor,
 	// each with the expected outcome; all of them pass.
 	TestCases []RegexTestCase `json:"test_cases"`
-	// Flavor is the flavor the pattern was compiled in.
+	// Flavor is the canonical name of the flavor the pattern was compiled
+	// in (pcre, python, javascript, go, re2 or dotnet): asked for "js", it
+	// is "javascript".
 	Flavor string `json:"flavor"`
 	// Source is "catalog" for a built-in pattern or "model" for one a
 	// language model wrote.
@@ -131,22 +135,21 @@ func validateRegexRequest(req RegexGenerateRequest) (string, error) {
 	return flavor, v.Err()
 }
 
+// flavorNames maps each name RegexGenerateRequest.Flavor accepts, in
+// lower case, to the flavor's canonical name.
+var flavorNames = map[string]string{
+	"": FlavorPCRE, "pcre": FlavorPCRE, "pcre2": FlavorPCRE, "perl": FlavorPCRE,
+	"python": FlavorPython, "py": FlavorPython, "re": FlavorPython,
+	"javascript": FlavorJavaScript, "js": FlavorJavaScript, "ecmascript": FlavorJavaScript,
+	"typescript": FlavorJavaScript, "ts": FlavorJavaScript,
+	"go": FlavorGo, "golang": FlavorGo,
+	"re2":    FlavorRE2,
+	"dotnet": FlavorDotNet, ".net": FlavorDotNet, "csharp": FlavorDotNet, "c#": FlavorDotNet,
+}
+
+// normalizeFlavor returns the canonical name of f, or "".
 func normalizeFlavor(f string) string {
-	switch strings.ToLower(strings.TrimSpace(f)) {
-	case "", "pcre", "pcre2", "perl":
-		return FlavorPCRE
-	case "python", "py", "re":
-		return FlavorPython
-	case "javascript", "js", "ecmascript", "typescript", "ts":
-		return FlavorJavaScript
-	case "go", "golang":
-		return FlavorGo
-	case "re2":
-		return FlavorRE2
-	case "dotnet", ".net", "csharp", "c#":
-		return FlavorDotNet
-	}
-	return ""
+	return flavorNames[strings.ToLower(strings.TrimSpace(f))]
 }
 
 // matcher is a pattern compiled in one flavor.
