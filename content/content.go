@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"strings"
 	"text/template"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/cfgerr"
 	"github.com/quiverkit/quiver/internal/llmjson"
 	"github.com/quiverkit/quiver/llm"
 )
@@ -38,12 +40,16 @@ type Generator struct {
 	llm llm.Config
 }
 
+// ErrInvalidConfig is wrapped by the error of [New] when its Config
+// cannot work.
+var ErrInvalidConfig = errors.New("content: invalid configuration")
+
 // New returns a generator configured by cfg. It fails, with an error
-// wrapping [llm.ErrInvalidConfig], when cfg.LLM is invalid (see
-// [llm.Config.Validate]).
+// wrapping both [ErrInvalidConfig] and llm.ErrInvalidConfig, when cfg.LLM
+// is invalid (see [llm.Config.Validate]).
 func New(cfg Config) (*Generator, error) {
 	if err := cfg.LLM.Validate(); err != nil {
-		return nil, fmt.Errorf("content: %w", err)
+		return nil, cfgerr.Wrap("content", ErrInvalidConfig, err)
 	}
 	return &Generator{llm: cfg.LLM}, nil
 }

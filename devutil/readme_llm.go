@@ -19,8 +19,8 @@ type ReadmeGenerator struct {
 
 // NewReadmeGenerator returns a generator that polishes with cfg.LLM;
 // without a model it is [GenerateReadme], and Polish is
-// SERVICE_UNAVAILABLE. The error, wrapping [llm.ErrInvalidConfig],
-// reports an invalid cfg.
+// SERVICE_UNAVAILABLE. The error, wrapping [ErrInvalidConfig] (and
+// llm.ErrInvalidConfig for an invalid cfg.LLM), reports an invalid cfg.
 func NewReadmeGenerator(cfg Config) (*ReadmeGenerator, error) {
 	s, err := newSettings(cfg)
 	if err != nil {

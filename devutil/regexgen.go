@@ -89,7 +89,8 @@ type RegexGenerator struct {
 
 // NewRegexGenerator returns a generator backed by cfg.LLM. Without a
 // model, only the built-in catalog answers. The error, wrapping
-// [llm.ErrInvalidConfig], reports an invalid cfg.
+// [ErrInvalidConfig] (and llm.ErrInvalidConfig for an invalid cfg.LLM),
+// reports an invalid cfg.
 func NewRegexGenerator(cfg Config) (*RegexGenerator, error) {
 	s, err := newSettings(cfg)
 	if err != nil {

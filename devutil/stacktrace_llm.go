@@ -21,7 +21,8 @@ type StacktraceAnalyzer struct {
 
 // NewStacktraceAnalyzer returns an analyzer enriched by cfg.LLM; without
 // a model it is exactly [AnalyzeStacktrace]. The error, wrapping
-// [llm.ErrInvalidConfig], reports an invalid cfg.
+// [ErrInvalidConfig] (and llm.ErrInvalidConfig for an invalid cfg.LLM),
+// reports an invalid cfg.
 func NewStacktraceAnalyzer(cfg Config) (*StacktraceAnalyzer, error) {
 	s, err := newSettings(cfg)
 	if err != nil {

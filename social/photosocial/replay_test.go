@@ -141,8 +141,9 @@ func second[T any](_ T, err error) error { return err }
 
 func TestNewRefusesModelSettingsThatCannotWork(t *testing.T) {
 	_, err := photosocial.New(photosocial.Config{Provider: photosocial.Sample(), LLM: llm.Config{Timeout: -time.Second}})
-	if !errors.Is(err, llm.ErrInvalidConfig) {
-		t.Errorf("negative model timeout: err = %v, want llm.ErrInvalidConfig", err)
+	// Both sentinels, as httpapi.New wraps both (issue 22: only llm's was).
+	if !errors.Is(err, llm.ErrInvalidConfig) || !errors.Is(err, photosocial.ErrInvalidConfig) {
+		t.Errorf("negative model timeout: err = %v, want llm.ErrInvalidConfig and photosocial.ErrInvalidConfig", err)
 	}
 	if _, err := photosocial.New(photosocial.Config{}); err != nil {
 		t.Errorf("zero Config: %v", err)
