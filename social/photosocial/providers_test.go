@@ -428,6 +428,10 @@ func TestApifyReelsMediaComments(t *testing.T) {
 		case "reels":
 			return 200, "reels.json"
 		case "comments":
+			// The actor documents at most 50 comments a post.
+			if in.ResultsLimit != apifyMaxComments {
+				t.Errorf("comments resultsLimit = %d, want %d", in.ResultsLimit, apifyMaxComments)
+			}
 			return 200, "comments.json"
 		}
 		if !strings.Contains(in.DirectURLs[0], "/p/DAreBwfYYAA/") {

@@ -396,6 +396,31 @@ func TestApifyRunBounds(t *testing.T) {
 	}
 }
 
+// TestApifyCommentsRunBound: a comments run asks for at most the 50
+// comments a post the actor documents (its input schema: resultsLimit,
+// "max 50 comments per post"), whatever RunItems and the page's limit
+// (issue 22: it asked for 60).
+func TestApifyCommentsRunBound(t *testing.T) {
+	for _, tt := range []struct {
+		cfg   photosocial.ApifyConfig
+		limit int
+		want  string
+	}{
+		{photosocial.ApifyConfig{}, 12, "maxItems=50&"},
+		{photosocial.ApifyConfig{RunItems: 1000}, 100, "maxItems=50&"},
+		{photosocial.ApifyConfig{RunItems: 10}, 20, "maxItems=20&"},
+	} {
+		srv, a := apifyReplay(t, tt.cfg)
+		_, err := a.Comments(context.Background(), photosocial.CommentsQuery{Media: photosocial.MediaRef{Shortcode: photosocialtest.Shortcode}, Limit: tt.limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := srv.Requests()[0]; !strings.Contains(r, "/runs?"+tt.want) {
+			t.Errorf("%+v, limit %d: run %s, want %s", tt.cfg, tt.limit, r, tt.want)
+		}
+	}
+}
+
 // TestApifyFailures replays Apify's refusals and broken answers on the
 // run and on the dataset.
 func TestApifyFailures(t *testing.T) {
