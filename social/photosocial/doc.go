@@ -20,10 +20,12 @@
 //     NOT_FOUND), media by shortcode, nor media or comments of other
 //     accounts: those answer SERVICE_UNAVAILABLE wrapping [ErrUnsupported],
 //     with a message saying what it cannot do. Reels are told apart by
-//     media_product_type. Business discovery does not serve thumbnail_url,
-//     so its videos have no thumbnail; should it refuse the optional
-//     fields (username, children), the media are asked again without them
-//     and the list's notes say so. Throttling (codes 4, 17, 32, 613,
+//     media_product_type. Requests name GraphConfig.APIVersion (default
+//     [DefaultGraphAPIVersion]). Business discovery is asked for
+//     thumbnail_url, a Public field since v18.0, so videos and reels have
+//     their thumbnail; should the version refuse it (before v18.0), or
+//     refuse the optional fields (username, children), the media are
+//     asked again without them and the list's notes say so. Throttling (codes 4, 17, 32, 613,
 //     80002) is RATE_LIMIT_EXCEEDED with the wait the Graph API gives in
 //     X-Business-Use-Case-Usage or X-App-Usage
 //     (estimated_time_to_regain_access).
