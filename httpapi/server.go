@@ -407,11 +407,15 @@ func (s *server) handler(routes []route) http.Handler {
 		methods[rt.path] = append(methods[rt.path], rt.method)
 	}
 	// A path without a method matches whatever the routes above do not:
-	// the envelope's 405, with the Allow header.
+	// the envelope's 405, with the Allow header. Its metrics label is the
+	// route's pattern, as its served requests' is: one route, one label.
+	// A path that several routes share labels it with their methods
+	// ("GET|DELETE /v1/email/bulk/jobs/{id}").
 	for path, ms := range methods {
 		allow := strings.Join(ms, ", ")
+		label := strings.Join(ms, "|") + " " + path
 		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
-			setPattern(r.Context(), path)
+			setPattern(r.Context(), label)
 			w.Header().Set("Allow", allow)
 			s.fail(w, r, envelope.CodeMethodNotAllowed, "method "+r.Method+" is not allowed; use "+allow)
 		})
