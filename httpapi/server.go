@@ -58,10 +58,12 @@
 //	quiver_llm_tokens_total{model,kind}          language model tokens, prompt or completion
 //	quiver_llm_cost_usd_total{model}             estimated language model cost in US dollars
 //	quiver_upstream_requests_total{provider,outcome}, quiver_upstream_request_duration_seconds{provider}
-//	                                             registered for cmd/quiver's provider clients
+//	                                             calls of the providers built with the same registry
+//	                                             (their Config's Metrics field)
 //
-// Route labels are route patterns, never raw paths; requests refused
-// before routing, or matching no route, share the label "unmatched".
+// Route labels are route patterns, never raw paths (a 405 is counted
+// under the pattern of its path's route); requests refused before
+// routing, or matching no route, share the label "unmatched".
 package httpapi
 
 import (
@@ -193,7 +195,9 @@ type Config struct {
 	// language model tokens and cost by model (quiver_* names; see the
 	// package documentation). Serve it with promhttp.HandlerFor. Several
 	// handlers may share one registry, and then share their counters.
-	// Default (nil): no metrics.
+	// The calls of MicroblogProvider and PhotosocialProvider are counted
+	// (quiver_upstream_*) when they were built with this registry as
+	// their Config's Metrics. Default (nil): no metrics.
 	Metrics prometheus.Registerer
 
 	// The services' dependencies follow. A nil dependency makes the routes

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/upstream"
 )
@@ -69,6 +71,12 @@ type ApifyConfig struct {
 	// comments of a post the actor documents; a search run for at most
 	// 250. 1 to 1000; default DefaultApifyRunItems (60).
 	RunItems int
+	// Metrics, when set, is the Prometheus registry in which the provider
+	// counts its calls: quiver_upstream_requests_total{provider="apify",outcome}
+	// and quiver_upstream_request_duration_seconds{provider="apify"}. Pass the
+	// registry of httpapi.Config.Metrics, so that the handler's /metrics
+	// show them. Default (nil): the calls are not counted.
+	Metrics prometheus.Registerer
 	// Logger receives what the provider cannot say in a result: that an
 	// expired dataset of comments or search hits was scraped again.
 	// Default slog.Default().
@@ -153,7 +161,11 @@ func NewApify(cfg ApifyConfig) (*Apify, error) {
 	}
 	// A request waits for the actor (run-sync, or waitForFinish); allow a
 	// margin over that wait so that Apify's own answer arrives before ours.
-	up, err := newUpstream("Apify", DefaultApifyBaseURL, cfg.Token, cfg.BaseURL, cfg.HTTPClient, cfg.MaxResponseBytes, cfg.Timeout, 10*time.Second)
+	hc, err := upstream.Metered(cfg.Metrics, "apify", cfg.HTTPClient)
+	if err != nil {
+		return nil, invalidConfig("the Apify provider's Metrics: %v", err)
+	}
+	up, err := newUpstream("Apify", DefaultApifyBaseURL, cfg.Token, cfg.BaseURL, hc, cfg.MaxResponseBytes, cfg.Timeout, 10*time.Second)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/upstream"
 )
@@ -64,6 +66,12 @@ type GraphConfig struct {
 	// Timeout bounds each request, body included; default
 	// DefaultTimeout (15 s).
 	Timeout time.Duration
+	// Metrics, when set, is the Prometheus registry in which the provider
+	// counts its calls: quiver_upstream_requests_total{provider="instagram_graph",outcome}
+	// and quiver_upstream_request_duration_seconds{provider="instagram_graph"}. Pass the
+	// registry of httpapi.Config.Metrics, so that the handler's /metrics
+	// show them. Default (nil): the calls are not counted.
+	Metrics prometheus.Registerer
 }
 
 // Format implements fmt.Formatter: the token is redacted.
@@ -133,7 +141,11 @@ func NewGraph(cfg GraphConfig) (*Graph, error) {
 	if last := base[strings.LastIndexByte(base, '/')+1:]; graphVersionRE.MatchString(last) {
 		return nil, invalidConfig("the Graph provider's BaseURL ends with the API version %s: give the root without it, and the version as APIVersion", last)
 	}
-	up, err := newUpstream("Instagram Graph API", DefaultGraphBaseURL, cfg.Token, base, cfg.HTTPClient, cfg.MaxResponseBytes, cfg.Timeout, 0)
+	hc, err := upstream.Metered(cfg.Metrics, "instagram_graph", cfg.HTTPClient)
+	if err != nil {
+		return nil, invalidConfig("the Graph provider's Metrics: %v", err)
+	}
+	up, err := newUpstream("Instagram Graph API", DefaultGraphBaseURL, cfg.Token, base, hc, cfg.MaxResponseBytes, cfg.Timeout, 0)
 	if err != nil {
 		return nil, err
 	}
