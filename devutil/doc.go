@@ -21,6 +21,15 @@
 // costs 0 there, whatever the provider charges, so that 0 means "not
 // priced" rather than "free": [llm.Config.PriceKnown] tells the two apart.
 //
+// The doc of each model-backed method gives its answer contract: the JSON
+// fields the model answers, one a line, with their type and the rules
+// checked before the answer is used. Types: string; []string (an array
+// of strings); []{a, b} (an array of objects with the fields a and b).
+// A field outside the contract is refused; an answer that breaks a rule
+// is sent back with the broken rules, up to LLM.MaxAttempts times in all,
+// after which the call is UPSTREAM_ERROR (the stack trace analysis then
+// keeps its deterministic result and says why in ai_note).
+//
 // # Base64
 //
 // [EncodeBase64] encodes UTF-8 text; [DecodeBase64] decodes to UTF-8 text.

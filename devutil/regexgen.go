@@ -106,6 +106,20 @@ func NewRegexGenerator(cfg Config) (*RegexGenerator, error) {
 // flavor and run against every test case with a match timeout, and a
 // pattern that fails is sent back with its failures, a bounded number of
 // times. The AI metadata accounts for every call.
+//
+// Answer contract (see the package doc for the notation): the model
+// answers one JSON object with these fields, checked before use:
+//
+//	pattern      string                    not empty, at most 2000 bytes; anchored
+//	                                       at both ends with the flavor's whole-string
+//	                                       anchors (^ or \A; \z, \Z in python, or $
+//	                                       where it means the very end), with no | outside
+//	                                       a group; compiles in the flavor
+//	explanation  string                    not empty
+//	test_cases   []{string, should_match}  4 to 20 cases, at least 2 with should_match
+//	                                       true and 2 false, each string at most 500
+//	                                       bytes; the pattern matches each case as it
+//	                                       says, within the match timeout
 func (g *RegexGenerator) Generate(ctx context.Context, req RegexGenerateRequest) (RegexGenerateResult, envelope.AI, error) {
 	flavor, err := validateRegexRequest(req)
 	if err != nil {
