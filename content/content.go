@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"strings"
 	"text/template"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/cfgerr"
 	"github.com/quiverkit/quiver/internal/llmjson"
 	"github.com/quiverkit/quiver/llm"
 )
@@ -38,12 +40,16 @@ type Generator struct {
 	llm llm.Config
 }
 
+// ErrInvalidConfig is wrapped by the error of [New] when its Config
+// cannot work.
+var ErrInvalidConfig = errors.New("content: invalid configuration")
+
 // New returns a generator configured by cfg. It fails, with an error
-// wrapping [llm.ErrInvalidConfig], when cfg.LLM is invalid (see
-// [llm.Config.Validate]).
+// wrapping both [ErrInvalidConfig] and llm.ErrInvalidConfig, when cfg.LLM
+// is invalid (see [llm.Config.Validate]).
 func New(cfg Config) (*Generator, error) {
 	if err := cfg.LLM.Validate(); err != nil {
-		return nil, fmt.Errorf("content: %w", err)
+		return nil, cfgerr.Wrap("content", ErrInvalidConfig, err)
 	}
 	return &Generator{llm: cfg.LLM}, nil
 }
@@ -115,6 +121,15 @@ func errNoModel(op string) error {
 
 // Summarize summarizes a text. Without a model it uses the extractive
 // engine (model "quiver-extractive", cost 0).
+//
+// Answer contract (see the package doc for the notation): the model
+// answers one JSON object with these fields (format is the request's, set by Quiver), checked before use:
+//
+//	summary     string|null  format "paragraph": one paragraph without line breaks,
+//	                         not empty, at most max_words words; "bullets": null
+//	key_points  []string     distinct, not empty; "paragraph": 1 to 10 points of
+//	                         at most 40 words each; "bullets": 2 to 15 points, none
+//	                         starting with -, * or •, at most max_words words together
 func (g *Generator) Summarize(ctx context.Context, req SummarizeRequest) (Summary, envelope.AI, error) {
 	if err := req.normalize(); err != nil {
 		return Summary{}, envelope.AI{}, err
@@ -133,6 +148,12 @@ func (g *Generator) Summarize(ctx context.Context, req SummarizeRequest) (Summar
 }
 
 // Rewrite rewrites a text in another tone or for another audience.
+//
+// Answer contract (see the package doc for the notation): the model
+// answers one JSON object with these fields, checked before use:
+//
+//	rewritten_text  string    not empty
+//	notes           []string  0 to 10 notes, not empty; null is read as []
 func (g *Generator) Rewrite(ctx context.Context, req RewriteRequest) (Rewrite, envelope.AI, error) {
 	if err := req.normalize(); err != nil {
 		return Rewrite{}, envelope.AI{}, err
@@ -143,6 +164,14 @@ func (g *Generator) Rewrite(ctx context.Context, req RewriteRequest) (Rewrite, e
 // MetaTags writes the SEO title, description and keywords of a page.
 // Without a model it uses the extractive engine (model
 // "quiver-extractive", cost 0).
+//
+// Answer contract (see the package doc for the notation): the model
+// answers one JSON object with these fields, checked before use:
+//
+//	title        string    not empty, at most 60 characters
+//	description  string    not empty, at most 160 characters
+//	keywords     []string  3 to 10, distinct, not empty, at most 80 characters each;
+//	                       includes target_keyword when given
 func (g *Generator) MetaTags(ctx context.Context, req MetaTagsRequest) (MetaTags, envelope.AI, error) {
 	if err := req.normalize(); err != nil {
 		return MetaTags{}, envelope.AI{}, err
@@ -157,6 +186,18 @@ func (g *Generator) MetaTags(ctx context.Context, req MetaTagsRequest) (MetaTags
 }
 
 // BlogOutline outlines a blog post with the requested number of sections.
+//
+// Answer contract (see the package doc for the notation): the model
+// answers one JSON object with these fields, checked before use:
+//
+//	title               string                       not empty, at most 150 characters
+//	introduction_angle  string                       not empty
+//	sections            []{heading, talking_points}  exactly the request's sections;
+//	                                                 headings distinct, not empty, at most
+//	                                                 150 characters; 2 to 6 talking points
+//	                                                 each, not empty
+//	conclusion_angle    string                       not empty
+//	seo_keywords        []string                     as MetaTags' keywords
 func (g *Generator) BlogOutline(ctx context.Context, req BlogOutlineRequest) (BlogOutline, envelope.AI, error) {
 	if err := req.normalize(); err != nil {
 		return BlogOutline{}, envelope.AI{}, err
@@ -166,6 +207,15 @@ func (g *Generator) BlogOutline(ctx context.Context, req BlogOutlineRequest) (Bl
 
 // ProductDescription writes a product description of the requested
 // length.
+//
+// Answer contract (see the package doc for the notation): the model
+// answers one JSON object with these fields, checked before use:
+//
+//	title          string    not empty, at most 150 characters
+//	description    string    not empty; words: short 20 to 100, medium 60 to 250,
+//	                         long 150 to 500
+//	bullet_points  []string  3 to 8, distinct, not empty
+//	seo_keywords   []string  as MetaTags' keywords
 func (g *Generator) ProductDescription(ctx context.Context, req ProductDescriptionRequest) (ProductDescription, envelope.AI, error) {
 	if err := req.normalize(); err != nil {
 		return ProductDescription{}, envelope.AI{}, err
@@ -174,6 +224,18 @@ func (g *Generator) ProductDescription(ctx context.Context, req ProductDescripti
 }
 
 // SocialCaption writes caption variants for a social platform.
+//
+// Answer contract (see the package doc for the notation): the model
+// answers one JSON object with these fields (platform is the request's, set by Quiver), checked before use:
+//
+//	variants  []{caption, hashtags}  exactly the request's variants; captions distinct
+//	                                 and not empty; with include_hashtags, 1 to 10
+//	                                 distinct hashtags each, written without "#", of
+//	                                 letters, digits and underscores; without it, no
+//	                                 hashtags in the list or the caption; each caption
+//	                                 with " #tag" per hashtag within the platform's post
+//	                                 limit (x 280, bluesky 300, threads and mastodon 500,
+//	                                 photosocial 2200, linkedin 3000, facebook 5000)
 func (g *Generator) SocialCaption(ctx context.Context, req SocialCaptionRequest) (SocialCaptions, envelope.AI, error) {
 	if err := req.normalize(); err != nil {
 		return SocialCaptions{}, envelope.AI{}, err
@@ -187,6 +249,15 @@ func (g *Generator) SocialCaption(ctx context.Context, req SocialCaptionRequest)
 
 // Headlines writes headline variants with a predicted click-through
 // score each.
+//
+// Answer contract (see the package doc for the notation): the model
+// answers one JSON object with these fields, checked before use:
+//
+//	variants  []{headline, angle, predicted_ctr_score}  exactly the request's count;
+//	                                                    headlines distinct, not empty, at
+//	                                                    most 150 characters; angle not
+//	                                                    empty; predicted_ctr_score from 0
+//	                                                    to 1
 func (g *Generator) Headlines(ctx context.Context, req HeadlinesRequest) (Headlines, envelope.AI, error) {
 	if err := req.normalize(); err != nil {
 		return Headlines{}, envelope.AI{}, err
@@ -195,6 +266,12 @@ func (g *Generator) Headlines(ctx context.Context, req HeadlinesRequest) (Headli
 }
 
 // FAQ writes questions and answers drawn from a source text.
+//
+// Answer contract (see the package doc for the notation): the model
+// answers one JSON object with these fields, checked before use:
+//
+//	faqs  []{question, answer}  exactly the request's count; questions distinct, not
+//	                            empty, ending with "?"; answers not empty
 func (g *Generator) FAQ(ctx context.Context, req FAQRequest) (FAQ, envelope.AI, error) {
 	if err := req.normalize(); err != nil {
 		return FAQ{}, envelope.AI{}, err

@@ -521,7 +521,7 @@ func newGenerator(t *testing.T, cfg llm.Config) *content.Generator {
 func TestNewRejectsInvalidLLMConfig(t *testing.T) {
 	for _, cfg := range []llm.Config{{Timeout: -1}, {MaxAttempts: -2}, {Prices: llm.Prices{"m": {Input: -1}}}} {
 		g, err := content.New(content.Config{LLM: cfg})
-		if !errors.Is(err, llm.ErrInvalidConfig) || g != nil {
+		if !errors.Is(err, llm.ErrInvalidConfig) || !errors.Is(err, content.ErrInvalidConfig) || g != nil {
 			t.Errorf("New(%+v) = %v, %v; want ErrInvalidConfig", cfg, g, err)
 		}
 	}

@@ -32,32 +32,15 @@
 // RATE_LIMIT_EXCEEDED (with its Retry-After), a timeout or deadline
 // UPSTREAM_TIMEOUT, any other failure UPSTREAM_ERROR.
 //
-// # Checks of the answers
+// # Answer contracts
 //
-//   - summarize: in the "paragraph" format, summary is one paragraph of at
-//     most max_words words and key_points holds 1 to 10 points of at most
-//     40 words; in the "bullets" format, summary is null and key_points
-//     holds 2 to 15 points of at most max_words words together;
-//   - rewrite: rewritten_text is not empty; at most 10 notes;
-//   - meta-tags: title of at most 60 characters and description of at most
-//     160 (the lengths search engines display without truncation);
-//     3 to 10 distinct keywords including target_keyword when given;
-//   - blog outline: exactly `sections` sections with distinct headings and
-//     2 to 6 talking points each; 3 to 10 distinct SEO keywords including
-//     target_keyword;
-//   - product description: short 20 to 100 words, medium 60 to 250, long
-//     150 to 500; 3 to 8 bullet points; 3 to 10 SEO keywords including
-//     target_keyword;
-//   - social caption: exactly `variants` distinct captions; with hashtags,
-//     1 to 10 distinct hashtags each, without "#" or spaces (letters,
-//     digits and underscores); without, none in the list or the caption;
-//     each caption with its hashtags within the platform's post limit
-//     (x 280, bluesky 300, threads and mastodon 500, photosocial 2200,
-//     linkedin 3000, facebook 5000 characters);
-//   - headlines: exactly `count` distinct headlines of at most 150
-//     characters, each with an angle and a predicted_ctr_score from 0 to 1;
-//   - faq: exactly `count` distinct questions ending with "?", each with an
-//     answer.
+// Each operation's doc gives its answer contract: the JSON fields the
+// model answers, one a line, with their type and the rules checked.
+// Types: string; string|null (a string or null); number; []string (an
+// array of strings); []{a, b} (an array of objects with the fields a and
+// b). Strings are trimmed of surrounding white space before the rules
+// are checked; characters are Unicode code points; distinct compares
+// case-insensitively. A field the result type does not have is refused.
 //
 // # Decisions on what the specification leaves open
 //

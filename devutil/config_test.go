@@ -56,10 +56,11 @@ func TestConstructorsRejectInvalidConfig(t *testing.T) {
 	tests := []struct {
 		cfg   devutil.Config
 		field string
+		llm   bool // the model settings are at fault: llm.ErrInvalidConfig too
 	}{
-		{devutil.Config{RegexMatchTimeout: -time.Second}, "RegexMatchTimeout"},
-		{devutil.Config{LLM: llm.Config{MaxAttempts: -1}}, "MaxAttempts"},
-		{devutil.Config{LLM: llm.Config{Timeout: -1}}, "Timeout"},
+		{devutil.Config{RegexMatchTimeout: -time.Second}, "RegexMatchTimeout", false},
+		{devutil.Config{LLM: llm.Config{MaxAttempts: -1}}, "MaxAttempts", true},
+		{devutil.Config{LLM: llm.Config{Timeout: -1}}, "Timeout", true},
 	}
 	for name, newT := range constructors {
 		if _, err := newT(devutil.Config{}); err != nil {
@@ -67,8 +68,8 @@ func TestConstructorsRejectInvalidConfig(t *testing.T) {
 		}
 		for _, tt := range tests {
 			_, err := newT(tt.cfg)
-			if !errors.Is(err, llm.ErrInvalidConfig) || !strings.Contains(err.Error(), tt.field) {
-				t.Errorf("%s(%+v) = %v, want ErrInvalidConfig naming %s", name, tt.cfg, err, tt.field)
+			if !errors.Is(err, devutil.ErrInvalidConfig) || errors.Is(err, llm.ErrInvalidConfig) != tt.llm || !strings.Contains(err.Error(), tt.field) {
+				t.Errorf("%s(%+v) = %v, want devutil.ErrInvalidConfig naming %s (and llm.ErrInvalidConfig: %v)", name, tt.cfg, err, tt.field, tt.llm)
 			}
 		}
 	}

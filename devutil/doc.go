@@ -21,6 +21,15 @@
 // costs 0 there, whatever the provider charges, so that 0 means "not
 // priced" rather than "free": [llm.Config.PriceKnown] tells the two apart.
 //
+// The doc of each model-backed method gives its answer contract: the JSON
+// fields the model answers, one a line, with their type and the rules
+// checked before the answer is used. Types: string; []string (an array
+// of strings); []{a, b} (an array of objects with the fields a and b).
+// A field outside the contract is refused; an answer that breaks a rule
+// is sent back with the broken rules, up to LLM.MaxAttempts times in all,
+// after which the call is UPSTREAM_ERROR (the stack trace analysis then
+// keeps its deterministic result and says why in ai_note).
+//
 // # Base64
 //
 // [EncodeBase64] encodes UTF-8 text; [DecodeBase64] decodes to UTF-8 text.
@@ -41,15 +50,18 @@
 // blake2b-256/384/512, blake2s-256, ripemd160, crc32 (IEEE), crc32c
 // (Castagnoli), adler32, fnv1a-32 and fnv1a-64. Names are
 // case-insensitive and separators are ignored, so SHA-256, sha_256 and
-// "SHA 256" are sha256; a few aliases (blake2b is blake2b-512, crc32c may
-// be written crc32-castagnoli) are documented in the code. Decisions:
+// "SHA 256" are sha256; the aliases (blake2b is blake2b-512, crc32c may
+// be written crc32-castagnoli, ...) are listed at
+// [HashRequest.Algorithms]. Decisions:
 //
 //   - SHAKE128 and SHAKE256 are extendable-output functions; they are
 //     given fixed lengths of 256 and 512 bits (twice their security
 //     strength, as FIPS 202's examples and most tools do).
 //   - Checksums are written big-endian (crc32 of "123456789" is
 //     cbf43926).
-//   - Result keys are the canonical names; names that denote the same
+//   - Each digest is keyed by the name the request gave (asked for
+//     "SHA-256" or "keccak256", the key is "SHA-256" or "keccak256"), so
+//     a caller finds it under its own name; names that denote the same
 //     algorithm are computed once. Unknown names go, as given and once
 //     each, to UnsupportedAlgorithms and are never an error.
 //   - The empty string is a value like any other (its digests are

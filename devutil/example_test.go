@@ -28,10 +28,11 @@ func ExampleDecodeBase64() {
 func ExampleHash() {
 	res, _ := devutil.Hash(context.Background(), devutil.HashRequest{
 		Value:      "abc",
-		Algorithms: []string{"SHA-256", "sha_256", "keccak-256", "crc32", "md4"},
+		Algorithms: []string{"SHA-256", "keccak256", "crc32", "md4"},
 	})
-	fmt.Println(res.Hashes["sha256"])
-	fmt.Println(res.Hashes["keccak-256"])
+	// Each digest is keyed by the name asked for.
+	fmt.Println(res.Hashes["SHA-256"])
+	fmt.Println(res.Hashes["keccak256"])
 	fmt.Println(res.Hashes["crc32"])
 	fmt.Println(res.UnsupportedAlgorithms)
 	// Output:

@@ -44,9 +44,19 @@ type HashRequest struct {
 	// Value is the text to hash, as UTF-8 bytes. The empty string is a
 	// value like any other.
 	Value string `json:"value" openapi:"required"`
-	// Algorithms names the algorithms to compute, case-insensitively and
-	// with aliases (SHA-256, sha_256 and sha256 are one algorithm).
-	// Default md5, sha1, sha256, sha512. At most MaxHashAlgorithms.
+	// Algorithms names the algorithms to compute: the names of
+	// [HashAlgorithms], case-insensitively and with the separators - _
+	// space / and . ignored (SHA-256, sha_256 and sha256 are one
+	// algorithm, as are keccak256 and keccak-256), and these aliases:
+	// sha2-224, sha2-256, sha2-384, sha2-512, sha2-512/224 and
+	// sha2-512/256 for the SHA-2 names without "2"; keccak for
+	// keccak-256; shake for shake128; blake2b for blake2b-512; blake2s
+	// for blake2s-256; ripemd and rmd160 for ripemd160; crc and
+	// crc32-ieee for crc32; crc32-castagnoli and castagnoli for crc32c;
+	// adler for adler32; fnv1a and fnv64a for fnv1a-64; fnv32a for
+	// fnv1a-32. Each digest is keyed in HashResult.Hashes by the name
+	// given here. Default md5, sha1, sha256, sha512. At most
+	// MaxHashAlgorithms.
 	Algorithms []string `json:"algorithms,omitempty"`
 	// Encoding is how digests are written: "hex" (default, lower case),
 	// "base64" (padded, standard alphabet) or "base64url" (unpadded,
@@ -60,8 +70,11 @@ type HashRequest struct {
 
 // HashResult is the result of [Hash].
 type HashResult struct {
-	// Hashes maps each computed algorithm, by its canonical name, to its
-	// digest in the requested encoding.
+	// Hashes maps each name of the request's Algorithms (or of
+	// DefaultHashAlgorithms) that names an algorithm, exactly as the
+	// request spells it, to its digest in the requested encoding: asked
+	// for "SHA-256", the digest is Hashes["SHA-256"]. Names that denote
+	// one algorithm share one digest, computed once.
 	Hashes map[string]string `json:"hashes"`
 	// UnsupportedAlgorithms lists, as given, the names that are not
 	// algorithms this package computes (or that have no HMAC when a key
@@ -175,10 +188,10 @@ func HashAlgorithms() []string {
 	return names
 }
 
-// Hash computes the digests of req.Value with the requested algorithms.
-// Names it does not know go to UnsupportedAlgorithms and are never an
-// error; names that denote the same algorithm are computed once, under
-// the canonical name.
+// Hash computes the digests of req.Value with the requested algorithms,
+// each keyed by the name the request gives it. Names it does not know go
+// to UnsupportedAlgorithms and are never an error; names that denote the
+// same algorithm are computed once.
 func Hash(_ context.Context, req HashRequest) (HashResult, error) {
 	var v envelope.ValidationError
 	if len(req.Algorithms) > MaxHashAlgorithms {
@@ -202,6 +215,7 @@ func Hash(_ context.Context, req HashRequest) (HashResult, error) {
 		HMAC:                  req.HMACKey != nil,
 	}
 	seenUnsupported := map[string]bool{}
+	digests := make(map[*hashAlgo]string, len(names)) // each algorithm computed once
 	data := []byte(req.Value)
 	for _, name := range names {
 		algo := hashByFolded[foldAlgorithm(name)]
@@ -212,17 +226,19 @@ func Hash(_ context.Context, req HashRequest) (HashResult, error) {
 			}
 			continue
 		}
-		if _, done := res.Hashes[algo.name]; done {
-			continue
+		d, done := digests[algo]
+		if !done {
+			var h hash.Hash
+			if res.HMAC {
+				h = hmac.New(algo.new, []byte(*req.HMACKey))
+			} else {
+				h = algo.new()
+			}
+			h.Write(data)
+			d = encode(h.Sum(nil))
+			digests[algo] = d
 		}
-		var h hash.Hash
-		if res.HMAC {
-			h = hmac.New(algo.new, []byte(*req.HMACKey))
-		} else {
-			h = algo.new()
-		}
-		h.Write(data)
-		res.Hashes[algo.name] = encode(h.Sum(nil))
+		res.Hashes[name] = d
 	}
 	return res, nil
 }

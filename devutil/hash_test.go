@@ -135,13 +135,16 @@ func TestHashNamesAndEncodings(t *testing.T) {
 			}, UnsupportedAlgorithms: []string{}, Encoding: "hex"},
 		},
 		{
-			name: "aliases and duplicates computed once",
+			name: "each name keyed as given",
 			req:  devutil.HashRequest{Value: "abc", Algorithms: []string{"SHA-256", "sha_256", "sha256", " Sha256 ", "SHA-512/256", "Keccak256", "CRC32-Castagnoli"}},
 			want: devutil.HashResult{Hashes: map[string]string{
-				"sha256":     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
-				"sha512-256": "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23",
-				"keccak-256": "4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45",
-				"crc32c":     "364b3fb7",
+				"SHA-256":          "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+				"sha_256":          "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+				"sha256":           "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+				" Sha256 ":         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+				"SHA-512/256":      "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23",
+				"Keccak256":        "4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45",
+				"CRC32-Castagnoli": "364b3fb7",
 			}, UnsupportedAlgorithms: []string{}, Encoding: "hex"},
 		},
 		{

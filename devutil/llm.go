@@ -1,10 +1,12 @@
 package devutil
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/cfgerr"
 	"github.com/quiverkit/quiver/llm"
 )
 
@@ -28,15 +30,21 @@ type Config struct {
 	RegexMatchTimeout time.Duration
 }
 
+// ErrInvalidConfig is wrapped by the errors of [NewRegexGenerator],
+// [NewStacktraceAnalyzer] and [NewReadmeGenerator] when their Config
+// cannot work; an invalid LLM field wraps llm.ErrInvalidConfig as well.
+var ErrInvalidConfig = errors.New("devutil: invalid configuration")
+
 // validate reports a configuration that cannot work; the error wraps
-// llm.ErrInvalidConfig.
+// ErrInvalidConfig, and llm.ErrInvalidConfig when the LLM field is the
+// cause.
 func (c Config) validate() error {
 	if err := c.LLM.Validate(); err != nil {
-		return fmt.Errorf("devutil: %w", err)
+		return cfgerr.Wrap("devutil", ErrInvalidConfig, err)
 	}
 	if c.RegexMatchTimeout < 0 {
-		return fmt.Errorf("devutil: %w: RegexMatchTimeout is %v; it must be 0 (the default, %v) or positive",
-			llm.ErrInvalidConfig, c.RegexMatchTimeout, DefaultRegexMatchTimeout)
+		return fmt.Errorf("%w: RegexMatchTimeout is %v; it must be 0 (the default, %v) or positive",
+			ErrInvalidConfig, c.RegexMatchTimeout, DefaultRegexMatchTimeout)
 	}
 	return nil
 }

@@ -19,8 +19,8 @@ type ReadmeGenerator struct {
 
 // NewReadmeGenerator returns a generator that polishes with cfg.LLM;
 // without a model it is [GenerateReadme], and Polish is
-// SERVICE_UNAVAILABLE. The error, wrapping [llm.ErrInvalidConfig],
-// reports an invalid cfg.
+// SERVICE_UNAVAILABLE. The error, wrapping [ErrInvalidConfig] (and
+// llm.ErrInvalidConfig for an invalid cfg.LLM), reports an invalid cfg.
 func NewReadmeGenerator(cfg Config) (*ReadmeGenerator, error) {
 	s, err := newSettings(cfg)
 	if err != nil {
@@ -46,6 +46,13 @@ Rules:
 // features, bounded lengths) and retried with the violations shown, then
 // escaped and laid out exactly as the caller's would be. Without Polish,
 // the model is not asked.
+//
+// Answer contract (see the package doc for the notation): the model
+// answers one JSON object with these fields, checked before use:
+//
+//	description  string    1 to 10000 characters, not blank
+//	features     []string  exactly as many as the request's non-empty features, in
+//	                       their order, each 1 to 300 characters, not blank
 func (g *ReadmeGenerator) Generate(ctx context.Context, req ReadmeRequest) (ReadmeResult, envelope.AI, error) {
 	if err := validateReadme(req); err != nil {
 		return ReadmeResult{}, envelope.AI{}, err

@@ -45,8 +45,10 @@ type RegexGenerateRequest struct {
 	// Description says in plain English what the pattern must match.
 	// Required; at most MaxRegexDescriptionLength characters.
 	Description string `json:"description" openapi:"required"`
-	// Flavor is the regex dialect: pcre (default), python, javascript
-	// (js, ecmascript), go (golang), re2 or dotnet (.net, csharp).
+	// Flavor is the regex dialect, case-insensitively: pcre (default; or
+	// pcre2, perl), python (py, re), javascript (js, ecmascript,
+	// typescript, ts), go (golang), re2 or dotnet (.net, csharp, c#). The
+	// result names it by its canonical name, the first of each group.
 	Flavor string `json:"flavor,omitempty"`
 }
 
@@ -60,7 +62,9 @@ type RegexGenerateResult struct {
 	// TestCases are strings the pattern was run against in its flavor,
 	// each with the expected outcome; all of them pass.
 	TestCases []RegexTestCase `json:"test_cases"`
-	// Flavor is the flavor the pattern was compiled in.
+	// Flavor is the canonical name of the flavor the pattern was compiled
+	// in (pcre, python, javascript, go, re2 or dotnet): asked for "js", it
+	// is "javascript".
 	Flavor string `json:"flavor"`
 	// Source is "catalog" for a built-in pattern or "model" for one a
 	// language model wrote.
@@ -85,7 +89,8 @@ type RegexGenerator struct {
 
 // NewRegexGenerator returns a generator backed by cfg.LLM. Without a
 // model, only the built-in catalog answers. The error, wrapping
-// [llm.ErrInvalidConfig], reports an invalid cfg.
+// [ErrInvalidConfig] (and llm.ErrInvalidConfig for an invalid cfg.LLM),
+// reports an invalid cfg.
 func NewRegexGenerator(cfg Config) (*RegexGenerator, error) {
 	s, err := newSettings(cfg)
 	if err != nil {
@@ -101,6 +106,20 @@ func NewRegexGenerator(cfg Config) (*RegexGenerator, error) {
 // flavor and run against every test case with a match timeout, and a
 // pattern that fails is sent back with its failures, a bounded number of
 // times. The AI metadata accounts for every call.
+//
+// Answer contract (see the package doc for the notation): the model
+// answers one JSON object with these fields, checked before use:
+//
+//	pattern      string                    not empty, at most 2000 bytes; anchored
+//	                                       at both ends with the flavor's whole-string
+//	                                       anchors (^ or \A; \z, \Z in python, or $
+//	                                       where it means the very end), with no | outside
+//	                                       a group; compiles in the flavor
+//	explanation  string                    not empty
+//	test_cases   []{string, should_match}  4 to 20 cases, at least 2 with should_match
+//	                                       true and 2 false, each string at most 500
+//	                                       bytes; the pattern matches each case as it
+//	                                       says, within the match timeout
 func (g *RegexGenerator) Generate(ctx context.Context, req RegexGenerateRequest) (RegexGenerateResult, envelope.AI, error) {
 	flavor, err := validateRegexRequest(req)
 	if err != nil {
@@ -131,22 +150,21 @@ func validateRegexRequest(req RegexGenerateRequest) (string, error) {
 	return flavor, v.Err()
 }
 
+// flavorNames maps each name RegexGenerateRequest.Flavor accepts, in
+// lower case, to the flavor's canonical name.
+var flavorNames = map[string]string{
+	"": FlavorPCRE, "pcre": FlavorPCRE, "pcre2": FlavorPCRE, "perl": FlavorPCRE,
+	"python": FlavorPython, "py": FlavorPython, "re": FlavorPython,
+	"javascript": FlavorJavaScript, "js": FlavorJavaScript, "ecmascript": FlavorJavaScript,
+	"typescript": FlavorJavaScript, "ts": FlavorJavaScript,
+	"go": FlavorGo, "golang": FlavorGo,
+	"re2":    FlavorRE2,
+	"dotnet": FlavorDotNet, ".net": FlavorDotNet, "csharp": FlavorDotNet, "c#": FlavorDotNet,
+}
+
+// normalizeFlavor returns the canonical name of f, or "".
 func normalizeFlavor(f string) string {
-	switch strings.ToLower(strings.TrimSpace(f)) {
-	case "", "pcre", "pcre2", "perl":
-		return FlavorPCRE
-	case "python", "py", "re":
-		return FlavorPython
-	case "javascript", "js", "ecmascript", "typescript", "ts":
-		return FlavorJavaScript
-	case "go", "golang":
-		return FlavorGo
-	case "re2":
-		return FlavorRE2
-	case "dotnet", ".net", "csharp", "c#":
-		return FlavorDotNet
-	}
-	return ""
+	return flavorNames[strings.ToLower(strings.TrimSpace(f))]
 }
 
 // matcher is a pattern compiled in one flavor.

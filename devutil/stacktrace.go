@@ -40,9 +40,12 @@ const (
 type StacktraceRequest struct {
 	// Stacktrace is the raw stack trace or error message. Required.
 	Stacktrace string `json:"stacktrace" openapi:"required"`
-	// Language is the language the trace comes from: go, python, java,
-	// kotlin, javascript (or js, node, typescript), ruby, dotnet (or
-	// csharp, c#), php or rust. Detected when empty.
+	// Language is the language the trace comes from, case-insensitively:
+	// go (or golang), python (py, python3), java, kotlin (kt), javascript
+	// (js, node, nodejs, node.js, typescript, ts), ruby (rb), dotnet
+	// (.net, csharp, c#, cs, fsharp, f#, vb.net), php or rust (rs).
+	// Detected when empty. The result names it by its canonical name, the
+	// first of each group.
 	Language string `json:"language,omitempty"`
 	// Framework is the framework in use (django, spring, express, rails,
 	// aspnet, laravel, ...), used to add its documentation. Optional.
@@ -66,7 +69,9 @@ type StacktraceResult struct {
 	// DocumentationLinks point to the official documentation of the
 	// error. Never null.
 	DocumentationLinks []string `json:"documentation_links"`
-	// Language is the language given or detected, or "unknown".
+	// Language is the canonical name of the language given or detected
+	// (go, python, java, kotlin, javascript, ruby, dotnet, php, rust), or
+	// "unknown": asked for "js", it is "javascript".
 	Language string `json:"language"`
 	// Confidence, from 0 to 1, says how sure the analysis is: high when
 	// the trace parsed and the error is in the knowledge base, low for
@@ -168,7 +173,7 @@ func AnalyzeStacktrace(_ context.Context, req StacktraceRequest) (StacktraceResu
 	res.ErrorType, res.ErrorMessage = outer.typ, outer.msg
 	if len(chain) > 1 {
 		for _, e := range chain {
-			res.Chain = append(res.Chain, strings.TrimSuffix(e.typ+": "+e.msg, ": "))
+			res.Chain = append(res.Chain, e.describe())
 		}
 	}
 	res.Frames = root.frames
@@ -210,8 +215,32 @@ func firstNonEmpty(lines []string) string {
 	return ""
 }
 
+// describe is the error's type and message as one text, saying each
+// part once. A Go runtime panic's type is the start of its message
+// ("runtime error: index out of range" of "runtime error: index out of
+// range [5] with length 3"), a fatal error's type ends with it ("fatal
+// error: all goroutines are asleep - deadlock!"), and an old Rust panic's
+// type is its classification followed by the message's start ("panic:
+// index out of bounds" of "index out of bounds: the len is 3 ..."); the
+// text then is the longer one, or the classification and the message.
+func (e exception) describe() string {
+	typ, msg := e.typ, e.msg
+	switch {
+	case msg == "":
+		return typ
+	case typ == "", strings.HasPrefix(msg, typ):
+		return msg
+	case strings.HasSuffix(typ, msg):
+		return typ
+	}
+	if label, rest, ok := strings.Cut(typ, ": "); ok && strings.HasPrefix(msg, rest) {
+		return label + ": " + msg
+	}
+	return typ + ": " + msg
+}
+
 func describeRootCause(root exception, chained bool) string {
-	what := strings.TrimSuffix(root.typ+": "+root.msg, ": ")
+	what := root.describe()
 	if chained {
 		what = "the underlying error " + what
 	}
@@ -276,28 +305,25 @@ func boundLines(lines []string) []string {
 	return lines
 }
 
+// languageNames maps each name StacktraceRequest.Language accepts, in
+// lower case, to the language's canonical name.
+var languageNames = map[string]string{
+	"go": LangGo, "golang": LangGo,
+	"python": LangPython, "py": LangPython, "python3": LangPython,
+	"java":   LangJava,
+	"kotlin": LangKotlin, "kt": LangKotlin,
+	"javascript": LangJavaScript, "js": LangJavaScript, "node": LangJavaScript, "nodejs": LangJavaScript,
+	"node.js": LangJavaScript, "typescript": LangJavaScript, "ts": LangJavaScript,
+	"ruby": LangRuby, "rb": LangRuby,
+	"dotnet": LangDotNet, ".net": LangDotNet, "csharp": LangDotNet, "c#": LangDotNet, "cs": LangDotNet,
+	"fsharp": LangDotNet, "f#": LangDotNet, "vb.net": LangDotNet,
+	"php":  LangPHP,
+	"rust": LangRust, "rs": LangRust,
+}
+
+// normalizeLanguage returns the canonical name of l, or "".
 func normalizeLanguage(l string) string {
-	switch strings.ToLower(strings.TrimSpace(l)) {
-	case "go", "golang":
-		return LangGo
-	case "python", "py", "python3":
-		return LangPython
-	case "java":
-		return LangJava
-	case "kotlin", "kt":
-		return LangKotlin
-	case "javascript", "js", "node", "nodejs", "node.js", "typescript", "ts":
-		return LangJavaScript
-	case "ruby", "rb":
-		return LangRuby
-	case "dotnet", ".net", "csharp", "c#", "cs", "fsharp", "f#", "vb.net":
-		return LangDotNet
-	case "php":
-		return LangPHP
-	case "rust", "rs":
-		return LangRust
-	}
-	return ""
+	return languageNames[strings.ToLower(strings.TrimSpace(l))]
 }
 
 var langTitle = map[string]string{

@@ -21,7 +21,8 @@ type StacktraceAnalyzer struct {
 
 // NewStacktraceAnalyzer returns an analyzer enriched by cfg.LLM; without
 // a model it is exactly [AnalyzeStacktrace]. The error, wrapping
-// [llm.ErrInvalidConfig], reports an invalid cfg.
+// [ErrInvalidConfig] (and llm.ErrInvalidConfig for an invalid cfg.LLM),
+// reports an invalid cfg.
 func NewStacktraceAnalyzer(cfg Config) (*StacktraceAnalyzer, error) {
 	s, err := newSettings(cfg)
 	if err != nil {
@@ -44,6 +45,13 @@ Answer with one JSON object and nothing else: {"suggestion": "..."}
 // fields are never replaced. When the model fails, the analysis is still
 // returned, with the reason in AINote; the AI metadata accounts for what
 // the model used either way.
+//
+// Answer contract (see the package doc for the notation): the model
+// answers one JSON object with these fields, checked before use:
+//
+//	suggestion  string  not empty, at most 1500 bytes; no code fence (```) and no
+//	                    link ("://" or "www."): the documentation links are the
+//	                    analysis' own
 func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest) (StacktraceResult, envelope.AI, error) {
 	res, err := AnalyzeStacktrace(ctx, req)
 	if err != nil || !a.llm.Enabled() || res.ErrorType == "unknown" {

@@ -229,3 +229,48 @@ func TestAnalyzeStacktraceBound(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeStacktraceSaysEachPartOnce: over every stack trace of
+// testdata, the root cause and the chain name each part of an error once.
+// A Go panic's type is the start of its message, and the root cause of
+// "panic: runtime error: invalid memory address or nil pointer
+// dereference" once read "runtime error: … dereference: runtime error:
+// … dereference, raised in …" (issue 22).
+func TestAnalyzeStacktraceSaysEachPartOnce(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "stacktraces", "*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no stack traces: %v", err)
+	}
+	want := map[string]string{
+		"go_nilptr_lib.txt":  "runtime error: invalid memory address or nil pointer dereference, raised in ",
+		"go_index.txt":       "runtime error: index out of range [5] with length 3, raised in ",
+		"go_deadlock.txt":    "fatal error: all goroutines are asleep - deadlock!, raised in ",
+		"rust_old_index.txt": "panic: index out of bounds: the len is 3 but the index is 7, raised in ",
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := analyze(t, devutil.StacktraceRequest{Stacktrace: string(raw)})
+			texts := append([]string{res.RootCause}, res.Chain...)
+			for _, text := range texts {
+				what, _, _ := strings.Cut(text, ", raised in ")
+				what, _, _ = strings.Cut(what, "; ")
+				what = strings.TrimPrefix(what, "the underlying error ")
+				parts := strings.Split(what, ": ")
+				for i, p := range parts {
+					for _, later := range parts[i+1:] {
+						if strings.HasPrefix(later, p) {
+							t.Errorf("%q says %q twice", text, p)
+						}
+					}
+				}
+			}
+			if w, ok := want[filepath.Base(f)]; ok && !strings.HasPrefix(res.RootCause, w) {
+				t.Errorf("root_cause = %q, want it to start with %q", res.RootCause, w)
+			}
+		})
+	}
+}

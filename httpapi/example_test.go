@@ -87,7 +87,7 @@ func ExampleConfig_metrics() {
 		}
 	}
 	// Output:
-	// quiver_http_requests_total{route="/v1/dev/data/url/parse",status="405"} 1
+	// quiver_http_requests_total{route="POST /v1/dev/data/url/parse",status="405"} 1
 }
 
 // A MemoryLimiter gives each key its own bucket: a burst, refilled at the

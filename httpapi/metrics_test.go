@@ -52,6 +52,35 @@ func TestMetrics(t *testing.T) {
 	}
 }
 
+// TestMetricsOneLabelPerRoute: a route's 405 is labelled with the route's
+// pattern, as its served requests are (issue 22: it was labelled with
+// the bare path, one route under two labels).
+func TestMetricsOneLabelPerRoute(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, Metrics: reg})
+	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodGet} {
+		req := httptest.NewRequest(method, "/v1/dev/data/hash", strings.NewReader(`{"value":"a"}`))
+		req.Header.Set("X-Gateway-Key", "k")
+		req.Header.Set("X-Gateway-Host", "test")
+		req.Header.Set("Content-Type", "application/json")
+		h.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	rec := httptest.NewRecorder()
+	promhttp.HandlerFor(reg, promhttp.HandlerOpts{}).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	text := rec.Body.String()
+	for _, want := range []string{
+		`quiver_http_requests_total{route="POST /v1/dev/data/hash",status="200"} 1`,
+		`quiver_http_requests_total{route="POST /v1/dev/data/hash",status="405"} 2`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	if strings.Contains(text, `route="/v1/dev/data/hash"`) {
+		t.Errorf("a second label for the route:\n%s", text)
+	}
+}
+
 // BenchmarkMetricsOverhead measures the cost of metrics on the cheapest
 // route, the handler's hot path: compare the two sub-benchmarks.
 func BenchmarkMetricsOverhead(b *testing.B) {

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"regexp"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/social"
 )
 
 // openAPI renders the OpenAPI 3.1 document of the routes. Schemas come
@@ -355,7 +357,17 @@ type schemaGen struct {
 // stringEnums are the values of the string types that have a fixed set,
 // for types of packages that cannot carry an openapi tag on the field.
 var stringEnums = map[reflect.Type][]string{
-	reflect.TypeFor[jobs.Status](): stringsOf(jobs.Statuses()),
+	reflect.TypeFor[jobs.Status]():  stringsOf(jobs.Statuses()),
+	reflect.TypeFor[social.Label](): wordsOf(social.Labels()),
+}
+
+// wordsOf returns the words of values that print as their word.
+func wordsOf[S fmt.Stringer](vals []S) []string {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = v.String()
+	}
+	return out
 }
 
 // stringsOf converts the values of a string type.

@@ -24,6 +24,10 @@ func (s *server) devutilRoutes() ([]route, error) {
 		{
 			method: http.MethodPost, path: "/v1/dev/data/hash", group: groupDev, summary: "Hash text with one or more algorithms",
 			body: typeOf[devutil.HashRequest](), response: typeOf[devutil.HashResult](), op: hash,
+			description: "Algorithm names are case-insensitive, with the separators - _ space / and . ignored (SHA-256, sha_256 and sha256 are one algorithm; " +
+				"keccak256 is keccak-256), and a few aliases are accepted (blake2b is blake2b-512, crc32-castagnoli is crc32c). " +
+				"Each digest in hashes is keyed by the name exactly as the request gives it; names of one algorithm share one digest. " +
+				"Beyond md5, sha1, sha256 and sha512, the other algorithms, encoding and hmac_key are extensions.",
 		},
 		post(groupDev, "/v1/dev/data/json/format", "Validate, format and minify JSON", devutil.FormatJSON),
 		postAI(groupDev, "/v1/dev/regex/generate", "Generate a regular expression from a description", regex.Generate),

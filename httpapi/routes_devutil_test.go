@@ -91,7 +91,12 @@ func TestDevHashRoute(t *testing.T) {
 		{"null value", "/v1/dev/data/hash", `{"value":null}`, 400, "INVALID_REQUEST", "value", nil},
 		{"value not a string", "/v1/dev/data/hash", `{"value":42}`, 400, "INVALID_REQUEST", "value", nil},
 		{"aliases, unknown and duplicates", "/v1/dev/data/hash", `{"value":"abc","algorithms":["SHA-256","sha_256","whirlpool","Keccak-256"]}`, 200, "", "", []string{
-			`"sha256":"ba78`, `"keccak-256":"4e03657a`, `"unsupported_algorithms":["whirlpool"]`}},
+			`"SHA-256":"ba78`, `"sha_256":"ba78`, `"Keccak-256":"4e03657a`, `"unsupported_algorithms":["whirlpool"]`}},
+		// Each digest is keyed by the name asked for (issue 22: asked for
+		// keccak256, the answer was keyed keccak-256).
+		{"keyed as asked", "/v1/dev/data/hash", `{"value":"abc","algorithms":["keccak256","SHA-256"]}`, 200, "", "", []string{
+			`"keccak256":"4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45"`,
+			`"SHA-256":"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"`}},
 		{"every algorithm", "/v1/dev/data/hash", `{"value":"abc","algorithms":["md5","sha1","sha224","sha256","sha384","sha512","sha512-224","sha512-256","sha3-224","sha3-256","sha3-384","sha3-512","keccak-256","keccak-512","shake128","shake256","blake2b-256","blake2b-384","blake2b-512","blake2s-256","ripemd160","crc32","crc32c","adler32","fnv1a-32","fnv1a-64"]}`, 200, "", "", []string{`"fnv1a-64":`, `"unsupported_algorithms":[]`}},
 		{"base64url and hmac", "/v1/dev/data/hash", `{"value":"The quick brown fox jumps over the lazy dog","algorithms":["md5"],"hmac_key":"key","encoding":"base64url"}`, 200, "", "", []string{`"md5":"gAcHE0Y-d0m5DC3CSRHidQ"`, `"hmac":true`}},
 		{"bad encoding", "/v1/dev/data/hash", `{"value":"a","encoding":"base32"}`, 400, "INVALID_REQUEST", "encoding", nil},

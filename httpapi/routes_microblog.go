@@ -17,7 +17,8 @@ func (s *server) microblogRoutes() ([]route, error) {
 		get(groupMicroblog, "/v1/microblog/user-tweets", "Latest tweets of a user", mb.UserTweets),
 		get(groupMicroblog, "/v1/microblog/search", "Search tweets", mb.Search),
 		get(groupMicroblog, "/v1/microblog/search/insights", "Search tweets and analyse engagement, sentiment and topics", mb.SearchInsights),
-		get(groupMicroblog, "/v1/microblog/brand/mentions", "Mentions of a brand with complaints, praise and notable accounts", mb.BrandMentions),
+		get(groupMicroblog, "/v1/microblog/brand/mentions", "Mentions of a brand with complaints, praise and notable accounts", mb.BrandMentions).describe(
+			"keywords and exclude_keywords are comma-separated terms (keywords=refund,support), at most 20 each, each 1 to 100 characters; a term may hold spaces. A mention must contain one keyword, when given, and no excluded one."),
 		get(groupMicroblog, "/v1/microblog/profile/insights", "Profile, recent tweets and posting insights", mb.ProfileInsights),
 		get(groupMicroblog, "/v1/microblog/tweet", "One tweet", mb.Tweet),
 		get(groupMicroblog, "/v1/microblog/replies", "Replies to a tweet", mb.Replies),

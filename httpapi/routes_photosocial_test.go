@@ -305,9 +305,9 @@ func TestPhotosocialGraphRoutes(t *testing.T) {
 }
 
 // TestPhotosocialGraphConformance replays the Graph API as it answers
-// (issue 14) through the HTTP routes: business discovery refuses
-// thumbnail_url (photosocialtest's server does, as the live API does), a
-// code-100 refusal of an optional field is asked again without it and
+// (issues 14 and 22) through the HTTP routes: business discovery serves
+// thumbnail_url, a Public field since v18.0, so a reel has its thumbnail;
+// a code-100 refusal of an optional field is asked again without it and
 // noted, and throttling is 429 with the Retry-After of
 // X-Business-Use-Case-Usage.
 func TestPhotosocialGraphConformance(t *testing.T) {
@@ -322,6 +322,15 @@ func TestPhotosocialGraphConformance(t *testing.T) {
 	res, env := callJSON(t, h, http.MethodGet, "/v1/photosocial/posts?username="+photosocialtest.Username+"&limit=3", "")
 	if res.StatusCode != 200 || !strings.Contains(string(env.Data), `"source":"instagram_graph"`) {
 		t.Errorf("posts: %d %s %+v", res.StatusCode, env.Data, env.Error)
+	}
+	var posts struct {
+		Media []struct {
+			Type         string `json:"type"`
+			ThumbnailURL string `json:"thumbnail_url"`
+		} `json:"media"`
+	}
+	if err := json.Unmarshal(env.Data, &posts); err != nil || len(posts.Media) != 3 || posts.Media[1].Type != "reel" || posts.Media[1].ThumbnailURL == "" {
+		t.Errorf("posts: the reel has no thumbnail: %s, %v", env.Data, err)
 	}
 
 	res, env = callJSON(t, h, http.MethodGet, "/v1/photosocial/profile?username="+photosocialtest.GraphThrottledUser, "")

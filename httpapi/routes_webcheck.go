@@ -18,7 +18,8 @@ func (s *server) webcheckRoutes() ([]route, error) {
 		}
 	}
 	return []route{
-		post(groupUtility, "/v1/utility/ssl/check", "Check the TLS certificate of a domain", needs(wc, (*webcheck.Checker).CheckSSL)),
+		post(groupUtility, "/v1/utility/ssl/check", "Check the TLS certificate of a domain", needs(wc, (*webcheck.Checker).CheckSSL)).describe(
+			"port is 1 to 65535; absent or 0 means the default: the port of domain when it carries one (host:8443), else 443."),
 		post(groupDev, "/v1/dev/data/url/parse", "Parse and normalize a URL", webcheck.ParseURL).describe(urlParseDescription),
 		post(groupUtility, "/v1/utility/cors/check", "Check the CORS policy of a URL against attacker origins", needs(wc, (*webcheck.Checker).CheckCORS)),
 		post(groupUtility, "/v1/utility/dns/analyze", "Query the DNS records of a domain with SPF and DMARC", needs(wc, (*webcheck.Checker).AnalyzeDNS)),

@@ -146,7 +146,8 @@ func TestWebcheckRoutesInvalid(t *testing.T) {
 	for _, tt := range []struct{ path, body, field string }{
 		{"/v1/dev/data/url/parse", `{"url":"not a url"}`, "url"},
 		{"/v1/dev/data/url/parse", `{}`, "url"},
-		{"/v1/utility/ssl/check", `{"domain":"example.test","port":0}`, "port"},
+		{"/v1/utility/ssl/check", `{"domain":"example.test","port":70000}`, "port"},
+		{"/v1/utility/ssl/check", `{"domain":"example.test","port":-1}`, "port"},
 		{"/v1/utility/dns/analyze", `{"domain":""}`, "domain"},
 		{"/v1/utility/cors/check", `{"url":"https://example.test","origin":"evil"}`, "origin"},
 		{"/v1/utility/url/safety", `{"url":"javascript:alert(1)"}`, "url"},

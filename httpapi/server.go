@@ -70,10 +70,12 @@
 //	quiver_llm_tokens_total{model,kind}          language model tokens, prompt or completion
 //	quiver_llm_cost_usd_total{model}             estimated language model cost in US dollars
 //	quiver_upstream_requests_total{provider,outcome}, quiver_upstream_request_duration_seconds{provider}
-//	                                             registered for cmd/quiver's provider clients
+//	                                             calls of the providers built with the same registry
+//	                                             (their Config's Metrics field)
 //
-// Route labels are route patterns, never raw paths; requests refused
-// before routing, or matching no route, share the label "unmatched".
+// Route labels are route patterns, never raw paths (a 405 is counted
+// under the pattern of its path's route); requests refused before
+// routing, or matching no route, share the label "unmatched".
 package httpapi
 
 import (
@@ -237,7 +239,9 @@ type Config struct {
 	// language model tokens and cost by model (quiver_* names; see the
 	// package documentation). Serve it with promhttp.HandlerFor. Several
 	// handlers may share one registry, and then share their counters.
-	// Default (nil): no metrics.
+	// The calls of MicroblogProvider and PhotosocialProvider are counted
+	// (quiver_upstream_*) when they were built with this registry as
+	// their Config's Metrics. Default (nil): no metrics.
 	Metrics prometheus.Registerer
 
 	// The services' dependencies follow. A nil dependency makes the routes
@@ -461,11 +465,15 @@ func (s *server) handler(routes []route) http.Handler {
 		methods[rt.path] = append(methods[rt.path], rt.method)
 	}
 	// A path without a method matches whatever the routes above do not:
-	// the envelope's 405, with the Allow header.
+	// the envelope's 405, with the Allow header. Its metrics label is the
+	// route's pattern, as its served requests' is: one route, one label.
+	// A path that several routes share labels it with their methods
+	// ("GET|DELETE /v1/email/bulk/jobs/{id}").
 	for path, ms := range methods {
 		allow := strings.Join(ms, ", ")
+		label := strings.Join(ms, "|") + " " + path
 		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
-			setPattern(r.Context(), path)
+			setPattern(r.Context(), label)
 			w.Header().Set("Allow", allow)
 			s.fail(w, r, envelope.CodeMethodNotAllowed, "method "+r.Method+" is not allowed; use "+allow)
 		})

@@ -1,10 +1,16 @@
 package llm_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
+	"github.com/tmc/langchaingo/llms/openai"
+
+	"github.com/quiverkit/quiver/content"
+	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
@@ -122,4 +128,25 @@ func ExampleDefaultPrices() {
 	cfg := llm.Config{Name: "llama3.2", Prices: prices}
 	fmt.Println(cfg.PriceKnown(), llm.DefaultPrices()["gpt-4o-mini"].Input)
 	// Output: true 0.15
+}
+
+// HTTPClient, given to the model client, lets a provider's rate limit
+// keep its Retry-After: here a scripted OpenAI server answers 429 with
+// Retry-After: 7, and the operation's error says to wait 7s.
+func ExampleHTTPClient() {
+	srv := llmtest.NewOpenAI(llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "7", Message: "slow down"})
+	defer srv.Close()
+	model, err := openai.New(openai.WithModel("gpt-4o-mini"), openai.WithHTTPClient(llm.HTTPClient()),
+		openai.WithBaseURL(srv.BaseURL()), openai.WithToken(llmtest.TestKey))
+	if err != nil {
+		panic(err)
+	}
+	g, err := content.New(content.Config{LLM: llm.Config{Model: model, Name: "gpt-4o-mini"}})
+	if err != nil {
+		panic(err)
+	}
+	_, _, err = g.Headlines(context.Background(), content.HeadlinesRequest{Topic: "remote work"})
+	e := envelope.From(err)
+	fmt.Println(e.Code, e.RetryAfter)
+	// Output: RATE_LIMIT_EXCEEDED 7s
 }

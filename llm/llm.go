@@ -27,6 +27,17 @@
 // and every model whose name is unknown. A cost of 0 therefore does not
 // mean the call was free. [Config.PriceKnown] reports whether the model is
 // priced, and the quiver server logs a warning at start-up when it is not.
+//
+// # Rate limits
+//
+// A provider's failure becomes an *envelope.Error: a rate limit (HTTP
+// 429) is RATE_LIMIT_EXCEEDED with RetryAfter, the provider's Retry-After.
+// The langchaingo clients report a failure as a plain error string,
+// without its status or headers; Quiver reads them from the HTTP client's
+// transport. Give the model client [HTTPClient] (or an http.Client whose
+// Transport is a [Transport] over your own), as the quiver server and
+// llm/llmtest do; a client built without it still maps the failure, but
+// its rate limits carry no RetryAfter.
 package llm
 
 import (
@@ -60,8 +71,10 @@ var ErrInvalidConfig = errors.New("llm: invalid configuration")
 // only read it.
 type Config struct {
 	// Model answers the prompts: any langchaingo client, such as
-	// openai.New(openai.WithModel("gpt-4o-mini")). Default (nil): no
-	// model.
+	// openai.New(openai.WithModel("gpt-4o-mini"),
+	// openai.WithHTTPClient(HTTPClient())); built on [HTTPClient] or a
+	// [Transport], a provider's rate limit keeps its Retry-After. Default
+	// (nil): no model.
 	Model llms.Model
 	// Name names the model in the usage metadata (meta.model) and selects
 	// its price, e.g. "gpt-4o-mini" or "llama3.2". Set it to the model

@@ -1,21 +1,61 @@
 package social
 
+import "fmt"
+
 // Threshold is the compound score at or beyond which a text is labelled
 // positive (compound >= Threshold) or negative (compound <= -Threshold);
 // between the two it is neutral. It is the threshold recommended by the
 // authors of VADER, the approach of Quiver's sentiment engine.
 const Threshold = 0.05
 
-// Label is the polarity of a text or of a set of texts. Its values are
-// [Positive], [Neutral] and [Negative]; it encodes in JSON as that word.
-type Label string
+// Label is the polarity of a text or of a set of texts: [Neutral] (the
+// zero value), [Positive] or [Negative]. It prints and encodes in JSON as
+// the word "neutral", "positive" or "negative", and decodes only from
+// those words.
+type Label uint8
 
 // The labels.
 const (
-	Positive Label = "positive"
-	Neutral  Label = "neutral"
-	Negative Label = "negative"
+	Neutral Label = iota
+	Positive
+	Negative
 )
+
+// labelWords are the words of the labels, by value.
+var labelWords = [...]string{Neutral: "neutral", Positive: "positive", Negative: "negative"}
+
+// Labels returns the labels, in the order positive, neutral, negative.
+func Labels() []Label { return []Label{Positive, Neutral, Negative} }
+
+// String returns the label's word; a value outside the three labels is
+// "Label(n)".
+func (l Label) String() string {
+	if int(l) < len(labelWords) {
+		return labelWords[l]
+	}
+	return fmt.Sprintf("Label(%d)", uint8(l))
+}
+
+// MarshalText implements encoding.TextMarshaler: the label's word. A
+// value outside the three labels is an error.
+func (l Label) MarshalText() ([]byte, error) {
+	if int(l) >= len(labelWords) {
+		return nil, fmt.Errorf("social: invalid label %d", uint8(l))
+	}
+	return []byte(labelWords[l]), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler: it accepts
+// "positive", "neutral" and "negative", exactly.
+func (l *Label) UnmarshalText(b []byte) error {
+	for i, w := range labelWords {
+		if string(b) == w {
+			*l = Label(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("social: unknown label %q: want positive, neutral or negative", b)
+}
 
 // LabelOf labels a compound score in [-1, 1] with the ±[Threshold] rule.
 func LabelOf(compound float64) Label {

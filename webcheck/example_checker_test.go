@@ -97,7 +97,7 @@ func ExampleChecker_CheckSSL() {
 	port := srv.Listener.Addr().(*net.TCPAddr).Port
 
 	for _, p := range []int{port, closedPort()} {
-		res, err := c.CheckSSL(ctx, webcheck.SSLRequest{Domain: "127.0.0.1", Port: &p})
+		res, err := c.CheckSSL(ctx, webcheck.SSLRequest{Domain: "127.0.0.1", Port: p})
 		if err != nil {
 			log.Fatal(err) // only a bad request or a refused destination
 		}

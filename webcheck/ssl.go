@@ -25,8 +25,10 @@ type SSLRequest struct {
 	// Domain is the host name to connect to and verify (an https URL is
 	// accepted and its host used). Required.
 	Domain string `json:"domain" openapi:"required"`
-	// Port is the TCP port; default 443.
-	Port *int `json:"port"`
+	// Port is the TCP port, 1 to 65535; 0 means the default: the port
+	// of Domain when it carries one ("host:8443", "https://host:8443"),
+	// else 443. A non-zero Port wins over the port of Domain.
+	Port int `json:"port"`
 }
 
 // CertName is the subject or issuer of a certificate. Multi-valued
@@ -165,10 +167,10 @@ func (c *Checker) CheckSSL(ctx context.Context, req SSLRequest) (SSLResult, erro
 func sslTarget(req SSLRequest) (string, int, error) {
 	var v envelope.ValidationError
 	port := 443
-	if req.Port != nil {
-		port = *req.Port
+	if req.Port != 0 {
+		port = req.Port
 		if port < 1 || port > 65535 {
-			v.Add("port", "must be from 1 to 65535")
+			v.Add("port", "must be from 1 to 65535, or 0 for the default")
 		}
 	}
 	d := strings.TrimSpace(req.Domain)
@@ -178,10 +180,10 @@ func sslTarget(req SSLRequest) (string, int, error) {
 			return "", 0, err
 		}
 		d = u.Hostname()
-		if p := u.Port(); p != "" && req.Port == nil {
+		if p := u.Port(); p != "" && req.Port == 0 {
 			port, _ = strconv.Atoi(p)
 		}
-	} else if h, p, err := net.SplitHostPort(d); err == nil && req.Port == nil {
+	} else if h, p, err := net.SplitHostPort(d); err == nil && req.Port == 0 {
 		d = h
 		if n, err := strconv.Atoi(p); err == nil && n >= 1 && n <= 65535 {
 			port = n

@@ -146,7 +146,7 @@ func TestCheckSSL(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			port := tlsServer(t, tt.cert)
-			r, err := c.CheckSSL(context.Background(), SSLRequest{Domain: "site.test", Port: &port})
+			r, err := c.CheckSSL(context.Background(), SSLRequest{Domain: "site.test", Port: port})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,7 +190,7 @@ func TestCheckSSLFailuresAreResults(t *testing.T) {
 	l.Close()
 	c := newTestChecker(t, "site.test. 60 IN A 127.0.0.1\n")
 	for name, port := range map[string]int{"handshake failure": plainPort, "connection refused": closedPort} {
-		r, err := c.CheckSSL(context.Background(), SSLRequest{Domain: "site.test", Port: &port})
+		r, err := c.CheckSSL(context.Background(), SSLRequest{Domain: "site.test", Port: port})
 		if err != nil || r.IsValid || r.Error == nil {
 			t.Errorf("%s: %+v, %v; want a result with is_valid false and an error", name, r, err)
 		}
@@ -209,7 +209,7 @@ func TestCheckSSLInvalidRequests(t *testing.T) {
 		want string
 	}{
 		{SSLRequest{}, "domain: is required"},
-		{SSLRequest{Domain: "site.test", Port: &bad}, "port: must be from 1 to 65535"},
+		{SSLRequest{Domain: "site.test", Port: bad}, "port: must be from 1 to 65535, or 0 for the default"},
 		{SSLRequest{Domain: "exa mple.test"}, "not a valid host name"},
 		{SSLRequest{Domain: "127.0.0.1"}, "destination not allowed"},
 		{SSLRequest{Domain: "localhost"}, "destination not allowed"},

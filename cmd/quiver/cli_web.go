@@ -25,9 +25,9 @@ var webCommands = []command{
 		},
 		operand: "domain",
 	}, func(ctx context.Context, env *cmdEnv, req webcheck.SSLRequest) (any, bool, error) {
-		if host, port, err := net.SplitHostPort(req.Domain); err == nil && req.Port == nil && !strings.Contains(req.Domain, "/") {
+		if host, port, err := net.SplitHostPort(req.Domain); err == nil && req.Port == 0 && !strings.Contains(req.Domain, "/") {
 			if p, err := strconv.Atoi(port); err == nil {
-				req.Domain, req.Port = host, &p
+				req.Domain, req.Port = host, p
 			}
 		}
 		res, err := env.cfg.WebCheck.CheckSSL(ctx, req)

@@ -4,8 +4,8 @@ import (
 	"net/http"
 
 	"github.com/quiverkit/quiver/internal/httpcache"
-	"github.com/quiverkit/quiver/internal/llmjson"
 	"github.com/quiverkit/quiver/internal/metrics"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/social/microblog"
 )
 
@@ -43,14 +43,14 @@ func cacheable(provider string) func([]byte) bool {
 	return microblog.TwitterAPIIOSucceeded
 }
 
-// llmClient returns the HTTP client of a language model provider: the
-// llmjson transport (which reads the provider's status codes) over the
+// llmClient returns the HTTP client of a language model provider: an
+// llm.Transport (which reads the provider's status codes) over the
 // calls' metrics. Model answers are never cached here; -llm-cache-ttl
 // caches them by prompt, above the client.
 func (d *deps) llmClient(provider string) *http.Client {
-	hc := llmjson.HTTPClient()
+	hc := llm.HTTPClient()
 	if d != nil && d.metrics != nil {
-		hc.Transport = &llmjson.Transport{Base: d.metrics.Transport(provider, nil)}
+		hc.Transport = &llm.Transport{Base: d.metrics.Transport(provider, nil)}
 	}
 	return hc
 }

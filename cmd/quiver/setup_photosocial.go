@@ -15,6 +15,7 @@ import (
 func photosocialSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	var (
 		provider, graphToken, graphUser, graphBase string
+		graphVersion                               string
 		apifyToken, apifyActor, apifyBase          string
 		apifyTimeout, timeout                      time.Duration
 		apifyRunItems                              int
@@ -24,7 +25,8 @@ func photosocialSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	f.String(&provider, "photosocial-provider", "QUIVER_PHOTOSOCIAL_PROVIDER", "", "photo-sharing data provider: graph, apify or file; empty disables the routes (503)")
 	f.Secret(&graphToken, "photosocial-graph-token", "QUIVER_PHOTOSOCIAL_GRAPH_TOKEN", "Instagram Graph API access token of the app user (provider graph)")
 	f.String(&graphUser, "photosocial-graph-user-id", "QUIVER_PHOTOSOCIAL_GRAPH_USER_ID", "", "the app user's Instagram professional account ID (provider graph)")
-	f.String(&graphBase, "photosocial-graph-base-url", "QUIVER_PHOTOSOCIAL_GRAPH_BASE_URL", photosocial.DefaultGraphBaseURL, "Graph API root, versioned (provider graph; override for tests)")
+	f.String(&graphBase, "photosocial-graph-base-url", "QUIVER_PHOTOSOCIAL_GRAPH_BASE_URL", photosocial.DefaultGraphBaseURL, "Graph API root, without the version (provider graph; override for tests)")
+	f.String(&graphVersion, "photosocial-graph-api-version", "QUIVER_PHOTOSOCIAL_GRAPH_API_VERSION", photosocial.DefaultGraphAPIVersion, "Graph API version every request names, such as v25.0 (provider graph)")
 	f.Secret(&apifyToken, "photosocial-apify-token", "QUIVER_PHOTOSOCIAL_APIFY_TOKEN", "Apify API token (provider apify)")
 	f.String(&apifyActor, "photosocial-apify-actor", "QUIVER_PHOTOSOCIAL_APIFY_ACTOR", photosocial.DefaultApifyActor, "Apify actor to run (provider apify)")
 	f.String(&apifyBase, "photosocial-apify-base-url", "QUIVER_PHOTOSOCIAL_APIFY_BASE_URL", photosocial.DefaultApifyBaseURL, "Apify API root (provider apify; override for tests)")
@@ -34,7 +36,8 @@ func photosocialSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	f.Strings(&files, "photosocial-file", "QUIVER_PHOTOSOCIAL_FILE", nil, "comma-separated JSON Lines exports to serve (provider file)")
 	f.Bool(&sample, "photosocial-sample", "QUIVER_PHOTOSOCIAL_SAMPLE", false, "serve the bundled SAMPLE dataset of fictional accounts (provider file, no -photosocial-file)")
 	return func(_ context.Context, cfg *httpapi.Config) error {
-		p, err := newPhotosocialProvider(provider, graphToken, graphUser, graphBase, apifyToken, apifyActor, apifyBase, apifyTimeout, apifyRunItems, timeout, files, sample, f.deps)
+		graph := photosocial.GraphConfig{Token: graphToken, UserID: graphUser, BaseURL: graphBase, APIVersion: graphVersion, Timeout: timeout}
+		p, err := newPhotosocialProvider(provider, graph, apifyToken, apifyActor, apifyBase, apifyTimeout, apifyRunItems, files, sample, f.deps)
 		if err != nil {
 			return usageError{err}
 		}
@@ -45,16 +48,17 @@ func photosocialSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	}
 }
 
-func newPhotosocialProvider(kind, graphToken, graphUser, graphBase, apifyToken, apifyActor, apifyBase string,
-	apifyTimeout time.Duration, apifyRunItems int, timeout time.Duration, files []string, sample bool, d *deps) (photosocial.Provider, error) {
+func newPhotosocialProvider(kind string, graph photosocial.GraphConfig, apifyToken, apifyActor, apifyBase string,
+	apifyTimeout time.Duration, apifyRunItems int, files []string, sample bool, d *deps) (photosocial.Provider, error) {
 	switch kind {
 	case "":
 		return nil, nil
 	case "graph":
-		if graphToken == "" || graphUser == "" {
+		if graph.Token == "" || graph.UserID == "" {
 			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=graph needs QUIVER_PHOTOSOCIAL_GRAPH_TOKEN and QUIVER_PHOTOSOCIAL_GRAPH_USER_ID")
 		}
-		return photosocial.NewGraph(photosocial.GraphConfig{Token: graphToken, UserID: graphUser, BaseURL: graphBase, Timeout: timeout, HTTPClient: d.upstreamClient("instagram_graph")})
+		graph.HTTPClient = d.upstreamClient("instagram_graph")
+		return photosocial.NewGraph(graph)
 	case "apify":
 		if apifyToken == "" {
 			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=apify needs QUIVER_PHOTOSOCIAL_APIFY_TOKEN")

@@ -4,12 +4,15 @@ import (
 	"context"
 	"flag"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/social/photosocial"
+	"github.com/quiverkit/quiver/social/photosocial/photosocialtest"
 )
 
 func applyPhotosocial(t *testing.T, env map[string]string, args ...string) (httpapi.Config, error) {
@@ -62,5 +65,46 @@ func TestPhotosocialSetup(t *testing.T) {
 		case tt.source != "" && (cfg.PhotosocialProvider == nil || cfg.PhotosocialProvider.Name() != tt.source):
 			t.Errorf("%v %v: provider %v, want %s", tt.env, tt.args, cfg.PhotosocialProvider, tt.source)
 		}
+	}
+}
+
+// TestPhotosocialGraphVersion: the Graph API version is a setting, the
+// flag -photosocial-graph-api-version and its twin
+// QUIVER_PHOTOSOCIAL_GRAPH_API_VERSION, which every request names; a base
+// URL that still carries a version is refused at start-up (issue 22).
+func TestPhotosocialGraphVersion(t *testing.T) {
+	srv := photosocialtest.NewGraph("t")
+	t.Cleanup(srv.Close)
+	env := map[string]string{"QUIVER_PHOTOSOCIAL_PROVIDER": "graph", "QUIVER_PHOTOSOCIAL_GRAPH_TOKEN": "t",
+		"QUIVER_PHOTOSOCIAL_GRAPH_USER_ID": photosocialtest.GraphUserID, "QUIVER_PHOTOSOCIAL_GRAPH_BASE_URL": srv.URL}
+	for _, tt := range []struct {
+		env  string
+		args []string
+		want string
+	}{
+		{"", nil, "/" + photosocial.DefaultGraphAPIVersion + "/"},
+		{"v19.0", nil, "/v19.0/"},
+		{"v19.0", []string{"-photosocial-graph-api-version=v20.0"}, "/v20.0/"},
+	} {
+		e := maps.Clone(env)
+		if tt.env != "" {
+			e["QUIVER_PHOTOSOCIAL_GRAPH_API_VERSION"] = tt.env
+		}
+		cfg, err := applyPhotosocial(t, e, tt.args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(srv.Requests())
+		if _, err := cfg.PhotosocialProvider.Profile(context.Background(), photosocialtest.Username); err != nil {
+			t.Fatal(err)
+		}
+		if r := srv.Requests()[n]; !strings.HasPrefix(r, tt.want) {
+			t.Errorf("version %q %v: request %s, want %s...", tt.env, tt.args, r, tt.want)
+		}
+	}
+	e := maps.Clone(env)
+	e["QUIVER_PHOTOSOCIAL_GRAPH_BASE_URL"] = "https://graph.facebook.com/v21.0"
+	if _, err := applyPhotosocial(t, e); err == nil || !strings.Contains(err.Error(), "APIVersion") {
+		t.Errorf("a versioned base URL: %v, want an error pointing to the version setting", err)
 	}
 }

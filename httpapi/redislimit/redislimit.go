@@ -34,8 +34,13 @@ import (
 // DefaultTimeout bounds each Redis call when Config.Timeout is zero.
 const DefaultTimeout = 100 * time.Millisecond
 
-// ErrNoClient is returned by [New] when Config.Client is nil.
-var ErrNoClient = errors.New("redislimit: Config.Client is nil")
+// ErrInvalidConfig is wrapped by the error of [New] when a Config field
+// cannot work, ErrNoClient included.
+var ErrInvalidConfig = errors.New("redislimit: invalid configuration")
+
+// ErrNoClient is returned by [New] when Config.Client is nil. It wraps
+// ErrInvalidConfig.
+var ErrNoClient = fmt.Errorf("%w: Config.Client is nil", ErrInvalidConfig)
 
 // Config configures a Limiter. Client is required; the other fields'
 // zero values give httpapi's default limit.
@@ -70,17 +75,18 @@ type Limiter struct {
 }
 
 // New returns a Limiter storing its state in cfg.Client. The error is
-// [ErrNoClient], or names a field whose value cannot work.
+// [ErrNoClient], or names a field whose value cannot work; either wraps
+// [ErrInvalidConfig].
 func New(cfg Config) (*Limiter, error) {
 	switch {
 	case cfg.Client == nil:
 		return nil, ErrNoClient
 	case cfg.RatePerSecond < 0 || math.IsNaN(cfg.RatePerSecond) || math.IsInf(cfg.RatePerSecond, 0):
-		return nil, fmt.Errorf("redislimit: Config.RatePerSecond %v: want a positive number, or 0 for the default", cfg.RatePerSecond)
+		return nil, fmt.Errorf("%w: Config.RatePerSecond %v: want a positive number, or 0 for the default", ErrInvalidConfig, cfg.RatePerSecond)
 	case cfg.Burst < 0:
-		return nil, fmt.Errorf("redislimit: Config.Burst %d: want a positive number, or 0 for the default", cfg.Burst)
+		return nil, fmt.Errorf("%w: Config.Burst %d: want a positive number, or 0 for the default", ErrInvalidConfig, cfg.Burst)
 	case cfg.Timeout < 0:
-		return nil, fmt.Errorf("redislimit: Config.Timeout %v: want a positive duration, or 0 for the default", cfg.Timeout)
+		return nil, fmt.Errorf("%w: Config.Timeout %v: want a positive duration, or 0 for the default", ErrInvalidConfig, cfg.Timeout)
 	}
 	if cfg.RatePerSecond == 0 {
 		cfg.RatePerSecond = httpapi.DefaultRatePerSecond

@@ -79,11 +79,11 @@ func TestNewRefusesInvalidConfig(t *testing.T) {
 		{redislimit.Config{Client: rdb, Timeout: -time.Second}, "Timeout"},
 	} {
 		l, err := redislimit.New(tt.cfg)
-		if l != nil || err == nil || !strings.Contains(err.Error(), "Config."+tt.field) {
+		if l != nil || !errors.Is(err, redislimit.ErrInvalidConfig) || !strings.Contains(err.Error(), "Config."+tt.field) {
 			t.Errorf("%+v: New = %v, %v; want an error naming %s", tt.cfg, l, err, tt.field)
 		}
 	}
-	if _, err := redislimit.New(redislimit.Config{}); !errors.Is(err, redislimit.ErrNoClient) {
+	if _, err := redislimit.New(redislimit.Config{}); !errors.Is(err, redislimit.ErrNoClient) || !errors.Is(err, redislimit.ErrInvalidConfig) {
 		t.Errorf("no client: %v, want ErrNoClient", err)
 	}
 	if _, err := redislimit.New(redislimit.Config{Client: rdb}); err != nil {

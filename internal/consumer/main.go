@@ -121,7 +121,8 @@ func newApp(o options) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	model, err := openai.New(openai.WithBaseURL(o.modelURL), openai.WithToken("consumer-key"), openai.WithModel(o.modelName))
+	model, err := openai.New(openai.WithBaseURL(o.modelURL), openai.WithToken("consumer-key"), openai.WithModel(o.modelName),
+		openai.WithHTTPClient(llm.HTTPClient()))
 	if err != nil {
 		return nil, err
 	}

@@ -32,9 +32,10 @@
 // # Status codes and Retry-After
 //
 // The langchaingo clients turn HTTP failures into plain error strings, and
-// some (Ollama) drop the status code. Give the client an *http.Client whose
-// transport is a [Transport]: it records the status and Retry-After header
-// of the provider's answer for the Ask call in flight, so the mapping is
-// exact. Without it, Ask falls back to reading the status from the error
-// text, and no Retry-After is passed on.
+// some (Ollama) drop the status code. Give the client llm.HTTPClient(), or
+// an *http.Client whose transport is an llm.Transport: it records the
+// status and Retry-After header of the provider's answer for the Ask call
+// in flight (internal/llmhttp), so the mapping is exact. Without it, Ask
+// falls back to reading the status from the error text, and no
+// Retry-After is passed on.
 package llmjson

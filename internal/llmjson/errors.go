@@ -9,65 +9,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/llmhttp"
 	"github.com/quiverkit/quiver/internal/upstream"
 	"github.com/tmc/langchaingo/llms"
 )
-
-// Transport is an http.RoundTripper for the HTTP client of a langchaingo
-// provider. It passes requests to Base (http.DefaultTransport when nil)
-// and, for the [Ask] call that made the request, records the status code
-// and Retry-After header of an unsuccessful answer, which the provider
-// clients do not report in a usable form.
-type Transport struct {
-	Base http.RoundTripper
-}
-
-// RoundTrip implements http.RoundTripper.
-func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) {
-	base := t.Base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	resp, err := base.RoundTrip(r)
-	if err == nil && resp.StatusCode >= 400 {
-		if rec, ok := r.Context().Value(recorderKey{}).(*recorder); ok {
-			rec.set(resp.StatusCode, resp.Header.Get("Retry-After"))
-		}
-	}
-	return resp, err
-}
-
-// HTTPClient returns an *http.Client whose transport is a [Transport]
-// over http.DefaultTransport. Give it to the provider's constructor
-// (openai.WithHTTPClient, anthropic.WithHTTPClient, ollama.WithHTTPClient).
-func HTTPClient() *http.Client {
-	return &http.Client{Transport: &Transport{}}
-}
-
-type recorderKey struct{}
-
-// recorder holds the last failed HTTP status seen during one attempt.
-type recorder struct {
-	mu         sync.Mutex
-	status     int
-	retryAfter string
-}
-
-func (r *recorder) set(status int, retryAfter string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.status, r.retryAfter = status, retryAfter
-}
-
-func (r *recorder) get() (int, string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.status, r.retryAfter
-}
 
 // statusInText finds the status code in the error texts of the OpenAI and
 // Anthropic clients ("API returned unexpected status code: 429: ...") and
@@ -76,7 +24,7 @@ var statusInText = regexp.MustCompile(`(?:status code:|googleapi: Error) (\d{3})
 
 // classify maps the error of one provider call to an *envelope.Error.
 // parent is the caller's context, attempt the context of the call.
-func classify(parent, attempt context.Context, rec *recorder, err error) error {
+func classify(parent, attempt context.Context, rec *llmhttp.Recorder, err error) error {
 	switch {
 	case parent.Err() != nil && errors.Is(parent.Err(), context.Canceled):
 		return envelope.Wrap(envelope.CodeUpstreamTimeout, parent.Err(),
@@ -87,7 +35,7 @@ func classify(parent, attempt context.Context, rec *recorder, err error) error {
 			"the language model did not answer in time")
 	}
 
-	status, retryAfter := rec.get()
+	status, retryAfter := rec.Get()
 	if status == 0 {
 		msg := err.Error()
 		if m := statusInText.FindStringSubmatch(msg); m != nil {

@@ -49,7 +49,7 @@ func TestClassifyFromErrorText(t *testing.T) {
 		{"connection refused", envelope.CodeUpstreamError},
 	}
 	for _, tt := range tests {
-		got := envelope.From(classify(ctx, ctx, &recorder{}, errors.New(tt.err)))
+		got := envelope.From(classify(ctx, ctx, nil, errors.New(tt.err)))
 		if got.Code != tt.want {
 			t.Errorf("classify(%q) = %s, want %s", tt.err, got.Code, tt.want)
 		}

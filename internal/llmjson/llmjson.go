@@ -11,6 +11,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmcache"
+	"github.com/quiverkit/quiver/internal/llmhttp"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -128,8 +129,7 @@ func generate(ctx context.Context, c *llm.Config, msgs []llms.MessageContent, op
 		actx, cancel = context.WithTimeout(ctx, c.Timeout)
 	}
 	defer cancel()
-	rec := &recorder{}
-	actx = context.WithValue(actx, recorderKey{}, rec)
+	actx, rec := llmhttp.WithRecorder(actx)
 
 	resp, err := c.Model.GenerateContent(actx, msgs, opts...)
 	if err != nil {

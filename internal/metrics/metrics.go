@@ -26,9 +26,12 @@
 //	quiver_llm_cost_usd_total{model}                 estimated LLM cost in US dollars, by model
 //
 // Route labels are route patterns ("POST /v1/dev/data/base64/encode"),
-// never raw paths, so their number is bounded by the route table; requests
-// that matched no route, or were refused before routing (authentication,
-// rate limit), share the route label "unmatched".
+// never raw paths, so their number is bounded by the route table; a
+// request with a method its path does not serve (405) is labelled with
+// the pattern of the path's route, or, when several routes share the
+// path, with their methods joined by "|" ("GET|DELETE /v1/email/bulk/jobs/{id}");
+// requests that matched no route, or were refused before routing
+// (authentication, rate limit), share the route label "unmatched".
 package metrics
 
 import (

@@ -106,10 +106,14 @@ func TestAccuracy(t *testing.T) {
 		if !ok {
 			t.Fatalf("malformed line %q", line)
 		}
+		var wl Label
+		if err := wl.UnmarshalText([]byte(want)); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
 		got := Score(text).Label()
-		confusion[Label(want)][got]++
+		confusion[wl][got]++
 		total++
-		if got == Label(want) {
+		if got == wl {
 			correct++
 		} else if testing.Verbose() {
 			t.Logf("miss: want %-8s got %-8s %+.4f %s", want, got, Score(text).Compound, text)

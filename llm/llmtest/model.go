@@ -3,7 +3,7 @@ package llmtest
 import (
 	"fmt"
 
-	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/anthropic"
 	"github.com/tmc/langchaingo/llms/ollama"
@@ -16,11 +16,11 @@ const TestKey = "llmtest-key"
 // Model returns the real langchaingo client of the server's protocol
 // (openai, anthropic or ollama), pointed at the server and asking for the
 // model called name. The key it sends is [TestKey], never one from the
-// environment. Its HTTP client passes the provider's status codes and
-// Retry-After headers on to Quiver's error mapping, as the quiver server's
-// clients do. It fails only for a protocol the package does not speak.
+// environment. Its HTTP client is llm.HTTPClient(), which passes the
+// provider's status codes and Retry-After headers on to Quiver's error
+// mapping, as the quiver server's clients do and a user's should. It fails only for a protocol the package does not speak.
 func (s *Server) Model(name string) (llms.Model, error) {
-	hc := llmjson.HTTPClient()
+	hc := llm.HTTPClient()
 	var (
 		m   llms.Model
 		err error

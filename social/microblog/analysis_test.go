@@ -66,7 +66,7 @@ func TestAnalyzeTweets(t *testing.T) {
 
 func TestAnalyzeTweetsEmpty(t *testing.T) {
 	a := microblog.AnalyzeTweets(nil)
-	if a.AverageEngagement != 0 || a.Sentiment.Label != "neutral" || a.TopTweets == nil {
+	if a.AverageEngagement != 0 || a.Sentiment.Label != social.Neutral || a.TopTweets == nil {
 		t.Errorf("empty analysis = %+v", a)
 	}
 }

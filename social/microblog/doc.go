@@ -60,7 +60,8 @@
 //     exclude_keywords), e.g. `acme (refund OR support) -job`, then keeps
 //     the tweets that mention the brand as a word, @handle or #hashtag,
 //     contain one keyword (when given) and no excluded one; keywords are
-//     comma-separated, at most 20 each.
+//     a []string in Go (one term an element, no commas) and a
+//     comma-separated query parameter over HTTP, at most 20 each.
 //
 // # Threads
 //

@@ -95,7 +95,7 @@ func ExampleNewTwitterAPIIO() {
 	fmt.Println(errors.Is(err, microblog.ErrInvalidConfig))
 	// Output:
 	// twitterapi.io ana_dev Ana Torres
-	// {APIKey:[redacted] BaseURL: HTTPClient:<nil> MaxResponseBytes:0 Timeout:0s}
+	// {APIKey:[redacted] BaseURL: HTTPClient:<nil> MaxResponseBytes:0 Timeout:0s Metrics:<nil>}
 	// true
 }
 

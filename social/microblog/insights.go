@@ -30,9 +30,13 @@ func (c *Client) SearchInsights(ctx context.Context, req SearchRequest) (SearchI
 type BrandMentionsRequest struct {
 	// Brand is the brand name or handle (at most 100 characters).
 	Brand string `json:"brand" openapi:"required"`
-	// Keywords, comma-separated: a mention must contain at least one.
+	// Keywords are the terms a mention must contain at least one of, one
+	// term an element (a term may hold spaces, never a comma): at most
+	// 20, each 1 to 100 characters. On the HTTP API they are the query
+	// parameter keywords, comma-separated (keywords=refund,support).
 	Keywords []string `json:"keywords,omitempty"`
-	// ExcludeKeywords, comma-separated: a mention must contain none.
+	// ExcludeKeywords are the terms a mention must contain none of, as
+	// Keywords (query parameter exclude_keywords, comma-separated).
 	ExcludeKeywords []string `json:"exclude_keywords,omitempty"`
 	// Type is "latest" (default) or "top".
 	Type string `json:"type,omitempty"`
@@ -116,6 +120,12 @@ func (c *Client) BrandMentions(ctx context.Context, req BrandMentionsRequest) (B
 		for _, t := range f.terms {
 			if strings.Trim(t, " \"\t") == "" || len([]rune(t)) > maxBrandLen {
 				v.add(f.name, "terms must be 1 to "+itoa(maxBrandLen)+" characters")
+				break
+			}
+			if strings.Contains(t, ",") {
+				// A term never holds a comma on the wire: "a,b" in one
+				// element is a caller who read the query string's form.
+				v.add(f.name, "terms must not hold a comma: give each term as its own element")
 				break
 			}
 		}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/quiverkit/quiver/internal/upstream"
 )
 
@@ -129,6 +131,9 @@ type httpSettings struct {
 	baseURL string
 	max     int64
 	timeout time.Duration
+	// metrics counts the calls, labelled provider=label, when set.
+	metrics prometheus.Registerer
+	label   string
 }
 
 // newUpstream returns the upstream client of a provider. The credential
@@ -142,5 +147,9 @@ func (h httpSettings) newUpstream(name, defBase string, header http.Header) (*up
 	if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, invalidConfig("%s: BaseURL must be an absolute http or https URL", name)
 	}
-	return &upstream.Client{Name: name, BaseURL: base, Header: header, HTTP: h.client, Timeout: h.timeout, MaxBytes: h.max}, nil
+	hc, err := upstream.Metered(h.metrics, h.label, h.client)
+	if err != nil {
+		return nil, invalidConfig("%s: Metrics: %v", name, err)
+	}
+	return &upstream.Client{Name: name, BaseURL: base, Header: header, HTTP: hc, Timeout: h.timeout, MaxBytes: h.max}, nil
 }

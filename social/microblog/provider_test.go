@@ -340,6 +340,16 @@ func TestValidation(t *testing.T) {
 			_, err := c.BrandMentions(ctx, microblog.BrandMentionsRequest{Brand: "acme", Keywords: []string{"refund", " "}})
 			return err
 		}, "keywords"},
+		// The query string's form given to the Go API (issue 22): the
+		// doc once said "comma-separated" of this []string.
+		{"comma in a keyword", func() error {
+			_, err := c.BrandMentions(ctx, microblog.BrandMentionsRequest{Brand: "acme", Keywords: []string{"refund,support"}})
+			return err
+		}, "keywords"},
+		{"comma in an exclusion", func() error {
+			_, err := c.BrandMentions(ctx, microblog.BrandMentionsRequest{Brand: "acme", ExcludeKeywords: []string{"job,hiring"}})
+			return err
+		}, "exclude_keywords"},
 		{"empty exclusion", func() error {
 			_, err := c.BrandMentions(ctx, microblog.BrandMentionsRequest{Brand: "acme", ExcludeKeywords: []string{`""`}})
 			return err

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/upstream"
 )
@@ -51,6 +53,12 @@ type TwitterAPIIOConfig struct {
 	// Timeout bounds each request, body included; default
 	// DefaultTimeout (15 s).
 	Timeout time.Duration
+	// Metrics, when set, is the Prometheus registry in which the provider
+	// counts its calls: quiver_upstream_requests_total{provider="twitterapi",outcome}
+	// and quiver_upstream_request_duration_seconds{provider="twitterapi"}. Pass the
+	// registry of httpapi.Config.Metrics, so that the handler's /metrics
+	// show them. Default (nil): the calls are not counted.
+	Metrics prometheus.Registerer
 }
 
 // Format implements fmt.Formatter: the API key is redacted.
@@ -84,7 +92,7 @@ func NewTwitterAPIIO(cfg TwitterAPIIOConfig) (*TwitterAPIIO, error) {
 	if strings.TrimSpace(cfg.APIKey) == "" {
 		return nil, invalidConfig("twitterapi.io: APIKey is required")
 	}
-	h := httpSettings{cfg.HTTPClient, cfg.BaseURL, cfg.MaxResponseBytes, cfg.Timeout}
+	h := httpSettings{cfg.HTTPClient, cfg.BaseURL, cfg.MaxResponseBytes, cfg.Timeout, cfg.Metrics, "twitterapi"}
 	up, err := h.newUpstream("twitterapi.io", TwitterAPIIOBaseURL, http.Header{"X-Api-Key": {cfg.APIKey}})
 	if err != nil {
 		return nil, err

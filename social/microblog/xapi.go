@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/upstream"
 )
@@ -51,6 +53,12 @@ type XAPIConfig struct {
 	// Timeout bounds each request, body included; default
 	// DefaultTimeout (15 s).
 	Timeout time.Duration
+	// Metrics, when set, is the Prometheus registry in which the provider
+	// counts its calls: quiver_upstream_requests_total{provider="xapi",outcome}
+	// and quiver_upstream_request_duration_seconds{provider="xapi"}. Pass the
+	// registry of httpapi.Config.Metrics, so that the handler's /metrics
+	// show them. Default (nil): the calls are not counted.
+	Metrics prometheus.Registerer
 }
 
 // Format implements fmt.Formatter: the token is redacted.
@@ -82,7 +90,7 @@ func NewXAPI(cfg XAPIConfig) (*XAPI, error) {
 	if strings.TrimSpace(cfg.Token) == "" {
 		return nil, invalidConfig("x-api-v2: Token is required")
 	}
-	h := httpSettings{cfg.HTTPClient, cfg.BaseURL, cfg.MaxResponseBytes, cfg.Timeout}
+	h := httpSettings{cfg.HTTPClient, cfg.BaseURL, cfg.MaxResponseBytes, cfg.Timeout, cfg.Metrics, "xapi"}
 	up, err := h.newUpstream("x-api-v2", XAPIBaseURL, http.Header{"Authorization": {"Bearer " + cfg.Token}})
 	if err != nil {
 		return nil, err

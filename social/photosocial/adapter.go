@@ -23,7 +23,8 @@ const (
 	DefaultTimeout = 15 * time.Second
 )
 
-// ErrInvalidConfig is wrapped by the errors of the constructors when a
+// ErrInvalidConfig is wrapped by the errors of the constructors ([New],
+// [NewGraph], [NewApify], [NewFile]) when a
 // configuration cannot work, such as a missing credential. Test with
 // errors.Is.
 var ErrInvalidConfig = errors.New("photosocial: invalid configuration")

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/upstream"
 )
@@ -27,6 +29,13 @@ const (
 	// maxApifyRunItems bounds RunItems, and so how deep the pages of one
 	// query go.
 	maxApifyRunItems = 1000
+	// apifyMaxComments is the most comments of a post the actor scrapes:
+	// its input schema documents resultsLimit as "max 50 comments per
+	// post", so a comments run asks for no more.
+	apifyMaxComments = 50
+	// apifyMaxSearchResults is the most results of a search the actor
+	// returns (searchLimit, at most 250).
+	apifyMaxSearchResults = 250
 )
 
 // ApifyConfig configures an [Apify] provider.
@@ -58,8 +67,16 @@ type ApifyConfig struct {
 	// RunItems is how many items the one actor run of a paged query
 	// (posts, reels, comments, hashtag media, search) scrapes; its pages
 	// are then read from the run's dataset. A first page asking more runs
-	// for that many. 1 to 1000; default DefaultApifyRunItems (60).
+	// for that many. A comments run asks for at most 50, the most
+	// comments of a post the actor documents; a search run for at most
+	// 250. 1 to 1000; default DefaultApifyRunItems (60).
 	RunItems int
+	// Metrics, when set, is the Prometheus registry in which the provider
+	// counts its calls: quiver_upstream_requests_total{provider="apify",outcome}
+	// and quiver_upstream_request_duration_seconds{provider="apify"}. Pass the
+	// registry of httpapi.Config.Metrics, so that the handler's /metrics
+	// show them. Default (nil): the calls are not counted.
+	Metrics prometheus.Registerer
 	// Logger receives what the provider cannot say in a result: that an
 	// expired dataset of comments or search hits was scraped again.
 	// Default slog.Default().
@@ -144,7 +161,11 @@ func NewApify(cfg ApifyConfig) (*Apify, error) {
 	}
 	// A request waits for the actor (run-sync, or waitForFinish); allow a
 	// margin over that wait so that Apify's own answer arrives before ours.
-	up, err := newUpstream("Apify", DefaultApifyBaseURL, cfg.Token, cfg.BaseURL, cfg.HTTPClient, cfg.MaxResponseBytes, cfg.Timeout, 10*time.Second)
+	hc, err := upstream.Metered(cfg.Metrics, "apify", cfg.HTTPClient)
+	if err != nil {
+		return nil, invalidConfig("the Apify provider's Metrics: %v", err)
+	}
+	up, err := newUpstream("Apify", DefaultApifyBaseURL, cfg.Token, cfg.BaseURL, hc, cfg.MaxResponseBytes, cfg.Timeout, 10*time.Second)
 	if err != nil {
 		return nil, err
 	}
@@ -440,8 +461,10 @@ func (c apifyComment) normalize(parent string) Comment {
 }
 
 // Comments implements Provider with resultsType "comments", one actor run
-// per media. Replies follow their comment; a page may end inside a
-// comment's replies, and the next goes on from there.
+// per media, asking for at most 50 comments (with their replies): the
+// actor documents no more per post, so the comments of a post end there.
+// Replies follow their comment; a page may end inside a comment's
+// replies, and the next goes on from there.
 func (a *Apify) Comments(ctx context.Context, q CommentsQuery) (CommentPage, error) {
 	sc, err := refShortcode(q.Media)
 	if err != nil {

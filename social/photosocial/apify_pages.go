@@ -179,9 +179,12 @@ type apifyPage struct {
 // It returns errNoItems for a private or empty target's first page.
 func (a *Apify) page(ctx context.Context, scope string, in apifyInput, cursor string, limit int, what string) (apifyPage, error) {
 	p := apifyPage{scope: scope, asked: limit}
-	if in.Search != "" {
-		in.SearchLimit = min(max(a.runItems, limit), 250)
-	} else {
+	switch {
+	case in.Search != "":
+		in.SearchLimit = min(max(a.runItems, limit), apifyMaxSearchResults)
+	case in.ResultsType == "comments":
+		in.ResultsLimit = min(max(a.runItems, limit), apifyMaxComments)
+	default:
 		in.ResultsLimit = max(a.runItems, limit)
 	}
 	var err error

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/cfgerr"
 	"github.com/quiverkit/quiver/llm"
 )
 
@@ -54,10 +55,11 @@ type Client struct {
 }
 
 // New returns a Client over cfg. The error reports model settings that
-// cannot work (see [llm.Config.Validate]); it wraps llm.ErrInvalidConfig.
+// cannot work (see [llm.Config.Validate]); it wraps both
+// [ErrInvalidConfig] and llm.ErrInvalidConfig.
 func New(cfg Config) (*Client, error) {
 	if err := cfg.LLM.Validate(); err != nil {
-		return nil, fmt.Errorf("photosocial: %w", err)
+		return nil, cfgerr.Wrap("photosocial", ErrInvalidConfig, err)
 	}
 	return &Client{src: cfg.Provider, llm: cfg.LLM, clock: cfg.Now}, nil
 }

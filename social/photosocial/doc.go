@@ -20,10 +20,12 @@
 //     NOT_FOUND), media by shortcode, nor media or comments of other
 //     accounts: those answer SERVICE_UNAVAILABLE wrapping [ErrUnsupported],
 //     with a message saying what it cannot do. Reels are told apart by
-//     media_product_type. Business discovery does not serve thumbnail_url,
-//     so its videos have no thumbnail; should it refuse the optional
-//     fields (username, children), the media are asked again without them
-//     and the list's notes say so. Throttling (codes 4, 17, 32, 613,
+//     media_product_type. Requests name GraphConfig.APIVersion (default
+//     [DefaultGraphAPIVersion]). Business discovery is asked for
+//     thumbnail_url, a Public field since v18.0, so videos and reels have
+//     their thumbnail; should the version refuse it (before v18.0), or
+//     refuse the optional fields (username, children), the media are
+//     asked again without them and the list's notes say so. Throttling (codes 4, 17, 32, 613,
 //     80002) is RATE_LIMIT_EXCEEDED with the wait the Graph API gives in
 //     X-Business-Use-Case-Usage or X-App-Usage
 //     (estimated_time_to_regain_access).
@@ -118,7 +120,7 @@
 // in Go first ([ComputeProfileFacts], [ComputeCommentFacts]), hand them to
 // the model configured by [Config].LLM (JSON asked for, validated, retried
 // once with the violations shown, usage and cost accounted), and return
-// the fields of section 2.3:
+// these fields (each method's doc gives the model's answer contract):
 //
 //   - profile insights: content_themes [{name, description, evidence_ids}],
 //     posting_patterns (the computed cadence plus the model's summary),
@@ -149,6 +151,11 @@
 // outside is retried) and is capped at 0.5 when fewer than 5 items were
 // analysed. Moderation flags come from the documented rule list; the model
 // may only add flags under the same rules, marked source "model".
+//
+// Answer contracts list the JSON fields the model answers, one a line,
+// with their type and the rules checked. Types: string; number;
+// []string (an array of strings); []{a, b} (an array of objects with the
+// fields a and b). A field outside the contract is refused.
 //
 // Request fields: username (required), media_limit (1 to 50, default 12),
 // analysis_goal (optional free text, at most 500 characters); shortcode

@@ -56,7 +56,7 @@ func ExampleNew() {
 func ExampleNewGraph() {
 	srv := photosocialtest.NewGraph("test-token")
 	defer srv.Close()
-	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "test-token", UserID: photosocialtest.GraphUserID, BaseURL: srv.URL + "/v21.0"})
+	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "test-token", UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
 	if err != nil {
 		panic(err)
 	}
@@ -70,7 +70,7 @@ func ExampleNewGraph() {
 	fmt.Printf("%+v\n", photosocial.GraphConfig{Token: "test-token", UserID: "17841405309211844"})
 	// Output:
 	// instagram_graph northwind.coffee Northwind Coffee Roasters 267793
-	// {Token:[redacted] UserID:17841405309211844 BaseURL: HTTPClient:<nil> MaxResponseBytes:0 Timeout:0s}
+	// {Token:[redacted] UserID:17841405309211844 BaseURL: APIVersion: HTTPClient:<nil> MaxResponseBytes:0 Timeout:0s Metrics:<nil>}
 }
 
 func ExampleNewApify() {
@@ -96,7 +96,7 @@ func ExampleNewApify() {
 	fmt.Println(errors.Is(err, photosocial.ErrInvalidConfig))
 	// Output:
 	// apify DAreBwfYYAA northwind.coffee 100
-	// {Token:[redacted] Actor: BaseURL: HTTPClient:<nil> MaxResponseBytes:0 Timeout:0s RunItems:0 Logger:<nil>}
+	// {Token:[redacted] Actor: BaseURL: HTTPClient:<nil> MaxResponseBytes:0 Timeout:0s RunItems:0 Metrics:<nil> Logger:<nil>}
 	// true
 }
 

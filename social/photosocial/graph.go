@@ -12,14 +12,27 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/upstream"
 )
 
-// DefaultGraphBaseURL is the Graph API version the Graph provider targets.
-const DefaultGraphBaseURL = "https://graph.facebook.com/v21.0"
+// Defaults of [GraphConfig].
+const (
+	// DefaultGraphBaseURL is the root of the Graph API, without a
+	// version.
+	DefaultGraphBaseURL = "https://graph.facebook.com"
+	// DefaultGraphAPIVersion is the Graph API version the provider asks
+	// for, the one its fixtures (photosocialtest) follow. Meta keeps a
+	// version usable for two years after the next one comes out; from
+	// v18.0 on, the IG Media reference marks thumbnail_url Public, and so
+	// readable through business discovery.
+	DefaultGraphAPIVersion = "v25.0"
+)
 
 // GraphConfig configures a [Graph] provider.
 // Printing it with fmt, log/slog or encoding/json shows "[redacted]" in
@@ -33,9 +46,17 @@ type GraphConfig struct {
 	// UserID is the app user's Instagram professional account ID, on
 	// which business discovery and hashtag search are performed. Required.
 	UserID string
-	// BaseURL is the versioned API root; default DefaultGraphBaseURL.
-	// Tests point it at a photosocialtest server.
+	// BaseURL is the API root, without a version; default
+	// DefaultGraphBaseURL. Tests point it at a photosocialtest server. A
+	// BaseURL that ends with a version ("https://graph.facebook.com/v21.0")
+	// is refused: the version is APIVersion.
 	BaseURL string
+	// APIVersion is the Graph API version every request names, "v" and
+	// major.minor ("v25.0"); default DefaultGraphAPIVersion. Requests go
+	// to BaseURL/APIVersion/... . Versions before v18.0 refuse
+	// thumbnail_url in business discovery: the media are then asked again
+	// without it, and the page's notes say so.
+	APIVersion string
 	// HTTPClient sends the requests; default a shared client. Redirects
 	// are followed only within the provider's host.
 	HTTPClient *http.Client
@@ -45,6 +66,12 @@ type GraphConfig struct {
 	// Timeout bounds each request, body included; default
 	// DefaultTimeout (15 s).
 	Timeout time.Duration
+	// Metrics, when set, is the Prometheus registry in which the provider
+	// counts its calls: quiver_upstream_requests_total{provider="instagram_graph",outcome}
+	// and quiver_upstream_request_duration_seconds{provider="instagram_graph"}. Pass the
+	// registry of httpapi.Config.Metrics, so that the handler's /metrics
+	// show them. Default (nil): the calls are not counted.
+	Metrics prometheus.Registerer
 }
 
 // Format implements fmt.Formatter: the token is redacted.
@@ -78,6 +105,10 @@ func (c GraphConfig) LogValue() slog.Value {
 type Graph struct {
 	userID string
 	up     *upstream.Client // holds the token, behind a pointer
+	// refused is how many steps of graphDiscoveryFields the API has
+	// refused: later calls start past them. A pointer, so that Format's
+	// copy of a Graph copies no atomic.
+	refused *atomic.Int32
 }
 
 // Format implements fmt.Formatter: every verb prints the provider's type
@@ -91,18 +122,35 @@ func (c GraphConfig) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(c))
 }
 
+// graphVersionRE matches a Graph API version: "v" and major.minor.
+var graphVersionRE = regexp.MustCompile(`^v[0-9]{1,3}\.[0-9]{1,2}$`)
+
 // NewGraph returns a Graph API provider. The error wraps
 // [ErrInvalidConfig] when Token or UserID is empty or a setting cannot
-// work.
+// work: an APIVersion that is not "v" and major.minor, or a BaseURL that
+// ends with a version.
 func NewGraph(cfg GraphConfig) (*Graph, error) {
 	if strings.TrimSpace(cfg.Token) == "" || strings.TrimSpace(cfg.UserID) == "" {
 		return nil, invalidConfig("the Graph provider needs Token and UserID (the app user's IG user ID)")
 	}
-	up, err := newUpstream("Instagram Graph API", DefaultGraphBaseURL, cfg.Token, cfg.BaseURL, cfg.HTTPClient, cfg.MaxResponseBytes, cfg.Timeout, 0)
+	version := cmp.Or(cfg.APIVersion, DefaultGraphAPIVersion)
+	if !graphVersionRE.MatchString(version) {
+		return nil, invalidConfig("the Graph provider's APIVersion %q is not a Graph API version such as %s", version, DefaultGraphAPIVersion)
+	}
+	base := strings.TrimRight(cmp.Or(cfg.BaseURL, DefaultGraphBaseURL), "/")
+	if last := base[strings.LastIndexByte(base, '/')+1:]; graphVersionRE.MatchString(last) {
+		return nil, invalidConfig("the Graph provider's BaseURL ends with the API version %s: give the root without it, and the version as APIVersion", last)
+	}
+	hc, err := upstream.Metered(cfg.Metrics, "instagram_graph", cfg.HTTPClient)
+	if err != nil {
+		return nil, invalidConfig("the Graph provider's Metrics: %v", err)
+	}
+	up, err := newUpstream("Instagram Graph API", DefaultGraphBaseURL, cfg.Token, base, hc, cfg.MaxResponseBytes, cfg.Timeout, 0)
 	if err != nil {
 		return nil, err
 	}
-	return &Graph{userID: cfg.UserID, up: up}, nil
+	up.BaseURL += "/" + version
+	return &Graph{userID: cfg.UserID, up: up, refused: new(atomic.Int32)}, nil
 }
 
 // Name implements Provider.
@@ -117,27 +165,36 @@ var graphCursorRE = regexp.MustCompile(`^([A-Za-z0-9_=-]*)(?:\.([0-9]{1,3}))?$`)
 // user owns.
 const graphMediaFields = "id,caption,comments_count,like_count,media_type,media_product_type,media_url,permalink,thumbnail_url,timestamp,username,children{id,media_type,media_url,thumbnail_url}"
 
-// Fields asked of the media of business discovery. Business discovery
-// serves fewer media fields than an IG Media object: it refuses
-// thumbnail_url (and shortcode, ig_id, is_comment_enabled) with
+// graphDiscoveryRequiredFields are the media fields business discovery
+// has always served.
+const graphDiscoveryRequiredFields = "id,caption,comments_count,like_count,media_type,media_product_type,media_url,permalink,timestamp"
+
+// graphDiscoveryFields are the media fields asked of business discovery,
+// most first. Business discovery reads media through field expansion,
+// which serves the fields the IG Media reference marks Public. From v18.0
+// on it marks thumbnail_url Public; earlier versions refused it with
 // "(#100) Please read documentation for supported fields.", as an
-// open-source client tested against the live API records
-// (bk-rs/instagram-apis-rs, instagram-graph-api/src/objects/ig_media.rs).
-// So videos found through business discovery have no thumbnail. username
-// and children are optional: should the API refuse them too, the media
-// are asked again with the required fields only, and a note says so.
-const (
-	graphDiscoveryMediaFields    = graphDiscoveryRequiredFields + ",username,children{id,media_type,media_url}"
-	graphDiscoveryRequiredFields = "id,caption,comments_count,like_count,media_type,media_product_type,media_url,permalink,timestamp"
-)
+// open-source client tested against v14.0 records (bk-rs/instagram-apis-rs,
+// instagram-graph-api/src/objects/ig_media.rs). So thumbnail_url is asked
+// for, and on that refusal (code 100, which does not name the field) the
+// media are asked again without it; should the API refuse username and
+// children too, with the required fields only. Each step's note says what
+// is missing. The sources are in photosocialtest/fixtures/graph/SOURCES.md.
+var graphDiscoveryFields = []struct{ fields, note string }{
+	{graphDiscoveryRequiredFields + ",thumbnail_url,username,children{id,media_type,media_url,thumbnail_url}", ""},
+	{graphDiscoveryRequiredFields + ",username,children{id,media_type,media_url}", thumbnailRefusalNote},
+	{graphDiscoveryRequiredFields, fieldRefusalNote},
+}
 
 // errFieldRefused marks a Graph API refusal of a requested field (code
 // 100, "supported fields").
 var errFieldRefused = errors.New("the Graph API refused a requested field")
 
-// fieldRefusalNote is the note of a page whose media were asked again
-// without the optional fields.
-const fieldRefusalNote = "the Graph API refused optional media fields (username, children): carousel items are missing"
+// Notes of a page whose media were asked again without optional fields.
+const (
+	thumbnailRefusalNote = "the Graph API refused thumbnail_url in business discovery (versions before v18.0 do): videos and reels have no thumbnail"
+	fieldRefusalNote     = "the Graph API refused optional media fields (username, children): carousel items are missing"
+)
 
 // graphError is the error object of a Graph API failure.
 type graphError struct {
@@ -329,17 +386,23 @@ func (g *Graph) UserMedia(ctx context.Context, q UserMediaQuery) (MediaPage, err
 	cursor := m[1]
 	skip, _ := strconv.Atoi(m[2]) // "" is 0
 	var page MediaPage
-	fields := graphDiscoveryMediaFields
+	step := int(g.refused.Load())
+	for _, s := range graphDiscoveryFields[1 : step+1] {
+		page.Notes = append(page.Notes, s.note)
+	}
 	for range graphReelPages {
 		edge := fmt.Sprintf("media.limit(%d)", q.Limit)
 		if cursor != "" {
 			edge = fmt.Sprintf("media.after(%s).limit(%d)", cursor, q.Limit)
 		}
-		d, err := g.discover(ctx, q.Username, "id,"+edge+"{"+fields+"}")
-		if errors.Is(err, errFieldRefused) && fields != graphDiscoveryRequiredFields {
-			fields = graphDiscoveryRequiredFields
-			page.Notes = append(page.Notes, fieldRefusalNote)
-			d, err = g.discover(ctx, q.Username, "id,"+edge+"{"+fields+"}")
+		d, err := g.discover(ctx, q.Username, "id,"+edge+"{"+graphDiscoveryFields[step].fields+"}")
+		for errors.Is(err, errFieldRefused) && step+1 < len(graphDiscoveryFields) {
+			step++
+			// A version that refuses a field always does: later calls
+			// start here.
+			raiseTo(g.refused, int32(step))
+			page.Notes = append(page.Notes, graphDiscoveryFields[step].note)
+			d, err = g.discover(ctx, q.Username, "id,"+edge+"{"+graphDiscoveryFields[step].fields+"}")
 		}
 		if err != nil {
 			return MediaPage{}, err
@@ -368,6 +431,15 @@ func (g *Graph) UserMedia(ctx context.Context, q UserMediaQuery) (MediaPage, err
 		}
 	}
 	return page, nil
+}
+
+// raiseTo raises n to v when it is lower.
+func raiseTo(n *atomic.Int32, v int32) {
+	for cur := n.Load(); cur < v; cur = n.Load() {
+		if n.CompareAndSwap(cur, v) {
+			return
+		}
+	}
 }
 
 // Media implements Provider for media the app user owns, by IG Media ID.

@@ -3,6 +3,7 @@ package photosocial
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -279,4 +280,13 @@ func TestModerationRulesIsACopy(t *testing.T) {
 	if again := ModerationRules(); again[0].Cues[0] == "changed" || again[0].Name == "changed" {
 		t.Error("changing the returned rules changed the package's list")
 	}
+}
+
+// TestAnswerContractsDocumented keeps the answer contracts documented on
+// ProfileInsights and CommentInsights in step with the types the answers
+// decode into (issue 22: posting_summary and the rules were only in the
+// source).
+func TestAnswerContractsDocumented(t *testing.T) {
+	testutil.CheckAnswerContract(t, ".", "Client", "ProfileInsights", reflect.TypeFor[profileAnswer]())
+	testutil.CheckAnswerContract(t, ".", "Client", "CommentInsights", reflect.TypeFor[commentAnswer]())
 }

@@ -71,7 +71,7 @@ func graphServer(t *testing.T, route func(r *http.Request) (int, string)) *Graph
 		w.Write(fixture(t, "graph/"+name))
 	}))
 	t.Cleanup(srv.Close)
-	g, err := NewGraph(GraphConfig{Token: testToken, UserID: testUserID, BaseURL: srv.URL + "/v21.0", HTTPClient: srv.Client()})
+	g, err := NewGraph(GraphConfig{Token: testToken, UserID: testUserID, BaseURL: srv.URL, HTTPClient: srv.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func graphServer(t *testing.T, route func(r *http.Request) (int, string)) *Graph
 
 func TestGraphProfile(t *testing.T) {
 	g := graphServer(t, func(r *http.Request) (int, string) {
-		if r.URL.Path != "/v21.0/"+testUserID || !strings.Contains(r.URL.Query().Get("fields"), "business_discovery.username(northwind.coffee)") {
+		if r.URL.Path != "/"+DefaultGraphAPIVersion+"/"+testUserID || !strings.Contains(r.URL.Query().Get("fields"), "business_discovery.username(northwind.coffee)") {
 			t.Errorf("unexpected request %s", r.URL)
 		}
 		return 200, "profile.json"
@@ -98,8 +98,10 @@ func TestGraphProfile(t *testing.T) {
 
 func TestGraphPostsPagination(t *testing.T) {
 	g := graphServer(t, func(r *http.Request) (int, string) {
-		if f := r.URL.Query().Get("fields"); strings.Contains(f, "thumbnail_url") {
-			t.Errorf("business discovery asked for thumbnail_url, which it refuses: %s", f)
+		// thumbnail_url is a Public field, readable by business
+		// discovery since v18.0 (issue 22): it is asked for again.
+		if f := r.URL.Query().Get("fields"); !strings.Contains(f, "thumbnail_url") {
+			t.Errorf("business discovery did not ask for thumbnail_url: %s", f)
 		}
 		if strings.Contains(r.URL.Query().Get("fields"), "media.after(QVFIUkNhbmV4dF9wYWdlX2N1cnNvcg)") {
 			return 200, "media_page2.json"
@@ -119,12 +121,12 @@ func TestGraphPostsPagination(t *testing.T) {
 		strings.Join(img.Hashtags, ",") != "coffee,ethiopia" || strings.Join(img.Mentions, ",") != "greenbean.co" || img.Owner.Username != "northwind.coffee" {
 		t.Errorf("image: %+v", img)
 	}
-	if reel.Type != TypeReel || reel.VideoURL == "" || reel.DisplayURL != reel.ThumbnailURL {
+	if reel.Type != TypeReel || reel.VideoURL == "" || reel.ThumbnailURL == "" || reel.DisplayURL != reel.ThumbnailURL {
 		t.Errorf("reel: %+v", reel)
 	}
-	// A video whose media_url the Graph API withholds (copyrighted audio);
-	// business discovery serves no thumbnail_url either.
-	if noURL.Type != TypeVideo || noURL.VideoURL != "" || noURL.DisplayURL != "" || noURL.LikeCount != 0 {
+	// A video whose media_url the Graph API withholds (copyrighted audio):
+	// its thumbnail is still shown.
+	if noURL.Type != TypeVideo || noURL.VideoURL != "" || noURL.ThumbnailURL == "" || noURL.DisplayURL != noURL.ThumbnailURL || noURL.LikeCount != 0 {
 		t.Errorf("video without media_url: %+v", noURL)
 	}
 	p2, err := c.Posts(context.Background(), PostsRequest{Username: "northwind.coffee", Limit: 3, Cursor: p1.PageInfo.NextCursor})
@@ -228,7 +230,7 @@ func TestGraphUnsupported(t *testing.T) {
 
 func TestGraphCommentsOfOwnMedia(t *testing.T) {
 	g := graphServer(t, func(r *http.Request) (int, string) {
-		if r.URL.Path != "/v21.0/18027939643004123/comments" {
+		if r.URL.Path != "/"+DefaultGraphAPIVersion+"/18027939643004123/comments" {
 			t.Errorf("path %s", r.URL.Path)
 		}
 		return 200, "comments.json"
@@ -428,6 +430,10 @@ func TestApifyReelsMediaComments(t *testing.T) {
 		case "reels":
 			return 200, "reels.json"
 		case "comments":
+			// The actor documents at most 50 comments a post.
+			if in.ResultsLimit != apifyMaxComments {
+				t.Errorf("comments resultsLimit = %d, want %d", in.ResultsLimit, apifyMaxComments)
+			}
 			return 200, "comments.json"
 		}
 		if !strings.Contains(in.DirectURLs[0], "/p/DAreBwfYYAA/") {
@@ -664,7 +670,8 @@ func mustClient(cfg Config) *Client {
 
 // TestGraphFieldRefusal: when business discovery refuses an optional
 // media field (code 100, "supported fields"), the media are asked again
-// with the required fields only, and a note says what is missing.
+// without it (thumbnail_url first, then username and children), each step
+// noted; later calls start at the step reached.
 func TestGraphFieldRefusal(t *testing.T) {
 	var asked []string
 	g := graphServer(t, func(r *http.Request) (int, string) {
@@ -675,15 +682,22 @@ func TestGraphFieldRefusal(t *testing.T) {
 		}
 		return 200, "media_page1.json"
 	})
-	l, err := newClient(g).Posts(context.Background(), PostsRequest{Username: "northwind.coffee", Limit: 2})
+	c := newClient(g)
+	l, err := c.Posts(context.Background(), PostsRequest{Username: "northwind.coffee", Limit: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(asked) != 2 || l.ResultCount != 2 || l.Media[0].Owner.Username != "northwind.coffee" {
+	if len(asked) != 3 || strings.Contains(asked[1], "thumbnail_url") || l.ResultCount != 2 || l.Media[0].Owner.Username != "northwind.coffee" {
 		t.Fatalf("asked %q; got %+v", asked, l)
 	}
-	if len(l.Notes) != 1 || !strings.Contains(l.Notes[0], "refused optional media fields") {
+	if len(l.Notes) != 2 || !strings.Contains(l.Notes[0], "refused thumbnail_url") || !strings.Contains(l.Notes[1], "refused optional media fields") {
 		t.Errorf("notes = %q", l.Notes)
+	}
+	// The next call asks once, with what the API serves, and says so.
+	asked = nil
+	l, err = c.Posts(context.Background(), PostsRequest{Username: "northwind.coffee", Limit: 2})
+	if err != nil || len(asked) != 1 || asked[0] != "business_discovery.username(northwind.coffee){id,media.limit(2){"+graphDiscoveryRequiredFields+"}}" || len(l.Notes) != 2 {
+		t.Errorf("second call: asked %q, notes %q, %v", asked, l.Notes, err)
 	}
 	// A refusal of the required fields is an upstream error, asked once more at most.
 	asked = nil
@@ -692,7 +706,7 @@ func TestGraphFieldRefusal(t *testing.T) {
 		return 400, "error_unsupported_field.json"
 	})
 	_, err = newClient(g).Posts(context.Background(), PostsRequest{Username: "northwind.coffee"})
-	if e := wantCode(t, err, envelope.CodeUpstreamError); !errors.Is(e, errFieldRefused) || len(asked) != 2 {
+	if e := wantCode(t, err, envelope.CodeUpstreamError); !errors.Is(e, errFieldRefused) || len(asked) != len(graphDiscoveryFields) {
 		t.Errorf("err %v after %d requests", err, len(asked))
 	}
 }

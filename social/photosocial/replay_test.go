@@ -2,6 +2,7 @@ package photosocial_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -30,7 +31,7 @@ func replay(t testing.TB, provider, token, cred string) (*photosocialtest.Server
 	var err error
 	if provider == "graph" {
 		srv = photosocialtest.NewGraph(token)
-		p, err = photosocial.NewGraph(photosocial.GraphConfig{Token: cred, UserID: photosocialtest.GraphUserID, BaseURL: srv.URL + "/v21.0"})
+		p, err = photosocial.NewGraph(photosocial.GraphConfig{Token: cred, UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
 	} else {
 		srv = photosocialtest.NewApify(token)
 		p, err = photosocial.NewApify(photosocial.ApifyConfig{Token: cred, BaseURL: srv.URL})
@@ -141,8 +142,9 @@ func second[T any](_ T, err error) error { return err }
 
 func TestNewRefusesModelSettingsThatCannotWork(t *testing.T) {
 	_, err := photosocial.New(photosocial.Config{Provider: photosocial.Sample(), LLM: llm.Config{Timeout: -time.Second}})
-	if !errors.Is(err, llm.ErrInvalidConfig) {
-		t.Errorf("negative model timeout: err = %v, want llm.ErrInvalidConfig", err)
+	// Both sentinels, as httpapi.New wraps both (issue 22: only llm's was).
+	if !errors.Is(err, llm.ErrInvalidConfig) || !errors.Is(err, photosocial.ErrInvalidConfig) {
+		t.Errorf("negative model timeout: err = %v, want llm.ErrInvalidConfig and photosocial.ErrInvalidConfig", err)
 	}
 	if _, err := photosocial.New(photosocial.Config{}); err != nil {
 		t.Errorf("zero Config: %v", err)
@@ -395,6 +397,31 @@ func TestApifyRunBounds(t *testing.T) {
 	}
 }
 
+// TestApifyCommentsRunBound: a comments run asks for at most the 50
+// comments a post the actor documents (its input schema: resultsLimit,
+// "max 50 comments per post"), whatever RunItems and the page's limit
+// (issue 22: it asked for 60).
+func TestApifyCommentsRunBound(t *testing.T) {
+	for _, tt := range []struct {
+		cfg   photosocial.ApifyConfig
+		limit int
+		want  string
+	}{
+		{photosocial.ApifyConfig{}, 12, "maxItems=50&"},
+		{photosocial.ApifyConfig{RunItems: 1000}, 100, "maxItems=50&"},
+		{photosocial.ApifyConfig{RunItems: 10}, 20, "maxItems=20&"},
+	} {
+		srv, a := apifyReplay(t, tt.cfg)
+		_, err := a.Comments(context.Background(), photosocial.CommentsQuery{Media: photosocial.MediaRef{Shortcode: photosocialtest.Shortcode}, Limit: tt.limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := srv.Requests()[0]; !strings.Contains(r, "/runs?"+tt.want) {
+			t.Errorf("%+v, limit %d: run %s, want %s", tt.cfg, tt.limit, r, tt.want)
+		}
+	}
+}
+
 // TestApifyFailures replays Apify's refusals and broken answers on the
 // run and on the dataset.
 func TestApifyFailures(t *testing.T) {
@@ -475,5 +502,66 @@ func TestApifyExpiredDatasetLogged(t *testing.T) {
 	runs, _, _ := apifyCalls(srv)
 	if err != nil || len(p2.Comments) != 2 || runs != 2 || !strings.Contains(buf.String(), "had expired") || strings.Contains(buf.String(), secret) {
 		t.Errorf("page 2: %+v, %v; %d runs; log %q", p2, err, runs, buf.String())
+	}
+}
+
+// TestGraphReplayThumbnails: business discovery asks for thumbnail_url,
+// Public since v18.0, so reels and videos have their thumbnail (issue
+// 22); a version that refuses it (v14.0) is asked again without it, and
+// the page says so. The replay server follows the fixtures' version,
+// which is the provider's default.
+func TestGraphReplayThumbnails(t *testing.T) {
+	if photosocialtest.GraphAPIVersion != photosocial.DefaultGraphAPIVersion {
+		t.Errorf("the fixtures follow %s, the provider asks for %s", photosocialtest.GraphAPIVersion, photosocial.DefaultGraphAPIVersion)
+	}
+	ctx := context.Background()
+	for _, tt := range []struct {
+		version    string
+		requests   int
+		thumbnails bool
+	}{
+		{"", 1, true},
+		{"v18.0", 1, true},
+		{"v14.0", 2, false},
+	} {
+		srv := photosocialtest.NewGraph(secret)
+		t.Cleanup(srv.Close)
+		g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: secret, UserID: photosocialtest.GraphUserID, BaseURL: srv.URL, APIVersion: tt.version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, err := g.UserMedia(ctx, photosocial.UserMediaQuery{Username: photosocialtest.Username, Limit: 3})
+		if err != nil {
+			t.Fatalf("%q: %v", tt.version, err)
+		}
+		reqs := srv.Requests()
+		want := "/" + cmp.Or(tt.version, photosocial.DefaultGraphAPIVersion) + "/" + photosocialtest.GraphUserID + "?"
+		if len(reqs) != tt.requests || !strings.HasPrefix(reqs[0], want) || !strings.Contains(reqs[0], "thumbnail_url") {
+			t.Errorf("%q: requests %q, want %d starting %s asking thumbnail_url", tt.version, reqs, tt.requests, want)
+		}
+		reel := page.Media[1]
+		if got := reel.Type == photosocial.TypeReel && reel.ThumbnailURL != "" && reel.DisplayURL == reel.ThumbnailURL; got != tt.thumbnails {
+			t.Errorf("%q: reel %+v; thumbnail wanted: %v", tt.version, reel, tt.thumbnails)
+		}
+		if noted := len(page.Notes) == 1 && strings.Contains(page.Notes[0], "thumbnail_url"); noted == tt.thumbnails {
+			t.Errorf("%q: notes %q", tt.version, page.Notes)
+		}
+	}
+}
+
+// TestGraphVersionSetting: the version is APIVersion, never a suffix of
+// BaseURL, and it must read as a Graph API version.
+func TestGraphVersionSetting(t *testing.T) {
+	for _, cfg := range []photosocial.GraphConfig{
+		{BaseURL: "https://graph.facebook.com/v21.0"},
+		{BaseURL: "https://graph.facebook.com/v21.0/"},
+		{APIVersion: "25.0"},
+		{APIVersion: "v25"},
+		{APIVersion: "v25.0/../x"},
+	} {
+		cfg.Token, cfg.UserID = "t", "1"
+		if _, err := photosocial.NewGraph(cfg); !errors.Is(err, photosocial.ErrInvalidConfig) {
+			t.Errorf("%+v: err = %v, want ErrInvalidConfig", cfg, err)
+		}
 	}
 }

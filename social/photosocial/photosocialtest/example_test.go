@@ -151,5 +151,5 @@ func ExampleServer_Requests() {
 		fmt.Println(path, q.Get("fields"))
 	}
 	// Output:
-	// /17841405309211844 business_discovery.username(northwind.coffee){id,media.limit(12){id,caption,comments_count,like_count,media_type,media_product_type,media_url,permalink,timestamp,username,children{id,media_type,media_url}}}
+	// /v25.0/17841405309211844 business_discovery.username(northwind.coffee){id,media.limit(12){id,caption,comments_count,like_count,media_type,media_product_type,media_url,permalink,timestamp,thumbnail_url,username,children{id,media_type,media_url,thumbnail_url}}}
 }

@@ -57,6 +57,14 @@ const (
 	GraphRegainAccessMinutes = 7
 	// graphSecondPage is the media cursor of the Graph fixtures' page 2.
 	graphSecondPage = "QVFIUkNhbmV4dF9wYWdlX2N1cnNvcg"
+	// GraphAPIVersion is the Graph API version whose reference the Graph
+	// fixtures follow (fixtures/graph/SOURCES.md names the pages read).
+	// The Graph server answers requests of any version.
+	GraphAPIVersion = "v25.0"
+	// graphThumbnailSince is the first major version whose IG Media
+	// reference marks thumbnail_url Public, and so readable through
+	// business discovery.
+	graphThumbnailSince = 18
 )
 
 // Server is a loopback provider server. Its URL is the provider's base
@@ -94,16 +102,22 @@ func newServer(token string, refusal replay.Refusal, route replay.Route) *Server
 
 // NewGraph starts a loopback Instagram Graph API that accepts the access
 // token in the Authorization header. Use its URL as GraphConfig.BaseURL;
-// paths may carry a version prefix ("/v21.0"). It serves business
+// paths may carry a version prefix ("/v25.0"). It serves business
 // discovery of [Username] (profile and two pages of media; any other
 // account is the Graph API's not-found error), comments of any media,
-// and the hashtag search and media of any hashtag. As the Graph API does,
-// it refuses thumbnail_url inside business discovery media with a code
-// 100 error, and answers business discovery of [GraphThrottledUser] with
+// and the hashtag search and media of any hashtag, in the shapes of
+// [GraphAPIVersion]. Media carry thumbnail_url only when it is asked for.
+// As versions before v18.0 did, it refuses thumbnail_url inside business
+// discovery media of such a version ("/v14.0") with a code 100 error;
+// it answers business discovery of [GraphThrottledUser] with
 // throttling. The caller must Close it.
 func NewGraph(token string) *Server {
 	return newServer(token, replay.Refusal{Status: http.StatusBadRequest, Fixture: "graph/error_token.json"}, func(w http.ResponseWriter, r *http.Request, _ []byte) (string, int) {
 		p, fields := r.URL.Path, r.URL.Query().Get("fields")
+		if major, ok := graphVersion(p); ok && major < graphThumbnailSince &&
+			strings.HasPrefix(fields, "business_discovery.") && strings.Contains(fields, "thumbnail_url") {
+			return "graph/error_unsupported_field.json", http.StatusBadRequest
+		}
 		switch {
 		case strings.HasSuffix(p, "/ig_hashtag_search"):
 			return "graph/hashtag_search.json", 200
@@ -111,8 +125,6 @@ func NewGraph(token string) *Server {
 			return "graph/hashtag_top_media.json", 200
 		case strings.HasSuffix(p, "/comments"):
 			return "graph/comments.json", 200
-		case strings.HasPrefix(fields, "business_discovery.") && strings.Contains(fields, "thumbnail_url"):
-			return "graph/error_unsupported_field.json", http.StatusBadRequest
 		case strings.HasPrefix(fields, "business_discovery.username("+GraphThrottledUser+")"):
 			w.Header().Set("X-Business-Use-Case-Usage", fmt.Sprintf(
 				`{"%s":[{"type":"instagram","call_count":100,"total_cputime":9,"total_time":14,"estimated_time_to_regain_access":%d}]}`,
@@ -121,9 +133,9 @@ func NewGraph(token string) *Server {
 		case strings.HasPrefix(fields, "business_discovery.username("+Username+")"):
 			switch {
 			case strings.Contains(fields, "media.after("+graphSecondPage+")"):
-				return "graph/media_page2.json", 200
+				return graphMedia(w, "graph/media_page2.json", fields)
 			case strings.Contains(fields, "media."):
-				return "graph/media_page1.json", 200
+				return graphMedia(w, "graph/media_page1.json", fields)
 			}
 			return "graph/profile.json", 200
 		case strings.HasPrefix(fields, "business_discovery."):
@@ -131,6 +143,54 @@ func NewGraph(token string) *Server {
 		}
 		return "", 0
 	})
+}
+
+// graphVersion returns the major version of a path's version prefix
+// ("/v25.0/..." is 25); ok is false without one.
+func graphVersion(path string) (major int, ok bool) {
+	seg, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	v, _, found := strings.Cut(strings.TrimPrefix(seg, "v"), ".")
+	if !found || !strings.HasPrefix(seg, "v") {
+		return 0, false
+	}
+	n, err := strconv.Atoi(v)
+	return n, err == nil
+}
+
+// graphMedia answers a page of business discovery media, without the
+// thumbnail_url of its media when fields does not ask for it.
+func graphMedia(w http.ResponseWriter, name, fields string) (string, int) {
+	if strings.Contains(fields, "thumbnail_url") {
+		return name, http.StatusOK
+	}
+	b, err := fs.ReadFile(fixtures, "fixtures/"+name)
+	if err != nil {
+		panic(err) // the embedded fixture is there
+	}
+	var page any
+	if err := json.Unmarshal(b, &page); err != nil {
+		panic(err)
+	}
+	dropKey(page, "thumbnail_url")
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	json.NewEncoder(w).Encode(page)
+	return replay.Written, 0
+}
+
+// dropKey removes key from every object in v.
+func dropKey(v any, key string) {
+	switch v := v.(type) {
+	case map[string]any:
+		delete(v, key)
+		for _, x := range v {
+			dropKey(x, key)
+		}
+	case []any:
+		for _, x := range v {
+			dropKey(x, key)
+		}
+	}
 }
 
 // NewApify starts a loopback Apify API that accepts the token in the
