@@ -85,6 +85,145 @@
 //     ([BulkSenderReadiness]). A record a domain need not publish is no
 //     problem when absent, only when broken.
 //
+// # Reading SMTP replies
+//
+// [ClassifyReply] reads a reply by its structure first: the RFC 3463
+// enhanced status code that opens the text (RFC 2034 section 4; one whose
+// class is not the reply code's first digit is ignored), then the RFC
+// 5321 reply code, and only then the text, through a table of phrases
+// compared ignoring case, where the codes are absent or generic (X.0.0,
+// X.1.0, X.2.0, X.3.0, X.5.0, or a reply code such as 550 or 554 that
+// RFC 5321 gives several meanings). The text may also name which sender
+// problem a policy refusal (X.7.x, 4xx) is, and a phrase that blames the
+// sender overrules a code that speaks of the mailbox: a reply that blames
+// the sender is never read as the address not existing. A 2xx reply is
+// always accepted; a 4xx reply can say a mailbox is full but never that
+// it does not exist or is disabled. First match wins in each part:
+// provider rule, enhanced codes, reply codes, phrases.
+//
+//	code or phrase               class                source
+//	5.4.1 "recipient address rejected" mailbox_not_found    [Exchange Online 5.4.1]
+//	4.2.2                        mailbox_full         RFC 3463 3.3, [Gmail]
+//	4.2.1                        rate_limited         RFC 3463 3.3, [Gmail]
+//	4.7.25                       needs_reverse_dns    RFC 7372 3
+//	4.x.x                        greylisted           RFC 3463 3.8
+//	5.1.1                        mailbox_not_found    RFC 3463 3.2
+//	5.1.2                        mailbox_not_found    RFC 3463 3.2
+//	5.1.3                        mailbox_not_found    RFC 3463 3.2
+//	5.1.6                        mailbox_not_found    RFC 3463 3.2
+//	5.1.10                       mailbox_not_found    RFC 7505 4, [Exchange Online NDR]
+//	5.1.7                        sender_rejected      RFC 3463 3.2
+//	5.1.8                        sender_rejected      RFC 3463 3.2
+//	5.1.x                        unclassified         RFC 3463 3.2
+//	5.2.1                        mailbox_disabled     RFC 3463 3.3, [Gmail]
+//	5.2.2                        mailbox_full         RFC 3463 3.3, [Gmail]
+//	5.2.x                        unclassified         RFC 3463 3.3
+//	5.3.x                        unclassified         RFC 3463 3.4
+//	5.4.x                        unclassified         RFC 3463 3.5
+//	5.5.x                        protocol_error       RFC 3463 3.6
+//	5.6.x                        unclassified         RFC 3463 3.7
+//	5.7.25                       needs_reverse_dns    RFC 7372 3
+//	5.7.20                       sender_rejected      RFC 7372 3
+//	5.7.21                       sender_rejected      RFC 7372 3
+//	5.7.22                       sender_rejected      RFC 7372 3
+//	5.7.23                       sender_rejected      RFC 7372 3
+//	5.7.24                       sender_rejected      RFC 7372 3
+//	5.7.26                       sender_rejected      RFC 7372 3, [Gmail]
+//	5.7.27                       sender_rejected      RFC 7505 4
+//	5.7.x                        blocked              RFC 3463 3.8
+//
+//	4xx                          greylisted           RFC 5321 4.2
+//	500-504                      protocol_error       RFC 5321 4.2
+//	555                          protocol_error       RFC 5321 4.2
+//	530                          blocked              RFC 4954 6
+//	551                          mailbox_not_found    RFC 5321 3.4, 4.2.3
+//	552                          mailbox_full         RFC 5321 4.2
+//	553                          mailbox_not_found    RFC 5321 4.2
+//	556                          mailbox_not_found    RFC 7504 3
+//	5xx                          unclassified         RFC 5321 4.2
+//
+//	"cannot find your hostname"  needs_reverse_dns    [Postfix reject_unknown_client_hostname]
+//	"cannot find your reverse hostname" needs_reverse_dns    [Postfix reject_unknown_reverse_client_hostname]
+//	"reverse dns"                needs_reverse_dns    [Gmail]
+//	"ptr record"                 needs_reverse_dns    [Gmail]
+//	"pointer (ptr)"              needs_reverse_dns    [Gmail]
+//	"rate limit"                 rate_limited         [Gmail]
+//	"unusual rate"               rate_limited         [Gmail]
+//	"receiving mail too quickly" rate_limited         [Gmail]
+//	"receiving mail at a rate"   rate_limited         [Gmail]
+//	"too many connections"       rate_limited         [Postfix smtpd_client_connection_count_limit]
+//	"unexpected volume"          rate_limited         [Yahoo]
+//	"relay access denied"        relay_denied         [Postfix reject_unauth_destination]
+//	"relaying denied"            relay_denied         [Sendmail relaying denied]
+//	"relay not permitted"        relay_denied         [Exim default configuration]
+//	"unable to relay"            relay_denied         [Exchange Online NDR]
+//	"allowed rcpthosts"          relay_denied         [qmail-smtpd]
+//	"sender address rejected"    sender_rejected      [Postfix reject_unknown_sender_domain]
+//	"sender verify failed"       sender_rejected      [Exim verify]
+//	"helo command rejected"      sender_rejected      [Postfix reject_unknown_helo_hostname]
+//	"unauthenticated"            sender_rejected      [Gmail]
+//	"blocked using"              blocked              [Postfix default_rbl_reply]
+//	"black list"                 blocked              [Exim dnslists]
+//	"blacklist"                  blocked              [Exim dnslists]
+//	"block list"                 blocked              [Outlook.com]
+//	"blocklist"                  blocked              [Outlook.com]
+//	"dnsbl"                      blocked              [Exim dnslists]
+//	"spamhaus"                   blocked              [Spamhaus ZEN], [Yahoo], [Exchange Online NDR]
+//	"barracuda"                  blocked              [Barracuda BRBL]
+//	"spamcop"                    blocked              [SpamCop]
+//	"banned sending ip"          blocked              [Exchange Online 5.7.606]
+//	"not accepted from this ip"  blocked              [Exchange Online NDR]
+//	"client host rejected"       blocked              [Postfix reject_unknown_client_hostname]
+//	"reputation"                 blocked              [Gmail], [Barracuda BRBL]
+//	"unsolicited"                blocked              [Gmail]
+//	"administratively denied"    blocked              [Reacher parser]
+//	"greylist"                   greylisted           RFC 6647 2
+//	"graylist"                   greylisted           RFC 6647 2
+//	"disabled"                   mailbox_disabled     [Gmail], [Yahoo]
+//	"discontinued"               mailbox_disabled     [Yahoo]
+//	"mailbox full"               mailbox_full         RFC 3463 3.3
+//	"mailbox is full"            mailbox_full         RFC 3463 3.3
+//	"over quota"                 mailbox_full         [Gmail]
+//	"quota exceeded"             mailbox_full         [Exchange Online NDR]
+//	"exceeded storage allocation" mailbox_full         RFC 5321 4.2
+//	"has too many messages"      mailbox_full         [Reacher parser]
+//	"does not exist"             mailbox_not_found    [Gmail]
+//	"user unknown"               mailbox_not_found    [Postfix LOCAL_RECIPIENT_README]
+//	"unknown user"               mailbox_not_found    [Reacher parser]
+//	"no such user"               mailbox_not_found    [Reacher parser]
+//	"unknown recipient"          mailbox_not_found    [Reacher parser]
+//	"invalid recipient"          mailbox_not_found    [Mimecast]
+//	"recipient not found"        mailbox_not_found    [Exchange Online NDR]
+//	"mailbox not found"          mailbox_not_found    [Reacher parser]
+//	"no mailbox here"            mailbox_not_found    [qmail-smtpd]
+//	"not a valid mailbox"        mailbox_not_found    [Reacher parser]
+//	"unrouteable address"        mailbox_not_found    [Exim verify]
+//	"mailbox unavailable"        mailbox_not_found    RFC 5321 3.4, 4.2.3
+//	"user doesn't have"          mailbox_not_found    [Yahoo]
+//	"user doesn’t have"          mailbox_not_found    [Yahoo]
+//
+// Sources: RFC 2034, 3463, 4954, 5321, 6647, 7372, 7504, 7505 (sections
+// as shown); [Gmail] Gmail SMTP errors and codes,
+// https://support.google.com/a/answer/3726730; [Exchange Online NDR]
+// https://learn.microsoft.com/exchange/troubleshoot/email-delivery/ndr/non-delivery-reports-in-exchange-online;
+// [Exchange Online 5.4.1] (directory-based edge blocking: no such
+// recipient)
+// https://learn.microsoft.com/exchange/troubleshoot/email-delivery/ndr/fix-error-code-550-5-4-1-in-exchange-online;
+// [Exchange Online 5.7.606]
+// https://learn.microsoft.com/exchange/troubleshoot/email-delivery/ndr/fix-error-code-5-7-606-649-in-exchange-online;
+// [Outlook.com] https://sendersupport.olc.protection.outlook.com/pm/troubleshooting.aspx;
+// [Yahoo] https://senders.yahooinc.com/smtp-error-codes/; [Postfix ...]
+// the named parameter of https://www.postfix.org/postconf.5.html and
+// https://www.postfix.org/LOCAL_RECIPIENT_README.html; [Exim ...] the
+// Exim specification, chapters "Access control lists" and "The default
+// configuration file"; [qmail-smtpd] https://cr.yp.to/qmail/man/qmail-smtpd.html;
+// [Sendmail relaying denied] https://www.sendmail.org/~ca/email/relayingdenied.html;
+// [Barracuda BRBL] https://www.barracudacentral.org/rbl; [Spamhaus ZEN]
+// https://www.spamhaus.org/zen/; [SpamCop] https://www.spamcop.net/bl.shtml;
+// [Mimecast] Mimecast SMTP error codes; [Reacher parser] the replies from
+// the field Reacher's parser is built on,
+// https://github.com/reacherhq/check-if-email-exists/blob/master/core/src/smtp/parser.rs.
+//
 // # Lists
 //
 // The disposable (about 146,000 domains), free-provider and role lists are
