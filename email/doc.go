@@ -224,6 +224,56 @@
 // the field Reacher's parser is built on,
 // https://github.com/reacherhq/check-if-email-exists/blob/master/core/src/smtp/parser.rs.
 //
+// # Mailbox providers
+//
+// mailbox_provider (an extension) is the provider of the domain's best MX
+// host, by the suffix of its name ([ProviderOf]):
+//
+//	suffix                        provider          evidence
+//	.google.com, .googlemail.com  google            Google Workspace MX values (smtp.google.com, aspmx.l.google.com, aspmx2.googlemail.com), https://support.google.com/a/answer/174125
+//	.mail.protection.outlook.com  microsoft365      the MX record Microsoft 365 assigns a domain
+//	.mx.microsoft                 microsoft365      Exchange Online's DNSSEC MX endpoints, https://learn.microsoft.com/microsoft-365/enterprise/urls-and-ip-address-ranges
+//	.olc.protection.outlook.com   outlook_consumer  the MX hosts of outlook.com and hotmail.* (Reacher, core/src/mx)
+//	.yahoodns.net                 yahoo             Yahoo's MX hosts (mta5.am0.yahoodns.net); AOL and AT&T mail moved there
+//	.pphosted.com, .ppe-hosted.com proofpoint       Proofpoint and Proofpoint Essentials (Reacher, core/src/mx)
+//	.mimecast.com                 mimecast          Mimecast's inbound hosts (Reacher, core/src/mx)
+//	anything else                 other
+//
+// The providers are Reacher's (EmailProvider::from_mx_host); Reacher's
+// "hotmail B2C" is outlook_consumer. How far each one's SMTP answer is
+// trusted, and why:
+//
+//   - yahoo, outlook_consumer: a 250 is no proof (smtp.status unknown,
+//     reason provider_unverifiable; verdict at most risky), and the
+//     catch-all test is skipped, as it cannot prove more. Reacher states
+//     that Yahoo addresses cannot be checked over SMTP
+//     (https://github.com/reacherhq/check-if-email-exists/issues/1363)
+//     and by default checks Yahoo and Hotmail consumer addresses through
+//     their account-recovery pages instead (YahooVerifMethod and
+//     HotmailB2CVerifMethod default to Headless); its FAQ names Hotmail
+//     as a provider that does not allow real-time verification. Rejections
+//     are still read: a 5xx for a missing user is evidence.
+//   - google: at gmail.com and googlemail.com, whose servers reject
+//     unknown accounts (550 5.1.1 "does not exist", [Gmail]), a 250 is
+//     verified and the catch-all test is skipped, as Reacher does
+//     (rules.json, SkipCatchAll for gmail.com, hotmail.* and yahoo.*):
+//     it proves nothing there and spends a probe of a non-existent
+//     address. Google Workspace domains may route unknown recipients to a
+//     catch-all address (https://support.google.com/a/answer/33962), so
+//     they get the test.
+//   - microsoft365: a 250 is trusted after the catch-all test: a tenant
+//     whose domain does not use directory-based edge blocking accepts
+//     unknown recipients at the edge
+//     (https://learn.microsoft.com/exchange/mail-flow-best-practices/use-directory-based-edge-blocking),
+//     which the test shows as catch_all. Quiver asks the address before
+//     the random recipient, so the extra RCPT cannot spoil the real
+//     answer (Reacher dropped its random-first test for Microsoft after
+//     servers answered 451 4.4.4 to the next recipient,
+//     https://github.com/reacherhq/check-if-email-exists/issues/1334).
+//   - proofpoint, mimecast, other: a 250 is trusted after the catch-all
+//     test, as Reacher checks them over SMTP; a gateway that does not
+//     validate recipients accepts any, which the test shows as catch_all.
+//
 // # Lists
 //
 // The disposable (about 146,000 domains), free-provider and role lists are
