@@ -54,9 +54,14 @@
 //   - local_part and domain are filled whenever the syntax is valid, email
 //     only when the address is valid.
 //   - The SMTP probe never changes is_valid: a mailbox that does not exist
-//     is smtp.status "rejected"; smtp_verified is true only on a 250 for
-//     the address at a domain that rejected a random recipient. An MX at
-//     a non-public address is not contacted unless
+//     or is disabled is smtp.status "rejected" (smtp.disabled says
+//     which), a full one is "unknown" with reason mailbox_full
+//     (smtp.mailbox_full); a refusal that blames the prober is "unknown"
+//     with a reason naming which (see Reading SMTP replies).
+//     smtp_verified is true only on a 250 for the address at a domain
+//     that rejected a random recipient, or at gmail.com and
+//     googlemail.com, which have no catch-all (see Mailbox providers). An
+//     MX at a non-public address is not contacted unless
 //     SMTPOptions.AllowPrivateAddresses is set.
 //   - The SMTP probe can go through a SOCKS5 proxy (SMTPOptions.Proxy),
 //     whose credentials are redacted wherever the options are printed.
@@ -84,6 +89,61 @@
 //     DNSSEC, and judges the Gmail and Yahoo bulk-sender requirements
 //     ([BulkSenderReadiness]). A record a domain need not publish is no
 //     problem when absent, only when broken.
+//
+// # Reachability
+//
+// Every result carries a verdict, reachability, with coded
+// reachability_reasons ([ReachabilityOf], [ReachabilityReasons]), as
+// extensions: one field a sender can act on.
+//
+//   - invalid: the syntax is invalid (invalid_syntax), the domain does not
+//     exist (domain_not_found), publishes a null MX (null_mx) or has no
+//     mail server (no_mail_server), or the probe's server rejected the
+//     mailbox (mailbox_not_found) or reported its account disabled
+//     (mailbox_disabled). Do not send.
+//   - safe: the probe verified the mailbox (smtp_verified: a 250 at a
+//     domain that is not catch-all, from a provider whose 250 is
+//     evidence), and the address is not disposable, not a role and its
+//     mailbox not full. No reasons.
+//   - risky: the address is disposable (disposable) or a role
+//     (role_account), the domain is catch-all (catch_all), the mailbox is
+//     full (mailbox_full), the catch-all test was switched off by
+//     SMTPOptions.SkipCatchAll (catch_all_unchecked), or the server is one
+//     whose 250 proves nothing (provider_unverifiable: Yahoo, Outlook.com).
+//   - unknown: nothing proves the address good or bad: not probed
+//     (not_probed), or the probe could not decide (probe_undecided;
+//     smtp.reason says why: blocked, greylisted, timeout, ...).
+//
+// Without the SMTP probe nothing is safe: the probe is what shows a
+// mailbox exists. Lists (bulk, CSV, stream, verify-list, bulk jobs) are
+// never probed, so an address that passes every other check is unknown
+// with not_probed, and one that is disposable or a role is risky with
+// not_probed among its reasons; invalid needs no probe. Beside any
+// verdict but safe, dns_failed says the MX lookup failed (SERVFAIL,
+// timeout) and mx_not_checked that it was skipped.
+//
+// This is the verdict of Reacher (check-if-email-exists), whose
+// is_reachable is "safe" (safe to send), "risky" (appears to exist, with
+// quality issues: catch-all, disposable, role account or full inbox),
+// "invalid" (does not exist or bad syntax: the server said it is not
+// deliverable, or disabled) or "unknown" (no valid answer from the mail
+// server). Quiver's differs where Quiver knows more or less:
+//
+//   - A mailbox the server rejected or reported disabled is invalid even
+//     when the address is also a role or disposable; Reacher calls that
+//     risky, because its risky test comes first. The rejection is the
+//     stronger fact: mail to it bounces.
+//   - A 250 from Yahoo or Outlook.com consumer servers is risky
+//     (provider_unverifiable). Reacher does not ask these servers over
+//     SMTP: it checks Yahoo and Hotmail addresses through their web
+//     account-recovery pages or APIs, which Quiver does not drive.
+//   - A refusal that blames the prober is unknown with a reason naming
+//     which (the reply table below); a refusal whose text names no cause
+//     Quiver can read is unknown with smtp.reason unclassified, as
+//     Reacher leaves a reply its parser cannot read unknown.
+//   - Without the probe, Quiver still answers (unknown or risky, with
+//     not_probed); Reacher always probes.
+//   - Every verdict but safe has coded reasons.
 //
 // # Reading SMTP replies
 //
@@ -223,6 +283,15 @@
 // [Mimecast] Mimecast SMTP error codes; [Reacher parser] the replies from
 // the field Reacher's parser is built on,
 // https://github.com/reacherhq/check-if-email-exists/blob/master/core/src/smtp/parser.rs.
+//
+// The probe reads the reply to RCPT TO the address this way:
+// mailbox_not_found and mailbox_disabled are smtp.status rejected,
+// mailbox_full is unknown with reason mailbox_full, any other class is
+// unknown with the class as reason. Before RCPT (greeting, EHLO, MAIL
+// FROM), a reply that blames the prober or is greylisted keeps its class,
+// any other 5xx is blocked. The random recipient of the catch-all test
+// proves the domain is not catch-all only when its refusal is permanent
+// and does not blame the prober.
 //
 // # Mailbox providers
 //
