@@ -132,6 +132,7 @@ func (v *Verifier) bulk(ctx context.Context, inputs []string, c Checks) BulkResu
 				withMX[addrs[i].ASCIIDomain] = true
 			}
 		}
+		r.setReachability(nil)
 		key := out.Results[i].DuplicateKey()
 		if seen[key] {
 			s.Duplicates++

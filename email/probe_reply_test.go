@@ -228,6 +228,14 @@ func (pc probeCase) checkVerdict(t *testing.T, v *Validation) {
 	if reach != pc.reach || !slices.Equal(why, pc.why) || why == nil {
 		t.Errorf("ReachabilityOf = %s %q; want %s %q", reach, why, pc.reach, pc.why)
 	}
+	if v.Reachability != pc.reach || !slices.Equal(v.ReachabilityReasons, pc.why) {
+		t.Errorf("result fields %s %q; want %s %q", v.Reachability, v.ReachabilityReasons, pc.reach, pc.why)
+	}
+	// The CSV row of the result ends with the verdict.
+	row := AppendCSVResult(nil, &v.Result)
+	if got, want := row[len(row)-2:], []string{string(pc.reach), joinReasons(pc.why)}; !slices.Equal(got, want) {
+		t.Errorf("CSV columns %q, want %q", got, want)
+	}
 }
 
 // Each class of reply, through Validate with the probe on.

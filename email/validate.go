@@ -186,6 +186,18 @@ type Result struct {
 	ReasonMessage *string `json:"reason_message"`
 	// MX is the outcome of the MX check; null when it was not run.
 	MX *MX `json:"mx"`
+	// MailboxProvider is the provider of the domain's best MX host (see
+	// [ProviderOf]); absent when no MX host is known. An extension
+	// beyond the specification.
+	MailboxProvider Provider `json:"mailbox_provider,omitempty" openapi:"extension"`
+	// Reachability is the verdict: safe, risky, invalid or unknown (see
+	// [ReachabilityOf]). Lists are never probed, so their rows are never
+	// safe. An extension beyond the specification.
+	Reachability Reachability `json:"reachability" openapi:"extension"`
+	// ReachabilityReasons say why: empty for safe, at least one code
+	// otherwise (see [ReachabilityReasons]). An extension beyond the
+	// specification.
+	ReachabilityReasons []ReachabilityReason `json:"reachability_reasons" openapi:"extension"`
 }
 
 // Validation is the result of a single validation: [Result] plus the SMTP
@@ -239,6 +251,7 @@ func Validate(addr string) Validation {
 func (v *Verifier) Validate(ctx context.Context, addr string, c Checks) Validation {
 	a, res := v.check(addr, c)
 	if res.Reason != nil {
+		res.setReachability(nil)
 		return Validation{Result: res}
 	}
 	var mx *MX
@@ -253,6 +266,7 @@ func (v *Verifier) Validate(ctx context.Context, addr string, c Checks) Validati
 		out.SMTP = &p
 		out.SMTPVerified = p.Verified
 	}
+	out.setReachability(out.SMTP)
 	return out
 }
 
@@ -293,6 +307,9 @@ func (r *Result) applyMX(mx *MX) {
 		return
 	}
 	r.HasMXRecords = mx.Status == MXFound
+	if len(mx.Hosts) > 0 && mx.Status != MXLiteral {
+		r.MailboxProvider = ProviderOf(mx.Hosts[0])
+	}
 	switch mx.Status {
 	case MXNXDomain:
 		*r = invalid(*r, ReasonDomainNotFound)
@@ -301,6 +318,12 @@ func (r *Result) applyMX(mx *MX) {
 	case MXNone:
 		*r = invalid(*r, ReasonNoMailServer)
 	}
+}
+
+// setReachability records the verdict on r, probed with outcome p (nil:
+// not probed).
+func (r *Result) setReachability(p *SMTPResult) {
+	r.Reachability, r.ReachabilityReasons = judge(r, p)
 }
 
 // lookupMX applies the MX rules to the address's domain.

@@ -96,7 +96,7 @@ type Config struct {
 	// (padded to the header's width) and the address twice
 	// (normalized_email, did_you_mean) beside fixed columns, so a chunk
 	// of B bytes and R rows in a file of W columns is counted as
-	// 4*B + R*(W+80) bytes until its results replace it (verify-list's
+	// 4*B + R*(W+160) bytes until its results replace it (verify-list's
 	// output measures 2.9 times its input for 27-byte rows). So the
 	// total held stays under MaxMemory; a submission that would go over
 	// it is refused with SERVICE_UNAVAILABLE, and nothing of it is kept.
@@ -342,9 +342,9 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // resultRowBytes bounds what the result columns of one row take beyond
-// the addresses they repeat: five booleans, the longest reason and MX
-// status, separators and a line end.
-const resultRowBytes = 80
+// the addresses they repeat: five booleans, the longest reason, MX
+// status, reachability and reasons, separators and a line end.
+const resultRowBytes = email.MaxCSVResultBytes
 
 // chunkHold is what a chunk of rows rows and size bytes, of a file width
 // columns wide, is counted for against Config.MaxMemory until its result
