@@ -97,7 +97,7 @@ type Config struct {
 	// (normalized_email, did_you_mean) beside fixed columns, so a chunk
 	// of B bytes and R rows in a file of W columns is counted as
 	// 4*B + R*(W+160) bytes until its results replace it (verify-list's
-	// output measures 2.9 times its input for 27-byte rows). So the
+	// output measures 3.9 times its input for 28-byte rows). So the
 	// total held stays under MaxMemory; a submission that would go over
 	// it is refused with SERVICE_UNAVAILABLE, and nothing of it is kept.
 	// Default DefaultMaxMemory (256 MiB). Unused with Redis, whose memory
@@ -352,8 +352,8 @@ const resultRowBytes = email.MaxCSVResultBytes
 // input row (padded to width columns) followed by the result columns,
 // two of which (normalized_email, did_you_mean) repeat the address:
 // at most 3*size + rows*(width+resultRowBytes), as measured from the
-// output of verify-list (27-byte rows come back as 77 bytes; 4-byte rows
-// as 48).
+// output of verify-list (28-byte rows come back as 108 bytes; 4-byte rows
+// as 71).
 func chunkHold(size, rows, width int) int64 {
 	return int64(size) + 3*int64(size) + int64(rows)*int64(width+resultRowBytes)
 }
