@@ -87,12 +87,12 @@ func ReachabilityReasons() []ReachabilityReason {
 // risky with not_probed among its reasons. Safe has no reasons; every
 // other verdict has at least one.
 func ReachabilityOf(v *Validation) (Reachability, []ReachabilityReason) {
-	return judge(&v.Result, v.SMTP)
+	return judge(&v.Result, v.SMTP, nil)
 }
 
 // judge is ReachabilityOf on a result and a probe outcome (nil: not
-// probed).
-func judge(r *Result, p *SMTPResult) (Reachability, []ReachabilityReason) {
+// probed); the reasons are cut from a (nil: a new slice).
+func judge(r *Result, p *SMTPResult, a *reasonArena) (Reachability, []ReachabilityReason) {
 	if r.Reason != nil {
 		var why ReachabilityReason
 		switch *r.Reason {
@@ -105,15 +105,16 @@ func judge(r *Result, p *SMTPResult) (Reachability, []ReachabilityReason) {
 		default:
 			why = ReachInvalidSyntax
 		}
-		return ReachabilityInvalid, []ReachabilityReason{why}
+		return ReachabilityInvalid, a.keep(why)
 	}
 	if p != nil && p.Status == SMTPRejected {
 		if p.Disabled {
-			return ReachabilityInvalid, []ReachabilityReason{ReachMailboxDisabled}
+			return ReachabilityInvalid, a.keep(ReachMailboxDisabled)
 		}
-		return ReachabilityInvalid, []ReachabilityReason{ReachMailboxNotFound}
+		return ReachabilityInvalid, a.keep(ReachMailboxNotFound)
 	}
-	var why []ReachabilityReason
+	var buf [5]ReachabilityReason // two flags, a probe reason, a DNS reason
+	why := buf[:0]
 	if r.IsDisposable {
 		why = append(why, ReachDisposable)
 	}
@@ -157,7 +158,30 @@ func judge(r *Result, p *SMTPResult) (Reachability, []ReachabilityReason) {
 		}
 	}
 	if risky {
-		return ReachabilityRisky, why
+		return ReachabilityRisky, a.keep(why...)
 	}
-	return ReachabilityUnknown, why
+	return ReachabilityUnknown, a.keep(why...)
+}
+
+// reasonArenaSize is how many reasons a reasonArena's backing array holds.
+const reasonArenaSize = 512
+
+// A reasonArena hands out the reason lists of many results from shared
+// backing arrays, so that a list of addresses does not allocate one per
+// row; each list is a region of its own (cut to its length and capacity),
+// so that changing or appending to one never touches another. Not safe
+// for concurrent use: one per goroutine.
+type reasonArena struct{ buf []ReachabilityReason }
+
+// keep returns a list holding why, cut from a (nil a: a new slice).
+func (a *reasonArena) keep(why ...ReachabilityReason) []ReachabilityReason {
+	if a == nil {
+		return append([]ReachabilityReason(nil), why...)
+	}
+	if cap(a.buf)-len(a.buf) < len(why) {
+		a.buf = make([]ReachabilityReason, 0, reasonArenaSize)
+	}
+	start := len(a.buf)
+	a.buf = append(a.buf, why...)
+	return a.buf[start:len(a.buf):len(a.buf)]
 }

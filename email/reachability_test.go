@@ -75,7 +75,7 @@ func TestResultsCarryReachability(t *testing.T) {
 		if got := joinReasons(res.ReachabilityReasons); res.Reachability != w.reach || got != w.why {
 			t.Errorf("%s %s: %s %s, want %s %s", where, addr, res.Reachability, got, w.reach, w.why)
 		}
-		if reach, why := judge(res, nil); reach != res.Reachability || !slices.Equal(why, res.ReachabilityReasons) {
+		if reach, why := judge(res, nil, nil); reach != res.Reachability || !slices.Equal(why, res.ReachabilityReasons) {
 			t.Errorf("%s %s: fields %s %q disagree with ReachabilityOf %s %q", where, addr, res.Reachability, res.ReachabilityReasons, reach, why)
 		}
 	}
@@ -226,4 +226,33 @@ func FuzzReachabilityOf(f *testing.F) {
 			t.Fatal("not deterministic")
 		}
 	})
+}
+
+// The reasons of the rows of a list share backing arrays, but each row's
+// list is its own: changing or appending to one leaves the others.
+func TestReasonListsDoNotAlias(t *testing.T) {
+	v := &Verifier{}
+	res, err := v.ValidateBulk(context.Background(), BulkRequest{Emails: []string{"a@example.test", "b@example.test", "info@example.test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := res.Results[0].ReachabilityReasons
+	if cap(first) != len(first) {
+		t.Fatalf("cap %d, len %d: an append would reach the next row", cap(first), len(first))
+	}
+	first[0] = ReachDisposable
+	_ = append(first, ReachCatchAll)
+	if got := joinReasons(res.Results[1].ReachabilityReasons); got != "not_probed;mx_not_checked" {
+		t.Errorf("second row %q", got)
+	}
+	if got := joinReasons(res.Results[2].ReachabilityReasons); got != "role_account;not_probed;mx_not_checked" {
+		t.Errorf("third row %q", got)
+	}
+	var a reasonArena
+	for i := range reasonArenaSize + 3 { // across a new backing array
+		why := a.keep(ReachNotProbed, ReachDNSFailed)
+		if len(why) != 2 || cap(why) != 2 || why[1] != ReachDNSFailed {
+			t.Fatalf("list %d: %q cap %d", i, why, cap(why))
+		}
+	}
 }

@@ -334,9 +334,10 @@ func stream[T any](ctx context.Context, v *Verifier, opts StreamOptions,
 	var wg sync.WaitGroup
 	for range min(window, v.concurrency()) {
 		wg.Go(func() {
+			var reasons reasonArena
 			for r := range work {
 				if wctx.Err() == nil {
-					r.item = BulkItem{Input: r.addr, Result: memo.checkRow(wctx, r.addr, c)}
+					r.item = BulkItem{Input: r.addr, Result: memo.checkRow(wctx, r.addr, c, &reasons)}
 				}
 				r.cut = wctx.Err() != nil
 				close(r.done)
@@ -399,24 +400,28 @@ type mxMemo struct {
 }
 
 type mxEntry struct {
-	once sync.Once
-	mx   MX
+	once     sync.Once
+	mx       MX
+	provider Provider
 }
 
-// checkRow runs the checks of a bulk validation on one address.
-func (m *mxMemo) checkRow(ctx context.Context, addr string, c Checks) Result {
+// checkRow runs the checks of a bulk validation on one address; the
+// verdict's reasons are cut from reasons.
+func (m *mxMemo) checkRow(ctx context.Context, addr string, c Checks, reasons *reasonArena) Result {
 	a, r := m.v.check(addr, c)
 	if r.Reason == nil && !c.SkipMX {
-		mx := m.lookup(ctx, a)
-		r.applyMX(&mx)
+		mx, provider := m.lookup(ctx, a)
+		r.applyMX(&mx, provider)
 	}
-	r.setReachability(nil)
+	r.setReachability(nil, reasons)
 	return r
 }
 
-func (m *mxMemo) lookup(ctx context.Context, a Address) MX {
+// lookup returns the MX outcome of a's domain and its provider.
+func (m *mxMemo) lookup(ctx context.Context, a Address) (MX, Provider) {
 	if a.Literal {
-		return m.v.lookupMX(ctx, a)
+		mx := m.v.lookupMX(ctx, a)
+		return mx, mx.provider()
 	}
 	m.mu.Lock()
 	e, ok := m.entries[a.ASCIIDomain]
@@ -426,10 +431,14 @@ func (m *mxMemo) lookup(ctx context.Context, a Address) MX {
 	}
 	m.mu.Unlock()
 	if e == nil {
-		return m.v.domainMX(ctx, a.ASCIIDomain)
+		mx := m.v.domainMX(ctx, a.ASCIIDomain)
+		return mx, mx.provider()
 	}
-	e.once.Do(func() { e.mx = m.v.domainMX(ctx, a.ASCIIDomain) })
+	e.once.Do(func() {
+		e.mx = m.v.domainMX(ctx, a.ASCIIDomain)
+		e.provider = e.mx.provider()
+	})
 	mx := e.mx
 	mx.Hosts = slices.Clone(mx.Hosts) // each row owns its result
-	return mx
+	return mx, e.provider
 }

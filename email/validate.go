@@ -251,7 +251,7 @@ func Validate(addr string) Validation {
 func (v *Verifier) Validate(ctx context.Context, addr string, c Checks) Validation {
 	a, res := v.check(addr, c)
 	if res.Reason != nil {
-		res.setReachability(nil)
+		res.setReachability(nil, nil)
 		return Validation{Result: res}
 	}
 	var mx *MX
@@ -259,14 +259,16 @@ func (v *Verifier) Validate(ctx context.Context, addr string, c Checks) Validati
 		m := v.lookupMX(ctx, a)
 		mx = &m
 	}
-	res.applyMX(mx)
+	if mx != nil {
+		res.applyMX(mx, mx.provider())
+	}
 	out := Validation{Result: res}
 	if c.SMTP && res.IsValid {
 		p := v.probe(ctx, a, mx)
 		out.SMTP = &p
 		out.SMTPVerified = p.Verified
 	}
-	out.setReachability(out.SMTP)
+	out.setReachability(out.SMTP, nil)
 	return out
 }
 
@@ -299,17 +301,17 @@ func invalid(r Result, reason Reason) Result {
 	return r
 }
 
-// applyMX records the MX outcome; a domain that cannot receive mail makes
-// the address invalid. DNS failures leave it valid: they prove nothing.
-func (r *Result) applyMX(mx *MX) {
+// applyMX records the MX outcome and its provider (mx.provider(), which a
+// stream computes once per domain); a domain that cannot receive mail
+// makes the address invalid. DNS failures leave it valid: they prove
+// nothing.
+func (r *Result) applyMX(mx *MX, provider Provider) {
 	r.MX = mx
 	if mx == nil {
 		return
 	}
 	r.HasMXRecords = mx.Status == MXFound
-	if len(mx.Hosts) > 0 && mx.Status != MXLiteral {
-		r.MailboxProvider = ProviderOf(mx.Hosts[0])
-	}
+	r.MailboxProvider = provider
 	switch mx.Status {
 	case MXNXDomain:
 		*r = invalid(*r, ReasonDomainNotFound)
@@ -320,10 +322,19 @@ func (r *Result) applyMX(mx *MX) {
 	}
 }
 
+// provider returns the provider of the best MX host; "" when there is
+// none, or the domain is an IP literal.
+func (m *MX) provider() Provider {
+	if len(m.Hosts) == 0 || m.Status == MXLiteral {
+		return ""
+	}
+	return ProviderOf(m.Hosts[0])
+}
+
 // setReachability records the verdict on r, probed with outcome p (nil:
-// not probed).
-func (r *Result) setReachability(p *SMTPResult) {
-	r.Reachability, r.ReachabilityReasons = judge(r, p)
+// not probed), its reasons cut from a (nil: a new slice).
+func (r *Result) setReachability(p *SMTPResult, a *reasonArena) {
+	r.Reachability, r.ReachabilityReasons = judge(r, p, a)
 }
 
 // lookupMX applies the MX rules to the address's domain.
