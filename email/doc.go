@@ -300,7 +300,7 @@
 //
 //	suffix                        provider          evidence
 //	.google.com, .googlemail.com  google            Google Workspace MX values (smtp.google.com, aspmx.l.google.com, aspmx2.googlemail.com), https://support.google.com/a/answer/174125
-//	.mail.protection.outlook.com  microsoft365      the MX record Microsoft 365 assigns a domain
+//	.mail.protection.outlook.com  microsoft365      the MX record Microsoft 365 assigns a domain, https://learn.microsoft.com/microsoft-365/admin/get-help-with-domains/create-dns-records-at-any-dns-hosting-provider
 //	.mx.microsoft                 microsoft365      Exchange Online's DNSSEC MX endpoints, https://learn.microsoft.com/microsoft-365/enterprise/urls-and-ip-address-ranges
 //	.olc.protection.outlook.com   outlook_consumer  the MX hosts of outlook.com and hotmail.* (Reacher, core/src/mx)
 //	.yahoodns.net                 yahoo             Yahoo's MX hosts (mta5.am0.yahoodns.net); AOL and AT&T mail moved there
