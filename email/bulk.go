@@ -119,6 +119,7 @@ func (v *Verifier) bulk(ctx context.Context, inputs []string, c Checks) BulkResu
 
 	seen := map[string]bool{}
 	withMX := map[string]bool{}
+	var reasons reasonArena
 	s := &out.Summary
 	for i := range out.Results {
 		r := &out.Results[i].Result
@@ -127,11 +128,12 @@ func (v *Verifier) bulk(ctx context.Context, inputs []string, c Checks) BulkResu
 			if addrs[i].Literal {
 				m = v.lookupMX(ctx, addrs[i])
 			}
-			r.applyMX(&m)
+			r.applyMX(&m, m.provider())
 			if m.Status == MXFound {
 				withMX[addrs[i].ASCIIDomain] = true
 			}
 		}
+		r.setReachability(nil, &reasons)
 		key := out.Results[i].DuplicateKey()
 		if seen[key] {
 			s.Duplicates++

@@ -457,10 +457,10 @@ func ExampleVerifier_VerifyCSV() {
 	}
 	fmt.Printf("%d rows, %d valid, %d role accounts\n", stats.Rows, stats.Valid, stats.RoleAccounts)
 	// Output:
-	// name,email,is_valid,reason,normalized_email,is_disposable,is_role_account,is_free_provider,has_mx_records,mx_status,did_you_mean
-	// Ana,ana@example.test,true,,ana@example.test,false,false,false,true,mx,
-	// Bob,bob@,false,domain_empty,,false,false,false,false,,
-	// Info,info@nomail.example.test,false,null_mx,,false,true,false,false,null_mx,
+	// name,email,is_valid,reason,normalized_email,is_disposable,is_role_account,is_free_provider,has_mx_records,mx_status,did_you_mean,reachability,reachability_reasons
+	// Ana,ana@example.test,true,,ana@example.test,false,false,false,true,mx,,unknown,not_probed
+	// Bob,bob@,false,domain_empty,,false,false,false,false,,,invalid,invalid_syntax
+	// Info,info@nomail.example.test,false,null_mx,,false,true,false,false,null_mx,,invalid,null_mx
 	// 3 rows, 1 valid, 1 role accounts
 }
 
@@ -486,7 +486,7 @@ func ExampleVerifier_ValidateStream() {
 func ExampleCSVResultHeader() {
 	fmt.Println(strings.Join(email.CSVResultHeader(), ","))
 	// Output:
-	// is_valid,reason,normalized_email,is_disposable,is_role_account,is_free_provider,has_mx_records,mx_status,did_you_mean
+	// is_valid,reason,normalized_email,is_disposable,is_role_account,is_free_provider,has_mx_records,mx_status,did_you_mean,reachability,reachability_reasons
 }
 
 func ExampleDefaultLists() {
@@ -540,7 +540,7 @@ func ExampleAppendCSVResult() {
 	fields := email.AppendCSVResult([]string{"Info@Example.test"}, &r.Result)
 	fmt.Println(strings.Join(fields, ","))
 	// Output:
-	// Info@Example.test,true,,Info@example.test,false,true,false,false,,
+	// Info@Example.test,true,,Info@example.test,false,true,false,false,,,risky,role_account;not_probed;mx_not_checked
 }
 
 // Two items repeat each other when their duplicate keys are equal.
@@ -565,4 +565,96 @@ func ExampleBulkItem_DuplicateKey() {
 	// "nope"
 	// "nope"
 	// 2
+}
+
+// ClassifyReply reads a reply by its codes first, then its text: a
+// blocklist refusal is the prober's problem, not a missing mailbox.
+func ExampleClassifyReply() {
+	for _, r := range []struct {
+		code int
+		text string
+	}{
+		{550, "5.1.1 <bob@example.test>: Recipient address rejected: User unknown in local recipient table"},
+		{554, "5.7.1 Service unavailable; Client host [192.0.2.25] blocked using zen.spamhaus.org"},
+		{552, "5.2.2 Mailbox full"},
+		{450, "4.7.25 Client host rejected: cannot find your hostname, [192.0.2.25]"},
+		{550, "User unknown"},
+		{550, "Rejected"},
+	} {
+		c := email.ClassifyReply(r.code, r.text)
+		fmt.Printf("%d %-17s by %-24s blames sender: %v\n", r.code, c.Class, c.Rule, c.Class.BlamesSender())
+	}
+	// Output:
+	// 550 mailbox_not_found by 5.1.1                    blames sender: false
+	// 554 blocked           by "blocked using"          blames sender: true
+	// 552 mailbox_full      by 5.2.2                    blames sender: false
+	// 450 needs_reverse_dns by 4.7.25                   blames sender: true
+	// 550 mailbox_not_found by "user unknown"           blames sender: false
+	// 550 unclassified      by 5xx                      blames sender: false
+}
+
+// ReachabilityOf is the verdict every result carries in its Reachability
+// fields; without the probe nothing is safe.
+func ExampleReachabilityOf() {
+	srv, v := newVerifier()
+	defer srv.Close()
+	ctx := context.Background()
+
+	for _, addr := range []string{"ana@example.test", "info@example.test", "ana@nomail.example.test"} {
+		res := v.Validate(ctx, addr, email.Checks{})
+		reach, why := email.ReachabilityOf(&res)
+		fmt.Println(addr, reach, why)
+	}
+	// A probe that verified the mailbox (here built by hand).
+	res := v.Validate(ctx, "ana@example.test", email.Checks{})
+	res.SMTP, res.SMTPVerified = &email.SMTPResult{Status: email.SMTPVerified, Verified: true}, true
+	fmt.Println(email.ReachabilityOf(&res))
+	res.SMTP = &email.SMTPResult{Status: email.SMTPUnknown, Reason: email.SMTPMailboxFull, MailboxFull: true}
+	fmt.Println(email.ReachabilityOf(&res))
+	// Output:
+	// ana@example.test unknown [not_probed]
+	// info@example.test risky [role_account not_probed]
+	// ana@nomail.example.test invalid [null_mx]
+	// safe []
+	// risky [mailbox_full]
+}
+
+func ExampleProviderOf() {
+	for _, host := range []string{"smtp.google.com", "contoso-com.mail.protection.outlook.com", "mta5.am0.yahoodns.net.", "mx1.example.test"} {
+		fmt.Println(host, email.ProviderOf(host))
+	}
+	// Output:
+	// smtp.google.com google
+	// contoso-com.mail.protection.outlook.com microsoft365
+	// mta5.am0.yahoodns.net. yahoo
+	// mx1.example.test other
+}
+
+func ExampleReachabilities() {
+	fmt.Println(email.Reachabilities())
+	// Output:
+	// [safe risky invalid unknown]
+}
+
+func ExampleReachabilityReasons() {
+	fmt.Println(email.ReachabilityReasons())
+	// Output:
+	// [invalid_syntax domain_not_found null_mx no_mail_server mailbox_not_found mailbox_disabled disposable role_account catch_all catch_all_unchecked mailbox_full provider_unverifiable not_probed probe_undecided dns_failed mx_not_checked]
+}
+
+func ExampleProviders() {
+	fmt.Println(email.Providers())
+	// Output:
+	// [google microsoft365 outlook_consumer yahoo proofpoint mimecast other]
+}
+
+func ExampleReplyClasses() {
+	for _, c := range email.ReplyClasses() {
+		if c.BlamesSender() {
+			fmt.Print(c, " ")
+		}
+	}
+	fmt.Println()
+	// Output:
+	// blocked needs_reverse_dns rate_limited relay_denied sender_rejected
 }

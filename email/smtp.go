@@ -96,7 +96,7 @@ type SMTPOptions struct {
 // SMTP probe statuses.
 const (
 	SMTPVerified = "verified"  // 250 for the address; the domain is not catch-all
-	SMTPRejected = "rejected"  // 5xx for the address: the mailbox does not exist
+	SMTPRejected = "rejected"  // the server said the mailbox does not exist or is disabled
 	SMTPCatchAll = "catch_all" // the server accepts any recipient
 	SMTPUnknown  = "unknown"   // the probe could not decide; see Reason
 )
@@ -114,6 +114,21 @@ const (
 	SMTPNoResolver      = "no_resolver"          // no DNS resolver is configured to find the MX
 	SMTPUTF8Unsupported = "smtputf8_unsupported" // a UTF-8 address and a server without SMTPUTF8
 	SMTPProxyError      = "proxy_error"          // the SOCKS5 proxy could not be reached or refused us
+	// Why, read by [ClassifyReply] (extensions): the server blamed the
+	// prober (see [ReplyClass.BlamesSender]), or its refusal named no
+	// cause it could read.
+	SMTPNeedsReverseDNS = string(ReplyNeedsReverseDNS) // the prober's IP address needs reverse DNS
+	SMTPRateLimited     = string(ReplyRateLimited)     // too many connections or probes: try later
+	SMTPRelayDenied     = string(ReplyRelayDenied)     // the server refuses to relay for the domain
+	SMTPSenderRejected  = string(ReplySenderRejected)  // the envelope sender, its domain or the EHLO name was refused
+	SMTPUnclassified    = string(ReplyUnclassified)    // a refusal naming neither the address nor the sender
+	// SMTPMailboxFull: the mailbox exists and is full (mailbox_full is
+	// set). An extension.
+	SMTPMailboxFull = string(ReplyMailboxFull)
+	// SMTPProviderUnverifiable: the server accepted the address, but its
+	// provider accepts addresses that do not exist (Yahoo, Outlook.com):
+	// the 250 proves nothing. An extension.
+	SMTPProviderUnverifiable = "provider_unverifiable"
 )
 
 // SMTPResult is the outcome of the SMTP probe.
@@ -124,8 +139,10 @@ type SMTPResult struct {
 	// port_unreachable, timeout, no_mail_server, protocol_error,
 	// catch_all_unchecked, forbidden_address, no_resolver,
 	// smtputf8_unsupported or proxy_error (the SOCKS5 proxy could not be
-	// reached, refused the credentials or failed; Message says which).
-	// Empty otherwise.
+	// reached, refused the credentials or failed; Message says which);
+	// and, as extensions, needs_reverse_dns, rate_limited, relay_denied,
+	// sender_rejected, unclassified, mailbox_full or
+	// provider_unverifiable. Empty otherwise.
 	Reason string `json:"reason,omitempty"`
 	// Host is the MX host that was probed.
 	Host string `json:"host,omitempty"`
@@ -134,6 +151,17 @@ type SMTPResult struct {
 	Code int `json:"code,omitempty"`
 	// Message is the server's reply text with that code.
 	Message string `json:"message,omitempty"`
+	// EnhancedCode is the RFC 3463 enhanced status code that opens
+	// Message ("5.1.1"), when there is one. An extension beyond the
+	// specification.
+	EnhancedCode string `json:"enhanced_code,omitempty" openapi:"extension"`
+	// MailboxFull: the server said the mailbox exists and is over its
+	// quota (status unknown, reason mailbox_full). An extension beyond
+	// the specification.
+	MailboxFull bool `json:"mailbox_full" openapi:"extension"`
+	// Disabled: the server said the mailbox's account is disabled
+	// (status rejected). An extension beyond the specification.
+	Disabled bool `json:"disabled" openapi:"extension"`
 	// CatchAll reports whether a random recipient was accepted; null when
 	// not tested.
 	CatchAll *bool `json:"catch_all"`
@@ -241,38 +269,62 @@ func (v *Verifier) probeHost(ctx context.Context, o SMTPOptions, host string, a 
 	switch {
 	case err == nil:
 		res.Code, res.Message = 250, ""
-	case errors.As(err, &te) && te.Code >= 500 && strings.HasPrefix(te.Msg, "5.7."):
-		// A policy refusal (RFC 3463 class 7) says nothing of the mailbox.
-		res.Reason, res.Code, res.Message = SMTPBlocked, te.Code, te.Msg
-		return quit(c, o, step, res)
-	case errors.As(err, &te) && te.Code >= 500:
-		res.Status, res.Code, res.Message = SMTPRejected, te.Code, te.Msg
+	case errors.As(err, &te):
+		return quit(c, o, step, recipientRefused(res, te))
 	default:
 		return decide(res, err, SMTPProtocolError)
 	}
-	if res.Status == SMTPUnknown {
-		if o.SkipCatchAll {
-			res.Reason = SMTPNoCatchAllCheck
-		} else {
-			step(o.StepTimeout)
-			random := "quiver-" + strings.ToLower(rand.Text()[:16]) + "@" + a.ASCIIDomain
-			err := c.Rcpt(random)
-			catchAll := err == nil
-			switch {
-			case catchAll:
-				res.Status = SMTPCatchAll
-			case errors.As(err, &te) && te.Code >= 500:
-				res.Status, res.Verified = SMTPVerified, true
-			default:
-				// 4xx or no answer for the random address: undecided.
-				r := decide(res, err, SMTPProtocolError)
-				r.Code, r.Message = res.Code, res.Message
-				return quit(c, o, step, r)
-			}
-			res.CatchAll = &catchAll
+	// A 250 for the address: what it proves depends on the provider.
+	t, knownNoCatchAll := trustOf(ProviderOf(host), a.ASCIIDomain)
+	switch {
+	case !t.acceptProves:
+		res.Reason = SMTPProviderUnverifiable
+	case knownNoCatchAll:
+		res.Status, res.Verified = SMTPVerified, true
+	case o.SkipCatchAll || t.skipCatchAll:
+		res.Reason = SMTPNoCatchAllCheck
+	default:
+		step(o.StepTimeout)
+		random := "quiver-" + strings.ToLower(rand.Text()[:16]) + "@" + a.ASCIIDomain
+		err := c.Rcpt(random)
+		if err != nil && !(errors.As(err, &te) && te.Code >= 500 && !ClassifyReply(te.Code, te.Msg).Class.BlamesSender()) {
+			// 4xx, a refusal of the prober, or no answer for the random
+			// address: undecided.
+			r := decide(res, err, SMTPProtocolError)
+			r.Code, r.Message, r.EnhancedCode = res.Code, res.Message, res.EnhancedCode
+			return quit(c, o, step, r)
 		}
+		// The server told the two addresses apart: a permanent refusal
+		// of the random one that does not blame the prober.
+		catchAll := err == nil
+		if catchAll {
+			res.Status = SMTPCatchAll
+		} else {
+			res.Status, res.Verified = SMTPVerified, true
+		}
+		res.CatchAll = &catchAll
 	}
 	return quit(c, o, step, res)
+}
+
+// recipientRefused records the server's refusal of the address, read by
+// ClassifyReply: a missing or disabled mailbox is rejected, a full one is
+// unknown with mailbox_full; any other class leaves the status unknown
+// with the class as its reason (greylisted for a temporary failure).
+func recipientRefused(res SMTPResult, te *textproto.Error) SMTPResult {
+	r := ClassifyReply(te.Code, te.Msg)
+	res.Code, res.Message, res.EnhancedCode = te.Code, te.Msg, r.Enhanced
+	switch r.Class {
+	case ReplyMailboxNotFound:
+		res.Status = SMTPRejected
+	case ReplyMailboxDisabled:
+		res.Status, res.Disabled = SMTPRejected, true
+	case ReplyMailboxFull:
+		res.Reason, res.MailboxFull = SMTPMailboxFull, true
+	default:
+		res.Reason = string(r.Class)
+	}
+	return res
 }
 
 // smtpConn is an SMTP session past EHLO, its connection held under the
@@ -385,20 +437,25 @@ func quit(c *smtpConn, o SMTPOptions, step func(time.Duration), res SMTPResult) 
 	return res
 }
 
-// decide classifies a failed step: a 4xx is greylisting, a 5xx is
-// fiveXX (blocked before RCPT), timeouts and broken connections are
-// theirs.
+// decide classifies a failed step before the address was asked (or the
+// catch-all test's): a reply that blames the prober gets its class
+// (needs_reverse_dns, rate_limited, ...), other 4xx are greylisted, other
+// 5xx are fiveXX (blocked: the server refused us); timeouts and broken
+// connections are theirs.
 func decide(res SMTPResult, err error, fiveXX string) SMTPResult {
 	var te *textproto.Error
 	if errors.As(err, &te) {
-		res.Code, res.Message = te.Code, te.Msg
+		r := ClassifyReply(te.Code, te.Msg)
+		res.Code, res.Message, res.EnhancedCode = te.Code, te.Msg, r.Enhanced
 		switch {
-		case te.Code >= 400 && te.Code < 500:
-			res.Reason = SMTPGreylisted
-		case te.Code >= 500:
-			res.Reason = fiveXX
-		default:
+		case te.Code < 400 || te.Code > 599:
 			res.Reason = SMTPProtocolError
+		case r.Class.BlamesSender() || r.Class == ReplyGreylisted:
+			res.Reason = string(r.Class)
+		case te.Code < 500:
+			res.Reason = SMTPGreylisted
+		default:
+			res.Reason = fiveXX
 		}
 		return res
 	}

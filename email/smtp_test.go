@@ -14,6 +14,7 @@ import (
 
 	gosmtp "github.com/emersion/go-smtp"
 	"github.com/quiverkit/quiver/internal/safehttp"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
@@ -241,25 +242,7 @@ func TestSMTPProbeUsesDialer(t *testing.T) {
 
 // banner serves a listener that writes greeting to each connection and
 // closes it.
-func banner(t *testing.T, greeting string) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Write([]byte(greeting))
-			c.Close()
-		}
-	}()
-	return ln.Addr().(*net.TCPAddr).Port
-}
+func banner(t *testing.T, greeting string) int { return testutil.NewBanner(t, greeting) }
 
 func TestSMTPProbeRefusesPrivateAddresses(t *testing.T) {
 	_, r := fixture(t)

@@ -221,13 +221,23 @@ func (v *Verifier) VerifyCSV(ctx context.Context, r io.Reader, w io.Writer, opts
 }
 
 // CSVResultHeader returns the names of the columns [Verifier.VerifyCSV]
-// appends to each row: booleans as true/false, absent values empty.
+// appends to each row: booleans as true/false, absent values empty;
+// reachability_reasons joins its codes with ";" (empty for safe). The last
+// two, reachability and reachability_reasons, are extensions.
 func CSVResultHeader() []string { return slices.Clone(csvResultHeader) }
 
 var csvResultHeader = []string{
 	"is_valid", "reason", "normalized_email", "is_disposable", "is_role_account",
 	"is_free_provider", "has_mx_records", "mx_status", "did_you_mean",
+	"reachability", "reachability_reasons",
 }
+
+// MaxCSVResultBytes bounds the bytes the result columns of one row take
+// beyond the two that repeat the address (normalized_email and
+// did_you_mean): the longest value of each other column, the separators
+// and a line end. A program that holds result rows in memory (package
+// email/jobs) counts them with it.
+const MaxCSVResultBytes = 160
 
 // AppendCSVResult appends to dst the values of the [CSVResultHeader]
 // columns for r, as [Verifier.VerifyCSV] writes them, and returns the
@@ -250,7 +260,31 @@ func AppendCSVResult(dst []string, r *Result) []string {
 	return append(dst,
 		strconv.FormatBool(r.IsValid), reason, str(r.Email), strconv.FormatBool(r.IsDisposable),
 		strconv.FormatBool(r.IsRoleAccount), strconv.FormatBool(r.IsFreeProvider),
-		strconv.FormatBool(r.HasMXRecords), mx, str(r.DidYouMean))
+		strconv.FormatBool(r.HasMXRecords), mx, str(r.DidYouMean),
+		string(r.Reachability), joinReasons(r.ReachabilityReasons))
+}
+
+// joinReasons joins reasons with ";", without allocating for one.
+func joinReasons(reasons []ReachabilityReason) string {
+	switch len(reasons) {
+	case 0:
+		return ""
+	case 1:
+		return string(reasons[0])
+	}
+	n := len(reasons) - 1
+	for _, r := range reasons {
+		n += len(r)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, r := range reasons {
+		if i > 0 {
+			b.WriteByte(';')
+		}
+		b.WriteString(string(r))
+	}
+	return b.String()
 }
 
 // addressColumn finds the address column: the one named (any case), else
@@ -300,9 +334,10 @@ func stream[T any](ctx context.Context, v *Verifier, opts StreamOptions,
 	var wg sync.WaitGroup
 	for range min(window, v.concurrency()) {
 		wg.Go(func() {
+			var reasons reasonArena
 			for r := range work {
 				if wctx.Err() == nil {
-					r.item = BulkItem{Input: r.addr, Result: memo.checkRow(wctx, r.addr, c)}
+					r.item = BulkItem{Input: r.addr, Result: memo.checkRow(wctx, r.addr, c, &reasons)}
 				}
 				r.cut = wctx.Err() != nil
 				close(r.done)
@@ -365,23 +400,28 @@ type mxMemo struct {
 }
 
 type mxEntry struct {
-	once sync.Once
-	mx   MX
+	once     sync.Once
+	mx       MX
+	provider Provider
 }
 
-// checkRow runs the checks of a bulk validation on one address.
-func (m *mxMemo) checkRow(ctx context.Context, addr string, c Checks) Result {
+// checkRow runs the checks of a bulk validation on one address; the
+// verdict's reasons are cut from reasons.
+func (m *mxMemo) checkRow(ctx context.Context, addr string, c Checks, reasons *reasonArena) Result {
 	a, r := m.v.check(addr, c)
 	if r.Reason == nil && !c.SkipMX {
-		mx := m.lookup(ctx, a)
-		r.applyMX(&mx)
+		mx, provider := m.lookup(ctx, a)
+		r.applyMX(&mx, provider)
 	}
+	r.setReachability(nil, reasons)
 	return r
 }
 
-func (m *mxMemo) lookup(ctx context.Context, a Address) MX {
+// lookup returns the MX outcome of a's domain and its provider.
+func (m *mxMemo) lookup(ctx context.Context, a Address) (MX, Provider) {
 	if a.Literal {
-		return m.v.lookupMX(ctx, a)
+		mx := m.v.lookupMX(ctx, a)
+		return mx, mx.provider()
 	}
 	m.mu.Lock()
 	e, ok := m.entries[a.ASCIIDomain]
@@ -391,10 +431,14 @@ func (m *mxMemo) lookup(ctx context.Context, a Address) MX {
 	}
 	m.mu.Unlock()
 	if e == nil {
-		return m.v.domainMX(ctx, a.ASCIIDomain)
+		mx := m.v.domainMX(ctx, a.ASCIIDomain)
+		return mx, mx.provider()
 	}
-	e.once.Do(func() { e.mx = m.v.domainMX(ctx, a.ASCIIDomain) })
+	e.once.Do(func() {
+		e.mx = m.v.domainMX(ctx, a.ASCIIDomain)
+		e.provider = e.mx.provider()
+	})
 	mx := e.mx
 	mx.Hosts = slices.Clone(mx.Hosts) // each row owns its result
-	return mx
+	return mx, e.provider
 }

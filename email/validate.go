@@ -186,6 +186,18 @@ type Result struct {
 	ReasonMessage *string `json:"reason_message"`
 	// MX is the outcome of the MX check; null when it was not run.
 	MX *MX `json:"mx"`
+	// MailboxProvider is the provider of the domain's best MX host (see
+	// [ProviderOf]); absent when no MX host is known. An extension
+	// beyond the specification.
+	MailboxProvider Provider `json:"mailbox_provider,omitempty" openapi:"extension"`
+	// Reachability is the verdict: safe, risky, invalid or unknown (see
+	// [ReachabilityOf]). Lists are never probed, so their rows are never
+	// safe. An extension beyond the specification.
+	Reachability Reachability `json:"reachability" openapi:"extension"`
+	// ReachabilityReasons say why: empty for safe, at least one code
+	// otherwise (see [ReachabilityReasons]). An extension beyond the
+	// specification.
+	ReachabilityReasons []ReachabilityReason `json:"reachability_reasons" openapi:"extension"`
 }
 
 // Validation is the result of a single validation: [Result] plus the SMTP
@@ -250,6 +262,7 @@ func Validate(addr string) Validation {
 func (v *Verifier) Validate(ctx context.Context, addr string, c Checks) Validation {
 	a, res := v.check(addr, c)
 	if res.Reason != nil {
+		res.setReachability(nil, nil)
 		return Validation{Result: res}
 	}
 	var mx *MX
@@ -257,13 +270,16 @@ func (v *Verifier) Validate(ctx context.Context, addr string, c Checks) Validati
 		m := v.lookupMX(ctx, a)
 		mx = &m
 	}
-	res.applyMX(mx)
+	if mx != nil {
+		res.applyMX(mx, mx.provider())
+	}
 	out := Validation{Result: res}
 	if c.SMTP && res.IsValid {
 		p := v.probe(ctx, a, mx)
 		out.SMTP = &p
 		out.SMTPVerified = p.Verified
 	}
+	out.setReachability(out.SMTP, nil)
 	return out
 }
 
@@ -296,14 +312,17 @@ func invalid(r Result, reason Reason) Result {
 	return r
 }
 
-// applyMX records the MX outcome; a domain that cannot receive mail makes
-// the address invalid. DNS failures leave it valid: they prove nothing.
-func (r *Result) applyMX(mx *MX) {
+// applyMX records the MX outcome and its provider (mx.provider(), which a
+// stream computes once per domain); a domain that cannot receive mail
+// makes the address invalid. DNS failures leave it valid: they prove
+// nothing.
+func (r *Result) applyMX(mx *MX, provider Provider) {
 	r.MX = mx
 	if mx == nil {
 		return
 	}
 	r.HasMXRecords = mx.Status == MXFound
+	r.MailboxProvider = provider
 	switch mx.Status {
 	case MXNXDomain:
 		*r = invalid(*r, ReasonDomainNotFound)
@@ -312,6 +331,21 @@ func (r *Result) applyMX(mx *MX) {
 	case MXNone:
 		*r = invalid(*r, ReasonNoMailServer)
 	}
+}
+
+// provider returns the provider of the best MX host; "" when there is
+// none, or the domain is an IP literal.
+func (m *MX) provider() Provider {
+	if len(m.Hosts) == 0 || m.Status == MXLiteral {
+		return ""
+	}
+	return ProviderOf(m.Hosts[0])
+}
+
+// setReachability records the verdict on r, probed with outcome p (nil:
+// not probed), its reasons cut from a (nil: a new slice).
+func (r *Result) setReachability(p *SMTPResult, a *reasonArena) {
+	r.Reachability, r.ReachabilityReasons = judge(r, p, a)
 }
 
 // lookupMX applies the MX rules to the address's domain.

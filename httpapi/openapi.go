@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/social"
@@ -357,8 +358,11 @@ type schemaGen struct {
 // stringEnums are the values of the string types that have a fixed set,
 // for types of packages that cannot carry an openapi tag on the field.
 var stringEnums = map[reflect.Type][]string{
-	reflect.TypeFor[jobs.Status]():  stringsOf(jobs.Statuses()),
-	reflect.TypeFor[social.Label](): wordsOf(social.Labels()),
+	reflect.TypeFor[jobs.Status]():              stringsOf(jobs.Statuses()),
+	reflect.TypeFor[social.Label]():             wordsOf(social.Labels()),
+	reflect.TypeFor[email.Reachability]():       stringsOf(email.Reachabilities()),
+	reflect.TypeFor[email.ReachabilityReason](): stringsOf(email.ReachabilityReasons()),
+	reflect.TypeFor[email.Provider]():           stringsOf(email.Providers()),
 }
 
 // wordsOf returns the words of values that print as their word.

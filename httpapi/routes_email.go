@@ -19,11 +19,11 @@ func (s *server) emailRoutes() ([]route, error) {
 		err = fmt.Errorf("email: %w", err)
 	}
 	return []route{
-		post(groupEmail, "/v1/email/bulk/validate", "Validate 1 to 500 email addresses", v.ValidateBulk),
+		post(groupEmail, "/v1/email/bulk/validate", "Validate 1 to 500 email addresses", v.ValidateBulk).describe(listReachability),
 		{
 			method: http.MethodPost, path: "/v1/email/bulk/validate-csv", group: groupEmail,
 			summary: "Validate the addresses of an uploaded CSV file (header row, at most 1,000 rows and 512 KB)",
-			form:    true, response: typeOf[email.CSVResult](),
+			form:    true, response: typeOf[email.CSVResult](), description: listReachability,
 			op: func(r *http.Request) (any, *envelope.AI, error) {
 				file, err := csvUpload(r)
 				if err != nil {
@@ -46,10 +46,26 @@ func (s *server) emailRoutes() ([]route, error) {
 				"every sender that validates DNSSEC fails it too, so the verdict is not_ready (not unknown), and the spf, dmarc and dmarc_alignment lines of bulk_sender fail when their records are bogus."),
 		post(groupEmail, "/v1/email/disposable/check", "Classify 1 to 500 addresses as disposable or not", v.CheckDisposable),
 		post(groupEmail, "/v1/email/role-account/check", "Classify 1 to 500 addresses as role accounts or not", v.CheckRoleAccounts),
-		post(groupDev, "/v1/dev/email/validate", "Validate and normalize one email address, optionally probing SMTP", v.ValidateEmail),
-		post(groupUtility, "/v1/utility/email/validate", "Validate and normalize one email address, optionally probing SMTP", v.ValidateEmail),
+		post(groupDev, "/v1/dev/email/validate", "Validate and normalize one email address, optionally probing SMTP", v.ValidateEmail).describe(validateReachability),
+		post(groupUtility, "/v1/utility/email/validate", "Validate and normalize one email address, optionally probing SMTP", v.ValidateEmail).describe(validateReachability),
 	}, err
 }
+
+// Descriptions of the verdict the validation routes add (extensions).
+const (
+	validateReachability = "Extensions beyond the specification: reachability (safe, risky, invalid or unknown) with coded reachability_reasons, " +
+		"and mailbox_provider (google, microsoft365, outlook_consumer, yahoo, proofpoint, mimecast or other, from the best MX host). " +
+		"Without check_smtp nothing is safe: reachability is unknown with not_probed, or risky for a disposable or role address. " +
+		"With check_smtp, the server's replies are read by their RFC 3463 enhanced code, then the reply code, then a documented table of phrases: " +
+		"a refusal that blames the prober (blocklist, reputation, reverse DNS, relay policy, rate) is smtp.status unknown with smtp.reason " +
+		"blocked, needs_reverse_dns, rate_limited, relay_denied or sender_rejected, never rejected; a full mailbox is unknown with reason mailbox_full " +
+		"and smtp.mailbox_full, a disabled one rejected with smtp.disabled; smtp.enhanced_code shows the code. " +
+		"A 250 from Yahoo or Outlook.com consumer hosts proves nothing (reason provider_unverifiable, reachability at most risky). " +
+		"The reply table, with the source of each rule, is in the documentation of Go package email."
+	listReachability = "Extensions beyond the specification: each result has reachability (safe, risky, invalid or unknown) with coded reachability_reasons, " +
+		"and mailbox_provider. Lists are never probed over SMTP, so no result is safe: an address that passes every check is unknown with not_probed, " +
+		"a disposable or role address risky."
+)
 
 // csvUpload returns the first file part of a multipart/form-data body,
 // whatever its form name, or the field named file even without a file

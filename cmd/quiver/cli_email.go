@@ -37,6 +37,7 @@ var emailCommands = []command{
 		summary: "Validate a CSV list of any size, writing each row with its result columns.",
 		help: "The first row is the header; the addresses are in the column -column, else the one headed \"email\", else the first. " +
 			"Rows are written in input order, each followed by the columns " + strings.Join(email.CSVResultHeader(), ",") + ". " +
+			"reachability is never safe on a list, which is not probed over SMTP: unknown with not_probed, risky for a disposable or role address, invalid with its cause. " +
 			"FILE.csv '-' is standard input; -o '-' (the default) is standard output. A progress bar with rows per second " +
 			"and the time left is shown when standard error is a terminal. Ctrl-C writes the rows done so far, in order, and stops (exit status 1). " +
 			"The counts are printed at the end (on standard error when the rows go to standard output). " +

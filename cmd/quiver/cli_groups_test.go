@@ -132,10 +132,10 @@ func TestCLIEmail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "name,email,is_valid,reason,normalized_email,is_disposable,is_role_account,is_free_provider,has_mx_records,mx_status,did_you_mean\n" +
-		"Ana,ana@mx.test,true,,ana@mx.test,false,false,false,true,mx,\n" +
-		"Bob,bob@nullmx.test,false,null_mx,,false,false,false,false,null_mx,\n" +
-		"Info,info@mx.test,true,,info@mx.test,false,true,false,true,mx,\n"; string(b) != want {
+	if want := "name,email,is_valid,reason,normalized_email,is_disposable,is_role_account,is_free_provider,has_mx_records,mx_status,did_you_mean,reachability,reachability_reasons\n" +
+		"Ana,ana@mx.test,true,,ana@mx.test,false,false,false,true,mx,,unknown,not_probed\n" +
+		"Bob,bob@nullmx.test,false,null_mx,,false,false,false,false,null_mx,,invalid,null_mx\n" +
+		"Info,info@mx.test,true,,info@mx.test,false,true,false,true,mx,,risky,role_account;not_probed\n"; string(b) != want {
 		t.Errorf("results.csv:\n%s\nwant:\n%s", b, want)
 	}
 }

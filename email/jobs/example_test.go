@@ -84,10 +84,10 @@ func Example() {
 	// Output:
 	// queued 3
 	// done 3 2 1
-	// name,email,is_valid,reason,normalized_email,is_disposable,is_role_account,is_free_provider,has_mx_records,mx_status,did_you_mean
-	// Ana,ana@example.test,true,,ana@example.test,false,false,false,true,mx,
-	// Bo,info@example.test,true,,info@example.test,false,true,false,true,mx,
-	// Cy,not-an-address,false,missing_at,,false,false,false,false,,
+	// name,email,is_valid,reason,normalized_email,is_disposable,is_role_account,is_free_provider,has_mx_records,mx_status,did_you_mean,reachability,reachability_reasons
+	// Ana,ana@example.test,true,,ana@example.test,false,false,false,true,mx,,unknown,not_probed
+	// Bo,info@example.test,true,,info@example.test,false,true,false,true,mx,,risky,role_account;not_probed
+	// Cy,not-an-address,false,missing_at,,false,false,false,false,,,invalid,invalid_syntax
 }
 
 func ExampleNew() {
@@ -190,7 +190,7 @@ func ExampleManager_Run() {
 func ExampleResultHeader() {
 	fmt.Println(strings.Join(jobs.ResultHeader([]string{"name", "email"}), ","))
 	// Output:
-	// name,email,is_valid,reason,normalized_email,is_disposable,is_role_account,is_free_provider,has_mx_records,mx_status,did_you_mean
+	// name,email,is_valid,reason,normalized_email,is_disposable,is_role_account,is_free_provider,has_mx_records,mx_status,did_you_mean,reachability,reachability_reasons
 }
 
 func ExampleStatuses() {

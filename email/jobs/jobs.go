@@ -96,8 +96,8 @@ type Config struct {
 	// (padded to the header's width) and the address twice
 	// (normalized_email, did_you_mean) beside fixed columns, so a chunk
 	// of B bytes and R rows in a file of W columns is counted as
-	// 4*B + R*(W+80) bytes until its results replace it (verify-list's
-	// output measures 2.9 times its input for 27-byte rows). So the
+	// 4*B + R*(W+160) bytes until its results replace it (verify-list's
+	// output measures 3.9 times its input for 28-byte rows). So the
 	// total held stays under MaxMemory; a submission that would go over
 	// it is refused with SERVICE_UNAVAILABLE, and nothing of it is kept.
 	// Default DefaultMaxMemory (256 MiB). Unused with Redis, whose memory
@@ -342,9 +342,9 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // resultRowBytes bounds what the result columns of one row take beyond
-// the addresses they repeat: five booleans, the longest reason and MX
-// status, separators and a line end.
-const resultRowBytes = 80
+// the addresses they repeat: five booleans, the longest reason, MX
+// status, reachability and reasons, separators and a line end.
+const resultRowBytes = email.MaxCSVResultBytes
 
 // chunkHold is what a chunk of rows rows and size bytes, of a file width
 // columns wide, is counted for against Config.MaxMemory until its result
@@ -352,8 +352,8 @@ const resultRowBytes = 80
 // input row (padded to width columns) followed by the result columns,
 // two of which (normalized_email, did_you_mean) repeat the address:
 // at most 3*size + rows*(width+resultRowBytes), as measured from the
-// output of verify-list (27-byte rows come back as 77 bytes; 4-byte rows
-// as 48).
+// output of verify-list (28-byte rows come back as 108 bytes; 4-byte rows
+// as 71).
 func chunkHold(size, rows, width int) int64 {
 	return int64(size) + 3*int64(size) + int64(rows)*int64(width+resultRowBytes)
 }

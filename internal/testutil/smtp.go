@@ -29,6 +29,12 @@ type SMTPOptions struct {
 	// Hold keeps each session open this long after its greeting, so
 	// that a test can see sessions overlap.
 	Hold time.Duration
+	// Reply, when set, may refuse a command the server would otherwise
+	// take: EHLO (stage "EHLO", the client's name), MAIL FROM ("MAIL",
+	// the sender) and RCPT TO ("RCPT", the recipient). A non-nil error
+	// is the reply; nil lets the command go on (RCPT TO then follows
+	// Known).
+	Reply func(stage, arg string) *gosmtp.SMTPError
 }
 
 // SMTPServer is a go-smtp server on loopback that records who connected
@@ -45,6 +51,7 @@ type SMTPServer struct {
 	starts  []time.Time // when each session began
 	active  int         // sessions open now
 	peak    int         // the most sessions open at once
+	rcpts   []string    // RCPT TO addresses, in order
 }
 
 // NewSMTPServer starts a server for the test tb; it is closed when the
@@ -105,8 +112,28 @@ func (m *SMTPServer) Peak() int {
 	return m.peak
 }
 
+// Recipients returns the RCPT TO addresses asked, in order.
+func (m *SMTPServer) Recipients() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]string(nil), m.rcpts...)
+}
+
+// reply asks Options.Reply about a command; nil goes on.
+func (m *SMTPServer) reply(stage, arg string) error {
+	if m.opts.Reply != nil {
+		if e := m.opts.Reply(stage, arg); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
 // NewSession implements gosmtp.Backend.
 func (m *SMTPServer) NewSession(c *gosmtp.Conn) (gosmtp.Session, error) {
+	if err := m.reply("EHLO", c.Hostname()); err != nil {
+		return nil, err
+	}
 	m.mu.Lock()
 	m.remotes = append(m.remotes, c.Conn().RemoteAddr().String())
 	m.starts = append(m.starts, time.Now())
@@ -134,9 +161,15 @@ func (s *smtpSession) Data(io.Reader) error {
 	return &gosmtp.SMTPError{Code: 554, Message: "no data expected"}
 }
 
-func (s *smtpSession) Mail(string, *gosmtp.MailOptions) error { return nil }
+func (s *smtpSession) Mail(from string, _ *gosmtp.MailOptions) error { return s.m.reply("MAIL", from) }
 
 func (s *smtpSession) Rcpt(to string, _ *gosmtp.RcptOptions) error {
+	s.m.mu.Lock()
+	s.m.rcpts = append(s.m.rcpts, to)
+	s.m.mu.Unlock()
+	if err := s.m.reply("RCPT", to); err != nil {
+		return err
+	}
 	if s.m.opts.Known == nil || s.m.opts.Known[strings.ToLower(to)] {
 		return nil
 	}
