@@ -405,7 +405,35 @@ func (v *Verifier) connect(ctx context.Context, o SMTPOptions, host string) (net
 		release()
 		return nil, nil, &connectFailure{dialReason(err, v.proxyDial != nil), err.Error()}
 	}
-	return conn, release, nil
+	return &boundedConn{Conn: conn, left: MaxSessionBytes}, release, nil
+}
+
+// MaxSessionBytes bounds what one SMTP session reads from a mail server:
+// 64 KiB. A session reads the greeting and the replies to at most six
+// commands, a few lines each; net/textproto reads a line whole, so a
+// hostile server could otherwise make the probe hold a reply of any size.
+// A server that sends more ends the session as a protocol error.
+const MaxSessionBytes = 64 << 10
+
+// errSessionTooLong is why a session that reads past MaxSessionBytes ends.
+var errSessionTooLong = errors.New("the mail server sent more than 64 KiB in one session")
+
+// boundedConn is a connection that reads at most left more bytes.
+type boundedConn struct {
+	net.Conn
+	left int64
+}
+
+func (c *boundedConn) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, errSessionTooLong
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.Conn.Read(p)
+	c.left -= int64(n)
+	return n, err
 }
 
 // dialReason classifies a failed dial. Through a proxy, the proxy's

@@ -207,6 +207,22 @@ func TestSMTPProbeUndecided(t *testing.T) {
 	}
 }
 
+// A hostile server's endless reply line is read up to MaxSessionBytes,
+// not held whole: the session ends there as a protocol error.
+func TestSMTPProbeBoundsWhatItReads(t *testing.T) {
+	_, r := fixture(t)
+	for _, greeting := range []string{
+		"220 " + strings.Repeat("a", 4<<20),                   // one line that never ends
+		strings.Repeat("220-mx.test says hello\r\n", 200_000), // a greeting of endless lines
+	} {
+		v := &Verifier{cfg: Config{Resolver: r, SMTP: SMTPOptions{Port: banner(t, greeting), AllowPrivateAddresses: true}}}
+		res := v.Validate(context.Background(), "a@mx.test", Checks{SMTP: true})
+		if p := res.SMTP; p == nil || p.Status != SMTPUnknown || p.Reason != SMTPProtocolError || !strings.Contains(p.Message, "64 KiB") {
+			t.Errorf("got %+v; want unknown, protocol_error, a message naming the 64 KiB bound", p)
+		}
+	}
+}
+
 // When the MX lookup itself fails the probe says so: a timeout is a
 // timeout, and the DNS error is given, not a bare no_mail_server.
 func TestSMTPProbeAfterDNSFailure(t *testing.T) {
