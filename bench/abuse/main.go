@@ -73,6 +73,18 @@ func main() {
 	if *only == "" || *only == "auth" {
 		ok = authScenario(srv) && ok
 	}
+	if *only == "" || *only == "uploads" {
+		ok = uploadsScenario(*quiver, *budget) && ok // bulk jobs: jobs.go
+	}
+	if *only == "" || *only == "redisfull" {
+		ok = redisFullScenario(*quiver) && ok // bulk jobs: jobs.go
+	}
+	if *only == "" || *only == "quota" {
+		ok = quotaScenario(*quiver) && ok // bulk jobs: jobs.go
+	}
+	if *only == "" || *only == "latency" {
+		ok = latencyScenario(*quiver, *duration) && ok // bulk jobs: jobs.go
+	}
 	if !ok {
 		fmt.Println("FAIL")
 		os.Exit(1)
