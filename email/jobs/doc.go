@@ -7,7 +7,7 @@
 // A [Manager] is built by [New]. [Manager.Submit] reads the CSV once and
 // stores its rows in chunks of Config.ChunkRows rows or Config.ChunkBytes
 // bytes, whichever comes first (one chunk in memory at a time; a row over
-// MaxRowBytes is refused), then queues the chunks; [Manager.Run] checks them;
+// MaxRowBytes is refused as soon as it passes it), then queues the chunks; [Manager.Run] checks them;
 // [Manager.Get], [Manager.Results] and [Manager.Cancel] serve the owner of
 // a job. Every operation of a job takes its owner (for the HTTP routes,
 // the API key): only the owner's SHA-256 is stored, and another owner is
@@ -66,13 +66,22 @@
 //     chunk: give the jobs a Verifier of their own with a lower
 //     Concurrency (on the same resolver) to keep DNS capacity for the
 //     synchronous routes.
-//   - The CSV is read with encoding/csv under the column rule of
-//     email.AddressColumn. The stored chunks are not CSV but each
-//     field's length and bytes, since encoding/csv does not read back
-//     every field it writes ("\r\n" in a quoted field, a lone empty
-//     field); the results are verify-list's columns
-//     (email.CSVResultHeader) after every input column, written by
-//     encoding/csv as verify-list writes them.
+//   - The CSV is read by a streaming reader of the dialect of
+//     encoding/csv (BOM, CRLF or LF, blank lines skipped, quoted fields,
+//     any number of fields per row, the same errors and line numbers)
+//     under the column rule of email.AddressColumn, through a 16 KiB
+//     buffer: a row is refused as soon as it passes MaxRowBytes, so an
+//     upload is never held whole, and Submit holds at most UploadMemory
+//     of a file whatever its size. Unlike encoding/csv, it keeps every
+//     byte of a quoted field: "\r\n" inside quotes comes back as "\r\n".
+//     The stored chunks (and, on Redis, the header) are not CSV but each
+//     field's length and bytes, so that every byte is kept; the results
+//     are verify-list's columns (email.CSVResultHeader) after every
+//     input column, written by encoding/csv's writer, which writes the
+//     bytes of a field as they are (quoted when they need it). So a
+//     job's results equal verify-list's output of the same file, but for
+//     a quoted "\r\n", which verify-list reads as "\n". A header wider
+//     than MaxColumns is refused: each result row is padded to it.
 //
 // # Metrics
 //

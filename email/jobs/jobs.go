@@ -1,8 +1,6 @@
 package jobs
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -21,6 +19,7 @@ import (
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/csvrec"
 )
 
 // Defaults of [Config].
@@ -28,7 +27,7 @@ const (
 	DefaultTTL         = 7 * 24 * time.Hour
 	DefaultClaimIdle   = time.Minute
 	DefaultChunkRows   = 500
-	DefaultChunkBytes  = 1 << 20
+	DefaultChunkBytes  = MaxChunkBytes
 	DefaultMaxRows     = 1_000_000
 	DefaultMaxBytes    = 64 << 20
 	DefaultMaxMemory   = 256 << 20
@@ -38,10 +37,29 @@ const (
 	// MaxChunkRows bounds Config.ChunkRows: a chunk is one Redis value
 	// and one script call.
 	MaxChunkRows = 5000
-	// MaxRowBytes bounds one data row of a file, as stored (CSV, with
-	// its line end): a longer row is refused with INVALID_REQUEST on
-	// field "file", so that no chunk is much larger than ChunkBytes.
+	// MaxChunkBytes bounds Config.ChunkBytes: the chunk being filled is
+	// what Submit holds of a file.
+	MaxChunkBytes = 1 << 20
+	// MaxRowBytes bounds one row of a file (the header too), as it is
+	// in the file, from its first byte to its line end included: a
+	// longer row is refused with INVALID_REQUEST on field "file" as soon
+	// as it passes the bound, so that no chunk is much larger than
+	// ChunkBytes and an upload is never held whole.
 	MaxRowBytes = 64 << 10
+	// MaxColumns bounds the columns of the header row: every result row
+	// is padded to the header's width, so a wide header would multiply
+	// the results of short rows. A wider header is refused with
+	// INVALID_REQUEST on field "file". Data rows may be wider.
+	MaxColumns = 1000
+	// UploadMemory bounds the memory that [Manager.Submit] holds of one
+	// upload at a time, whatever the file's size: the chunk being filled
+	// (ChunkBytes, at most MaxChunkBytes, plus the row that ends it,
+	// encoded: two MaxRowBytes), the row being read (MaxRowBytes, and 4
+	// bytes of index per field: at most one field per byte), the
+	// reader's 16 KiB buffer, and the header row. N uploads at once hold
+	// at most N times UploadMemory; the HTTP route is admitted for twice
+	// it, the heap's room for garbage.
+	UploadMemory = 2 << 20
 )
 
 // ErrInvalidConfig is wrapped by the error of [New] when a [Config] field
@@ -82,7 +100,7 @@ type Config struct {
 	// ChunkBytes bounds the row data of a chunk: a chunk ends at
 	// ChunkRows rows or once its rows reach ChunkBytes bytes, whichever
 	// comes first, so that a file of long rows is not one huge chunk.
-	// Default DefaultChunkBytes (1 MiB).
+	// Default DefaultChunkBytes (1 MiB), at most MaxChunkBytes (1 MiB).
 	ChunkBytes int
 	// MaxRows bounds the data rows of a job. Default DefaultMaxRows
 	// (1,000,000).
@@ -217,8 +235,8 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.ChunkRows < 0 || cfg.ChunkRows > MaxChunkRows {
 		bad("ChunkRows", fmt.Sprintf("must be 0 to %d", MaxChunkRows))
 	}
-	if cfg.ChunkBytes < 0 {
-		bad("ChunkBytes", "must not be negative")
+	if cfg.ChunkBytes < 0 || cfg.ChunkBytes > MaxChunkBytes {
+		bad("ChunkBytes", fmt.Sprintf("must be 0 to %d", MaxChunkBytes))
 	}
 	if cfg.MaxRows < 0 {
 		bad("MaxRows", "must not be negative")
@@ -360,9 +378,11 @@ func chunkHold(size, rows, width int) int64 {
 
 // Submit reads the CSV file once, stores its rows in chunks (one chunk in
 // memory at a time), and queues the job. A file over a limit is refused
-// with the limit named: too many rows is a validation error on field
-// "file", too many bytes a PAYLOAD_TOO_LARGE error; nothing of it is
-// kept. The job's status is queued.
+// with the limit named as soon as it passes it: too many rows, or a row
+// over MaxRowBytes, is a validation error on field "file", too many bytes
+// a PAYLOAD_TOO_LARGE error; nothing of it is kept. The job's status is
+// queued. Submit holds at most [UploadMemory] bytes of the file at a
+// time, whatever its size.
 func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 	if req.Owner == "" {
 		return Job{}, envelope.Invalid("owner", "is required")
@@ -375,13 +395,7 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 		return &envelope.Error{Code: envelope.CodePayloadTooLarge,
 			Message: fmt.Sprintf("file: is larger than the limit of %d bytes", m.cfg.MaxBytes)}
 	}
-	br := bufio.NewReaderSize(cr, 64<<10)
-	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
-		br.Discard(3)
-	}
-	r := csv.NewReader(br)
-	r.FieldsPerRecord = -1
-	r.ReuseRecord = true
+	r := csvrec.NewReader(cr, MaxRowBytes)
 	readErr := func(err error, where string) error {
 		if cr.n > m.cfg.MaxBytes {
 			return tooBig()
@@ -391,13 +405,16 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 		if errors.As(err, &ve) || errors.As(err, &ee) {
 			return err
 		}
-		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			return envelope.Invalidf("file", "%s (line %d): %v", where, pe.StartLine, pe.Err)
+		var pe *csvrec.ParseError
+		switch {
+		case errors.Is(err, csvrec.ErrTooLong) && errors.As(err, &pe):
+			return envelope.Invalidf("file", "%s (line %d) is over the limit of %d bytes per row", where, pe.Line, MaxRowBytes)
+		case errors.As(err, &pe):
+			return envelope.Invalidf("file", "%s (line %d): %v", where, pe.Line, pe.Err)
 		}
 		return fmt.Errorf("jobs: reading the file: %w", err)
 	}
-	header, err := r.Read()
+	rec, err := r.Read()
 	if errors.Is(err, io.EOF) {
 		if cr.n > m.cfg.MaxBytes {
 			return Job{}, tooBig()
@@ -405,9 +422,12 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 		return Job{}, envelope.Invalid("file", "is empty: a header row is required")
 	}
 	if err != nil {
-		return Job{}, readErr(err, "header row")
+		return Job{}, readErr(err, "the header row")
 	}
-	header = append([]string(nil), header...)
+	if rec.Len() > MaxColumns {
+		return Job{}, envelope.Invalidf("file", "the header row has %d columns, over the limit of %d", rec.Len(), MaxColumns)
+	}
+	header := rec.Strings(nil)
 	now := m.stamp()
 	id := randomHex(16)
 	mt := &meta{
@@ -447,11 +467,7 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 		if rows > m.cfg.MaxRows {
 			return fail(envelope.Invalidf("file", "has more than the limit of %d data rows", m.cfg.MaxRows))
 		}
-		before := len(buf)
-		buf = appendRecord(buf, rec)
-		if n := len(buf) - before; n > MaxRowBytes {
-			return fail(envelope.Invalidf("file", "row %d is %d bytes, over the limit of %d bytes per row", rows, n, MaxRowBytes))
-		}
+		buf = appendRecord(grow(buf, encodedSize(rec), m.cfg.ChunkBytes+2*MaxRowBytes), rec)
 		inChunk++
 		if inChunk == m.cfg.ChunkRows || len(buf) >= m.cfg.ChunkBytes {
 			if err := flush(); err != nil {
@@ -473,6 +489,18 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 	}
 	m.metrics.status(StatusQueued)
 	return m.job(id, mt), nil
+}
+
+// grow returns b with room for n more bytes, its capacity doubled as it
+// grows but never past limit (unless n needs it), so that a chunk being
+// filled holds no more than its bound.
+func grow(b []byte, n, limit int) []byte {
+	if len(b)+n <= cap(b) {
+		return b
+	}
+	c := min(max(2*cap(b), 4096), limit)
+	c = max(c, len(b)+n)
+	return append(make([]byte, 0, c), b...)
 }
 
 // ErrNotFound is wrapped by the error of the operations on a job that

@@ -3,6 +3,8 @@ package jobs
 import (
 	"encoding/binary"
 	"errors"
+
+	"github.com/quiverkit/quiver/internal/csvrec"
 )
 
 // The rows of a chunk are stored in a length-prefixed encoding, not as
@@ -13,13 +15,39 @@ import (
 // and bytes, all lengths as uvarints.
 
 // appendRecord appends the encoding of rec to dst.
-func appendRecord(dst []byte, rec []string) []byte {
-	dst = binary.AppendUvarint(dst, uint64(len(rec)))
-	for _, f := range rec {
+func appendRecord(dst []byte, rec *csvrec.Record) []byte {
+	dst = binary.AppendUvarint(dst, uint64(rec.Len()))
+	for i := range rec.Len() {
+		f := rec.Field(i)
 		dst = binary.AppendUvarint(dst, uint64(len(f)))
 		dst = append(dst, f...)
 	}
 	return dst
+}
+
+// appendStrings appends the encoding of fields to dst.
+func appendStrings(dst []byte, fields []string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(fields)))
+	for _, f := range fields {
+		dst = binary.AppendUvarint(dst, uint64(len(f)))
+		dst = append(dst, f...)
+	}
+	return dst
+}
+
+// encodedSize is the length of the encoding of rec.
+func encodedSize(rec *csvrec.Record) int {
+	n := uvarintLen(rec.Len())
+	for i := range rec.Len() {
+		l := len(rec.Field(i))
+		n += uvarintLen(l) + l
+	}
+	return n
+}
+
+func uvarintLen(n int) int {
+	var b [binary.MaxVarintLen64]byte
+	return len(binary.AppendUvarint(b[:0], uint64(n)))
 }
 
 var errBadRecords = errors.New("jobs: malformed stored rows")

@@ -90,11 +90,23 @@ func parseChecks(s string) email.Checks {
 	}
 }
 
-// headerJSON encodes a header row: JSON, since encoding/csv would write
-// a lone empty field as a blank line.
-func headerJSON(rec []string) string {
-	b, _ := json.Marshal(rec)
-	return string(b)
+// headerField encodes a header row as the rows are: every byte kept
+// (JSON, used before, turned bytes that are not UTF-8 into U+FFFD).
+func headerField(rec []string) string { return string(appendStrings(nil, rec)) }
+
+// parseHeader decodes the header of a job: "hdr", or the JSON "header"
+// of a job stored by an earlier version.
+func parseHeader(h map[string]string) ([]string, error) {
+	if enc, ok := h["hdr"]; ok {
+		recs, err := readRecords([]byte(enc))
+		if err != nil || len(recs) != 1 {
+			return nil, errBadRecords
+		}
+		return recs[0], nil
+	}
+	var header []string
+	err := json.Unmarshal([]byte(h["header"]), &header)
+	return header, err
 }
 
 func ms(t time.Time) int64 { return t.UnixMilli() }
@@ -107,7 +119,7 @@ func (s *redisStore) create(ctx context.Context, id string, mt *meta) error {
 	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.HSet(ctx, metaKey, "queuing", ms(time.Now()),
 			"owner", mt.owner, "status", string(statusCreating), "total", mt.total,
-			"chunks", mt.chunks, "chunks_done", 0, "header", headerJSON(mt.header),
+			"chunks", mt.chunks, "chunks_done", 0, "hdr", headerField(mt.header),
 			"col", mt.col, "checks", checkFlags(mt.checks),
 			"created", ms(mt.created), "expires", ms(mt.expires),
 			"rows", 0, "valid", 0, "invalid", 0, "disposable", 0, "role", 0, "dups", 0)
@@ -174,8 +186,8 @@ func (s *redisStore) load(ctx context.Context, id string) (*meta, error) {
 		}
 		return time.UnixMilli(n).UTC()
 	}
-	var header []string
-	if err := json.Unmarshal([]byte(h["header"]), &header); err != nil {
+	header, err := parseHeader(h)
+	if err != nil {
 		return nil, fmt.Errorf("the header of job %s: %w", id, err)
 	}
 	return &meta{
