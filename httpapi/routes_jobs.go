@@ -57,7 +57,10 @@ func (s *server) jobsRoutes() []route {
 			summary: "Submit a CSV list for a bulk verification job (header row, up to 1,000,000 rows and 64 MiB by default)",
 			description: jobsExtension + "The multipart upload of bulk/validate-csv (address column: email, else the first), " +
 				"with optional fields check_mx, check_disposable and check_role_account (true or false, default true) sent before the file part. " +
-				"Answers 202 with the job; GET /v1/email/bulk/jobs/{id} follows it. The job belongs to the key that submitted it.",
+				"Answers 202 with the job; GET /v1/email/bulk/jobs/{id} follows it. The job belongs to the key that submitted it. " +
+				"The file is streamed: a row over 64 KiB (line end included) is refused with 400 as soon as it passes that bound, " +
+				"a header of more than 1,000 columns with 400; the fields before the file part (and any part after it) may take 64 KiB. " +
+				"The results keep every byte of the file's fields, a quoted \"\\r\\n\" included.",
 			form: true, maxBody: maxBytes + jobsUploadSlack, response: typeOf[jobs.Job](),
 			formFields: []string{"check_mx", "check_disposable", "check_role_account"},
 			// 64 MiB take minutes over a slow link: each read is bounded,
@@ -120,24 +123,74 @@ func (s *server) jobsRoutes() []route {
 	}
 }
 
+// errPartsTooLarge is the error of an upload whose parts around the file
+// take more than jobsUploadSlack bytes.
+var errPartsTooLarge = errors.New("the parts around the file part are too large")
+
+// partsLimit bounds the bytes read from an upload's body while it is on:
+// before the file part and after it, where mime/multipart reads a part's
+// headers whole (up to 10 MiB) and the check_* fields are. The file part
+// itself streams through csvrec, bounded there.
+type partsLimit struct {
+	io.ReadCloser
+	left int64
+	on   bool
+}
+
+func (l *partsLimit) Read(p []byte) (int, error) {
+	if !l.on {
+		return l.ReadCloser.Read(p)
+	}
+	if l.left <= 0 {
+		return 0, errPartsTooLarge
+	}
+	n, err := l.ReadCloser.Read(p[:min(int64(len(p)), l.left)])
+	l.left -= int64(n)
+	return n, err
+}
+
+func (l *partsLimit) limit(on bool) { l.on, l.left = on, jobsUploadSlack }
+
+// partsError is multipartError, naming the limit of the parts around the
+// file.
+func partsError(err error) error {
+	if errors.Is(err, errPartsTooLarge) {
+		return envelope.Invalidf("file", "the fields before the file part, or a part after it, take more than %d bytes", jobsUploadSlack)
+	}
+	var ee *envelope.Error
+	var ve *envelope.ValidationError
+	if errors.As(err, &ee) || errors.As(err, &ve) {
+		return err
+	}
+	return multipartError(err)
+}
+
 // jobUpload reads the check_* fields of a job upload up to its file part
 // and returns the request with the file part as its File. The file must
 // be the last part: a part after it is an error of the upload when the
-// file has been read.
+// file has been read. Before the file part and after it, at most
+// jobsUploadSlack bytes are read.
 func jobUpload(r *http.Request) (jobs.SubmitRequest, error) {
 	var req jobs.SubmitRequest
+	lim := &partsLimit{ReadCloser: r.Body}
+	lim.limit(true)
+	r.Body = lim
 	mr, err := multipartBody(r)
 	if err != nil {
 		return req, err
 	}
 	for {
 		part, err := nextPart(mr)
+		if lim.left <= 0 {
+			err = errPartsTooLarge // however multipart wrapped it
+		}
 		if err != nil {
-			return req, err
+			return req, partsError(err)
 		}
 		name := part.FormName()
 		if isFilePart(part) {
-			req.File = &lastPart{part: part, mr: mr}
+			lim.limit(false)
+			req.File = &lastPart{part: part, mr: mr, lim: lim}
 			return req, nil
 		}
 		var dst **bool
@@ -156,7 +209,7 @@ func jobUpload(r *http.Request) (jobs.SubmitRequest, error) {
 		}
 		v, err := io.ReadAll(io.LimitReader(part, 16))
 		if err != nil {
-			return req, multipartError(err)
+			return req, partsError(err)
 		}
 		b, perr := strconv.ParseBool(strings.TrimSpace(string(v)))
 		if perr != nil {
@@ -172,16 +225,21 @@ func jobUpload(r *http.Request) (jobs.SubmitRequest, error) {
 type lastPart struct {
 	part *multipart.Part
 	mr   *multipart.Reader
+	lim  *partsLimit
 }
 
 func (p *lastPart) Read(b []byte) (int, error) {
 	n, err := p.part.Read(b)
 	if errors.Is(err, io.EOF) {
+		p.lim.limit(true)
 		next, nerr := p.mr.NextPart()
+		if p.lim.left <= 0 {
+			nerr = errPartsTooLarge
+		}
 		switch {
 		case errors.Is(nerr, io.EOF):
 		case nerr != nil:
-			return n, multipartError(nerr)
+			return n, partsError(nerr)
 		default:
 			return n, envelope.Invalidf(envelope.Excerpt(next.FormName()), "must come before the file part")
 		}

@@ -191,6 +191,45 @@ func TestJobUploadErrors(t *testing.T) {
 	}
 }
 
+// The multipart layer holds no part whole: the bytes around the file part
+// (a part's headers, which mime/multipart reads whole up to 10 MiB, the
+// check_* fields) are bounded, and a file part of one 8 MiB row is
+// refused at the row bound; each upload allocates a few buffers.
+func TestJobUploadHoldsNoPart(t *testing.T) {
+	h, _ := jobsHandler(t, jobs.Config{})
+	header := func(n int) string {
+		return "--B\r\nContent-Disposition: form-data; name=\"check_mx\"\r\nX-Pad: " + strings.Repeat("p", n) + "\r\n\r\ntrue\r\n"
+	}
+	file := "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"l.csv\"\r\n\r\nemail\na@b.test\n\r\n--B--\r\n"
+	for _, tc := range []struct {
+		name, body, want string
+	}{
+		{"a part's header of 8 MiB", header(8 << 20), "take more than"},
+		{"a field of 8 MiB", "--B\r\nContent-Disposition: form-data; name=\"check_mx\"\r\n\r\ntrue" + strings.Repeat(" ", 8<<20) + "\r\n" + file, "take more than"},
+		{"a part's header of 8 MiB after the file", "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"l.csv\"\r\n\r\nemail\na@b.test\n\r\n" + header(8<<20) + "--B--\r\n", "take more than"},
+		{"a row of 8 MiB", "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"l.csv\"\r\n\r\nemail\n" + strings.Repeat("x", 8<<20) + "\n\r\n--B--\r\n", "limit of 65536 bytes per row"},
+	} {
+		var resp *http.Response
+		var env envelopeBody
+		res := testing.Benchmark(func(b *testing.B) {
+			for range b.N {
+				resp, env = send(t, h, "POST", "/v1/email/bulk/jobs", "multipart/form-data; boundary=B", strings.NewReader(tc.body))
+			}
+		})
+		if resp.StatusCode != 400 || env.Error == nil || !strings.Contains(env.Error.Message, tc.want) {
+			t.Errorf("%s: %d %+v, want 400 naming %q", tc.name, resp.StatusCode, env.Error, tc.want)
+		}
+		if a := res.AllocedBytesPerOp(); a > 1<<20 {
+			t.Errorf("%s: %d bytes allocated, want under 1 MiB", tc.name, a)
+		}
+	}
+	// Small headers and fields, as clients send them, are read.
+	resp, env := send(t, h, "POST", "/v1/email/bulk/jobs", "multipart/form-data; boundary=B", strings.NewReader(header(100)+file))
+	if resp.StatusCode != 202 {
+		t.Errorf("an upload with a 100-byte header: %d %+v", resp.StatusCode, env.Error)
+	}
+}
+
 // Without a Manager the routes answer 503 saying how to configure one.
 func TestJobRoutesUnconfigured(t *testing.T) {
 	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})

@@ -27,6 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 )
 
 // ErrTooLong is the error of a record longer than the bound of its
@@ -54,7 +55,9 @@ func (e *ParseError) Unwrap() error { return e.Err }
 const BufferSize = 16 << 10
 
 // Reader reads records from a source. It holds its buffer, and the last
-// record: at most the bound of bytes of field data plus 4 bytes per field.
+// record: at most the bound of bytes of field data, and 4 bytes per field
+// (a field takes at least one byte of the record, its comma, so at most
+// 4 times the bound plus 4): [Memory] of the bound.
 type Reader struct {
 	src     io.Reader
 	buf     [BufferSize]byte
@@ -105,10 +108,14 @@ func (r *Record) Line() int { return r.line }
 // byte to its line end, included.
 func (r *Record) Size() int { return r.size }
 
+// Memory is the most memory a Reader of bound max holds: its buffer, and
+// a record's field data and field ends.
+func Memory(max int) int { return BufferSize + max + 4*(max+1) }
+
 // NewReader returns a Reader of src whose records may take at most
 // maxRecord bytes of the input each, line end included (at least 1).
 func NewReader(src io.Reader, maxRecord int) *Reader {
-	return &Reader{src: src, max: max(maxRecord, 1)}
+	return &Reader{src: src, max: min(max(maxRecord, 1), math.MaxInt32)}
 }
 
 // errNoProgress is the error of a source that keeps returning nothing.
@@ -215,6 +222,11 @@ func (r *Reader) read() (*Record, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if len(rec.ends) == cap(rec.ends) { // at most one end per byte of the record, and one
+			grown := make([]uint32, len(rec.ends), min(max(2*cap(rec.ends), 16), r.max+1))
+			copy(grown, rec.ends)
+			rec.ends = grown
 		}
 		rec.ends = append(rec.ends, uint32(len(rec.data)))
 		if end {
