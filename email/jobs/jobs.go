@@ -34,6 +34,17 @@ const (
 	DefaultWorkers     = 1
 	DefaultMaxAttempts = 5
 	DefaultPrefix      = "quiver:jobs:"
+	DefaultStoreRetry  = 2 * time.Minute
+	// DefaultMaxOwnerRowsInFlight and DefaultMaxOwnerRowsStored are one
+	// job of DefaultMaxRows: an owner may have one such job being
+	// checked, and keep the results of one, at a time. For rows of 27
+	// bytes (which verify-list turns into 77) that is about 100 MB of
+	// results, under half of the in-process DefaultMaxMemory, which two
+	// such jobs of one owner filled, and about 80 MB of Redis, where ten
+	// took 790 MB.
+	DefaultMaxOwnerRowsInFlight = 1_000_000
+	DefaultMaxOwnerRowsStored   = 1_000_000
+	DefaultMaxOwnerJobs         = 1000
 	// MaxChunkRows bounds Config.ChunkRows: a chunk is one Redis value
 	// and one script call.
 	MaxChunkRows = 5000
@@ -121,6 +132,32 @@ type Config struct {
 	// Default DefaultMaxMemory (256 MiB). Unused with Redis, whose memory
 	// is bounded by its own maxmemory.
 	MaxMemory int64
+	// MaxOwnerRowsInFlight bounds the rows of an owner's jobs that have
+	// not ended (being uploaded, queued or running): a submission that
+	// would pass it is refused as soon as its rows do, with
+	// RATE_LIMIT_EXCEEDED naming the quota (an error wrapping
+	// ErrQuotaExceeded) and a Retry-After of a minute; a job's rows
+	// leave it when the job ends. Default DefaultMaxOwnerRowsInFlight
+	// (1,000,000); negative: no bound.
+	MaxOwnerRowsInFlight int
+	// MaxOwnerRowsStored bounds the rows of an owner's stored jobs
+	// (being uploaded, queued, running or done: a cancelled or failed
+	// job keeps no rows), until they expire or are deleted
+	// ([Manager.Delete]); refused as MaxOwnerRowsInFlight is, with a
+	// Retry-After of the time until the earliest of them expires.
+	// Default DefaultMaxOwnerRowsStored (1,000,000); negative: no bound.
+	MaxOwnerRowsStored int
+	// MaxOwnerJobs bounds the jobs an owner has stored, whatever their
+	// status, until they expire or are deleted. Default
+	// DefaultMaxOwnerJobs (1,000); negative: no bound.
+	MaxOwnerJobs int
+	// StoreRetry bounds how long a running job's results may fail to be
+	// stored (Redis full under maxmemory, read-only, loading, out of
+	// reach) before the job fails with the reason. Meanwhile its chunks
+	// are put back and the job waits, a quarter of a second after the
+	// first failure, doubled after each (at most 30 seconds), while the
+	// workers check other jobs. Default DefaultStoreRetry (2 minutes).
+	StoreRetry time.Duration
 	// Workers is how many chunks [Manager.Run] checks at once. Default
 	// DefaultWorkers (1).
 	Workers int
@@ -158,15 +195,37 @@ func (m *Manager) settle(ctx context.Context, id string, mt *meta) (*meta, error
 	if mt == nil || mt.status != statusCreating || m.now().Sub(mt.queuing) <= creatingBound {
 		return mt, nil
 	}
-	m.log.Error("jobs: job failed", "job", id, "reason", "its chunks were never all queued")
-	ended, err := m.st.end(ctx, id, StatusFailed, m.stamp())
-	if ended {
-		m.metrics.status(StatusFailed)
-	}
-	if err != nil {
+	if _, err := m.endJob(ctx, id, mt, StatusFailed, "its chunks were never all queued (its creator stopped)"); err != nil {
 		return nil, err
 	}
 	return m.st.load(ctx, id)
+}
+
+// endJob ends the job id, which has not ended, as cancelled or failed, and
+// why: its rows and results are dropped, it leaves the queue, and its
+// rows leave its owner's quotas. It reports whether this call ended it.
+func (m *Manager) endJob(ctx context.Context, id string, mt *meta, st Status, reason string) (bool, error) {
+	ended, err := m.st.end(ctx, id, st, reason, m.stamp())
+	if ended {
+		m.metrics.status(st)
+		if st == StatusFailed {
+			m.log.Error("jobs: job failed", "job", id, "reason", reason)
+		}
+		m.forget(ctx, id, mt.owner, heldEnded, 0, mt.expires)
+	}
+	return ended, err
+}
+
+// forget takes an ended job out of the queue and moves it in its owner's
+// index. Failures are logged: the queue skips the chunks of an ended job,
+// and the index is repaired when a quota refuses a file.
+func (m *Manager) forget(ctx context.Context, id, owner string, h held, rows int, expires time.Time) {
+	if err := m.st.unqueue(ctx, id); err != nil {
+		m.log.Warn("jobs: taking an ended job out of the queue", "job", id, "error", err)
+	}
+	if err := m.st.mark(ctx, owner, id, h, rows, expires); err != nil {
+		m.log.Warn("jobs: counting an ended job", "job", id, "error", err)
+	}
 }
 
 // Statuses returns every status a [Job] reports, in the order a job
@@ -199,6 +258,9 @@ type Job struct {
 	// FinishedAt is when the job ended: done, cancelled or failed; null
 	// until then.
 	FinishedAt *time.Time `json:"finished_at"`
+	// Reason says why a cancelled or failed job ended (its rows and
+	// results are dropped then); null otherwise.
+	Reason *string `json:"reason"`
 	// RowsPerSecond is the rate since the first chunk started: rows done
 	// over the time from then to now (to FinishedAt once finished).
 	RowsPerSecond float64 `json:"rows_per_second"`
@@ -253,6 +315,9 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.MaxAttempts < 0 {
 		bad("MaxAttempts", "must not be negative")
 	}
+	if cfg.StoreRetry < 0 {
+		bad("StoreRetry", "must not be negative")
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -266,6 +331,12 @@ func New(cfg Config) (*Manager, error) {
 	def(&cfg.MaxRows, DefaultMaxRows)
 	def(&cfg.Workers, DefaultWorkers)
 	def(&cfg.MaxAttempts, DefaultMaxAttempts)
+	def(&cfg.MaxOwnerRowsInFlight, DefaultMaxOwnerRowsInFlight)
+	def(&cfg.MaxOwnerRowsStored, DefaultMaxOwnerRowsStored)
+	def(&cfg.MaxOwnerJobs, DefaultMaxOwnerJobs)
+	if cfg.StoreRetry == 0 {
+		cfg.StoreRetry = DefaultStoreRetry
+	}
 	if cfg.MaxBytes == 0 {
 		cfg.MaxBytes = DefaultMaxBytes
 	}
@@ -430,27 +501,62 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 	header := rec.Strings(nil)
 	now := m.stamp()
 	id := randomHex(16)
+	owner := ownerHash(req.Owner)
 	mt := &meta{
-		owner: ownerHash(req.Owner), status: StatusQueued, header: header,
+		owner: owner, status: StatusQueued, header: header,
 		col:     email.AddressColumn(header),
 		checks:  email.Checks{SkipMX: isFalse(req.CheckMX), SkipDisposable: isFalse(req.CheckDisposable), SkipRole: isFalse(req.CheckRoleAccount)},
 		created: now, expires: now.Add(m.cfg.TTL),
 	}
-	var buf []byte
+	fail := func(err error) (Job, error) {
+		// Nothing of a refused file is kept: its rows, its record, its
+		// place in the queue and in its owner's quotas go (DEL works on a
+		// full Redis; on one out of reach, the rows expire with the TTL).
+		ctx := context.WithoutCancel(ctx)
+		m.st.remove(ctx, id, mt.chunks)
+		m.st.unqueue(ctx, id)
+		m.st.release(ctx, owner, id)
+		return Job{}, err
+	}
+	// The rows are counted against the owner's quotas while they come, a
+	// chunk ahead, so that a file is refused at the row that passes one.
+	granted, repaired := 0, false
+	var counted time.Time
+	count := func(need int) error {
+		want := max(need, min(granted+m.cfg.ChunkRows, m.cfg.MaxRows))
+		for {
+			has, ref, err := m.st.reserve(ctx, owner, id, want, mt.expires, m.quotas(), m.now())
+			if err != nil {
+				return m.storeError(ctx, "count the rows of the file", err)
+			}
+			granted, counted = has, time.Now()
+			if has >= need {
+				return nil
+			}
+			if repaired || ref == nil {
+				return m.quotaError(ref, need)
+			}
+			// The index may count jobs that ended during a crash: bring
+			// it in line, and ask once more.
+			repaired = true
+			if err := m.st.repair(ctx, owner, m.now()); err != nil {
+				return m.storeError(ctx, "count the rows of the file", err)
+			}
+		}
+	}
+	if err := count(1); err != nil {
+		return fail(err)
+	}
+	buf := make([]byte, 0, 4096)
 	rows, inChunk := 0, 0
 	flush := func() error {
 		if err := m.st.putInput(ctx, id, mt.chunks, buf, chunkHold(len(buf), inChunk, len(header)), mt.expires); err != nil {
-			return fmt.Errorf("jobs: storing rows: %w", err)
+			return m.storeError(ctx, "store the rows", err)
 		}
 		mt.chunks++
 		buf = buf[:0]
 		inChunk = 0
 		return nil
-	}
-	fail := func(err error) (Job, error) {
-		// Nothing of a refused file is kept (the TTL is a backstop).
-		m.st.remove(context.WithoutCancel(ctx), id, mt.chunks)
-		return Job{}, err
 	}
 	for {
 		rec, err := r.Read()
@@ -466,6 +572,11 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 		rows++
 		if rows > m.cfg.MaxRows {
 			return fail(envelope.Invalidf("file", "has more than the limit of %d data rows", m.cfg.MaxRows))
+		}
+		if rows > granted || time.Since(counted) > uploadSilence/4 {
+			if err := count(rows); err != nil {
+				return fail(err)
+			}
 		}
 		buf = appendRecord(grow(buf, encodedSize(rec), m.cfg.ChunkBytes+2*MaxRowBytes), rec)
 		inChunk++
@@ -484,11 +595,62 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 		return fail(envelope.Invalid("file", "has a header row but no data rows"))
 	}
 	mt.total = rows
-	if err := m.st.create(ctx, id, mt); err != nil {
-		return fail(fmt.Errorf("jobs: queueing the job: %w", err))
+	// The job is stored creating, its chunks queued, then it turns
+	// queued: a creator that dies in between leaves a job that
+	// Manager.settle fails.
+	err = m.st.create(ctx, id, mt)
+	if err == nil {
+		err = m.st.enqueue(ctx, id, mt)
+	}
+	if err == nil {
+		err = m.st.ready(ctx, id)
+	}
+	if err != nil {
+		return fail(m.storeError(ctx, "queue the job", err))
+	}
+	if err := m.st.mark(ctx, owner, id, heldActive, rows, mt.expires); err != nil {
+		// The index counts the rows reserved ahead until repaired.
+		m.log.Warn("jobs: counting a job", "job", id, "error", err)
 	}
 	m.metrics.status(StatusQueued)
 	return m.job(id, mt), nil
+}
+
+// quotas returns the bounds of an owner's jobs.
+func (m *Manager) quotas() quotas {
+	return quotas{rowsInFlight: m.cfg.MaxOwnerRowsInFlight, rowsStored: m.cfg.MaxOwnerRowsStored, jobs: m.cfg.MaxOwnerJobs}
+}
+
+// quotaError is the RATE_LIMIT_EXCEEDED error of a file refused at row
+// rows by the quota of ref.
+func (m *Manager) quotaError(ref *refusal, rows int) error {
+	if ref == nil { // not a quota: the store granted less and said nothing
+		return fmt.Errorf("jobs: the store counted fewer rows than the quotas allow")
+	}
+	qe := &QuotaError{Quota: ref.quota, Used: ref.used + rows}
+	retry := inFlightRetry
+	if !ref.earliest.IsZero() {
+		retry = max(ref.earliest.Sub(m.now()).Round(time.Second), time.Second)
+	}
+	secs := fmt.Sprintf("%ds", int(retry.Seconds()))
+	var msg string
+	switch ref.quota {
+	case QuotaRowsInFlight:
+		qe.Limit = m.cfg.MaxOwnerRowsInFlight
+		msg = fmt.Sprintf("quota of rows in flight exceeded: a key's jobs that have not ended may hold %d rows; "+
+			"this key's others hold %d, and this file passes the quota at row %d. Retry after %s, when a job has ended, or cancel one",
+			qe.Limit, ref.used, rows, secs)
+	case QuotaRowsStored:
+		qe.Limit = m.cfg.MaxOwnerRowsStored
+		msg = fmt.Sprintf("quota of rows stored exceeded: a key's stored jobs may hold %d rows until they expire or are deleted; "+
+			"this key's others hold %d, and this file passes the quota at row %d. Delete a job, or retry after %s, when the earliest expires",
+			qe.Limit, ref.used, rows, secs)
+	default:
+		qe.Limit, qe.Used = m.cfg.MaxOwnerJobs, ref.used
+		msg = fmt.Sprintf("quota of jobs stored exceeded: a key may have %d jobs stored until they expire or are deleted, "+
+			"and this key has %d. Delete a job, or retry after %s, when the earliest expires", qe.Limit, ref.used, secs)
+	}
+	return &envelope.Error{Code: envelope.CodeRateLimitExceeded, Message: msg, RetryAfter: retry, Err: qe}
 }
 
 // grow returns b with room for n more bytes, its capacity doubled as it
@@ -536,7 +698,7 @@ func (m *Manager) load(ctx context.Context, owner, id string) (*meta, error) {
 		mt, err = m.settle(ctx, id, mt)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("jobs: loading job %s: %w", id, err)
+		return nil, m.storeError(ctx, "load job "+id, err)
 	}
 	if mt == nil || mt.owner != ownerHash(owner) || !m.now().Before(mt.expires) {
 		return nil, notFound(id)
@@ -545,7 +707,7 @@ func (m *Manager) load(ctx context.Context, owner, id string) (*meta, error) {
 }
 
 // Get returns the job id of owner: its status, progress and summary so
-// far. A job of another owner, or expired, is a NOT_FOUND error.
+// far. A job of another owner, expired or deleted, is a NOT_FOUND error.
 func (m *Manager) Get(ctx context.Context, owner, id string) (Job, error) {
 	mt, err := m.load(ctx, owner, id)
 	if err != nil {
@@ -554,21 +716,49 @@ func (m *Manager) Get(ctx context.Context, owner, id string) (Job, error) {
 	return m.job(id, mt), nil
 }
 
-// Cancel cancels the job id of owner and returns it. Chunks not yet
-// checked are skipped; a job that has already ended is returned as it
-// is.
+// cancelReason is the reason of a job cancelled by its owner.
+const cancelReason = "cancelled by its owner"
+
+// Cancel cancels the job id of owner and returns it: chunks not yet
+// checked are skipped, its rows and the results of the rows checked are
+// dropped (a cancelled job has no results), and its rows leave its
+// owner's quotas of rows; its record stays until it expires or is
+// deleted. A job that has already ended is returned as it is.
 func (m *Manager) Cancel(ctx context.Context, owner, id string) (Job, error) {
-	if _, err := m.load(ctx, owner, id); err != nil {
+	mt, err := m.load(ctx, owner, id)
+	if err != nil {
 		return Job{}, err
 	}
-	ended, err := m.st.end(ctx, id, StatusCancelled, m.stamp())
-	if ended {
-		m.metrics.status(StatusCancelled)
-	}
-	if err != nil {
-		return Job{}, fmt.Errorf("jobs: cancelling job %s: %w", id, err)
+	if _, err := m.endJob(ctx, id, mt, StatusCancelled, cancelReason); err != nil {
+		return Job{}, m.storeError(ctx, "cancel job "+id, err)
 	}
 	return m.Get(ctx, owner, id)
+}
+
+// Delete deletes the job id of owner when it has ended (done, cancelled or
+// failed): its record and results go, and with them its place in its
+// owner's quotas, and it is then a NOT_FOUND error. A job that has not
+// ended is cancelled instead, as [Manager.Cancel] does, and kept (its
+// status says cancelled, its reason why): deleting it takes a second
+// call. Delete returns the job as it was before it was deleted, or as
+// cancelled.
+func (m *Manager) Delete(ctx context.Context, owner, id string) (Job, error) {
+	mt, err := m.load(ctx, owner, id)
+	if err != nil {
+		return Job{}, err
+	}
+	if !mt.status.final() {
+		return m.Cancel(ctx, owner, id)
+	}
+	j := m.job(id, mt)
+	if err := m.st.drop(ctx, id, mt.chunks); err != nil {
+		return Job{}, m.storeError(ctx, "delete job "+id, err)
+	}
+	if err := m.st.release(ctx, mt.owner, id); err != nil {
+		m.log.Warn("jobs: uncounting a deleted job", "job", id, "error", err)
+	}
+	m.st.unqueue(ctx, id)
+	return j, nil
 }
 
 // ResultHeader returns the header row of the results of a job whose file
@@ -590,8 +780,11 @@ func (m *Manager) Results(ctx context.Context, owner, id string, w io.Writer) er
 		return err
 	}
 	if mt.status != StatusDone {
-		return &envelope.Error{Code: envelope.CodeConflict, Err: ErrNotDone,
-			Message: "job " + id + " is " + string(mt.status) + ": results are served once it is done"}
+		msg := "job " + id + " is " + string(m.job(id, mt).Status) + ": results are served once it is done"
+		if mt.reason != "" {
+			msg = "job " + id + " is " + string(mt.status) + " (" + mt.reason + "): it has no results"
+		}
+		return &envelope.Error{Code: envelope.CodeConflict, Err: ErrNotDone, Message: msg}
 	}
 	cw := csv.NewWriter(w)
 	cw.Write(ResultHeader(mt.header))
@@ -602,10 +795,10 @@ func (m *Manager) Results(ctx context.Context, owner, id string, w io.Writer) er
 	for n := range mt.chunks {
 		out, err := m.st.output(ctx, id, n)
 		if err != nil {
-			return fmt.Errorf("jobs: reading results of job %s: %w", id, err)
+			return m.storeError(ctx, "read the results of job "+id, err)
 		}
 		if out == nil {
-			return fmt.Errorf("jobs: results of job %s chunk %d are missing (expired?)", id, n)
+			return fmt.Errorf("jobs: results of job %s chunk %d are missing (expired or deleted?)", id, n)
 		}
 		if _, err := w.Write(out); err != nil {
 			return fmt.Errorf("jobs: writing results: %w", err)
@@ -643,6 +836,10 @@ func (m *Manager) job(id string, mt *meta) Job {
 	}
 	if j.Status == statusCreating {
 		j.Status = StatusQueued
+	}
+	if mt.reason != "" {
+		r := mt.reason
+		j.Reason = &r
 	}
 	if !mt.status.final() && j.RowsPerSecond > 0 {
 		eta := float64(j.Total-j.Done) / j.RowsPerSecond

@@ -175,20 +175,34 @@ func TestTTLExpiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	wait(t, m, "a", j.ID, 30*time.Second, isDone)
-	keys, err := rdb.Keys(ctx, "ttl:{*").Result()
-	if err != nil || len(keys) == 0 {
-		t.Fatalf("keys of the job: %v %v", keys, err)
+	jobKeys := func() []string {
+		var all []string
+		for _, pattern := range []string{"ttl:{" + j.ID + "}*", "ttl:owner:*", "ttl:{q}:?:*"} {
+			keys, err := rdb.Keys(ctx, pattern).Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, keys...)
+		}
+		return all
+	}
+	keys := jobKeys()
+	if len(keys) == 0 {
+		t.Fatalf("no keys of the job")
 	}
 	for _, k := range keys {
+		if strings.HasPrefix(k, "ttl:{q}:o:") {
+			continue // an owner's turns, emptied as the workers pass
+		}
 		if ttl := rdb.PTTL(ctx, k).Val(); ttl <= 0 || ttl > 1500*time.Millisecond {
 			t.Errorf("key %s: TTL %v", k, ttl)
 		}
 	}
-	time.Sleep(1600 * time.Millisecond)
+	time.Sleep(1600*time.Millisecond + 2*time.Second) // the TTL, and an idle worker's look at the queue
 	if _, err := m.Get(ctx, "a", j.ID); !errors.Is(err, jobs.ErrNotFound) {
 		t.Errorf("after the TTL: %v, want ErrNotFound", err)
 	}
-	if keys, _ := rdb.Keys(ctx, "ttl:{*").Result(); len(keys) != 0 {
+	if keys := jobKeys(); len(keys) != 0 {
 		t.Errorf("keys left after the TTL: %v", keys)
 	}
 }
@@ -226,12 +240,12 @@ func TestCancelMidJob(t *testing.T) {
 	}
 	// Skipped chunks are acked; on a loaded machine that may take a while.
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		n, _ := rdb.XLen(ctx, "quiver:jobs:stream").Result()
+		n := jobs.QueueDepth(m)
 		if n == 0 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("stream length after cancel = %d, want 0 (skipped chunks are acked)", n)
+			t.Fatalf("queue depth after cancel = %d, want 0 (skipped chunks are acked)", n)
 		}
 	}
 	// The rows never to be checked are gone at once, not at the TTL.
@@ -383,8 +397,8 @@ func TestRestartEveryInstance(t *testing.T) {
 	wait(t, first, "a", j.ID, 30*time.Second, func(j jobs.Job) bool { return j.Done > 0 })
 	stop()
 	<-stopped
-	if p, _ := rdb.XPending(context.Background(), "quiver:jobs:stream", "workers").Result(); p == nil || p.Count == 0 {
-		t.Fatalf("no chunk was left pending by the stopped instance: %+v", p)
+	if n, _ := rdb.ZCard(context.Background(), "quiver:jobs:{q}:leases").Result(); n == 0 {
+		t.Fatalf("no chunk was left leased by the stopped instance")
 	}
 
 	reg := prometheus.NewRegistry()
