@@ -49,8 +49,11 @@ func (s *server) jobsRoutes() []route {
 			return j, nil, err
 		}
 	}
-	jobNotFound := routeError{"JobNotFound", "NOT_FOUND: no job of this key has this ID, or it has expired"}
-	notFound := map[string]routeError{"404": jobNotFound}
+	jobNotFound := routeError{"JobNotFound", "NOT_FOUND: no job of this key has this ID: it has expired, been deleted, or never was"}
+	storeDown := routeError{"JobStoreUnavailable", "SERVICE_UNAVAILABLE with Retry-After: the job store (Redis) refuses writes or does not answer " +
+		"(full under maxmemory, read-only, loading, no primary, out of reach); nothing of a refused upload is kept. " +
+		"Without Redis: the in-process queue holds its memory limit"}
+	notFound := map[string]routeError{"404": jobNotFound, "503": storeDown}
 	return []route{
 		{
 			method: http.MethodPost, path: "/v1/email/bulk/jobs", group: groupEmail, status: http.StatusAccepted,
@@ -60,8 +63,19 @@ func (s *server) jobsRoutes() []route {
 				"Answers 202 with the job; GET /v1/email/bulk/jobs/{id} follows it. The job belongs to the key that submitted it. " +
 				"The file is streamed: a row over 64 KiB (line end included) is refused with 400 as soon as it passes that bound, " +
 				"a header of more than 1,000 columns with 400; the fields before the file part (and any part after it) may take 64 KiB. " +
-				"The results keep every byte of the file's fields, a quoted \"\\r\\n\" included.",
+				"The results keep every byte of the file's fields, a quoted \"\\r\\n\" included. " +
+				"Each key has quotas, counted while the file is read: rows in flight (of its jobs not ended: 1,000,000 by default), " +
+				"rows stored (of its jobs not cancelled nor failed, until they expire or are deleted: 1,000,000) and jobs stored (1,000); " +
+				"a file that passes one is refused at the row that does with 429 naming the quota and its value, " +
+				"Retry-After 60 s for rows in flight, else the time until the key's earliest job expires. " +
+				"A job's results that cannot be stored (a full Redis) are retried, the job waiting longer each time while other jobs go on; " +
+				"after -job-store-retry (2 minutes) it fails, its reason saying why.",
 			form: true, maxBody: maxBytes + jobsUploadSlack, response: typeOf[jobs.Job](),
+			errors: map[string]routeError{
+				"429": {"JobQuotaExceeded", "RATE_LIMIT_EXCEEDED with Retry-After: the request rate of the key, or a quota of its jobs " +
+					"(rows in flight, rows stored, jobs stored), named with its value in the message"},
+				"503": storeDown,
+			},
 			formFields: []string{"check_mx", "check_disposable", "check_role_account"},
 			// 64 MiB take minutes over a slow link: each read is bounded,
 			// not the whole upload.
@@ -81,9 +95,10 @@ func (s *server) jobsRoutes() []route {
 		},
 		{
 			method: http.MethodGet, path: "/v1/email/bulk/jobs/{id}", group: groupEmail,
-			summary:     "The status, progress and summary so far of a bulk verification job",
-			description: jobsExtension + "A job of another key, or expired (after 7 days by default), is 404.",
-			response:    typeOf[jobs.Job](), errors: notFound,
+			summary: "The status, progress and summary so far of a bulk verification job",
+			description: jobsExtension + "A job of another key, expired (after 7 days by default) or deleted, is 404. " +
+				"A cancelled or failed job says why in reason.",
+			response: typeOf[jobs.Job](), errors: notFound,
 			op: jobOp(func(r *http.Request, owner, id string) (jobs.Job, error) {
 				return m.Get(r.Context(), owner, id)
 			}),
@@ -106,6 +121,7 @@ func (s *server) jobsRoutes() []route {
 			errors: map[string]routeError{
 				"404": jobNotFound,
 				"409": {"JobNotDone", "CONFLICT: the job is not done (queued, running, cancelled or failed): it has no results to fetch"},
+				"503": storeDown,
 			},
 			// A million rows take minutes over a slow link: each write
 			// is bounded, not the whole download.
@@ -113,11 +129,15 @@ func (s *server) jobsRoutes() []route {
 		},
 		{
 			method: http.MethodDelete, path: "/v1/email/bulk/jobs/{id}", group: groupEmail,
-			summary:     "Cancel a bulk verification job",
-			description: jobsExtension + "Chunks not yet checked are skipped; answers 200 with the job. A job that has ended is returned as it is.",
-			response:    typeOf[jobs.Job](), errors: notFound,
+			summary: "Cancel a bulk verification job, or delete one that has ended",
+			description: jobsExtension + "A job that has not ended (queued or running) is cancelled: chunks not yet checked are skipped, " +
+				"its rows and the results of the rows checked are dropped, its rows leave the key's quotas, " +
+				"and it is kept, cancelled with its reason, until it expires or a second DELETE. " +
+				"A job that has ended (done, cancelled or failed) is deleted with its results: it leaves the key's quotas, and GET is then 404. " +
+				"Answers 200 with the job: as cancelled, or as it was before it was deleted.",
+			response: typeOf[jobs.Job](), errors: notFound,
 			op: jobOp(func(r *http.Request, owner, id string) (jobs.Job, error) {
-				return m.Cancel(r.Context(), owner, id)
+				return m.Delete(r.Context(), owner, id)
 			}),
 		},
 	}

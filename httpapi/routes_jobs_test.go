@@ -154,6 +154,44 @@ func TestJobCancelRoute(t *testing.T) {
 	}
 }
 
+// DELETE of a job that has ended deletes it (then it is 404); over a
+// quota of its key, an upload is 429 with Retry-After, naming the quota.
+func TestJobDeleteAndQuotaRoutes(t *testing.T) {
+	h, m := jobsHandler(t, jobs.Config{MaxOwnerRowsInFlight: 2})
+	ct, body := jobForm(t, nil, []byte("email\na@b.test\nc@d.test\n"))
+	_, env := send(t, h, "POST", "/v1/email/bulk/jobs", ct, body)
+	j := decodeJob(t, env)
+
+	ct, body = jobForm(t, nil, []byte("email\ne@f.test\n"))
+	resp, env := send(t, h, "POST", "/v1/email/bulk/jobs", ct, body)
+	if resp.StatusCode != 429 || env.Error == nil || env.Error.Code != "RATE_LIMIT_EXCEEDED" || resp.Header.Get("Retry-After") != "60" ||
+		!strings.Contains(env.Error.Message, "rows in flight") || !strings.Contains(env.Error.Message, " 2 rows") {
+		t.Fatalf("an upload over the quota: %d %+v Retry-After %q", resp.StatusCode, env.Error, resp.Header.Get("Retry-After"))
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { m.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if g, _ := m.Get(context.Background(), hexKey("k"), j.ID); g.Status == jobs.StatusDone {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the job did not end")
+		}
+	}
+	resp, env = send(t, h, "DELETE", "/v1/email/bulk/jobs/"+j.ID, "", nil)
+	if d := decodeJob(t, env); resp.StatusCode != 200 || d.Status != jobs.StatusDone {
+		t.Errorf("DELETE of a done job: %d %s", resp.StatusCode, env.Data)
+	}
+	for _, path := range []string{"/v1/email/bulk/jobs/" + j.ID, "/v1/email/bulk/jobs/" + j.ID + "/results"} {
+		if resp, _ := send(t, h, "GET", path, "", nil); resp.StatusCode != 404 {
+			t.Errorf("GET %s after DELETE: %d, want 404", path, resp.StatusCode)
+		}
+	}
+}
+
 // Bad uploads: limits named, fields checked.
 func TestJobUploadErrors(t *testing.T) {
 	h, _ := jobsHandler(t, jobs.Config{MaxRows: 3, MaxBytes: 1000})
