@@ -29,7 +29,7 @@ type memJob struct {
 	size     int64 // bytes of out, and hold of the chunks in
 	in, out  map[int][]byte
 	hold     map[int]int64 // what a chunk in counts for: rows and result reserved
-	seen     map[string]struct{}
+	seen     map[dupKey]struct{}
 	mx       map[string]struct{}
 	attempts map[int]int
 	next     int       // the first chunk never handed out
@@ -84,7 +84,7 @@ func (s *memStore) errMemoryFull() error {
 
 func newMemJob() *memJob {
 	return &memJob{in: map[int][]byte{}, out: map[int][]byte{}, hold: map[int]int64{},
-		seen: map[string]struct{}{}, mx: map[string]struct{}{}, attempts: map[int]int{}}
+		seen: map[dupKey]struct{}{}, mx: map[string]struct{}{}, attempts: map[int]int{}}
 }
 
 // index returns the quotas' index of owner, made when it has none. The

@@ -492,8 +492,10 @@ func (s *redisStore) finish(ctx context.Context, id string, n int, res *chunkRes
 	args := make([]any, 0, 8+len(res.keys)+len(res.mxDomains))
 	args = append(args, res.out, ms(now), res.c.rows, res.c.valid, res.c.invalid,
 		res.c.disposable, res.c.role, len(res.keys))
+	hashes := make([]byte, 0, len(res.keys)*len(dupKey{})) // one allocation, sliced
 	for _, k := range res.keys {
-		args = append(args, k)
+		hashes = append(hashes, k[:]...)
+		args = append(args, hashes[len(hashes)-len(k):len(hashes):len(hashes)])
 	}
 	for _, d := range res.mxDomains {
 		args = append(args, d)

@@ -37,9 +37,13 @@ type chunkResult struct {
 	rows      int
 	out       []byte   // the CSV result rows
 	c         counts   // dups not set: the store counts them
-	keys      []string // duplicate keys, hashed, one per row
+	keys      []dupKey // duplicate keys, hashed, one per row
 	mxDomains []string // domains seen with MX records
 }
+
+// dupKey is a 96-bit hash of a row's duplicate key: an array, so that a
+// set of a million of them holds no pointer for the collector to scan.
+type dupKey [12]byte
 
 // task is one chunk handed to a worker.
 type task struct {

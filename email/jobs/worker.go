@@ -232,11 +232,12 @@ func (m *Manager) check(ctx context.Context, mt *meta, in []byte) (*chunkResult,
 			}
 		}
 	}
-	res := &chunkResult{rows: len(rows), keys: make([]string, 0, len(rows))}
+	res := &chunkResult{rows: len(rows), keys: make([]dupKey, 0, len(rows)), mxDomains: make([]string, 0, len(rows))}
 	var out bytes.Buffer
+	out.Grow(resultSize(len(in), len(rows), len(mt.header))) // grown once, as a rule
 	w := csv.NewWriter(&out)
 	fields := make([]string, 0, 2*len(mt.header)+len(email.CSVResultHeader()))
-	mx := map[string]bool{}
+	mx := make(map[string]bool, len(rows))
 	i := 0
 	for it, err := range m.v.ValidateStream(ctx, addrs, email.StreamOptions{Checks: mt.checks}) {
 		if err != nil {
@@ -263,7 +264,7 @@ func (m *Manager) check(ctx context.Context, mt *meta, in []byte) (*chunkResult,
 			c.role++
 		}
 		h := sha256.Sum256([]byte(it.DuplicateKey()))
-		res.keys = append(res.keys, string(h[:12]))
+		res.keys = append(res.keys, dupKey(h[:12]))
 		if it.MX != nil && it.MX.Status == email.MXFound && it.ASCIIDomain != nil && !mx[*it.ASCIIDomain] {
 			mx[*it.ASCIIDomain] = true
 			res.mxDomains = append(res.mxDomains, *it.ASCIIDomain)
@@ -276,4 +277,12 @@ func (m *Manager) check(ctx context.Context, mt *meta, in []byte) (*chunkResult,
 	res.out = out.Bytes()
 	slices.Sort(res.mxDomains)
 	return res, w.Error()
+}
+
+// resultSize estimates the result of a chunk of size bytes and rows rows
+// of a file width columns wide: each row repeats its fields and the
+// address twice (normalized_email, did_you_mean) beside some 40 bytes of
+// fixed columns, padded to the header's width.
+func resultSize(size, rows, width int) int {
+	return min(2*size+rows*(width+48), 8<<20)
 }
