@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -161,6 +162,14 @@ type Config struct {
 	// Workers is how many chunks [Manager.Run] checks at once. Default
 	// DefaultWorkers (1).
 	Workers int
+	// CPUs is the CPU, in cores on average, that the workers keep the
+	// process under: after each chunk, when the process (the workers and
+	// everything else in it) has been busier than that since the last
+	// one, the workers pause for as long as the excess took. So a large
+	// job leaves a core to the synchronous routes, and yields more the
+	// busier they are; a job that waits on DNS does not pause. Default
+	// GOMAXPROCS-1, at least 1.
+	CPUs int
 	// Logger receives the workers' errors. Default (nil): discard.
 	Logger *slog.Logger
 	// Metrics, when set, is the Prometheus registry in which New
@@ -278,6 +287,7 @@ type Manager struct {
 	log     *slog.Logger
 	metrics *jobMetrics
 	now     func() time.Time
+	pace    *pacer // holds the process under Config.CPUs
 }
 
 // New returns a Manager configured by cfg. The error wraps
@@ -318,6 +328,9 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.StoreRetry < 0 {
 		bad("StoreRetry", "must not be negative")
 	}
+	if cfg.CPUs < 0 {
+		bad("CPUs", "must not be negative")
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -334,6 +347,7 @@ func New(cfg Config) (*Manager, error) {
 	def(&cfg.MaxOwnerRowsInFlight, DefaultMaxOwnerRowsInFlight)
 	def(&cfg.MaxOwnerRowsStored, DefaultMaxOwnerRowsStored)
 	def(&cfg.MaxOwnerJobs, DefaultMaxOwnerJobs)
+	def(&cfg.CPUs, max(1, runtime.GOMAXPROCS(0)-1))
 	if cfg.StoreRetry == 0 {
 		cfg.StoreRetry = DefaultStoreRetry
 	}
@@ -352,7 +366,7 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.Prefix == "" {
 		cfg.Prefix = DefaultPrefix
 	}
-	m := &Manager{cfg: cfg, v: cfg.Verifier, log: cfg.Logger, now: time.Now}
+	m := &Manager{cfg: cfg, v: cfg.Verifier, log: cfg.Logger, now: time.Now, pace: newPacer(cfg.CPUs)}
 	if m.v == nil {
 		v, err := email.New(email.Config{})
 		if err != nil {

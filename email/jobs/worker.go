@@ -63,11 +63,14 @@ func (m *Manager) work(ctx context.Context) {
 		if !ok {
 			continue
 		}
-		if err := m.process(ctx, t); err != nil && ctx.Err() == nil {
+		err = m.process(ctx, t)
+		m.pace.mark()
+		if err != nil && ctx.Err() == nil {
 			// The chunk's lease lapses and it is claimed again.
 			m.log.Error("jobs: checking a chunk", "job", t.id, "chunk", t.chunk, "error", err)
 			sleep(ctx, queueWait)
 		}
+		m.pace.wait(ctx)
 	}
 }
 
