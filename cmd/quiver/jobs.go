@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"strings"
 	"time"
 
@@ -34,6 +35,7 @@ type jobsConfig struct {
 	keyStored   int
 	keyJobs     int
 	storeRetry  time.Duration
+	cpus        int
 
 	m    *jobs.Manager
 	done chan struct{} // closed when the workers have stopped
@@ -52,6 +54,7 @@ func jobsFlags(f *flags) *jobsConfig {
 	f.Int(&jc.keyInFlight, "job-key-rows-in-flight", "QUIVER_JOB_KEY_ROWS_IN_FLIGHT", jobs.DefaultMaxOwnerRowsInFlight, "most rows of a key's bulk jobs that have not ended; past it an upload is refused with 429; negative: no bound")
 	f.Int(&jc.keyStored, "job-key-rows-stored", "QUIVER_JOB_KEY_ROWS_STORED", jobs.DefaultMaxOwnerRowsStored, "most rows of a key's stored bulk jobs (not cancelled nor failed), until they expire or are deleted; negative: no bound")
 	f.Int(&jc.keyJobs, "job-key-jobs", "QUIVER_JOB_KEY_JOBS", jobs.DefaultMaxOwnerJobs, "most bulk jobs a key has stored, until they expire or are deleted; negative: no bound")
+	f.Int(&jc.cpus, "job-cpus", "QUIVER_JOB_CPUS", max(1, runtime.GOMAXPROCS(0)-1), "cores, on average, under which the bulk job workers keep the process: they pause when it is busier, leaving the rest to the synchronous routes")
 	f.Duration(&jc.storeRetry, "job-store-retry", "QUIVER_JOB_STORE_RETRY", jobs.DefaultStoreRetry, "how long a running job's results may fail to be stored (Redis full, read-only, down) before the job fails")
 	return jc
 }
@@ -64,6 +67,9 @@ func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, rc *redisC
 	}
 	if jc.concurrency <= 0 {
 		return usageError{errors.New("-job-concurrency must be positive")}
+	}
+	if jc.cpus <= 0 {
+		return usageError{errors.New("-job-cpus must be positive")}
 	}
 	if rc.client == nil && jc.workers == 0 {
 		logger.Info("bulk jobs are off: -workers 0 without -redis-url leaves no one to run them")
@@ -83,7 +89,7 @@ func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, rc *redisC
 	}
 	jcfg := jobs.Config{
 		Verifier: v, TTL: jc.ttl, ClaimIdle: jc.claimIdle, MaxRows: jc.maxRows, MaxBytes: jc.maxBytes, MaxMemory: jc.maxMemory,
-		MaxOwnerRowsInFlight: jc.keyInFlight, MaxOwnerRowsStored: jc.keyStored, MaxOwnerJobs: jc.keyJobs, StoreRetry: jc.storeRetry,
+		MaxOwnerRowsInFlight: jc.keyInFlight, MaxOwnerRowsStored: jc.keyStored, MaxOwnerJobs: jc.keyJobs, StoreRetry: jc.storeRetry, CPUs: jc.cpus,
 		Workers: max(jc.workers, 1), Logger: logger, Metrics: cfg.Metrics,
 	}
 	if rc.client != nil { // a nil *redis.Client in the interface would not be nil
