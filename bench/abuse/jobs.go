@@ -23,6 +23,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -33,6 +34,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -519,10 +521,30 @@ func latencyScenario(bin string, d time.Duration) bool {
 			return false
 		}
 		running := waitFor(s, key, big.job.ID, func(a jobAnswer) bool { return a.job.Done > 0 }, time.Minute)
-		// The cheap route is measured while the 3-row job goes through.
+		// The cheap route is measured while the 3-row job goes through,
+		// until the large job ends or d has passed.
 		var under []time.Duration
 		measured := make(chan struct{})
-		go func() { under, _ = cheapCalls(s, cheap, d); close(measured) }()
+		var bigEnded atomic.Bool
+		go func() {
+			for !bigEnded.Load() {
+				if a := getJob(s, key, big.job.ID); a.status != 200 || ended(a.job.Status) {
+					bigEnded.Store(true)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		}()
+		go func() {
+			defer close(measured)
+			for end := time.Now().Add(d); time.Now().Before(end) && !bigEnded.Load(); {
+				a := post(context.Background(), cheap, s.base+"/v1/dev/data/base64/encode", key, []byte(`{"value":"hello, world"}`))
+				if a.status == 200 {
+					under = append(under, a.latency)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			slices.Sort(under)
+		}()
 		t := time.Now()
 		small := submit(s, key2, strings.NewReader("email\nana@d1.test\nbo@d2.test\ncy@d3.test\n"))
 		var smallEnd jobAnswer
@@ -533,13 +555,14 @@ func latencyScenario(bin string, d time.Duration) bool {
 		}
 		<-measured
 		state := getJob(s, key, big.job.ID)
+		bigEnded.Store(true)
 		fmt.Printf("  %s: base64/encode alone: %s\n", backend, percentiles(alone))
-		fmt.Printf("  %s: with the 1M-row job running (%s when it started, %s after): %s\n", backend, describe(running), describe(state), percentiles(under))
+		fmt.Printf("  %s: while the 1M-row job runs (%s when measuring began, %s when it ended): %s\n", backend, describe(running), describe(state), percentiles(under))
 		fmt.Printf("  %s: second key's 3-row job: %s, %v after its submit\n", backend, describe(smallEnd), smallTook.Round(time.Millisecond))
 		p99 := func(l []time.Duration) time.Duration { return l[min(len(l)-1, len(l)*99/100)] }
 		bound := max(2*p99(alone), 10*time.Millisecond)
-		pass := len(alone) > 0 && len(under) > 0 && p99(under) <= bound && smallEnd.job.Status == "done" && smallTook < time.Second && !ended(state.job.Status)
-		fmt.Printf("  %s: %s (p99 under the job within %v; the 3-row job done within 1 s; the big job still running at the end)\n", backend, verdict(pass), bound)
+		pass := len(alone) > 0 && len(under) >= 100 && p99(under) <= bound && smallEnd.job.Status == "done" && smallTook < time.Second
+		fmt.Printf("  %s: %s (p99 under the job within %v, over 100 calls or more; the 3-row job done within 1 s)\n", backend, verdict(pass), bound)
 		ok = ok && pass
 		jobCall(s, key, "DELETE", "/v1/email/bulk/jobs/"+big.job.ID, "", nil)
 		s.stop()
