@@ -174,9 +174,9 @@ func (m *Manager) storeFailed(ctx context.Context, t task, mt *meta, cause error
 	if failing := now.Sub(since); failing >= m.cfg.StoreRetry {
 		why := unavailable(cause)
 		if why == "" {
-			why = "fails"
+			why = "fails: " + cause.Error()
 		}
-		reason := fmt.Sprintf("its results could not be stored for %v: the job store %s (%v)", failing.Round(time.Second), why, cause)
+		reason := fmt.Sprintf("its results could not be stored for %v: the job store %s", failing.Round(time.Second), why)
 		_, err := m.endJob(ctx, t.id, mt, StatusFailed, reason)
 		return err
 	}
