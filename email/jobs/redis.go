@@ -540,7 +540,9 @@ func (s *redisStore) end(ctx context.Context, id string, st Status, reason strin
 // life for the claim idle time (it is presumed dead), else the next chunk
 // of the next owner in the ring (the owner goes to the end of it), from
 // the next of its jobs (the job goes to the end of the owner's), skipping
-// jobs that wait. Owners and jobs with nothing left leave the ring. It
+// jobs that wait (at most 16 jobs an owner, 128 in all, are looked at in
+// one claim: the next claim goes on from there). Owners and jobs with
+// nothing left leave the ring. It
 // returns {id, chunk, attempts, retried} or nil. KEYS: ring, leases,
 // queued, workers. ARGV: now, the claim idle time (ms), the queue's
 // prefix, this worker. It runs when Redis is full: it
@@ -569,7 +571,7 @@ for _ = 1, redis.call('LLEN', KEYS[1]) do
   if budget <= 0 then break end
   local owner = redis.call('LMOVE', KEYS[1], KEYS[1], 'LEFT', 'RIGHT')
   local ol = P .. 'o:' .. owner
-  for _ = 1, redis.call('LLEN', ol) do
+  for _ = 1, math.min(redis.call('LLEN', ol), 16) do
     budget = budget - 1
     if budget < 0 then break end
     local id = redis.call('LINDEX', ol, 0)
