@@ -38,7 +38,7 @@ func FuzzSubmit(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	m, err := jobs.New(jobs.Config{Verifier: v, ChunkRows: 3, ChunkBytes: 64, MaxRows: 100, MaxBytes: 4096})
+	m, err := jobs.New(jobs.Config{Verifier: v, ChunkRows: 3, ChunkBytes: 64, MaxRows: 100, MaxBytes: 4096, MaxOwnerJobs: -1})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -70,6 +70,11 @@ func FuzzSubmit(f *testing.F) {
 		if err := m.Results(context.Background(), "k", j.ID, &got); err != nil {
 			t.Fatal(err)
 		}
+		defer func() {
+			if _, err := m.Delete(context.Background(), "k", j.ID); err != nil {
+				t.Errorf("Delete: %v", err)
+			}
+		}()
 		stats, err := v.VerifyCSV(context.Background(), bytes.NewReader(file), &want, email.StreamOptions{})
 		if err != nil {
 			t.Fatalf("verify-list refuses what Submit took (%q): %v", file, err)
