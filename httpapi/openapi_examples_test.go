@@ -174,7 +174,11 @@ func TestOpenAPIExamplesAreServed(t *testing.T) {
 			}
 			sent++
 			t.Run(method+" "+strings.TrimPrefix(path, "/v1/"), func(t *testing.T) {
-				path := strings.ReplaceAll(path, "{id}", jobID) // the job routes: a job of key k
+				id := jobID // the job routes: a job of key k
+				if method == http.MethodDelete {
+					id = exampleJob(t, m) // DELETE deletes a done job: one of its own
+				}
+				path := strings.ReplaceAll(path, "{id}", id)
 				checkExample(t, h, exampleRequest(t, method, path, op))
 			})
 		}
