@@ -174,3 +174,22 @@ func TestAnalyzeDNSBounds(t *testing.T) {
 		t.Errorf("%d TXT records cut; the zone has one long one, listed first", cut)
 	}
 }
+
+// TestRefusalSaysItsCauseOnce: a refused destination says "destination
+// not allowed" once, then which address was refused, and still wraps the
+// refusal for errors.Is.
+func TestRefusalSaysItsCauseOnce(t *testing.T) {
+	c := dnsChecker(t)
+	_, err := c.AnalyzeRobots(context.Background(), RobotsRequest{URL: "http://127.0.0.1/"})
+	want := "INVALID_REQUEST: destination not allowed: url must point to a public address: 127.0.0.1 is a special-purpose address (prohibited IP address)"
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v\n\twant %s", err, want)
+	}
+	if !isRefused(err) {
+		t.Errorf("err = %v does not wrap the refusal", err)
+	}
+	var ee *envelope.Error
+	if !errors.As(err, &ee) || len(ee.Details) != 1 || ee.Details[0].Field != "url" {
+		t.Errorf("err = %#v: want one detail, for url", err)
+	}
+}
