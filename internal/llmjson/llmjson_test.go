@@ -287,6 +287,22 @@ func TestAskMaxAttempts(t *testing.T) {
 	}
 }
 
+// TestContractErrorSaysItsCauseOnce: the error of answers that broke the
+// contract says so once, with the attempts once, and names no internal
+// package; errors.As still finds the ContractError and the code.
+func TestContractErrorSaysItsCauseOnce(t *testing.T) {
+	bad := llmtest.Reply{Content: `{"colors":[]}`}
+	_, _, err := ask(t, client(t, testutil.NewOpenAI(t, bad, bad)))
+	want := "UPSTREAM_ERROR: the language model's answer did not meet the contract after 2 attempts: colors must hold exactly 3 items, not 0"
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v\n\twant %s", err, want)
+	}
+	var ce *llmjson.ContractError
+	if !errors.As(err, &ce) || ce.Attempts != 2 || !errors.Is(err, &envelope.Error{Code: envelope.CodeUpstreamError}) {
+		t.Errorf("err = %#v: not an UPSTREAM_ERROR wrapping a ContractError of 2 attempts", err)
+	}
+}
+
 func TestAskNoJSONMode(t *testing.T) {
 	s := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"colors":["a","b","c"]}`})
 	c := client(t, s)
