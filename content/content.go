@@ -49,7 +49,7 @@ var ErrInvalidConfig = errors.New("content: invalid configuration")
 // is invalid (see [llm.Config.Validate]).
 func New(cfg Config) (*Generator, error) {
 	if err := cfg.LLM.Validate(); err != nil {
-		return nil, cfgerr.Wrap("content", ErrInvalidConfig, err)
+		return nil, cfgerr.Wrap(ErrInvalidConfig, "LLM", err)
 	}
 	return &Generator{llm: cfg.LLM}, nil
 }

@@ -2,7 +2,6 @@ package devutil
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
@@ -39,14 +38,12 @@ var ErrInvalidConfig = errors.New("devutil: invalid configuration")
 // ErrInvalidConfig, and llm.ErrInvalidConfig when the LLM field is the
 // cause.
 func (c Config) validate() error {
-	if err := c.LLM.Validate(); err != nil {
-		return cfgerr.Wrap("devutil", ErrInvalidConfig, err)
-	}
+	l := cfgerr.List{Sentinel: ErrInvalidConfig}
+	l.Nest("LLM", c.LLM.Validate())
 	if c.RegexMatchTimeout < 0 {
-		return fmt.Errorf("%w: RegexMatchTimeout is %v; it must be 0 (the default, %v) or positive",
-			ErrInvalidConfig, c.RegexMatchTimeout, DefaultRegexMatchTimeout)
+		l.Add("RegexMatchTimeout must be 0 (the default, %v) or positive, not %v", DefaultRegexMatchTimeout, c.RegexMatchTimeout)
 	}
-	return nil
+	return l.Err()
 }
 
 // settings is what the operations backed by a language model share: the

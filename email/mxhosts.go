@@ -403,14 +403,14 @@ func dnsblZones(zones []string) ([]string, error) {
 		z = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(z), "."))
 		ldh := strings.Trim(z, "abcdefghijklmnopqrstuvwxyz0123456789-.") == ""
 		if _, ok := dns.IsDomainName(z); !ok || !ldh || !strings.Contains(z, ".") || strings.Contains(z, "..") || len(z) > 200 {
-			return nil, fmt.Errorf("[%d] is not a domain name such as zen.spamhaus.org", i)
+			return nil, fmt.Errorf("DNSBLZones[%d] is not a domain name such as zen.spamhaus.org", i)
 		}
 		if !slices.Contains(out, z) {
 			out = append(out, z)
 		}
 	}
 	if len(out) > MaxDNSBLZones {
-		return nil, fmt.Errorf("names %d zones; at most %d are allowed", len(out), MaxDNSBLZones)
+		return nil, fmt.Errorf("DNSBLZones names %d zones; at most %d are allowed", len(out), MaxDNSBLZones)
 	}
 	return out, nil
 }

@@ -114,7 +114,7 @@ func New(cfg Config) (*Verifier, error) {
 	v.pace = newPacer(o.HostConnections, o.HostInterval)
 	zones, err := dnsblZones(cfg.DNSBLZones)
 	if err != nil {
-		return nil, fmt.Errorf("%w: DNSBLZones %v", ErrInvalidConfig, err)
+		return nil, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
 	}
 	v.dnsbl = zones
 	return v, nil

@@ -59,7 +59,7 @@ type Client struct {
 // [ErrInvalidConfig] and llm.ErrInvalidConfig.
 func New(cfg Config) (*Client, error) {
 	if err := cfg.LLM.Validate(); err != nil {
-		return nil, cfgerr.Wrap("photosocial", ErrInvalidConfig, err)
+		return nil, cfgerr.Wrap(ErrInvalidConfig, "LLM", err)
 	}
 	return &Client{src: cfg.Provider, llm: cfg.LLM, clock: cfg.Now}, nil
 }
