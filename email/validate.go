@@ -355,7 +355,7 @@ func (v *Verifier) domainMX(ctx context.Context, domain string) MX {
 }
 
 func mxFailure(err error) MX {
-	m := MX{Hosts: []string{}, Error: err.Error()}
+	m := MX{Hosts: []string{}, Error: lookupText(err)}
 	switch {
 	case errors.Is(err, resolver.ErrNXDomain):
 		m.Status, m.Error = MXNXDomain, ""

@@ -113,9 +113,17 @@ func TestAnalyzeDNSFailures(t *testing.T) {
 	if !errors.As(err, &ee) || ee.Code != envelope.CodeUpstreamTimeout {
 		t.Errorf("dropped queries: err = %v; want UPSTREAM_TIMEOUT", err)
 	}
+	// The message does not name the domain: the cause, the resolver's
+	// error, does.
+	if err == nil || strings.Count(err.Error(), "slow.test") != 1 {
+		t.Errorf("dropped queries: err = %v; want the domain named once", err)
+	}
 	_, err = c.AnalyzeDNS(context.Background(), DNSRequest{Domain: "broken.test"})
 	if !errors.As(err, &ee) || ee.Code != envelope.CodeUpstreamError {
 		t.Errorf("SERVFAIL: err = %v; want UPSTREAM_ERROR", err)
+	}
+	if err == nil || strings.Count(err.Error(), "broken.test") != 1 || !errors.Is(err, resolver.ErrServFail) {
+		t.Errorf("SERVFAIL: err = %v; want the domain named once, wrapping resolver.ErrServFail", err)
 	}
 	for _, tt := range []struct{ in, want string }{
 		{"", "domain: is required"},
