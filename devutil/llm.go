@@ -4,8 +4,8 @@ import (
 	"errors"
 	"time"
 
-	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/cfgerr"
+	"github.com/quiverkit/quiver/internal/llmjson"
 	"github.com/quiverkit/quiver/llm"
 )
 
@@ -73,6 +73,5 @@ func (s *settings) regexTimeout() time.Duration {
 // errNoModel is the SERVICE_UNAVAILABLE error of an operation that needs
 // a language model when none is configured; what says what was asked.
 func errNoModel(what string) error {
-	return envelope.Errorf(envelope.CodeServiceUnavailable,
-		"%s no language model is configured: set QUIVER_LLM_PROVIDER (openai, anthropic, ollama or googleai) and QUIVER_LLM_MODEL on the server, or set devutil.Config.LLM.Model", what)
+	return llmjson.NoModel(what+" no language model is configured", "devutil.Config.LLM.Model")
 }

@@ -17,6 +17,18 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
+// NoModel returns the SERVICE_UNAVAILABLE error of an operation that
+// needs a language model when none is configured. lead says so in the
+// caller's words ("headlines needs a language model, and none is
+// configured"); the message adds how a server is given one. setting
+// names the Go field that gives one ("content.Config.LLM.Model"): it is
+// the cause, which Go callers and logs read and an HTTP caller never
+// does.
+func NoModel(lead, setting string) error {
+	return envelope.Wrap(envelope.CodeServiceUnavailable, errors.New(setting+" is not set"),
+		lead+": set QUIVER_LLM_PROVIDER (openai, anthropic, ollama or googleai) and QUIVER_LLM_MODEL on the server")
+}
+
 // statusInText finds the status code in the error texts of the OpenAI and
 // Anthropic clients ("API returned unexpected status code: 429: ...") and
 // of the Google client ("googleapi: Error 429: ...").
