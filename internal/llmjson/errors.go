@@ -43,7 +43,7 @@ func classify(parent, attempt context.Context, rec *llmhttp.Recorder, err error)
 			"the request was canceled before the language model answered")
 	case attempt.Err() != nil:
 		// The caller's deadline or the per-attempt timeout ran out.
-		return envelope.Wrap(envelope.CodeUpstreamTimeout, errors.Join(context.DeadlineExceeded, err),
+		return envelope.Wrap(envelope.CodeUpstreamTimeout, deadline{err},
 			"the language model did not answer in time")
 	}
 
@@ -75,6 +75,16 @@ func classify(parent, attempt context.Context, rec *llmhttp.Recorder, err error)
 		return envelope.Wrap(envelope.CodeUpstreamError, err, "the language model provider failed")
 	}
 }
+
+// deadline is the error of a call that ran out of time: the client's
+// error, which errors.Is also finds to be context.DeadlineExceeded,
+// whatever the client made of it. (errors.Join would do as much, and
+// add "context deadline exceeded" on a line of its own to a text that
+// says the timeout already.)
+type deadline struct{ error }
+
+func (d deadline) Is(target error) bool { return target == context.DeadlineExceeded }
+func (d deadline) Unwrap() error        { return d.error }
 
 func isTimeout(err error) bool {
 	var ne net.Error

@@ -184,6 +184,11 @@ func TestAskWithRealClients(t *testing.T) {
 				if !errors.Is(err, context.DeadlineExceeded) {
 					t.Errorf("err = %v does not wrap context.DeadlineExceeded", err)
 				}
+				// One line, saying the timeout once more at most: the
+				// client's own words.
+				if strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "context deadline exceeded\n") {
+					t.Errorf("err = %q: not one line", err)
+				}
 				if d := time.Since(start); d > 2*time.Second {
 					t.Errorf("took %v: the timeout was not honoured", d)
 				}

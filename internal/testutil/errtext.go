@@ -166,9 +166,9 @@ const (
 // ErrorTextProblems says what is wrong with text for its reader: a
 // clause said twice ([RepeatedClause]), an internal name
 // ([InternalName]), an error code said twice (for a Go caller) or at all
-// (for an HTTP caller, who reads it in the code field), and for an HTTP
-// caller Go's names ([GoName], [PackagePrefix]). It returns nil when
-// nothing is.
+// (for an HTTP caller, who reads it in the code field), for an HTTP
+// caller Go's names ([GoName], [PackagePrefix]), and several lines where
+// one error is meant. It returns nil when nothing is.
 func ErrorTextProblems(text string, r Reader) []string {
 	var out []string
 	if c := RepeatedClause(text); c != "" {
@@ -187,5 +187,19 @@ func ErrorTextProblems(text string, r Reader) []string {
 			out = append(out, fmt.Sprintf("speaks Go (%q)", n))
 		}
 	}
+	// An HTTP message is one line, and so is an envelope error's text:
+	// errors.Join's lines are for errors that stand apart.
+	if strings.Contains(text, "\n") && (r == HTTPCaller || startsWithCode(text)) {
+		out = append(out, "spans several lines")
+	}
 	return out
+}
+
+func startsWithCode(text string) bool {
+	for _, code := range envelope.Codes {
+		if strings.HasPrefix(text, string(code)+":") {
+			return true
+		}
+	}
+	return false
 }

@@ -67,6 +67,8 @@ func TestErrorTextProblems(t *testing.T) {
 		{"the MX lookup failed: resolver: lookup x. MX: timeout", testutil.HTTPCaller, 1},
 		{"the MX lookup failed: resolver: lookup x. MX: timeout", testutil.GoCaller, 0},
 		{"UPSTREAM_ERROR: llmjson: the answer broke the contract: the answer broke the contract", testutil.GoCaller, 2},
+		{"UPSTREAM_TIMEOUT: the model did not answer in time: context deadline exceeded\nPost \"x\": EOF", testutil.GoCaller, 1},
+		{"jobs: invalid configuration: TTL must not be negative\njobs: invalid configuration: Workers must not be negative", testutil.GoCaller, 0},
 	}
 	for _, tt := range tests {
 		if got := testutil.ErrorTextProblems(tt.text, tt.reader); len(got) != tt.want {
