@@ -55,14 +55,7 @@ _dmarc.example.com. 60 IN TXT "v=DMARC1; p=reject; rua=mailto:dmarc@example.com"
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := jobs.New(jobs.Config{Verifier: v})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { m.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
+	m := runJobs(t, jobs.Config{Verifier: v})
 	return mustNew(t, httpapi.Config{
 		Keys: []string{"k"}, RatePerSecond: -1, Resolver: r, WebCheck: wc,
 		MicroblogProvider: mb, PhotosocialProvider: photosocial.Sample(), Jobs: m,

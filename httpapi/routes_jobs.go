@@ -30,8 +30,10 @@ func (s *server) jobsRoutes() []route {
 		_, maxBytes = m.Limits()
 	}
 	unconfigured := func() error {
-		return envelope.Errorf(envelope.CodeServiceUnavailable,
-			"bulk jobs are not configured: set httpapi.Config.Jobs (quiver serve runs them with -workers, sharing them through -redis-url)")
+		// The Go setting is the cause, for Go callers and the logs; the
+		// message speaks to the HTTP caller and the server's operator.
+		return envelope.Wrap(envelope.CodeServiceUnavailable, errors.New("httpapi.Config.Jobs is nil"),
+			"bulk jobs are not configured on this server (quiver serve runs them with -workers, sharing them through -redis-url)")
 	}
 	owner := func(r *http.Request) string {
 		ri := info(r.Context())

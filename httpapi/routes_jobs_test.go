@@ -277,7 +277,7 @@ func TestJobRoutesUnconfigured(t *testing.T) {
 		{"DELETE", "/v1/email/bulk/jobs/" + strings.Repeat("0", 32)},
 	} {
 		resp, env := send(t, h, c.method, c.path, "", nil)
-		if resp.StatusCode != 503 || env.Error == nil || !strings.Contains(env.Error.Message, "Config.Jobs") {
+		if resp.StatusCode != 503 || env.Error == nil || !strings.Contains(env.Error.Message, "bulk jobs are not configured") {
 			t.Errorf("%s %s: %d %+v", c.method, c.path, resp.StatusCode, env.Error)
 		}
 	}

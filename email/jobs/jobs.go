@@ -20,6 +20,7 @@ import (
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/cfgerr"
 	"github.com/quiverkit/quiver/internal/csvrec"
 )
 
@@ -294,10 +295,8 @@ type Manager struct {
 // [ErrInvalidConfig] when a field cannot work, or reports collectors that
 // cannot be registered in cfg.Metrics.
 func New(cfg Config) (*Manager, error) {
-	var errs []error
-	bad := func(field, rule string) {
-		errs = append(errs, fmt.Errorf("%w: %s %s", ErrInvalidConfig, field, rule))
-	}
+	problems := cfgerr.List{Sentinel: ErrInvalidConfig}
+	bad := func(field, rule string) { problems.Add("%s %s", field, rule) }
 	if cfg.TTL < 0 {
 		bad("TTL", "must not be negative")
 	}
@@ -331,7 +330,7 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.CPUs < 0 {
 		bad("CPUs", "must not be negative")
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err := problems.Err(); err != nil {
 		return nil, err
 	}
 	def := func(p *int, d int) {
