@@ -6,7 +6,8 @@
 #
 #   bench/abuse.sh                   # all the scenarios
 #   DURATION=10s bench/abuse.sh
-#   ONLY=auth bench/abuse.sh         # format, sitemap, auth, authflood or health
+#   ONLY=auth bench/abuse.sh         # one of format, sitemap, auth, authflood, health,
+#                                    # uploads, redisfull, quota or latency
 #   BUDGET=268435456 bench/abuse.sh  # a 256 MiB memory budget
 #   SERVER_ARGS='-heavy-slots 8' bench/abuse.sh  # more quiver flags
 #
@@ -17,5 +18,6 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/quiver" ./cmd/quiver
 go build -o "$work/abuse" ./bench/abuse
+go build -o "$work/dnsserver" ./bench/dnsserver # the job scenarios' MX lookups
 echo "quiver $(go version | cut -d' ' -f3) on $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-"$work/abuse" -quiver "$work/quiver" -duration "${DURATION:-20s}" -budget "${BUDGET:-536870912}" -only "${ONLY:-}" -server-args "${SERVER_ARGS:-}"
+"$work/abuse" -quiver "$work/quiver" -duration "${DURATION:-20s}" -budget "${BUDGET:-536870912}" -only "${ONLY:-}" -server-args "${SERVER_ARGS:-}" -dnsserver "$work/dnsserver"

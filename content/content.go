@@ -49,7 +49,7 @@ var ErrInvalidConfig = errors.New("content: invalid configuration")
 // is invalid (see [llm.Config.Validate]).
 func New(cfg Config) (*Generator, error) {
 	if err := cfg.LLM.Validate(); err != nil {
-		return nil, cfgerr.Wrap("content", ErrInvalidConfig, err)
+		return nil, cfgerr.Wrap(ErrInvalidConfig, "LLM", err)
 	}
 	return &Generator{llm: cfg.LLM}, nil
 }
@@ -115,8 +115,7 @@ func maxTokens(expected int) int {
 }
 
 func errNoModel(op string) error {
-	return envelope.Errorf(envelope.CodeServiceUnavailable,
-		"%s needs a language model, and none is configured: set QUIVER_LLM_PROVIDER (openai, anthropic, ollama or googleai) and QUIVER_LLM_MODEL on the server, or set content.Config.LLM.Model", op)
+	return llmjson.NoModel(op+" needs a language model, and none is configured", "content.Config.LLM.Model")
 }
 
 // Summarize summarizes a text. Without a model it uses the extractive

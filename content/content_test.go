@@ -224,6 +224,11 @@ func TestWithoutModelTheOthersAreUnavailable(t *testing.T) {
 		if e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "QUIVER_LLM_PROVIDER") {
 			t.Errorf("%s: err = %v, want SERVICE_UNAVAILABLE saying how to configure a provider", name, err)
 		}
+		// The Go setting is for Go callers: in the error's text, not in
+		// the message an HTTP caller reads.
+		if strings.Contains(e.Message, "content.Config") || !strings.Contains(err.Error(), "content.Config.LLM.Model") {
+			t.Errorf("%s: message %q, text %q: want the Go setting in the text only", name, e.Message, err)
+		}
 	}
 }
 

@@ -264,7 +264,7 @@ func ExampleStacktraceAnalyzer_Analyze() {
 	// Output:
 	// <nil>
 	// go panic: assignment to entry in nil map, raised in main.main (/app/main.go:5)
-	// the language model gave no suggestion: the language model provider failed (HTTP 503)
+	// no suggestion: the language model provider failed (HTTP 503)
 }
 
 // With Polish, the model rewrites the description and the features; its

@@ -2,11 +2,10 @@ package devutil
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
-	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/cfgerr"
+	"github.com/quiverkit/quiver/internal/llmjson"
 	"github.com/quiverkit/quiver/llm"
 )
 
@@ -39,14 +38,12 @@ var ErrInvalidConfig = errors.New("devutil: invalid configuration")
 // ErrInvalidConfig, and llm.ErrInvalidConfig when the LLM field is the
 // cause.
 func (c Config) validate() error {
-	if err := c.LLM.Validate(); err != nil {
-		return cfgerr.Wrap("devutil", ErrInvalidConfig, err)
-	}
+	l := cfgerr.List{Sentinel: ErrInvalidConfig}
+	l.Nest("LLM", c.LLM.Validate())
 	if c.RegexMatchTimeout < 0 {
-		return fmt.Errorf("%w: RegexMatchTimeout is %v; it must be 0 (the default, %v) or positive",
-			ErrInvalidConfig, c.RegexMatchTimeout, DefaultRegexMatchTimeout)
+		l.Add("RegexMatchTimeout must be 0 (the default, %v) or positive, not %v", DefaultRegexMatchTimeout, c.RegexMatchTimeout)
 	}
-	return nil
+	return l.Err()
 }
 
 // settings is what the operations backed by a language model share: the
@@ -76,6 +73,5 @@ func (s *settings) regexTimeout() time.Duration {
 // errNoModel is the SERVICE_UNAVAILABLE error of an operation that needs
 // a language model when none is configured; what says what was asked.
 func errNoModel(what string) error {
-	return envelope.Errorf(envelope.CodeServiceUnavailable,
-		"%s no language model is configured: set QUIVER_LLM_PROVIDER (openai, anthropic, ollama or googleai) and QUIVER_LLM_MODEL on the server, or set devutil.Config.LLM.Model", what)
+	return llmjson.NoModel(what+" no language model is configured", "devutil.Config.LLM.Model")
 }

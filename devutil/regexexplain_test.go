@@ -233,6 +233,10 @@ func TestExplainRegexInvalid(t *testing.T) {
 		if pe.Offset != tt.offset || !strings.Contains(pe.Reason, tt.reason) {
 			t.Errorf("%q: error at %d %q, want at %d %q", tt.pattern, pe.Offset, pe.Reason, tt.offset, tt.reason)
 		}
+		// The text says the reason once.
+		if want := "INVALID_REQUEST: pattern is not a valid regular expression: " + pe.Error(); err.Error() != want {
+			t.Errorf("%q: err = %q, want %q", tt.pattern, err, want)
+		}
 	}
 	for _, p := range []string{"", strings.Repeat("a", devutil.MaxPatternLength+1), "\xff"} {
 		_, err := devutil.ExplainRegex(context.Background(), devutil.RegexExplainRequest{Pattern: p})

@@ -100,7 +100,7 @@ func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest)
 			// ctx.Err(): a canceled request is not an internal error.
 			return StacktraceResult{}, ai, err
 		}
-		res.AINote = "the language model gave no suggestion: " + envelope.From(err).Message
+		res.AINote = "no suggestion: " + envelope.From(err).Message
 		return res, ai, nil
 	}
 	res.AISuggestion = strings.TrimSpace(ans.Suggestion)

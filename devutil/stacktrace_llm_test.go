@@ -59,8 +59,8 @@ func TestStacktraceAnalyzerModelFailures(t *testing.T) {
 		note    string
 	}{
 		{"garbage", []llmtest.Reply{{Content: "I think you should check the key."}, {Content: `{"advice":"x"}`}}, llm.Config{}, "did not meet the contract"},
-		{"timeout", []llmtest.Reply{{Content: `{"suggestion":"x"}`, Delay: 5 * time.Second}}, llm.Config{Timeout: 100 * time.Millisecond}, "the language model gave no suggestion"},
-		{"server error", []llmtest.Reply{{Status: 500}}, llm.Config{MaxAttempts: 1}, "the language model gave no suggestion"},
+		{"timeout", []llmtest.Reply{{Content: `{"suggestion":"x"}`, Delay: 5 * time.Second}}, llm.Config{Timeout: 100 * time.Millisecond}, "no suggestion: the language model"},
+		{"server error", []llmtest.Reply{{Status: 500}}, llm.Config{MaxAttempts: 1}, "no suggestion: the language model"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -394,7 +394,7 @@ func (v *Verifier) lookupRecord(ctx context.Context, name, version, what string,
 	switch {
 	case err != nil:
 		*ps = append(*ps, lookupProblem("warning", "dns_error", "the "+what+" lookup", err))
-		return "", 0, RecordError, err.Error()
+		return "", 0, RecordError, lookupText(err)
 	case len(recs) == 0:
 		return "", 0, RecordMissing, ""
 	}
@@ -445,13 +445,13 @@ func (v *Verifier) mtasts(ctx context.Context, domain string, mxHosts []string) 
 	}
 	policy, warn, err := v.fetchPolicy(ctx, m.PolicyURL)
 	if err != nil && policyFetchTransient(err) {
-		m.Status, m.Error = RecordError, err.Error()
-		ps.add("warning", "mta_sts_policy_unavailable", "the MTA-STS policy could not be fetched from here, so whether senders can is not known: "+err.Error())
+		m.Status, m.Error = RecordError, lookupText(err)
+		ps.add("warning", "mta_sts_policy_unavailable", "the MTA-STS policy could not be fetched from here, so whether senders can is not known: "+m.Error)
 		return m
 	}
 	if err != nil {
-		m.Status, m.Error = RecordInvalid, err.Error()
-		ps.add("error", "mta_sts_policy_unavailable", "the MTA-STS record is published but its policy cannot be fetched, so senders apply none: "+err.Error())
+		m.Status, m.Error = RecordInvalid, lookupText(err)
+		ps.add("error", "mta_sts_policy_unavailable", "the MTA-STS record is published but its policy cannot be fetched, so senders apply none: "+m.Error)
 		return m
 	}
 	if warn != "" {
@@ -525,6 +525,9 @@ func (v *Verifier) fetchPolicy(ctx context.Context, url string) (p *mailauth.MTA
 	}
 	resp, err := client.RoundTrip(req)
 	if err != nil {
+		if strings.Contains(err.Error(), req.URL.Hostname()) {
+			return nil, "", err // it names the host already (a refused destination, a DNS failure)
+		}
 		return nil, "", fmt.Errorf("fetching %s: %w", url, err)
 	}
 	defer resp.Body.Close()
@@ -635,7 +638,7 @@ func (v *Verifier) dkim(ctx context.Context, domain string, selectors []string) 
 			failed++
 			if firstErr == nil {
 				firstErr = r.err
-				d.Error = r.err.Error()
+				d.Error = lookupText(r.err)
 			}
 		case r.key != nil:
 			d.Keys = append(d.Keys, *r.key)
@@ -680,10 +683,10 @@ func (v *Verifier) dnssec(ctx context.Context, domain string) *DNSSEC {
 			q := questions[i].name + " " + dns.TypeToString[questions[i].qtype]
 			d.Bogus = append(d.Bogus, q)
 			*ps = append(*ps, lookupProblem("", "", "the "+questions[i].what+" lookup", err))
-			d.Error = cmp.Or(d.Error, err.Error())
+			d.Error = cmp.Or(d.Error, lookupText(err))
 		case err != nil && !errors.Is(err, resolver.ErrNXDomain) && i < 2:
 			// The other questions are the other checks' own.
-			d.Error = cmp.Or(d.Error, err.Error())
+			d.Error = cmp.Or(d.Error, lookupText(err))
 			*ps = append(*ps, lookupProblem("warning", "dns_error", "the DNSSEC lookup", err))
 		}
 	}
@@ -712,13 +715,37 @@ func (v *Verifier) dnssec(ctx context.Context, domain string) *DNSSEC {
 func lookupProblem(sev, code, what string, err error) Problem {
 	var le *resolver.LookupError
 	if !errors.Is(err, resolver.ErrDNSSECBogus) || !errors.As(err, &le) {
-		return Problem{Code: code, Severity: sev, Message: what + " failed: " + err.Error()}
+		return Problem{Code: code, Severity: sev, Message: what + " failed: " + lookupText(err)}
 	}
 	msg := what + " (" + strings.TrimSuffix(le.Name, ".") + " " + dns.TypeToString[le.Type] + ") failed DNSSEC validation at the resolver, as it does for every sender that validates DNSSEC"
 	for i, e := range le.ExtendedErrors {
 		msg += map[bool]string{true: "; the resolver says ", false: ", "}[i == 0] + e.String()
 	}
 	return Problem{Code: "dnssec_bogus", Severity: "error", Message: msg}
+}
+
+// lookupText is what an answer says of err: for a failed lookup, the
+// question and the failure in the resolver's words ("example.com MX:
+// server failure (SERVFAIL)"), with the Extended DNS Errors of the reply,
+// and not the network error behind it, which names the resolver's own
+// address and belongs in the logs; for any other error, its text.
+func lookupText(err error) string {
+	var le *resolver.LookupError
+	if !errors.As(err, &le) {
+		return err.Error()
+	}
+	why := "the lookup failed"
+	for _, s := range []error{resolver.ErrDNSSECBogus, resolver.ErrNXDomain, resolver.ErrNoData, resolver.ErrServFail,
+		resolver.ErrRefused, resolver.ErrTimeout, resolver.ErrUnreachable, resolver.ErrInvalidName} {
+		if errors.Is(le.Err, s) {
+			why = s.Error()
+			break
+		}
+	}
+	for _, e := range le.ExtendedErrors {
+		why += ", " + e.String()
+	}
+	return strings.TrimSuffix(le.Name, ".") + " " + dns.TypeToString[le.Type] + ": " + why
 }
 
 // covers reports whether err is the failure of a lookup that d lists in

@@ -266,6 +266,16 @@ func TestCheckMTASTS(t *testing.T) {
 				(m.MXMatch == nil) != (tt.match == nil) || m.MXMatch != nil && *m.MXMatch != *tt.match {
 				t.Errorf("status %s mode %q match %v problems %v error %q", m.Status, mode, m.MXMatch, m.Problems, m.Error)
 			}
+			// What the caller reads says its cause once, in its words.
+			texts := []string{m.Error}
+			for _, p := range m.Problems {
+				texts = append(texts, p.Message)
+			}
+			for _, text := range texts {
+				if r := testutil.RepeatedClause(text); r != "" || strings.Contains(text, "resolver:") {
+					t.Errorf("%q says %q twice or names the resolver package", text, r)
+				}
+			}
 		})
 	}
 	m, _ := v.CheckMTASTS(context.Background(), "sts-valid.test")

@@ -337,7 +337,7 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 			l := listings[z*len(addrs)+k]
 			switch {
 			case l.err != nil:
-				add("warning", "dnsbl_error", "the DNSBL "+zone+" did not answer for "+a.IP+": "+l.err.Error())
+				add("warning", "dnsbl_error", "the DNSBL "+zone+" did not answer for "+a.IP+": "+lookupText(l.err))
 			case l.listed:
 				a.Listed = append(a.Listed, zone)
 				msg := a.IP + " (" + host + ") is listed by " + zone + " (" + strings.Join(l.codes, ", ") + ")"
@@ -403,14 +403,14 @@ func dnsblZones(zones []string) ([]string, error) {
 		z = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(z), "."))
 		ldh := strings.Trim(z, "abcdefghijklmnopqrstuvwxyz0123456789-.") == ""
 		if _, ok := dns.IsDomainName(z); !ok || !ldh || !strings.Contains(z, ".") || strings.Contains(z, "..") || len(z) > 200 {
-			return nil, fmt.Errorf("[%d] is not a domain name such as zen.spamhaus.org", i)
+			return nil, fmt.Errorf("DNSBLZones[%d] is not a domain name such as zen.spamhaus.org", i)
 		}
 		if !slices.Contains(out, z) {
 			out = append(out, z)
 		}
 	}
 	if len(out) > MaxDNSBLZones {
-		return nil, fmt.Errorf("names %d zones; at most %d are allowed", len(out), MaxDNSBLZones)
+		return nil, fmt.Errorf("DNSBLZones names %d zones; at most %d are allowed", len(out), MaxDNSBLZones)
 	}
 	return out, nil
 }
@@ -429,7 +429,9 @@ type DNSBLListing struct {
 	// control characters and cut to MaxDNSBLReason bytes; empty when
 	// none.
 	Reason string `json:"reason"`
-	// Error is the message of Err; omitted when Err is nil.
+	// Error says what Err says, in the caller's words: a failed lookup
+	// is named with its failure (SERVFAIL, timeout...), without the
+	// network error behind it. Omitted when Err is nil.
 	Error string `json:"error,omitempty"`
 	// Err is why the zone gave no usable answer: the lookup failed, or
 	// the zone answered an error code (Spamhaus's 127.255.255.0/24:
@@ -464,7 +466,7 @@ func (v *Verifier) CheckDNSBL(ctx context.Context, ip netip.Addr) ([]DNSBLListin
 			out[i].Codes = []string{}
 		}
 		if a.err != nil {
-			out[i].Error = a.err.Error()
+			out[i].Error = lookupText(a.err)
 		}
 	})
 	return out, nil

@@ -114,7 +114,7 @@ func New(cfg Config) (*Verifier, error) {
 	v.pace = newPacer(o.HostConnections, o.HostInterval)
 	zones, err := dnsblZones(cfg.DNSBLZones)
 	if err != nil {
-		return nil, fmt.Errorf("%w: DNSBLZones %v", ErrInvalidConfig, err)
+		return nil, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
 	}
 	v.dnsbl = zones
 	return v, nil
@@ -389,7 +389,7 @@ func (v *Verifier) domainMX(ctx context.Context, domain string) MX {
 }
 
 func mxFailure(err error) MX {
-	m := MX{Hosts: []string{}, Error: err.Error()}
+	m := MX{Hosts: []string{}, Error: lookupText(err)}
 	switch {
 	case errors.Is(err, resolver.ErrNXDomain):
 		m.Status, m.Error = MXNXDomain, ""

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 )
@@ -93,27 +94,88 @@ type Error struct {
 	Err error `json:"-"`
 }
 
-// Error implements the error interface.
+// Error implements the error interface: "CODE: message: cause", each
+// part said once.
+//
+//   - The details replace the message when it is one of them, as [From]
+//     makes it ("CODE: field: issue; field: issue"); a message of its own
+//     stands for the details, which restate it field by field for an HTTP
+//     caller.
+//   - The cause follows, without what the text already says: a cause that
+//     is an *Error is written without its code, its leading clauses that
+//     the text holds are left out ("destination not allowed: 10.0.0.1 is
+//     ..." after a message that says "destination not allowed"), and a
+//     cause whose text is already there (quoted by a detail, or the
+//     [ValidationError] that the details list) is left out.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(string(e.Code))
-	if e.Message != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Message)
-	}
-	for _, d := range e.Details {
-		b.WriteString("; ")
-		if d.Field != "" {
-			b.WriteString(d.Field)
-			b.WriteString(": ")
-		}
-		b.WriteString(d.Issue)
-	}
-	if e.Err != nil {
-		b.WriteString(": ")
-		b.WriteString(e.Err.Error())
-	}
+	e.writeBody(&b)
 	return b.String()
+}
+
+// writeBody writes what follows the code in Error: ": message", the
+// details, and the cause.
+func (e *Error) writeBody(b *strings.Builder) {
+	head := e.Message
+	if len(e.Details) > 0 && (head == "" || head == issueText(e.Details[0]) || head == e.Details[0].Issue) {
+		parts := make([]string, len(e.Details))
+		for i, d := range e.Details {
+			parts[i] = issueText(d)
+		}
+		head = strings.Join(parts, "; ")
+	}
+	if head != "" {
+		b.WriteString(": ")
+		b.WriteString(head)
+	}
+	if e.Err == nil {
+		return
+	}
+	var v *ValidationError
+	if errors.As(e.Err, &v) && slices.Equal(v.Issues, e.Details) {
+		return // the details list its issues
+	}
+	var cause string
+	if inner, ok := e.Err.(*Error); ok {
+		var ib strings.Builder
+		inner.writeBody(&ib)
+		cause = strings.TrimPrefix(ib.String(), ": ")
+	} else {
+		cause = e.Err.Error()
+	}
+	said := b.String()
+	for {
+		clause, rest, ok := strings.Cut(cause, ": ")
+		if !ok || !holdsClause(said, clause) {
+			break
+		}
+		cause = rest
+	}
+	if cause == "" || strings.Contains(said, cause) {
+		return
+	}
+	b.WriteString(": ")
+	b.WriteString(cause)
+}
+
+// holdsClause reports whether text holds clause whole: between the
+// separators that Error writes (": ", "; ") or the text's ends.
+func holdsClause(text, clause string) bool {
+	for i := 0; clause != ""; {
+		k := strings.Index(text[i:], clause)
+		if k < 0 {
+			return false
+		}
+		start, end := i+k, i+k+len(clause)
+		before := start == 0 || strings.HasSuffix(text[:start], ": ") || strings.HasSuffix(text[:start], "; ")
+		after := end == len(text) || strings.HasPrefix(text[end:], ": ") || strings.HasPrefix(text[end:], "; ")
+		if before && after {
+			return true
+		}
+		i = start + 1
+	}
+	return false
 }
 
 // Unwrap returns the underlying cause.
@@ -183,13 +245,18 @@ func (v *ValidationError) Err() error {
 func (v *ValidationError) Error() string {
 	parts := make([]string, len(v.Issues))
 	for i, is := range v.Issues {
-		if is.Field == "" {
-			parts[i] = is.Issue
-		} else {
-			parts[i] = is.Field + ": " + is.Issue
-		}
+		parts[i] = issueText(is)
 	}
 	return "invalid request: " + strings.Join(parts, "; ")
+}
+
+// issueText is "field: issue", or the issue alone when it concerns no
+// one field.
+func issueText(is FieldIssue) string {
+	if is.Field == "" {
+		return is.Issue
+	}
+	return is.Field + ": " + is.Issue
 }
 
 // From converts any error into the envelope's error object. It is the single
@@ -214,11 +281,7 @@ func From(err error) *Error {
 	if errors.As(err, &v) {
 		msg := "the request is invalid"
 		if len(v.Issues) > 0 {
-			is := v.Issues[0]
-			msg = is.Issue
-			if is.Field != "" {
-				msg = is.Field + ": " + is.Issue
-			}
+			msg = issueText(v.Issues[0])
 		}
 		return &Error{Code: CodeInvalidRequest, Message: msg, Details: v.Issues, Err: err}
 	}

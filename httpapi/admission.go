@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/meter"
 )
@@ -34,7 +35,10 @@ const (
 	sitemapWeight   = 64 << 20 // sitemap: up to 50 MiB inflated, whatever the body
 	largeResponse   = 64 << 10 // responses above this get Config.SlowWriteTimeout
 	retryAfterAdmit = time.Second
-	jobUploadWeight = 4 << 20 // a chunk of rows, the CSV reader's and the client's buffers
+	// jobUploadWeight is a job upload's: jobs.UploadMemory (what Submit
+	// holds of a file, whatever its size) and the parts around the file
+	// (jobsUploadSlack), twice, for the heap's room for garbage.
+	jobUploadWeight = 2 * (jobs.UploadMemory + jobsUploadSlack)
 )
 
 // routeKind is how a route is charged.
@@ -52,7 +56,7 @@ var routeKinds = map[string]routeKind{
 	"/v1/dev/data/hash":            {perByte: heavyPerByte, heavy: true},
 	"/v1/dev/stacktrace":           {perByte: heavyPerByte, heavy: true},
 	"/v1/email/bulk/validate-csv":  {perByte: heavyPerByte, heavy: true},
-	// A job upload streams: one chunk of rows in memory, whatever the file.
+	// A job upload streams: at most jobs.UploadMemory of it in memory.
 	"/v1/email/bulk/jobs": {fixed: jobUploadWeight},
 	// Routes whose result does not follow their small body: the weight
 	// is the result's worst case, held before the answer is encoded (and

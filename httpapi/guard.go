@@ -74,7 +74,7 @@ func parseProxies(list []string) ([]netip.Prefix, error) {
 		}
 		a, err := netip.ParseAddr(s)
 		if err != nil {
-			return nil, fmt.Errorf("trusted proxy %s: not an IP address or CIDR prefix", envelope.Quote(s))
+			return nil, fmt.Errorf("holds %s, which is not an IP address or CIDR prefix", envelope.Quote(s))
 		}
 		a = a.Unmap()
 		out = append(out, netip.PrefixFrom(a, a.BitLen()))

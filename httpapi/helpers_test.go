@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/httpapi"
 )
 
@@ -61,4 +63,19 @@ func mustNew(t testing.TB, cfg httpapi.Config) *httpapi.Handler {
 		t.Fatal(err)
 	}
 	return h
+}
+
+// runJobs returns a jobs.Manager of cfg whose workers run until the test
+// ends.
+func runJobs(t testing.TB, cfg jobs.Config) *jobs.Manager {
+	t.Helper()
+	m, err := jobs.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { m.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return m
 }

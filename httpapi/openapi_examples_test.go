@@ -55,14 +55,7 @@ _dmarc.example.com. 60 IN TXT "v=DMARC1; p=reject; rua=mailto:dmarc@example.com"
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := jobs.New(jobs.Config{Verifier: v})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { m.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
+	m := runJobs(t, jobs.Config{Verifier: v})
 	return mustNew(t, httpapi.Config{
 		Keys: []string{"k"}, RatePerSecond: -1, Resolver: r, WebCheck: wc,
 		MicroblogProvider: mb, PhotosocialProvider: photosocial.Sample(), Jobs: m,
@@ -174,7 +167,11 @@ func TestOpenAPIExamplesAreServed(t *testing.T) {
 			}
 			sent++
 			t.Run(method+" "+strings.TrimPrefix(path, "/v1/"), func(t *testing.T) {
-				path := strings.ReplaceAll(path, "{id}", jobID) // the job routes: a job of key k
+				id := jobID // the job routes: a job of key k
+				if method == http.MethodDelete {
+					id = exampleJob(t, m) // DELETE deletes a done job: one of its own
+				}
+				path := strings.ReplaceAll(path, "{id}", id)
 				checkExample(t, h, exampleRequest(t, method, path, op))
 			})
 		}

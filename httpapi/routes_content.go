@@ -1,17 +1,10 @@
 package httpapi
 
-import (
-	"fmt"
-
-	"github.com/quiverkit/quiver/content"
-)
+import "github.com/quiverkit/quiver/content"
 
 // contentRoutes returns the routes served by package content.
 func (s *server) contentRoutes() ([]route, error) {
 	g, err := content.New(content.Config{LLM: s.cfg.LLM})
-	if err != nil {
-		err = fmt.Errorf("content: %w", err)
-	}
 	return []route{
 		postAI(groupContent, "/v1/content/summarize", "Summarize a text", g.Summarize),
 		postAI(groupContent, "/v1/content/rewrite", "Rewrite a text in another tone", g.Rewrite),

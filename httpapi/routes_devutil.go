@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"fmt"
 	"net/http"
 
 	"github.com/quiverkit/quiver/devutil"
@@ -12,9 +11,6 @@ import (
 func (s *server) devutilRoutes() ([]route, error) {
 	cfg := devutil.Config{LLM: s.cfg.LLM, RegexMatchTimeout: s.cfg.RegexMatchTimeout}
 	regex, err := devutil.NewRegexGenerator(cfg)
-	if err != nil {
-		err = fmt.Errorf("devutil: %w", err)
-	}
 	// The three constructors validate cfg alike: err is theirs too.
 	stacktrace, _ := devutil.NewStacktraceAnalyzer(cfg)
 	readme, _ := devutil.NewReadmeGenerator(cfg)

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -15,9 +14,6 @@ import (
 // emailRoutes returns the routes served by package email.
 func (s *server) emailRoutes() ([]route, error) {
 	v, err := email.New(email.Config{Resolver: s.cfg.Resolver, Lists: s.cfg.EmailLists, SMTP: s.cfg.EmailSMTP, DNSBLZones: s.cfg.EmailDNSBLZones, MTASTS: s.cfg.EmailMTASTS})
-	if err != nil {
-		err = fmt.Errorf("email: %w", err)
-	}
 	return []route{
 		post(groupEmail, "/v1/email/bulk/validate", "Validate 1 to 500 email addresses", v.ValidateBulk).describe(listReachability),
 		{

@@ -154,6 +154,44 @@ func TestJobCancelRoute(t *testing.T) {
 	}
 }
 
+// DELETE of a job that has ended deletes it (then it is 404); over a
+// quota of its key, an upload is 429 with Retry-After, naming the quota.
+func TestJobDeleteAndQuotaRoutes(t *testing.T) {
+	h, m := jobsHandler(t, jobs.Config{MaxOwnerRowsInFlight: 2})
+	ct, body := jobForm(t, nil, []byte("email\na@b.test\nc@d.test\n"))
+	_, env := send(t, h, "POST", "/v1/email/bulk/jobs", ct, body)
+	j := decodeJob(t, env)
+
+	ct, body = jobForm(t, nil, []byte("email\ne@f.test\n"))
+	resp, env := send(t, h, "POST", "/v1/email/bulk/jobs", ct, body)
+	if resp.StatusCode != 429 || env.Error == nil || env.Error.Code != "RATE_LIMIT_EXCEEDED" || resp.Header.Get("Retry-After") != "60" ||
+		!strings.Contains(env.Error.Message, "rows in flight") || !strings.Contains(env.Error.Message, " 2 rows") {
+		t.Fatalf("an upload over the quota: %d %+v Retry-After %q", resp.StatusCode, env.Error, resp.Header.Get("Retry-After"))
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { m.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if g, _ := m.Get(context.Background(), hexKey("k"), j.ID); g.Status == jobs.StatusDone {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the job did not end")
+		}
+	}
+	resp, env = send(t, h, "DELETE", "/v1/email/bulk/jobs/"+j.ID, "", nil)
+	if d := decodeJob(t, env); resp.StatusCode != 200 || d.Status != jobs.StatusDone {
+		t.Errorf("DELETE of a done job: %d %s", resp.StatusCode, env.Data)
+	}
+	for _, path := range []string{"/v1/email/bulk/jobs/" + j.ID, "/v1/email/bulk/jobs/" + j.ID + "/results"} {
+		if resp, _ := send(t, h, "GET", path, "", nil); resp.StatusCode != 404 {
+			t.Errorf("GET %s after DELETE: %d, want 404", path, resp.StatusCode)
+		}
+	}
+}
+
 // Bad uploads: limits named, fields checked.
 func TestJobUploadErrors(t *testing.T) {
 	h, _ := jobsHandler(t, jobs.Config{MaxRows: 3, MaxBytes: 1000})
@@ -191,6 +229,45 @@ func TestJobUploadErrors(t *testing.T) {
 	}
 }
 
+// The multipart layer holds no part whole: the bytes around the file part
+// (a part's headers, which mime/multipart reads whole up to 10 MiB, the
+// check_* fields) are bounded, and a file part of one 8 MiB row is
+// refused at the row bound; each upload allocates a few buffers.
+func TestJobUploadHoldsNoPart(t *testing.T) {
+	h, _ := jobsHandler(t, jobs.Config{})
+	header := func(n int) string {
+		return "--B\r\nContent-Disposition: form-data; name=\"check_mx\"\r\nX-Pad: " + strings.Repeat("p", n) + "\r\n\r\ntrue\r\n"
+	}
+	file := "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"l.csv\"\r\n\r\nemail\na@b.test\n\r\n--B--\r\n"
+	for _, tc := range []struct {
+		name, body, want string
+	}{
+		{"a part's header of 8 MiB", header(8 << 20), "take more than"},
+		{"a field of 8 MiB", "--B\r\nContent-Disposition: form-data; name=\"check_mx\"\r\n\r\ntrue" + strings.Repeat(" ", 8<<20) + "\r\n" + file, "take more than"},
+		{"a part's header of 8 MiB after the file", "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"l.csv\"\r\n\r\nemail\na@b.test\n\r\n" + header(8<<20) + "--B--\r\n", "take more than"},
+		{"a row of 8 MiB", "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"l.csv\"\r\n\r\nemail\n" + strings.Repeat("x", 8<<20) + "\n\r\n--B--\r\n", "limit of 65536 bytes per row"},
+	} {
+		var resp *http.Response
+		var env envelopeBody
+		res := testing.Benchmark(func(b *testing.B) {
+			for range b.N {
+				resp, env = send(t, h, "POST", "/v1/email/bulk/jobs", "multipart/form-data; boundary=B", strings.NewReader(tc.body))
+			}
+		})
+		if resp.StatusCode != 400 || env.Error == nil || !strings.Contains(env.Error.Message, tc.want) {
+			t.Errorf("%s: %d %+v, want 400 naming %q", tc.name, resp.StatusCode, env.Error, tc.want)
+		}
+		if a := res.AllocedBytesPerOp(); a > 1<<20 {
+			t.Errorf("%s: %d bytes allocated, want under 1 MiB", tc.name, a)
+		}
+	}
+	// Small headers and fields, as clients send them, are read.
+	resp, env := send(t, h, "POST", "/v1/email/bulk/jobs", "multipart/form-data; boundary=B", strings.NewReader(header(100)+file))
+	if resp.StatusCode != 202 {
+		t.Errorf("an upload with a 100-byte header: %d %+v", resp.StatusCode, env.Error)
+	}
+}
+
 // Without a Manager the routes answer 503 saying how to configure one.
 func TestJobRoutesUnconfigured(t *testing.T) {
 	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
@@ -200,7 +277,7 @@ func TestJobRoutesUnconfigured(t *testing.T) {
 		{"DELETE", "/v1/email/bulk/jobs/" + strings.Repeat("0", 32)},
 	} {
 		resp, env := send(t, h, c.method, c.path, "", nil)
-		if resp.StatusCode != 503 || env.Error == nil || !strings.Contains(env.Error.Message, "Config.Jobs") {
+		if resp.StatusCode != 503 || env.Error == nil || !strings.Contains(env.Error.Message, "bulk jobs are not configured") {
 			t.Errorf("%s %s: %d %+v", c.method, c.path, resp.StatusCode, env.Error)
 		}
 	}

@@ -1,17 +1,10 @@
 package httpapi
 
-import (
-	"fmt"
-
-	"github.com/quiverkit/quiver/social/microblog"
-)
+import "github.com/quiverkit/quiver/social/microblog"
 
 // microblogRoutes returns the routes served by package microblog.
 func (s *server) microblogRoutes() ([]route, error) {
 	mb, err := microblog.New(microblog.Config{Provider: s.cfg.MicroblogProvider})
-	if err != nil {
-		err = fmt.Errorf("microblog: %w", err)
-	}
 	return []route{
 		get(groupMicroblog, "/v1/microblog/profile", "Profile of a user", mb.Profile),
 		get(groupMicroblog, "/v1/microblog/user-tweets", "Latest tweets of a user", mb.UserTweets),

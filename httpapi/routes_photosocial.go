@@ -1,16 +1,12 @@
 package httpapi
 
-import (
-	"fmt"
-
-	"github.com/quiverkit/quiver/social/photosocial"
-)
+import "github.com/quiverkit/quiver/social/photosocial"
 
 // photosocialRoutes returns the routes served by package photosocial.
 func (s *server) photosocialRoutes() ([]route, error) {
 	c, err := photosocial.New(photosocial.Config{Provider: s.cfg.PhotosocialProvider, LLM: s.cfg.LLM})
 	if err != nil {
-		return nil, fmt.Errorf("photosocial: %w", err)
+		return nil, err
 	}
 	const p = "/v1/photosocial"
 	return []route{

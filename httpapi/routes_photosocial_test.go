@@ -63,7 +63,7 @@ func TestPhotosocialDataRoutes(t *testing.T) {
 		{"/v1/photosocial/posts?username=northwind.coffee&limit=101", 400, `INVALID_REQUEST`},
 		{"/v1/photosocial/reels?username=northwind.coffee", 200, `"type":"reel"`},
 		{"/v1/photosocial/media?shortcode=DAreBwfYYAA", 200, `"shortcode":"DAreBwfYYAA"`},
-		{"/v1/photosocial/media", 400, `shortcode or media_id is required`},
+		{"/v1/photosocial/media", 400, `shortcode: is required when media_id is not given`},
 		{"/v1/photosocial/comments?shortcode=DAreBwfYYAA&limit=2", 200, `"result_count":2`},
 		{"/v1/photosocial/hashtag/search?hashtag=%23coffee&limit=3", 200, `"result_count":3`},
 		{"/v1/photosocial/search?query=northwind", 200, `"type":"profile"`},

@@ -94,6 +94,7 @@ import (
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/cfgerr"
 	"github.com/quiverkit/quiver/internal/metrics"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/resolver"
@@ -313,10 +314,8 @@ type Config struct {
 
 // validate reports the fields of c that hold values that cannot work.
 func (c *Config) validate() error {
-	var errs []error
-	bad := func(field, rule string) {
-		errs = append(errs, fmt.Errorf("%w: %s %s", ErrInvalidConfig, field, rule))
-	}
+	problems := cfgerr.List{Sentinel: ErrInvalidConfig}
+	bad := func(field, rule string) { problems.Add("%s %s", field, rule) }
 	if len(c.Keys) == 0 {
 		bad("Keys", "is empty: every /v1 request would be refused")
 	}
@@ -354,10 +353,8 @@ func (c *Config) validate() error {
 	if c.RegexMatchTimeout < 0 {
 		bad("RegexMatchTimeout", "must not be negative")
 	}
-	if err := c.LLM.Validate(); err != nil {
-		errs = append(errs, fmt.Errorf("%w: LLM: %w", ErrInvalidConfig, err))
-	}
-	return errors.Join(errs...)
+	problems.Nest("LLM", c.LLM.Validate())
+	return problems.Err()
 }
 
 // server holds the handler's state. Its methods are the route operations

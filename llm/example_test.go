@@ -99,7 +99,7 @@ func ExampleConfig_Validate() {
 	fmt.Println(err)
 	// Output:
 	// true
-	// llm: invalid configuration: MaxAttempts is -1; it must be 0 (the default, 2) or positive
+	// llm: invalid configuration: MaxAttempts must be 0 (the default, 2) or positive, not -1
 }
 
 func ExamplePrices_Lookup() {

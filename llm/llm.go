@@ -42,7 +42,6 @@ package llm
 
 import (
 	"errors"
-	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -50,6 +49,8 @@ import (
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
+
+	"github.com/quiverkit/quiver/internal/cfgerr"
 )
 
 // DefaultMaxAttempts is the number of times a model is asked when
@@ -109,20 +110,20 @@ func (c Config) Enabled() bool { return c.Model != nil }
 // error wraps [ErrInvalidConfig] and names the field. The zero Config is
 // valid.
 func (c Config) Validate() error {
-	var errs []error
+	l := cfgerr.List{Sentinel: ErrInvalidConfig}
 	if c.Timeout < 0 {
-		errs = append(errs, fmt.Errorf("%w: Timeout is %v; it must be 0 (no bound) or positive", ErrInvalidConfig, c.Timeout))
+		l.Add("Timeout must be 0 (no bound) or positive, not %v", c.Timeout)
 	}
 	if c.MaxAttempts < 0 {
-		errs = append(errs, fmt.Errorf("%w: MaxAttempts is %d; it must be 0 (the default, %d) or positive", ErrInvalidConfig, c.MaxAttempts, DefaultMaxAttempts))
+		l.Add("MaxAttempts must be 0 (the default, %d) or positive, not %d", DefaultMaxAttempts, c.MaxAttempts)
 	}
 	for _, name := range sortedNames(c.Prices) {
 		p := c.Prices[name]
 		if !validPrice(p.Input) || !validPrice(p.Output) {
-			errs = append(errs, fmt.Errorf("%w: Prices[%q] is %v/%v; prices must be finite and not negative", ErrInvalidConfig, name, p.Input, p.Output))
+			l.Add("Prices[%q] must be finite and not negative, not %v/%v", name, p.Input, p.Output)
 		}
 	}
-	return errors.Join(errs...)
+	return l.Err()
 }
 
 func validPrice(f float64) bool { return f >= 0 && !math.IsInf(f, 1) }

@@ -623,11 +623,18 @@ func (r *Resolver) exchange(ctx context.Context, m *dns.Msg, server string) (*dn
 		reply, _, err = r.tcp.ExchangeContext(ctx, m, server)
 	}
 	if err != nil {
+		kind := ErrUnreachable
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("%w: %s: %w", ErrTimeout, server, err)
+			kind = ErrTimeout
 		}
-		return nil, fmt.Errorf("%w: %s: %w", ErrUnreachable, server, err)
+		// A network error names the server already ("read udp
+		// 127.0.0.1:41234->192.0.2.53:53: i/o timeout"); a context's
+		// does not.
+		if strings.Contains(err.Error(), server) {
+			return nil, fmt.Errorf("%w: %w", kind, err)
+		}
+		return nil, fmt.Errorf("%w: %s: %w", kind, server, err)
 	}
 	return reply, nil
 }

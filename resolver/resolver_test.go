@@ -151,6 +151,10 @@ func TestUnreachableServer(t *testing.T) {
 	if !errors.Is(err, ErrUnreachable) || !errors.As(err, &le) {
 		t.Fatalf("err = %v, want a *LookupError wrapping ErrUnreachable", err)
 	}
+	// The network error names the server: the text does not name it again.
+	if n := strings.Count(err.Error(), addr); n != 1 {
+		t.Errorf("err = %v: names the server %d times, want once", err, n)
+	}
 }
 
 // A failure rcode other than SERVFAIL and REFUSED is ErrServFail.

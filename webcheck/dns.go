@@ -164,12 +164,14 @@ func (c *Checker) AnalyzeDNS(ctx context.Context, req DNSRequest) (DNSResult, er
 		res.TXTRecords[i] = textcut.Mark(t, mailauth.MaxRecordBytes, "…")
 	}
 	if len(failures) == 6 {
+		// The cause, a *resolver.LookupError, names the domain and the
+		// query: the message does not repeat them.
 		for _, f := range failures {
 			if errors.Is(f, resolver.ErrTimeout) || errors.Is(f, context.DeadlineExceeded) {
-				return DNSResult{}, envelope.Wrap(envelope.CodeUpstreamTimeout, f, "DNS lookups of "+domain+" timed out")
+				return DNSResult{}, envelope.Wrap(envelope.CodeUpstreamTimeout, f, "the DNS lookups of the domain timed out")
 			}
 		}
-		return DNSResult{}, envelope.Wrap(envelope.CodeUpstreamError, failures[0], "DNS lookups of "+domain+" failed")
+		return DNSResult{}, envelope.Wrap(envelope.CodeUpstreamError, failures[0], "the DNS lookups of the domain failed")
 	}
 	if nx && len(res.ARecords)+len(res.AAAARecords)+len(res.MXRecords)+len(res.TXTRecords)+len(res.NSRecords) == 0 {
 		res.Warnings = append(res.Warnings, "the domain does not exist (NXDOMAIN)")

@@ -113,9 +113,17 @@ func TestAnalyzeDNSFailures(t *testing.T) {
 	if !errors.As(err, &ee) || ee.Code != envelope.CodeUpstreamTimeout {
 		t.Errorf("dropped queries: err = %v; want UPSTREAM_TIMEOUT", err)
 	}
+	// The message does not name the domain: the cause, the resolver's
+	// error, does.
+	if err == nil || strings.Count(err.Error(), "slow.test") != 1 {
+		t.Errorf("dropped queries: err = %v; want the domain named once", err)
+	}
 	_, err = c.AnalyzeDNS(context.Background(), DNSRequest{Domain: "broken.test"})
 	if !errors.As(err, &ee) || ee.Code != envelope.CodeUpstreamError {
 		t.Errorf("SERVFAIL: err = %v; want UPSTREAM_ERROR", err)
+	}
+	if err == nil || strings.Count(err.Error(), "broken.test") != 1 || !errors.Is(err, resolver.ErrServFail) {
+		t.Errorf("SERVFAIL: err = %v; want the domain named once, wrapping resolver.ErrServFail", err)
 	}
 	for _, tt := range []struct{ in, want string }{
 		{"", "domain: is required"},
@@ -172,5 +180,24 @@ func TestAnalyzeDNSBounds(t *testing.T) {
 	}
 	if cut != 1 {
 		t.Errorf("%d TXT records cut; the zone has one long one, listed first", cut)
+	}
+}
+
+// TestRefusalSaysItsCauseOnce: a refused destination says "destination
+// not allowed" once, then which address was refused, and still wraps the
+// refusal for errors.Is.
+func TestRefusalSaysItsCauseOnce(t *testing.T) {
+	c := dnsChecker(t)
+	_, err := c.AnalyzeRobots(context.Background(), RobotsRequest{URL: "http://127.0.0.1/"})
+	want := "INVALID_REQUEST: destination not allowed: url must point to a public address: 127.0.0.1 is a special-purpose address (prohibited IP address)"
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v\n\twant %s", err, want)
+	}
+	if !isRefused(err) {
+		t.Errorf("err = %v does not wrap the refusal", err)
+	}
+	var ee *envelope.Error
+	if !errors.As(err, &ee) || len(ee.Details) != 1 || ee.Details[0].Field != "url" {
+		t.Errorf("err = %#v: want one detail, for url", err)
 	}
 }

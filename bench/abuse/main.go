@@ -25,6 +25,8 @@
 //     server on loopback, for -duration, while one client calls Base64
 //     encode (health.go). Pass: peak RSS under -budget, enveloped
 //     answers, and the cheap route's p99 under 100 ms.
+//   - uploads, redisfull, quota, latency: bulk jobs (jobs.go, which
+//     describes each).
 package main
 
 import (
@@ -53,45 +55,79 @@ import (
 
 const key = "bench-abuse-key-0123456789abcdef"
 
-func main() {
+func main() { os.Exit(run()) }
+
+// run runs the scenarios that -only names (every one by default) and
+// returns the exit code, after stopping every quiver it started.
+func run() int {
 	quiver := flag.String("quiver", "", "path to the quiver binary (required)")
 	duration := flag.Duration("duration", 20*time.Second, "how long each load scenario runs")
 	budget := flag.Int64("budget", 512<<20, "the memory budget: the server's -memory-budget, and the RSS it must stay under")
-	only := flag.String("only", "", "run one scenario: format, sitemap, auth or health")
+	only := flag.String("only", "", "run one scenario: format, sitemap, auth, authflood, health, uploads, redisfull, quota or latency")
 	serverArgs := flag.String("server-args", "", "more quiver flags, separated by spaces (e.g. -heavy-slots 8)")
 	flag.Parse()
 	if *quiver == "" {
 		fmt.Fprintln(os.Stderr, "abuse: -quiver is required")
-		os.Exit(2)
+		return 2
 	}
-	srv, err := start(*quiver, append([]string{"-memory-budget", strconv.FormatInt(*budget, 10)}, strings.Fields(*serverArgs)...)...)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "abuse:", err)
-		os.Exit(1)
+	// shared is the quiver of the scenarios that need no flags of their
+	// own, started on first use.
+	var shared *server
+	sharedServer := func() *server {
+		if shared == nil {
+			srv, err := start(*quiver, append([]string{"-memory-budget", strconv.FormatInt(*budget, 10)}, strings.Fields(*serverArgs)...)...)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "abuse:", err)
+				return nil
+			}
+			fmt.Printf("quiver pid %d on %s; GOMAXPROCS of this host %d cores\n", srv.cmd.Process.Pid, srv.base, numCPU())
+			shared = srv
+		}
+		return shared
 	}
-	defer srv.stop()
-	fmt.Printf("quiver pid %d on %s; GOMAXPROCS of this host %d cores\n", srv.cmd.Process.Pid, srv.base, numCPU())
-	ok := true
-	if *only == "" || *only == "format" {
-		ok = formatScenario(srv, *duration, *budget) && ok
+	defer func() {
+		if shared != nil {
+			shared.stop()
+		}
+	}()
+	onShared := func(f func(*server) bool) func() bool {
+		return func() bool {
+			srv := sharedServer()
+			return srv != nil && f(srv)
+		}
 	}
-	if *only == "" || *only == "sitemap" {
-		ok = sitemapScenario(srv, *duration) && ok
+	scenarios := []struct {
+		name string
+		run  func() bool
+	}{
+		{"format", onShared(func(srv *server) bool { return formatScenario(srv, *duration, *budget) })},
+		{"sitemap", onShared(func(srv *server) bool { return sitemapScenario(srv, *duration) })},
+		{"auth", onShared(authScenario)},
+		// The scenarios below start quivers of their own.
+		{"authflood", func() bool { return authfloodScenario(*quiver, *budget) }},                                   // authflood.go
+		{"health", func() bool { return healthScenario(*quiver, *duration, *budget, strings.Fields(*serverArgs)) }}, // health.go
+		{"uploads", func() bool { return uploadsScenario(*quiver, *budget) }},                                       // jobs.go
+		{"redisfull", func() bool { return redisFullScenario(*quiver) }},                                            // jobs.go
+		{"quota", func() bool { return quotaScenario(*quiver) }},                                                    // jobs.go
+		{"latency", func() bool { return latencyScenario(*quiver, *duration) }},                                     // jobs.go
 	}
-	if *only == "" || *only == "auth" {
-		ok = authScenario(srv) && ok
+	ok, ran := true, false
+	for _, sc := range scenarios {
+		if *only == "" || *only == sc.name {
+			ran = true
+			ok = sc.run() && ok
+		}
 	}
-	if *only == "" || *only == "authflood" {
-		ok = authfloodScenario(*quiver, *budget) && ok
-	}
-	if *only == "" || *only == "health" {
-		ok = healthScenario(*quiver, *duration, *budget, strings.Fields(*serverArgs)) && ok
+	if !ran {
+		fmt.Fprintf(os.Stderr, "abuse: no scenario %q\n", *only)
+		return 2
 	}
 	if !ok {
 		fmt.Println("FAIL")
-		os.Exit(1)
+		return 1
 	}
 	fmt.Println("PASS")
+	return 0
 }
 
 // server is a running quiver.

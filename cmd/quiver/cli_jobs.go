@@ -50,7 +50,9 @@ var jobCommands = []command{
 	{
 		name:    "email job cancel",
 		args:    "ID",
-		summary: "Cancel a bulk verification job and print it.",
+		summary: "Cancel a bulk verification job, or delete one that has ended, and print it.",
+		help: "A job that has not ended is cancelled (its rows and partial results are dropped; it stays, cancelled, until it expires); " +
+			"a job that has ended is deleted with its results, freeing the key's quotas. It is the DELETE route.",
 		example: `quiver email job cancel -server http://quiver:8080 3f2a...`,
 		setup:   jobIDCommand(http.MethodDelete),
 	},

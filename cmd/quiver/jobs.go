@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
+	"strings"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/email/jobs"
@@ -27,6 +31,11 @@ type jobsConfig struct {
 	maxRows     int
 	maxBytes    int64
 	maxMemory   int64
+	keyInFlight int
+	keyStored   int
+	keyJobs     int
+	storeRetry  time.Duration
+	cpus        int
 
 	m    *jobs.Manager
 	done chan struct{} // closed when the workers have stopped
@@ -42,6 +51,11 @@ func jobsFlags(f *flags) *jobsConfig {
 	f.Int(&jc.maxRows, "job-max-rows", "QUIVER_JOB_MAX_ROWS", jobs.DefaultMaxRows, "most data rows of a bulk job")
 	f.Int64(&jc.maxBytes, "job-max-bytes", "QUIVER_JOB_MAX_BYTES", jobs.DefaultMaxBytes, "largest CSV file of a bulk job, in bytes")
 	f.Int64(&jc.maxMemory, "job-max-memory", "QUIVER_JOB_MAX_MEMORY", jobs.DefaultMaxMemory, "bytes of rows and results the in-process job queue holds (without -redis-url), results reserved at admission; more is refused with 503")
+	f.Int(&jc.keyInFlight, "job-key-rows-in-flight", "QUIVER_JOB_KEY_ROWS_IN_FLIGHT", jobs.DefaultMaxOwnerRowsInFlight, "most rows of a key's bulk jobs that have not ended; past it an upload is refused with 429; negative: no bound")
+	f.Int(&jc.keyStored, "job-key-rows-stored", "QUIVER_JOB_KEY_ROWS_STORED", jobs.DefaultMaxOwnerRowsStored, "most rows of a key's stored bulk jobs (not cancelled nor failed), until they expire or are deleted; negative: no bound")
+	f.Int(&jc.keyJobs, "job-key-jobs", "QUIVER_JOB_KEY_JOBS", jobs.DefaultMaxOwnerJobs, "most bulk jobs a key has stored, until they expire or are deleted; negative: no bound")
+	f.Int(&jc.cpus, "job-cpus", "QUIVER_JOB_CPUS", max(1, runtime.GOMAXPROCS(0)-1), "cores, on average, under which the bulk job workers keep the process: they pause when it is busier, leaving the rest to the synchronous routes")
+	f.Duration(&jc.storeRetry, "job-store-retry", "QUIVER_JOB_STORE_RETRY", jobs.DefaultStoreRetry, "how long a running job's results may fail to be stored (Redis full, read-only, down) before the job fails")
 	return jc
 }
 
@@ -54,6 +68,9 @@ func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, rc *redisC
 	if jc.concurrency <= 0 {
 		return usageError{errors.New("-job-concurrency must be positive")}
 	}
+	if jc.cpus <= 0 {
+		return usageError{errors.New("-job-cpus must be positive")}
+	}
 	if rc.client == nil && jc.workers == 0 {
 		logger.Info("bulk jobs are off: -workers 0 without -redis-url leaves no one to run them")
 		return nil
@@ -62,13 +79,25 @@ func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, rc *redisC
 	if err != nil {
 		return fmt.Errorf("bulk jobs: %w", err)
 	}
+	for _, q := range []struct {
+		name string
+		v    int
+	}{{"-job-key-rows-in-flight", jc.keyInFlight}, {"-job-key-rows-stored", jc.keyStored}, {"-job-key-jobs", jc.keyJobs}} {
+		if q.v == 0 {
+			return usageError{fmt.Errorf("%s must not be 0: a negative value sets no bound", q.name)}
+		}
+	}
 	jcfg := jobs.Config{
 		Verifier: v, TTL: jc.ttl, ClaimIdle: jc.claimIdle, MaxRows: jc.maxRows, MaxBytes: jc.maxBytes, MaxMemory: jc.maxMemory,
+		MaxOwnerRowsInFlight: jc.keyInFlight, MaxOwnerRowsStored: jc.keyStored, MaxOwnerJobs: jc.keyJobs, StoreRetry: jc.storeRetry, CPUs: jc.cpus,
 		Workers: max(jc.workers, 1), Logger: logger, Metrics: cfg.Metrics,
 	}
 	if rc.client != nil { // a nil *redis.Client in the interface would not be nil
 		jcfg.Redis = rc.client
 		jcfg.Prefix = rc.prefix + "jobs:"
+		for _, w := range redisMemoryWarnings(ctx, rc.client, max(rc.timeout, time.Second)) {
+			logger.Warn("bulk jobs: " + w)
+		}
 	}
 	jc.m, err = jobs.New(jcfg)
 	if err != nil {
@@ -99,4 +128,47 @@ func (jc *jobsConfig) wait() {
 	if jc.done != nil {
 		<-jc.done
 	}
+}
+
+// redisMemoryWarnings checks what the bulk jobs need of Redis: a
+// maxmemory, with the noeviction policy (an evicting policy deletes a
+// job's rows, results or place in the queue; with noeviction a full
+// Redis refuses writes, which the jobs answer with 503 and retry), and
+// Redis 7.0 or later (script flags). It asks CONFIG GET, then INFO when
+// CONFIG is refused (managed Redis services rename or forbid it), and
+// returns what to warn about.
+func redisMemoryWarnings(ctx context.Context, rdb *redis.Client, timeout time.Duration) []string {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var warns []string
+	fields := map[string]string{}
+	info, err := rdb.Info(ctx, "server", "memory").Result()
+	if err == nil {
+		for line := range strings.Lines(info) {
+			if k, v, ok := strings.Cut(strings.TrimSpace(line), ":"); ok {
+				fields[k] = v
+			}
+		}
+	}
+	if conf, err := rdb.ConfigGet(ctx, "maxmemory*").Result(); err == nil {
+		for k, v := range conf {
+			fields[strings.ReplaceAll(k, "-", "_")] = v
+		}
+	}
+	if v := fields["redis_version"]; v != "" {
+		if major, _, _ := strings.Cut(v, "."); len(major) == 1 && major < "7" {
+			warns = append(warns, "redis "+v+" is older than 7.0, which the jobs' scripts need (script flags, LMOVE, LPOS)")
+		}
+	}
+	limit, policy := fields["maxmemory"], fields["maxmemory_policy"]
+	switch {
+	case limit == "" && policy == "":
+		warns = append(warns, fmt.Sprintf("could not read redis's maxmemory (INFO memory: %v); bulk jobs need maxmemory set, with maxmemory-policy noeviction", err))
+	case limit == "0":
+		warns = append(warns, "redis has no maxmemory: jobs may use all the memory of its machine; set maxmemory (see the README's bulk jobs section for its size) with maxmemory-policy noeviction")
+	}
+	if policy != "" && policy != "noeviction" {
+		warns = append(warns, "redis's maxmemory-policy is "+policy+": when full it evicts keys, a job's rows, results or place in the queue among them; set maxmemory-policy noeviction")
+	}
+	return warns
 }

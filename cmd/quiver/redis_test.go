@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/openai"
 
@@ -120,6 +122,37 @@ func TestRedisURLErrorHidesPassword(t *testing.T) {
 		}
 		if strings.Contains(err.Error(), "hunter2") {
 			t.Errorf("connect(%q) = %q, which repeats the password", u, err)
+		}
+	}
+}
+
+// The start-up warnings about what the bulk jobs need of Redis: a
+// maxmemory and the noeviction policy, read with CONFIG GET, or with
+// INFO when CONFIG is refused, as managed Redis services do.
+func TestRedisMemoryWarnings(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"no maxmemory", nil, []string{"no maxmemory"}},
+		{"noeviction", []string{"--maxmemory", "64mb", "--maxmemory-policy", "noeviction"}, nil},
+		{"evicting", []string{"--maxmemory", "64mb", "--maxmemory-policy", "allkeys-lru"}, []string{"allkeys-lru"}},
+		{"CONFIG refused", []string{"--rename-command", "CONFIG", "", "--maxmemory", "64mb", "--maxmemory-policy", "volatile-lru"}, []string{"volatile-lru"}},
+		{"CONFIG refused, no maxmemory", []string{"--rename-command", "CONFIG", ""}, []string{"no maxmemory"}},
+	} {
+		srv := redistest.Start(t, tc.args...)
+		c := redis.NewClient(&redis.Options{Addr: srv.Addr})
+		got := redisMemoryWarnings(context.Background(), c, 2*time.Second)
+		c.Close()
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: warnings %q, want %d naming %q", tc.name, got, len(tc.want), tc.want)
+			continue
+		}
+		for i, w := range tc.want {
+			if !strings.Contains(got[i], w) || !strings.Contains(got[i], "noeviction") {
+				t.Errorf("%s: warning %q, want it to name %q and noeviction", tc.name, got[i], w)
+			}
 		}
 	}
 }

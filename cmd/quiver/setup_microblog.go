@@ -61,7 +61,7 @@ func microblogProvider(kind, key, baseURL, file string, timeout time.Duration, m
 		}
 		p, err := microblog.NewFile(microblog.FileConfig{Paths: []string{file}})
 		if err != nil {
-			return nil, fmt.Errorf("microblog file provider: %w", err)
+			return nil, fmt.Errorf("-microblog-file (QUIVER_MICROBLOG_FILE): %w", err)
 		}
 		return p, nil
 	}

@@ -2,6 +2,7 @@ package jobs_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -169,6 +170,49 @@ func ExampleManager_Cancel() {
 	fmt.Println(j.Status, j.Done, j.FinishedAt != nil, err)
 	// Output:
 	// cancelled 0 true <nil>
+}
+
+// Delete cancels a job that has not ended; called again, or on a job that
+// has ended, it deletes the job, which is then not found.
+func ExampleManager_Delete() {
+	m, err := jobs.New(jobs.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	j, err := m.Submit(ctx, jobs.SubmitRequest{Owner: "k", File: strings.NewReader(exampleList)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	c, err := m.Delete(ctx, "k", j.ID)
+	fmt.Println(c.Status, *c.Reason, err)
+	d, err := m.Delete(ctx, "k", j.ID)
+	fmt.Println(d.Status, err)
+	_, err = m.Get(ctx, "k", j.ID)
+	fmt.Println(errors.Is(err, jobs.ErrNotFound))
+	// Output:
+	// cancelled cancelled by its owner <nil>
+	// cancelled <nil>
+	// true
+}
+
+// A submission past a quota of its owner is refused, naming the quota.
+func ExampleQuotaError() {
+	m, err := jobs.New(jobs.Config{MaxOwnerJobs: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := m.Submit(ctx, jobs.SubmitRequest{Owner: "k", File: strings.NewReader(exampleList)}); err != nil {
+		log.Fatal(err)
+	}
+	_, err = m.Submit(ctx, jobs.SubmitRequest{Owner: "k", File: strings.NewReader(exampleList)})
+	var qe *jobs.QuotaError
+	if errors.As(err, &qe) {
+		fmt.Println(qe.Quota, qe.Limit, qe.Used, errors.Is(err, jobs.ErrQuotaExceeded))
+	}
+	// Output:
+	// jobs_stored 1 1 true
 }
 
 // Run checks the chunks of the queued jobs until its context ends.

@@ -1,5 +1,7 @@
 package jobs
 
+import "context"
+
 // HeldBytes returns the bytes that the in-process store of m counts
 // against Config.MaxMemory: rows, reserved results and results.
 func HeldBytes(m *Manager) int64 {
@@ -8,3 +10,25 @@ func HeldBytes(m *Manager) int64 {
 	defer s.mu.Unlock()
 	return s.used
 }
+
+// QueueDepth returns the chunks of m's store queued or being checked.
+func QueueDepth(m *Manager) int64 {
+	n, err := m.st.depth(context.Background())
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// Workers returns the workers that asked m's Redis for a chunk within the
+// last minute.
+func Workers(m *Manager) int64 {
+	n, err := m.st.(*redisStore).workers(context.Background())
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// OwnerHash is what is stored of an owner.
+func OwnerHash(owner string) string { return ownerHash(owner) }

@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -101,7 +99,7 @@ func TestInstances(t *testing.T) {
 	}
 
 	startWorker(t, rsrv.Addr, slow.Addr)
-	consumers(t, rdb, 1)
+	consumers(t, api, 1)
 	j := submit(api)
 	j = wait(t, api, "key", j.ID, limit, isDone)
 	sameRows(t, results(t, api, "key", j.ID), want)
@@ -109,7 +107,7 @@ func TestInstances(t *testing.T) {
 	t.Logf("1 worker instance: %d rows in %.1f s, %.0f rows/s", rows, float64(rows)/one, one)
 
 	w2 := startWorker(t, rsrv.Addr, slow.Addr)
-	consumers(t, rdb, 2)
+	consumers(t, api, 2)
 	j = submit(api)
 	j = wait(t, api, "key", j.ID, limit, isDone)
 	sameRows(t, results(t, api, "key", j.ID), want)
@@ -135,28 +133,20 @@ func TestInstances(t *testing.T) {
 	if j.Done != rows || j.Total != rows || j.Summary.Total != rows {
 		t.Errorf("job after kill -9 = %+v", j)
 	}
-	if n, _ := rdb.XLen(ctx, "quiver:jobs:stream").Result(); n != 0 {
-		t.Errorf("stream length = %d after the jobs, want 0", n)
+	if n := jobs.QueueDepth(api2); n != 0 {
+		t.Errorf("queue depth = %d after the jobs, want 0", n)
 	}
 
 }
 
-// consumers waits until n workers have joined the consumer group, so
-// that a rate is measured with every worker instance reading.
-func consumers(t testing.TB, rdb *redis.Client, n int) {
+// consumers waits until n workers have asked for chunks, so that a rate
+// is measured with every worker instance reading.
+func consumers(t testing.TB, m *jobs.Manager, n int) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
-	for {
-		cs, err := rdb.XInfoConsumers(context.Background(), "quiver:jobs:stream", "workers").Result()
-		if err != nil && time.Now().After(deadline) {
-			t.Log(err)
-		}
-		if len(cs) >= n {
-			return
-		}
+	for jobs.Workers(m) < int64(n) {
 		if time.Now().After(deadline) {
-			gs, gerr := rdb.XInfoGroups(context.Background(), "quiver:jobs:stream").Result()
-			t.Fatalf("%d workers in the group after 30 s, want %d (groups %+v %v)", len(cs), n, gs, gerr)
+			t.Fatalf("%d workers after 30 s, want %d", jobs.Workers(m), n)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -1,8 +1,6 @@
 package jobs
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -13,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -21,6 +20,8 @@ import (
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/cfgerr"
+	"github.com/quiverkit/quiver/internal/csvrec"
 )
 
 // Defaults of [Config].
@@ -28,20 +29,50 @@ const (
 	DefaultTTL         = 7 * 24 * time.Hour
 	DefaultClaimIdle   = time.Minute
 	DefaultChunkRows   = 500
-	DefaultChunkBytes  = 1 << 20
+	DefaultChunkBytes  = MaxChunkBytes
 	DefaultMaxRows     = 1_000_000
 	DefaultMaxBytes    = 64 << 20
 	DefaultMaxMemory   = 256 << 20
 	DefaultWorkers     = 1
 	DefaultMaxAttempts = 5
 	DefaultPrefix      = "quiver:jobs:"
+	DefaultStoreRetry  = 2 * time.Minute
+	// DefaultMaxOwnerRowsInFlight and DefaultMaxOwnerRowsStored are one
+	// job of DefaultMaxRows: an owner may have one such job being
+	// checked, and keep the results of one, at a time. For rows of 27
+	// bytes (which verify-list turns into 77) that is about 100 MB of
+	// results, under half of the in-process DefaultMaxMemory, which two
+	// such jobs of one owner filled, and about 80 MB of Redis, where ten
+	// took 790 MB.
+	DefaultMaxOwnerRowsInFlight = 1_000_000
+	DefaultMaxOwnerRowsStored   = 1_000_000
+	DefaultMaxOwnerJobs         = 1000
 	// MaxChunkRows bounds Config.ChunkRows: a chunk is one Redis value
 	// and one script call.
 	MaxChunkRows = 5000
-	// MaxRowBytes bounds one data row of a file, as stored (CSV, with
-	// its line end): a longer row is refused with INVALID_REQUEST on
-	// field "file", so that no chunk is much larger than ChunkBytes.
+	// MaxChunkBytes bounds Config.ChunkBytes: the chunk being filled is
+	// what Submit holds of a file.
+	MaxChunkBytes = 1 << 20
+	// MaxRowBytes bounds one row of a file (the header too), as it is
+	// in the file, from its first byte to its line end included: a
+	// longer row is refused with INVALID_REQUEST on field "file" as soon
+	// as it passes the bound, so that no chunk is much larger than
+	// ChunkBytes and an upload is never held whole.
 	MaxRowBytes = 64 << 10
+	// MaxColumns bounds the columns of the header row: every result row
+	// is padded to the header's width, so a wide header would multiply
+	// the results of short rows. A wider header is refused with
+	// INVALID_REQUEST on field "file". Data rows may be wider.
+	MaxColumns = 1000
+	// UploadMemory bounds the memory that [Manager.Submit] holds of one
+	// upload at a time, whatever the file's size: the chunk being filled
+	// (ChunkBytes, at most MaxChunkBytes, plus the row that ends it,
+	// encoded: two MaxRowBytes), the row being read (MaxRowBytes, and 4
+	// bytes of index per field: at most one field per byte), the
+	// reader's 16 KiB buffer, and the header row. N uploads at once hold
+	// at most N times UploadMemory; the HTTP route is admitted for twice
+	// it, the heap's room for garbage.
+	UploadMemory = 2 << 20
 )
 
 // ErrInvalidConfig is wrapped by the error of [New] when a [Config] field
@@ -82,7 +113,7 @@ type Config struct {
 	// ChunkBytes bounds the row data of a chunk: a chunk ends at
 	// ChunkRows rows or once its rows reach ChunkBytes bytes, whichever
 	// comes first, so that a file of long rows is not one huge chunk.
-	// Default DefaultChunkBytes (1 MiB).
+	// Default DefaultChunkBytes (1 MiB), at most MaxChunkBytes (1 MiB).
 	ChunkBytes int
 	// MaxRows bounds the data rows of a job. Default DefaultMaxRows
 	// (1,000,000).
@@ -103,9 +134,43 @@ type Config struct {
 	// Default DefaultMaxMemory (256 MiB). Unused with Redis, whose memory
 	// is bounded by its own maxmemory.
 	MaxMemory int64
+	// MaxOwnerRowsInFlight bounds the rows of an owner's jobs that have
+	// not ended (being uploaded, queued or running): a submission that
+	// would pass it is refused as soon as its rows do, with
+	// RATE_LIMIT_EXCEEDED naming the quota (an error wrapping
+	// ErrQuotaExceeded) and a Retry-After of a minute; a job's rows
+	// leave it when the job ends. Default DefaultMaxOwnerRowsInFlight
+	// (1,000,000); negative: no bound.
+	MaxOwnerRowsInFlight int
+	// MaxOwnerRowsStored bounds the rows of an owner's stored jobs
+	// (being uploaded, queued, running or done: a cancelled or failed
+	// job keeps no rows), until they expire or are deleted
+	// ([Manager.Delete]); refused as MaxOwnerRowsInFlight is, with a
+	// Retry-After of the time until the earliest of them expires.
+	// Default DefaultMaxOwnerRowsStored (1,000,000); negative: no bound.
+	MaxOwnerRowsStored int
+	// MaxOwnerJobs bounds the jobs an owner has stored, whatever their
+	// status, until they expire or are deleted. Default
+	// DefaultMaxOwnerJobs (1,000); negative: no bound.
+	MaxOwnerJobs int
+	// StoreRetry bounds how long a running job's results may fail to be
+	// stored (Redis full under maxmemory, read-only, loading, out of
+	// reach) before the job fails with the reason. Meanwhile its chunks
+	// are put back and the job waits, a quarter of a second after the
+	// first failure, doubled after each (at most 30 seconds), while the
+	// workers check other jobs. Default DefaultStoreRetry (2 minutes).
+	StoreRetry time.Duration
 	// Workers is how many chunks [Manager.Run] checks at once. Default
 	// DefaultWorkers (1).
 	Workers int
+	// CPUs is the CPU, in cores on average, that the workers keep the
+	// process under: after each chunk, when the process (the workers and
+	// everything else in it) has been busier than that since the last
+	// one, the workers pause for as long as the excess took. So a large
+	// job leaves a core to the synchronous routes, and yields more the
+	// busier they are; a job that waits on DNS does not pause. Default
+	// GOMAXPROCS-1, at least 1.
+	CPUs int
 	// Logger receives the workers' errors. Default (nil): discard.
 	Logger *slog.Logger
 	// Metrics, when set, is the Prometheus registry in which New
@@ -140,15 +205,37 @@ func (m *Manager) settle(ctx context.Context, id string, mt *meta) (*meta, error
 	if mt == nil || mt.status != statusCreating || m.now().Sub(mt.queuing) <= creatingBound {
 		return mt, nil
 	}
-	m.log.Error("jobs: job failed", "job", id, "reason", "its chunks were never all queued")
-	ended, err := m.st.end(ctx, id, StatusFailed, m.stamp())
-	if ended {
-		m.metrics.status(StatusFailed)
-	}
-	if err != nil {
+	if _, err := m.endJob(ctx, id, mt, StatusFailed, "its chunks were never all queued (its creator stopped)"); err != nil {
 		return nil, err
 	}
 	return m.st.load(ctx, id)
+}
+
+// endJob ends the job id, which has not ended, as cancelled or failed, and
+// why: its rows and results are dropped, it leaves the queue, and its
+// rows leave its owner's quotas. It reports whether this call ended it.
+func (m *Manager) endJob(ctx context.Context, id string, mt *meta, st Status, reason string) (bool, error) {
+	ended, err := m.st.end(ctx, id, st, reason, m.stamp())
+	if ended {
+		m.metrics.status(st)
+		if st == StatusFailed {
+			m.log.Error("jobs: job failed", "job", id, "reason", reason)
+		}
+		m.forget(ctx, id, mt.owner, heldEnded, 0, mt.expires)
+	}
+	return ended, err
+}
+
+// forget takes an ended job out of the queue and moves it in its owner's
+// index. Failures are logged: the queue skips the chunks of an ended job,
+// and the index is repaired when a quota refuses a file.
+func (m *Manager) forget(ctx context.Context, id, owner string, h held, rows int, expires time.Time) {
+	if err := m.st.unqueue(ctx, id); err != nil {
+		m.log.Warn("jobs: taking an ended job out of the queue", "job", id, "error", err)
+	}
+	if err := m.st.mark(ctx, owner, id, h, rows, expires); err != nil {
+		m.log.Warn("jobs: counting an ended job", "job", id, "error", err)
+	}
 }
 
 // Statuses returns every status a [Job] reports, in the order a job
@@ -181,6 +268,9 @@ type Job struct {
 	// FinishedAt is when the job ended: done, cancelled or failed; null
 	// until then.
 	FinishedAt *time.Time `json:"finished_at"`
+	// Reason says why a cancelled or failed job ended (its rows and
+	// results are dropped then); null otherwise.
+	Reason *string `json:"reason"`
 	// RowsPerSecond is the rate since the first chunk started: rows done
 	// over the time from then to now (to FinishedAt once finished).
 	RowsPerSecond float64 `json:"rows_per_second"`
@@ -198,16 +288,15 @@ type Manager struct {
 	log     *slog.Logger
 	metrics *jobMetrics
 	now     func() time.Time
+	pace    *pacer // holds the process under Config.CPUs
 }
 
 // New returns a Manager configured by cfg. The error wraps
 // [ErrInvalidConfig] when a field cannot work, or reports collectors that
 // cannot be registered in cfg.Metrics.
 func New(cfg Config) (*Manager, error) {
-	var errs []error
-	bad := func(field, rule string) {
-		errs = append(errs, fmt.Errorf("%w: %s %s", ErrInvalidConfig, field, rule))
-	}
+	problems := cfgerr.List{Sentinel: ErrInvalidConfig}
+	bad := func(field, rule string) { problems.Add("%s %s", field, rule) }
 	if cfg.TTL < 0 {
 		bad("TTL", "must not be negative")
 	}
@@ -217,8 +306,8 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.ChunkRows < 0 || cfg.ChunkRows > MaxChunkRows {
 		bad("ChunkRows", fmt.Sprintf("must be 0 to %d", MaxChunkRows))
 	}
-	if cfg.ChunkBytes < 0 {
-		bad("ChunkBytes", "must not be negative")
+	if cfg.ChunkBytes < 0 || cfg.ChunkBytes > MaxChunkBytes {
+		bad("ChunkBytes", fmt.Sprintf("must be 0 to %d", MaxChunkBytes))
 	}
 	if cfg.MaxRows < 0 {
 		bad("MaxRows", "must not be negative")
@@ -235,7 +324,13 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.MaxAttempts < 0 {
 		bad("MaxAttempts", "must not be negative")
 	}
-	if err := errors.Join(errs...); err != nil {
+	if cfg.StoreRetry < 0 {
+		bad("StoreRetry", "must not be negative")
+	}
+	if cfg.CPUs < 0 {
+		bad("CPUs", "must not be negative")
+	}
+	if err := problems.Err(); err != nil {
 		return nil, err
 	}
 	def := func(p *int, d int) {
@@ -248,6 +343,13 @@ func New(cfg Config) (*Manager, error) {
 	def(&cfg.MaxRows, DefaultMaxRows)
 	def(&cfg.Workers, DefaultWorkers)
 	def(&cfg.MaxAttempts, DefaultMaxAttempts)
+	def(&cfg.MaxOwnerRowsInFlight, DefaultMaxOwnerRowsInFlight)
+	def(&cfg.MaxOwnerRowsStored, DefaultMaxOwnerRowsStored)
+	def(&cfg.MaxOwnerJobs, DefaultMaxOwnerJobs)
+	def(&cfg.CPUs, max(1, runtime.GOMAXPROCS(0)-1))
+	if cfg.StoreRetry == 0 {
+		cfg.StoreRetry = DefaultStoreRetry
+	}
 	if cfg.MaxBytes == 0 {
 		cfg.MaxBytes = DefaultMaxBytes
 	}
@@ -263,7 +365,7 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.Prefix == "" {
 		cfg.Prefix = DefaultPrefix
 	}
-	m := &Manager{cfg: cfg, v: cfg.Verifier, log: cfg.Logger, now: time.Now}
+	m := &Manager{cfg: cfg, v: cfg.Verifier, log: cfg.Logger, now: time.Now, pace: newPacer(cfg.CPUs)}
 	if m.v == nil {
 		v, err := email.New(email.Config{})
 		if err != nil {
@@ -360,9 +462,11 @@ func chunkHold(size, rows, width int) int64 {
 
 // Submit reads the CSV file once, stores its rows in chunks (one chunk in
 // memory at a time), and queues the job. A file over a limit is refused
-// with the limit named: too many rows is a validation error on field
-// "file", too many bytes a PAYLOAD_TOO_LARGE error; nothing of it is
-// kept. The job's status is queued.
+// with the limit named as soon as it passes it: too many rows, or a row
+// over MaxRowBytes, is a validation error on field "file", too many bytes
+// a PAYLOAD_TOO_LARGE error; nothing of it is kept. The job's status is
+// queued. Submit holds at most [UploadMemory] bytes of the file at a
+// time, whatever its size.
 func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 	if req.Owner == "" {
 		return Job{}, envelope.Invalid("owner", "is required")
@@ -375,13 +479,7 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 		return &envelope.Error{Code: envelope.CodePayloadTooLarge,
 			Message: fmt.Sprintf("file: is larger than the limit of %d bytes", m.cfg.MaxBytes)}
 	}
-	br := bufio.NewReaderSize(cr, 64<<10)
-	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
-		br.Discard(3)
-	}
-	r := csv.NewReader(br)
-	r.FieldsPerRecord = -1
-	r.ReuseRecord = true
+	r := csvrec.NewReader(cr, MaxRowBytes)
 	readErr := func(err error, where string) error {
 		if cr.n > m.cfg.MaxBytes {
 			return tooBig()
@@ -391,13 +489,16 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 		if errors.As(err, &ve) || errors.As(err, &ee) {
 			return err
 		}
-		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			return envelope.Invalidf("file", "%s (line %d): %v", where, pe.StartLine, pe.Err)
+		var pe *csvrec.ParseError
+		switch {
+		case errors.Is(err, csvrec.ErrTooLong) && errors.As(err, &pe):
+			return envelope.Invalidf("file", "%s (line %d) is over the limit of %d bytes per row", where, pe.Line, MaxRowBytes)
+		case errors.As(err, &pe):
+			return envelope.Invalidf("file", "%s (line %d): %v", where, pe.Line, pe.Err)
 		}
 		return fmt.Errorf("jobs: reading the file: %w", err)
 	}
-	header, err := r.Read()
+	rec, err := r.Read()
 	if errors.Is(err, io.EOF) {
 		if cr.n > m.cfg.MaxBytes {
 			return Job{}, tooBig()
@@ -405,32 +506,70 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 		return Job{}, envelope.Invalid("file", "is empty: a header row is required")
 	}
 	if err != nil {
-		return Job{}, readErr(err, "header row")
+		return Job{}, readErr(err, "the header row")
 	}
-	header = append([]string(nil), header...)
+	if rec.Len() > MaxColumns {
+		return Job{}, envelope.Invalidf("file", "the header row has %d columns, over the limit of %d", rec.Len(), MaxColumns)
+	}
+	header := rec.Strings(nil)
 	now := m.stamp()
 	id := randomHex(16)
+	owner := ownerHash(req.Owner)
 	mt := &meta{
-		owner: ownerHash(req.Owner), status: StatusQueued, header: header,
+		owner: owner, status: StatusQueued, header: header,
 		col:     email.AddressColumn(header),
 		checks:  email.Checks{SkipMX: isFalse(req.CheckMX), SkipDisposable: isFalse(req.CheckDisposable), SkipRole: isFalse(req.CheckRoleAccount)},
 		created: now, expires: now.Add(m.cfg.TTL),
 	}
-	var buf []byte
+	fail := func(err error) (Job, error) {
+		// Nothing of a refused file is kept: its rows, its record, its
+		// place in the queue and in its owner's quotas go (DEL works on a
+		// full Redis; on one out of reach, the rows expire with the TTL).
+		ctx := context.WithoutCancel(ctx)
+		m.st.remove(ctx, id, mt.chunks)
+		m.st.unqueue(ctx, id)
+		m.st.release(ctx, owner, id)
+		return Job{}, err
+	}
+	// The rows are counted against the owner's quotas while they come, a
+	// chunk ahead, so that a file is refused at the row that passes one.
+	granted, repaired := 0, false
+	var counted time.Time
+	count := func(need int) error {
+		want := max(need, min(granted+m.cfg.ChunkRows, m.cfg.MaxRows))
+		for {
+			has, ref, err := m.st.reserve(ctx, owner, id, want, mt.expires, m.quotas(), m.now())
+			if err != nil {
+				return m.storeError(ctx, "count the rows of the file", err)
+			}
+			granted, counted = has, time.Now()
+			if has >= need {
+				return nil
+			}
+			if repaired || ref == nil {
+				return m.quotaError(ref, need)
+			}
+			// The index may count jobs that ended during a crash: bring
+			// it in line, and ask once more.
+			repaired = true
+			if err := m.st.repair(ctx, owner, m.now()); err != nil {
+				return m.storeError(ctx, "count the rows of the file", err)
+			}
+		}
+	}
+	if err := count(1); err != nil {
+		return fail(err)
+	}
+	buf := make([]byte, 0, 4096)
 	rows, inChunk := 0, 0
 	flush := func() error {
 		if err := m.st.putInput(ctx, id, mt.chunks, buf, chunkHold(len(buf), inChunk, len(header)), mt.expires); err != nil {
-			return fmt.Errorf("jobs: storing rows: %w", err)
+			return m.storeError(ctx, "store the rows", err)
 		}
 		mt.chunks++
 		buf = buf[:0]
 		inChunk = 0
 		return nil
-	}
-	fail := func(err error) (Job, error) {
-		// Nothing of a refused file is kept (the TTL is a backstop).
-		m.st.remove(context.WithoutCancel(ctx), id, mt.chunks)
-		return Job{}, err
 	}
 	for {
 		rec, err := r.Read()
@@ -447,11 +586,12 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 		if rows > m.cfg.MaxRows {
 			return fail(envelope.Invalidf("file", "has more than the limit of %d data rows", m.cfg.MaxRows))
 		}
-		before := len(buf)
-		buf = appendRecord(buf, rec)
-		if n := len(buf) - before; n > MaxRowBytes {
-			return fail(envelope.Invalidf("file", "row %d is %d bytes, over the limit of %d bytes per row", rows, n, MaxRowBytes))
+		if rows > granted || time.Since(counted) > uploadSilence/4 {
+			if err := count(rows); err != nil {
+				return fail(err)
+			}
 		}
+		buf = appendRecord(grow(buf, encodedSize(rec), m.cfg.ChunkBytes+2*MaxRowBytes), rec)
 		inChunk++
 		if inChunk == m.cfg.ChunkRows || len(buf) >= m.cfg.ChunkBytes {
 			if err := flush(); err != nil {
@@ -468,11 +608,74 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 		return fail(envelope.Invalid("file", "has a header row but no data rows"))
 	}
 	mt.total = rows
-	if err := m.st.create(ctx, id, mt); err != nil {
-		return fail(fmt.Errorf("jobs: queueing the job: %w", err))
+	// The job is stored creating, its chunks queued, then it turns
+	// queued: a creator that dies in between leaves a job that
+	// Manager.settle fails.
+	err = m.st.create(ctx, id, mt)
+	if err == nil {
+		err = m.st.enqueue(ctx, id, mt)
+	}
+	if err == nil {
+		err = m.st.ready(ctx, id)
+	}
+	if err != nil {
+		return fail(m.storeError(ctx, "queue the job", err))
+	}
+	if err := m.st.mark(ctx, owner, id, heldActive, rows, mt.expires); err != nil {
+		// The index counts the rows reserved ahead until repaired.
+		m.log.Warn("jobs: counting a job", "job", id, "error", err)
 	}
 	m.metrics.status(StatusQueued)
 	return m.job(id, mt), nil
+}
+
+// quotas returns the bounds of an owner's jobs.
+func (m *Manager) quotas() quotas {
+	return quotas{rowsInFlight: m.cfg.MaxOwnerRowsInFlight, rowsStored: m.cfg.MaxOwnerRowsStored, jobs: m.cfg.MaxOwnerJobs}
+}
+
+// quotaError is the RATE_LIMIT_EXCEEDED error of a file refused at row
+// rows by the quota of ref.
+func (m *Manager) quotaError(ref *refusal, rows int) error {
+	if ref == nil { // not a quota: the store granted less and said nothing
+		return fmt.Errorf("jobs: the store counted fewer rows than the quotas allow")
+	}
+	qe := &QuotaError{Quota: ref.quota, Used: ref.used + rows}
+	retry := inFlightRetry
+	if !ref.earliest.IsZero() {
+		retry = max(ref.earliest.Sub(m.now()).Round(time.Second), time.Second)
+	}
+	secs := fmt.Sprintf("%ds", int(retry.Seconds()))
+	var msg string
+	switch ref.quota {
+	case QuotaRowsInFlight:
+		qe.Limit = m.cfg.MaxOwnerRowsInFlight
+		msg = fmt.Sprintf("quota of rows in flight exceeded: a key's jobs that have not ended may hold %d rows; "+
+			"this key's others hold %d, and this file passes the quota at row %d. Retry after %s, when a job has ended, or cancel one",
+			qe.Limit, ref.used, rows, secs)
+	case QuotaRowsStored:
+		qe.Limit = m.cfg.MaxOwnerRowsStored
+		msg = fmt.Sprintf("quota of rows stored exceeded: a key's stored jobs may hold %d rows until they expire or are deleted; "+
+			"this key's others hold %d, and this file passes the quota at row %d. Delete a job, or retry after %s, when the earliest expires",
+			qe.Limit, ref.used, rows, secs)
+	default:
+		qe.Limit, qe.Used = m.cfg.MaxOwnerJobs, ref.used
+		msg = fmt.Sprintf("quota of jobs stored exceeded: a key may have %d jobs stored until they expire or are deleted, "+
+			"and this key has %d. Delete a job, or retry after %s, when the earliest expires", qe.Limit, ref.used, secs)
+	}
+	return &envelope.Error{Code: envelope.CodeRateLimitExceeded, Message: msg, RetryAfter: retry, Err: qe}
+}
+
+// grow returns b with room for n more bytes, its capacity doubled as it
+// grows but never past limit (unless n needs it), so that a chunk being
+// filled holds no more than its bound.
+func grow(b []byte, n, limit int) []byte {
+	if len(b)+n <= cap(b) {
+		return b
+	}
+	c := min(max(2*cap(b), 4096), limit)
+	c = max(c, len(b)+n)
+	return append(make([]byte, 0, c), b...)
 }
 
 // ErrNotFound is wrapped by the error of the operations on a job that
@@ -508,7 +711,7 @@ func (m *Manager) load(ctx context.Context, owner, id string) (*meta, error) {
 		mt, err = m.settle(ctx, id, mt)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("jobs: loading job %s: %w", id, err)
+		return nil, m.storeError(ctx, "load job "+id, err)
 	}
 	if mt == nil || mt.owner != ownerHash(owner) || !m.now().Before(mt.expires) {
 		return nil, notFound(id)
@@ -517,7 +720,7 @@ func (m *Manager) load(ctx context.Context, owner, id string) (*meta, error) {
 }
 
 // Get returns the job id of owner: its status, progress and summary so
-// far. A job of another owner, or expired, is a NOT_FOUND error.
+// far. A job of another owner, expired or deleted, is a NOT_FOUND error.
 func (m *Manager) Get(ctx context.Context, owner, id string) (Job, error) {
 	mt, err := m.load(ctx, owner, id)
 	if err != nil {
@@ -526,21 +729,49 @@ func (m *Manager) Get(ctx context.Context, owner, id string) (Job, error) {
 	return m.job(id, mt), nil
 }
 
-// Cancel cancels the job id of owner and returns it. Chunks not yet
-// checked are skipped; a job that has already ended is returned as it
-// is.
+// cancelReason is the reason of a job cancelled by its owner.
+const cancelReason = "cancelled by its owner"
+
+// Cancel cancels the job id of owner and returns it: chunks not yet
+// checked are skipped, its rows and the results of the rows checked are
+// dropped (a cancelled job has no results), and its rows leave its
+// owner's quotas of rows; its record stays until it expires or is
+// deleted. A job that has already ended is returned as it is.
 func (m *Manager) Cancel(ctx context.Context, owner, id string) (Job, error) {
-	if _, err := m.load(ctx, owner, id); err != nil {
+	mt, err := m.load(ctx, owner, id)
+	if err != nil {
 		return Job{}, err
 	}
-	ended, err := m.st.end(ctx, id, StatusCancelled, m.stamp())
-	if ended {
-		m.metrics.status(StatusCancelled)
-	}
-	if err != nil {
-		return Job{}, fmt.Errorf("jobs: cancelling job %s: %w", id, err)
+	if _, err := m.endJob(ctx, id, mt, StatusCancelled, cancelReason); err != nil {
+		return Job{}, m.storeError(ctx, "cancel job "+id, err)
 	}
 	return m.Get(ctx, owner, id)
+}
+
+// Delete deletes the job id of owner when it has ended (done, cancelled or
+// failed): its record and results go, and with them its place in its
+// owner's quotas, and it is then a NOT_FOUND error. A job that has not
+// ended is cancelled instead, as [Manager.Cancel] does, and kept (its
+// status says cancelled, its reason why): deleting it takes a second
+// call. Delete returns the job as it was before it was deleted, or as
+// cancelled.
+func (m *Manager) Delete(ctx context.Context, owner, id string) (Job, error) {
+	mt, err := m.load(ctx, owner, id)
+	if err != nil {
+		return Job{}, err
+	}
+	if !mt.status.final() {
+		return m.Cancel(ctx, owner, id)
+	}
+	j := m.job(id, mt)
+	if err := m.st.drop(ctx, id, mt.chunks); err != nil {
+		return Job{}, m.storeError(ctx, "delete job "+id, err)
+	}
+	if err := m.st.release(ctx, mt.owner, id); err != nil {
+		m.log.Warn("jobs: uncounting a deleted job", "job", id, "error", err)
+	}
+	m.st.unqueue(ctx, id)
+	return j, nil
 }
 
 // ResultHeader returns the header row of the results of a job whose file
@@ -562,8 +793,11 @@ func (m *Manager) Results(ctx context.Context, owner, id string, w io.Writer) er
 		return err
 	}
 	if mt.status != StatusDone {
-		return &envelope.Error{Code: envelope.CodeConflict, Err: ErrNotDone,
-			Message: "job " + id + " is " + string(mt.status) + ": results are served once it is done"}
+		msg := "job " + id + " is " + string(m.job(id, mt).Status) + ": results are served once it is done"
+		if mt.reason != "" {
+			msg = "job " + id + " is " + string(mt.status) + " (" + mt.reason + "): it has no results"
+		}
+		return &envelope.Error{Code: envelope.CodeConflict, Err: ErrNotDone, Message: msg}
 	}
 	cw := csv.NewWriter(w)
 	cw.Write(ResultHeader(mt.header))
@@ -574,10 +808,10 @@ func (m *Manager) Results(ctx context.Context, owner, id string, w io.Writer) er
 	for n := range mt.chunks {
 		out, err := m.st.output(ctx, id, n)
 		if err != nil {
-			return fmt.Errorf("jobs: reading results of job %s: %w", id, err)
+			return m.storeError(ctx, "read the results of job "+id, err)
 		}
 		if out == nil {
-			return fmt.Errorf("jobs: results of job %s chunk %d are missing (expired?)", id, n)
+			return fmt.Errorf("jobs: results of job %s chunk %d are missing (expired or deleted?)", id, n)
 		}
 		if _, err := w.Write(out); err != nil {
 			return fmt.Errorf("jobs: writing results: %w", err)
@@ -615,6 +849,10 @@ func (m *Manager) job(id string, mt *meta) Job {
 	}
 	if j.Status == statusCreating {
 		j.Status = StatusQueued
+	}
+	if mt.reason != "" {
+		r := mt.reason
+		j.Reason = &r
 	}
 	if !mt.status.final() && j.RowsPerSecond > 0 {
 		eta := float64(j.Total-j.Done) / j.RowsPerSecond

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -174,20 +175,34 @@ func TestTTLExpiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	wait(t, m, "a", j.ID, 30*time.Second, isDone)
-	keys, err := rdb.Keys(ctx, "ttl:{*").Result()
-	if err != nil || len(keys) == 0 {
-		t.Fatalf("keys of the job: %v %v", keys, err)
+	jobKeys := func() []string {
+		var all []string
+		for _, pattern := range []string{"ttl:{" + j.ID + "}*", "ttl:owner:*", "ttl:{q}:?:*"} {
+			keys, err := rdb.Keys(ctx, pattern).Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, keys...)
+		}
+		return all
+	}
+	keys := jobKeys()
+	if len(keys) == 0 {
+		t.Fatalf("no keys of the job")
 	}
 	for _, k := range keys {
+		if strings.HasPrefix(k, "ttl:{q}:o:") {
+			continue // an owner's turns, emptied as the workers pass
+		}
 		if ttl := rdb.PTTL(ctx, k).Val(); ttl <= 0 || ttl > 1500*time.Millisecond {
 			t.Errorf("key %s: TTL %v", k, ttl)
 		}
 	}
-	time.Sleep(1600 * time.Millisecond)
+	time.Sleep(1600*time.Millisecond + 2*time.Second) // the TTL, and an idle worker's look at the queue
 	if _, err := m.Get(ctx, "a", j.ID); !errors.Is(err, jobs.ErrNotFound) {
 		t.Errorf("after the TTL: %v, want ErrNotFound", err)
 	}
-	if keys, _ := rdb.Keys(ctx, "ttl:{*").Result(); len(keys) != 0 {
+	if keys := jobKeys(); len(keys) != 0 {
 		t.Errorf("keys left after the TTL: %v", keys)
 	}
 }
@@ -225,12 +240,12 @@ func TestCancelMidJob(t *testing.T) {
 	}
 	// Skipped chunks are acked; on a loaded machine that may take a while.
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		n, _ := rdb.XLen(ctx, "quiver:jobs:stream").Result()
+		n := jobs.QueueDepth(m)
 		if n == 0 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("stream length after cancel = %d, want 0 (skipped chunks are acked)", n)
+			t.Fatalf("queue depth after cancel = %d, want 0 (skipped chunks are acked)", n)
 		}
 	}
 	// The rows never to be checked are gone at once, not at the TTL.
@@ -280,7 +295,6 @@ func TestOddFilesMatchVerifyList(t *testing.T) {
 		"\"\"\n\"\"\na@b.test\n",
 		"email\n\"\"\n\"multi\nline\"\n\"a\rb\",x\n",
 		"\xef\xbb\xbf\"\",\"\"\r\n,\r\n1,2,3\r\n",
-		"000000\n\"\r\r\n0\"",  // FuzzSubmit: a quoted \r\n came back as \n
 		"e\n\xff\xfe@b.test\n", // not UTF-8: kept as it is
 	}
 	for _, backend := range []string{"memory", "redis"} {
@@ -299,6 +313,66 @@ func TestOddFilesMatchVerifyList(t *testing.T) {
 			if got, want := results(t, m, "k", j.ID), expected(t, v, []byte(file)); !bytes.Equal(got, want) {
 				t.Errorf("%s %q:\n got %q\nwant %q", backend, file, got, want)
 			}
+		}
+	}
+}
+
+// The results keep the bytes of every field as they were uploaded:
+// "\r\n", a lone "\r", quotes and empty fields inside quoted fields, in
+// the header too, and bytes that are not UTF-8, on both backends.
+// (encoding/csv, which verify-list reads with, turns a quoted "\r\n" into
+// "\n"; the result columns are verify-list's for the same addresses.)
+func TestResultsKeepBytes(t *testing.T) {
+	v, err := email.New(email.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rdb := newRedis(t)
+	const header = "e\xffmail,\"no\r\nte\",\"\"\r\n"
+	rows := [][2]string{ // the address, then the rest of the row as sent and as it comes back
+		{"a@b.test", `,"line1` + "\r\n" + `line2",x`},
+		{"c@d.test", `,"lone` + "\r" + `cr","` + "\r" + `"`},
+		{"e@f.test", `,"q""uote",""`},
+		{"g@h.test", `,"` + "\r\n\r\n" + `",` + "\r"},
+		{"i@j.test", `,"a` + "\n" + `b` + "\r\r\n" + `"`},
+	}
+	file := header
+	for _, r := range rows {
+		file += r[0] + r[1] + "\r\n"
+	}
+	// The result columns of each address, from verify-list.
+	var plain bytes.Buffer
+	plain.WriteString("email\n")
+	for _, r := range rows {
+		plain.WriteString(r[0] + "\n")
+	}
+	cols := strings.Split(strings.TrimSuffix(string(expected(t, v, plain.Bytes())), "\n"), "\n")
+	want := "e\xffmail,\"no\r\nte\",," + strings.Join(email.CSVResultHeader(), ",") + "\n"
+	back := []string{ // the rows as encoding/csv's writer writes them, every byte kept
+		`a@b.test,"line1` + "\r\n" + `line2",x`,
+		`c@d.test,"lone` + "\r" + `cr","` + "\r" + `"`,
+		`e@f.test,"q""uote",`,
+		`g@h.test,"` + "\r\n\r\n" + `","` + "\r" + `"`, // an unquoted "\r" before the line's "\r\n"
+		`i@j.test,"a` + "\n" + `b` + "\r\r\n" + `",`,
+	}
+	for i, b := range back {
+		_, res, _ := strings.Cut(cols[i+1], ",")
+		want += b + "," + res + "\n"
+	}
+	for _, backend := range []string{"memory", "redis"} {
+		cfg := jobs.Config{Verifier: v, ChunkRows: 2}
+		if backend == "redis" {
+			cfg.Redis = rdb
+		}
+		m := manager(t, cfg)
+		run(t, m)
+		j, err := m.Submit(context.Background(), jobs.SubmitRequest{Owner: "k", File: strings.NewReader(file)})
+		if err != nil {
+			t.Fatalf("%s: %v", backend, err)
+		}
+		j = wait(t, m, "k", j.ID, 30*time.Second, isDone)
+		if got := string(results(t, m, "k", j.ID)); got != want {
+			t.Errorf("%s:\n got %q\nwant %q", backend, got, want)
 		}
 	}
 }
@@ -323,8 +397,8 @@ func TestRestartEveryInstance(t *testing.T) {
 	wait(t, first, "a", j.ID, 30*time.Second, func(j jobs.Job) bool { return j.Done > 0 })
 	stop()
 	<-stopped
-	if p, _ := rdb.XPending(context.Background(), "quiver:jobs:stream", "workers").Result(); p == nil || p.Count == 0 {
-		t.Fatalf("no chunk was left pending by the stopped instance: %+v", p)
+	if n, _ := rdb.ZCard(context.Background(), "quiver:jobs:{q}:leases").Result(); n == 0 {
+		t.Fatalf("no chunk was left leased by the stopped instance")
 	}
 
 	reg := prometheus.NewRegistry()
@@ -467,6 +541,60 @@ func TestChunksAreBoundedInBytes(t *testing.T) {
 	if keys, _ := rdb.Keys(ctx, "quiver:jobs:{*").Result(); len(keys) != 0 {
 		t.Errorf("keys left by the refused file: %v", keys)
 	}
+}
+
+// Submit holds at most UploadMemory of a file, whatever its size: a row
+// of 64 MiB is refused as soon as it passes MaxRowBytes, having read
+// little more than the bound and allocated a few buffers, not the row; a
+// header wider than MaxColumns is refused.
+func TestSubmitMemoryIsBounded(t *testing.T) {
+	m := manager(t, jobs.Config{})
+	ctx := context.Background()
+	var read int64
+	var err error
+	res := testing.Benchmark(func(b *testing.B) {
+		for range b.N {
+			src := &countingReader{r: io.MultiReader(strings.NewReader("email\n"), io.LimitReader(repeatReader('a'), 64<<20), strings.NewReader("\n"))}
+			_, err = m.Submit(ctx, jobs.SubmitRequest{Owner: "a", File: src})
+			read = src.n
+		}
+	})
+	if e := envelope.From(err); e == nil || e.Code != envelope.CodeInvalidRequest || !strings.Contains(err.Error(), "row 1 (line 2)") ||
+		!strings.Contains(err.Error(), fmt.Sprint(jobs.MaxRowBytes)) {
+		t.Fatalf("a 64 MiB row: %v, want INVALID_REQUEST naming row 1 and the limit", err)
+	}
+	if read > jobs.MaxRowBytes+64<<10 {
+		t.Errorf("read %d bytes of a file whose row 1 passes %d bytes at byte %d", read, jobs.MaxRowBytes, 6+jobs.MaxRowBytes)
+	}
+	if a := res.AllocedBytesPerOp(); a > jobs.UploadMemory {
+		t.Errorf("Submit of a 64 MiB row allocated %d bytes, over UploadMemory %d", a, jobs.UploadMemory)
+	}
+
+	wide := strings.Repeat("c,", jobs.MaxColumns) + "email\na@b.test\n"
+	_, err = m.Submit(ctx, jobs.SubmitRequest{Owner: "a", File: strings.NewReader(wide)})
+	if e := envelope.From(err); e == nil || e.Code != envelope.CodeInvalidRequest || !strings.Contains(err.Error(), fmt.Sprint(jobs.MaxColumns)) {
+		t.Errorf("a header of %d columns: %v, want INVALID_REQUEST naming the limit", jobs.MaxColumns+1, err)
+	}
+}
+
+type repeatReader byte
+
+func (r repeatReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(r)
+	}
+	return len(p), nil
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // A Redis job is "creating" until every chunk is on the stream: it shows

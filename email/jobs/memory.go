@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -16,9 +17,11 @@ type memStore struct {
 	limit   int64 // Config.MaxMemory: rows are refused past it
 	used    int64 // bytes of rows and results held or reserved, over all jobs
 	jobs    map[string]*memJob
-	queue   []task
-	pending int           // chunks handed out, not acked
-	wake    chan struct{} // signalled when a chunk is queued
+	owners  map[string]map[string]*ownerEntry // the quotas' index of each owner
+	ring    []string                          // owners with chunks to hand out, in turn
+	turns   map[string][]string               // the jobs of each owner in the ring, in turn
+	pending int                               // chunks handed out, not acked
+	wake    chan struct{}                     // signalled when a chunk is queued
 }
 
 type memJob struct {
@@ -26,26 +29,38 @@ type memJob struct {
 	size     int64 // bytes of out, and hold of the chunks in
 	in, out  map[int][]byte
 	hold     map[int]int64 // what a chunk in counts for: rows and result reserved
-	seen     map[string]struct{}
+	seen     map[dupKey]struct{}
 	mx       map[string]struct{}
 	attempts map[int]int
+	next     int       // the first chunk never handed out
+	back     []int     // chunks put back, handed out first
+	wait     time.Time // no chunk is handed out before
+	fails    int       // failures to store results in a row
+	since    time.Time // when they began
+	inTurn   bool      // in its owner's turns
+}
+
+// left reports whether the job has chunks to hand out.
+func (j *memJob) left() bool {
+	return !j.status.final() && (j.next < j.chunks || len(j.back) > 0)
 }
 
 func newMemStore(limit int64) *memStore {
-	return &memStore{limit: limit, jobs: make(map[string]*memJob), wake: make(chan struct{}, 1)}
+	return &memStore{limit: limit, jobs: make(map[string]*memJob), owners: make(map[string]map[string]*ownerEntry),
+		turns: make(map[string][]string), wake: make(chan struct{}, 1)}
 }
 
 func (s *memStore) job(id string) *memJob {
 	j := s.jobs[id]
 	if j != nil && !time.Now().Before(j.expires) {
-		s.drop(id)
+		s.forget(id)
 		return nil
 	}
 	return j
 }
 
-// drop forgets job id and frees its bytes. The caller holds s.mu.
-func (s *memStore) drop(id string) {
+// forget forgets job id and frees its bytes. The caller holds s.mu.
+func (s *memStore) forget(id string) {
 	if j := s.jobs[id]; j != nil {
 		s.used -= j.size
 		delete(s.jobs, id)
@@ -56,7 +71,7 @@ func (s *memStore) drop(id string) {
 func (s *memStore) dropExpired(now time.Time) {
 	for id, j := range s.jobs {
 		if !now.Before(j.expires) {
-			s.drop(id)
+			s.forget(id)
 		}
 	}
 }
@@ -64,13 +79,62 @@ func (s *memStore) dropExpired(now time.Time) {
 // errMemoryFull is why rows are refused past Config.MaxMemory.
 func (s *memStore) errMemoryFull() error {
 	return envelope.Errorf(envelope.CodeServiceUnavailable,
-		"the in-process job queue holds its limit of %d bytes of rows and results; try again when a job has expired, or run with Redis", s.limit)
+		"the in-process job queue holds its limit of %d bytes of rows and results; try again when a job has ended or expired, or run with Redis", s.limit)
 }
 
 func newMemJob() *memJob {
 	return &memJob{in: map[int][]byte{}, out: map[int][]byte{}, hold: map[int]int64{},
-		seen: map[string]struct{}{}, mx: map[string]struct{}{}, attempts: map[int]int{}}
+		seen: map[dupKey]struct{}{}, mx: map[string]struct{}{}, attempts: map[int]int{}}
 }
+
+// index returns the quotas' index of owner, made when it has none. The
+// caller holds s.mu.
+func (s *memStore) index(owner string) map[string]*ownerEntry {
+	es := s.owners[owner]
+	if es == nil {
+		es = map[string]*ownerEntry{}
+		s.owners[owner] = es
+	}
+	return es
+}
+
+func (s *memStore) reserve(_ context.Context, owner, id string, want int, expires time.Time, q quotas, now time.Time) (int, *refusal, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	es := s.index(owner)
+	has, ref := grant(es, id, want, expires, q, now)
+	if len(es) == 0 {
+		delete(s.owners, owner)
+	}
+	return has, ref, nil
+}
+
+func (s *memStore) mark(_ context.Context, owner, id string, h held, rows int, expires time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	es := s.index(owner)
+	e := es[id]
+	if e == nil {
+		e = &ownerEntry{expires: expires}
+		es[id] = e
+	}
+	e.h, e.rows, e.updated = h, rows, time.Now()
+	return nil
+}
+
+func (s *memStore) release(_ context.Context, owner, id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.owners[owner], id)
+	if len(s.owners[owner]) == 0 {
+		delete(s.owners, owner)
+	}
+	return nil
+}
+
+// repair has nothing to do in process: every step of a job is taken with
+// its owner's index under one lock.
+func (s *memStore) repair(context.Context, string, time.Time) error { return nil }
 
 // putInput admits a chunk when its hold (rows and reserved result) fits
 // under the limit: results are then stored within what was reserved.
@@ -106,6 +170,7 @@ func (j *memJob) resize(delta int64, s *memStore) {
 
 func (s *memStore) create(_ context.Context, id string, mt *meta) error {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.dropExpired(time.Now())
 	j := s.jobs[id]
 	if j == nil {
@@ -113,14 +178,36 @@ func (s *memStore) create(_ context.Context, id string, mt *meta) error {
 		s.jobs[id] = j
 	}
 	j.meta = *mt
-	j.meta.header = append([]string(nil), mt.header...)
-	for n := range mt.chunks {
-		s.queue = append(s.queue, task{id: id, chunk: n})
+	j.meta.header = slices.Clone(mt.header)
+	j.next = mt.chunks // nothing to hand out until enqueued
+	return nil
+}
+
+func (s *memStore) enqueue(_ context.Context, id string, _ *meta) error {
+	s.mu.Lock()
+	if j := s.job(id); j != nil {
+		j.next = 0
+		s.inTurn(id, j)
 	}
 	s.mu.Unlock()
 	s.signal()
 	return nil
 }
+
+// inTurn puts job id, which has chunks to hand out, in its owner's turns,
+// and the owner in the ring. The caller holds s.mu.
+func (s *memStore) inTurn(id string, j *memJob) {
+	if j.inTurn {
+		return
+	}
+	j.inTurn = true
+	if _, ok := s.turns[j.owner]; !ok {
+		s.ring = append(s.ring, j.owner)
+	}
+	s.turns[j.owner] = append(s.turns[j.owner], id)
+}
+
+func (s *memStore) ready(context.Context, string) error { return nil }
 
 func (s *memStore) signal() {
 	select {
@@ -132,8 +219,12 @@ func (s *memStore) signal() {
 func (s *memStore) remove(_ context.Context, id string, _ int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.drop(id)
+	s.forget(id)
 	return nil
+}
+
+func (s *memStore) drop(ctx context.Context, id string, chunks int) error {
+	return s.remove(ctx, id, chunks)
 }
 
 func (s *memStore) load(_ context.Context, id string) (*meta, error) {
@@ -148,20 +239,19 @@ func (s *memStore) load(_ context.Context, id string) (*meta, error) {
 	return &mt, nil
 }
 
-func (s *memStore) begin(_ context.Context, id string, n int, now time.Time) (Status, int, bool, error) {
+func (s *memStore) begin(_ context.Context, id string, now time.Time) (Status, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	j := s.job(id)
 	if j == nil {
-		return "", 0, false, nil
+		return "", false, nil
 	}
 	started := j.status == StatusQueued
 	if started {
 		j.status = StatusRunning
 		j.started = now
 	}
-	j.attempts[n]++
-	return j.status, j.attempts[n], started, nil
+	return j.status, started, nil
 }
 
 func (s *memStore) input(_ context.Context, id string, n int) ([]byte, error) {
@@ -221,20 +311,20 @@ func (s *memStore) output(_ context.Context, id string, n int) ([]byte, error) {
 	return nil, nil
 }
 
-func (s *memStore) end(_ context.Context, id string, st Status, now time.Time) (bool, error) {
+// end ends the job and frees its rows and results: a cancelled or failed
+// job has no results to serve.
+func (s *memStore) end(_ context.Context, id string, st Status, reason string, now time.Time) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	j := s.job(id)
-	if j == nil || j.status.final() {
+	if j == nil || j.status == "" || j.status.final() {
 		return false, nil
 	}
-	j.status = st
-	j.finished = now
-	for n := range j.in { // rows never to be checked
-		j.resize(-j.hold[n], s)
-		delete(j.in, n)
-		delete(j.hold, n)
-	}
+	j.status, j.reason, j.finished = st, reason, now
+	j.resize(-j.size, s)
+	clear(j.in)
+	clear(j.hold)
+	clear(j.out)
 	j.seen = nil
 	return true, nil
 }
@@ -247,18 +337,15 @@ func (s *memStore) next(ctx context.Context, _ time.Duration) (task, bool, error
 	defer timer.Stop()
 	for {
 		s.mu.Lock()
-		if len(s.queue) > 0 {
-			t := s.queue[0]
-			s.queue = s.queue[1:]
-			s.pending++
-			more := len(s.queue) > 0
-			s.mu.Unlock()
+		t, ok := s.take(time.Now())
+		more := ok && len(s.ring) > 0
+		s.mu.Unlock()
+		if ok {
 			if more {
 				s.signal() // another worker may take the next one
 			}
 			return t, true, nil
 		}
-		s.mu.Unlock()
 		select {
 		case <-s.wake:
 		case <-timer.C:
@@ -269,18 +356,127 @@ func (s *memStore) next(ctx context.Context, _ time.Duration) (task, bool, error
 	}
 }
 
+// take hands out the next chunk of the next owner in the ring, whose jobs
+// take turns too; owners and jobs with nothing to hand out leave the
+// ring. The caller holds s.mu.
+func (s *memStore) take(now time.Time) (task, bool) {
+	for range len(s.ring) {
+		owner := s.ring[0]
+		s.ring = append(s.ring[1:], owner)
+		var keep []string
+		pick := -1
+		for _, id := range s.turns[owner] {
+			j := s.job(id)
+			if j == nil || !j.left() {
+				if j != nil {
+					j.inTurn = false
+				}
+				continue
+			}
+			if pick < 0 && !now.Before(j.wait) {
+				pick = len(keep)
+			}
+			keep = append(keep, id)
+		}
+		if pick >= 0 { // the picked job goes to the end of its owner's turns
+			keep = append(keep[pick+1:], keep[:pick+1]...)
+		}
+		if len(keep) == 0 {
+			delete(s.turns, owner)
+			s.ring = s.ring[:len(s.ring)-1]
+		} else {
+			s.turns[owner] = keep
+		}
+		if pick < 0 {
+			continue
+		}
+		id := keep[len(keep)-1]
+		j := s.jobs[id]
+		var n int
+		if len(j.back) > 0 {
+			n, j.back = j.back[0], j.back[1:]
+		} else {
+			n = j.next
+			j.next++
+		}
+		j.attempts[n]++
+		s.pending++
+		return task{id: id, chunk: n, attempts: j.attempts[n]}, true
+	}
+	return task{}, false
+}
+
 // touch does nothing: in process, no chunk is claimed again.
 func (s *memStore) touch(context.Context, task) error { return nil }
 
-func (s *memStore) ack(context.Context, task) error {
+func (s *memStore) ack(_ context.Context, t task) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.pending--
+	if j := s.job(t.id); j != nil {
+		j.wait, j.fails, j.since = time.Time{}, 0, time.Time{}
+	}
+	return nil
+}
+
+func (s *memStore) putBack(_ context.Context, t task, wait, most time.Duration, failed bool, now time.Time) (time.Time, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pending--
+	j := s.job(t.id)
+	if j == nil {
+		return now, nil
+	}
+	j.attempts[t.chunk]--
+	j.back = append(j.back, t.chunk)
+	if failed {
+		if !now.Before(j.wait) { // one failure per wait, however many chunks fail in it
+			j.fails++
+		}
+		if j.since.IsZero() {
+			j.since = now
+		}
+		wait = backoff(wait, most, j.fails)
+	}
+	j.wait = later(j.wait, now.Add(wait))
+	if j.left() {
+		s.inTurn(t.id, j)
+	}
+	return j.since, nil
+}
+
+// backoff is wait doubled for each failure past the first, at most most.
+func backoff(wait, most time.Duration, fails int) time.Duration {
+	for i := 1; i < fails && wait < most; i++ {
+		wait *= 2
+	}
+	return min(wait, most)
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func (s *memStore) unqueue(_ context.Context, id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if j := s.job(id); j != nil {
+		j.next, j.back = j.chunks, nil
+	}
 	return nil
 }
 
 func (s *memStore) depth(context.Context) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return int64(len(s.queue) + s.pending), nil
+	n := s.pending
+	for _, j := range s.jobs {
+		if j.left() {
+			n += j.chunks - j.next + len(j.back)
+		}
+	}
+	return int64(n), nil
 }

@@ -8,7 +8,7 @@ import (
 // FuzzRecords: any bytes decode to records or an error, never a panic;
 // what decodes encodes back to the same records.
 func FuzzRecords(f *testing.F) {
-	f.Add(appendRecord(appendRecord(nil, []string{"a", "", "\r\n"}), []string{""}))
+	f.Add(appendStrings(appendStrings(nil, []string{"a", "", "\r\n"}), []string{""}))
 	f.Add([]byte{0x02, 0x01, 'a'})
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
 	f.Add([]byte{0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f})
@@ -19,7 +19,7 @@ func FuzzRecords(f *testing.F) {
 		}
 		var enc []byte
 		for _, r := range recs {
-			enc = appendRecord(enc, r)
+			enc = appendStrings(enc, r)
 		}
 		again, err := readRecords(enc)
 		if err != nil || !slices.EqualFunc(recs, again, slices.Equal) {
@@ -29,7 +29,7 @@ func FuzzRecords(f *testing.F) {
 }
 
 func TestReadRecordsRefusesDamage(t *testing.T) {
-	good := appendRecord(nil, []string{"name", "a@b.test"})
+	good := appendStrings(nil, []string{"name", "a@b.test"})
 	for _, b := range [][]byte{good[:len(good)-1], {0x05}, {0x01, 0x09, 'x'}, {0x80}} {
 		if _, err := readRecords(b); err != errBadRecords {
 			t.Errorf("%q: %v, want errBadRecords", b, err)

@@ -7,17 +7,42 @@ import (
 	"github.com/quiverkit/quiver/internal/cfgerr"
 )
 
-func TestWrap(t *testing.T) {
+func TestList(t *testing.T) {
 	own, nested := errors.New("pkg: invalid configuration"), errors.New("llm: invalid configuration")
-	cause := errors.Join(nested) // any error wrapping the nested sentinel
-	err := cfgerr.Wrap("pkg", own, cause)
+	inner := cfgerr.New(nested, "Timeout must be positive, not -1s", "MaxAttempts must be positive, not -1")
+	l := cfgerr.List{Sentinel: own}
+	l.Add("Keys is empty")
+	l.Nest("LLM", inner)
+	l.Nest("Other", nil)
+	err := l.Err()
 	if !errors.Is(err, own) || !errors.Is(err, nested) {
 		t.Errorf("%v wraps neither or one of the sentinels", err)
 	}
-	if got, want := err.Error(), "pkg: llm: invalid configuration"; got != want {
+	want := "pkg: invalid configuration: Keys is empty; LLM.Timeout must be positive, not -1s; LLM.MaxAttempts must be positive, not -1"
+	if got := err.Error(); got != want {
+		t.Errorf("Error() = %q\n\twant %q", got, want)
+	}
+	if (&cfgerr.List{Sentinel: own}).Err() != nil || cfgerr.New(own) != nil || cfgerr.Wrap(own, "LLM", nil) != nil {
+		t.Error("no problem is not nil")
+	}
+}
+
+func TestWrap(t *testing.T) {
+	own, nested := errors.New("pkg: invalid configuration"), errors.New("llm: invalid configuration")
+	err := cfgerr.Wrap(own, "LLM", cfgerr.New(nested, "Timeout must be positive, not -1s"))
+	if !errors.Is(err, own) || !errors.Is(err, nested) {
+		t.Errorf("%v wraps neither or one of the sentinels", err)
+	}
+	if got, want := err.Error(), "pkg: invalid configuration: LLM.Timeout must be positive, not -1s"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
-	if cfgerr.Wrap("pkg", own, nil) != nil {
-		t.Error("Wrap of nil is not nil")
+	// An error that cfgerr did not build keeps its text and is wrapped.
+	foreign := errors.New("proxy URL has no host")
+	err = cfgerr.Wrap(own, "SMTP.Proxy", foreign)
+	if !errors.Is(err, own) || !errors.Is(err, foreign) {
+		t.Errorf("%v wraps neither or one of the errors", err)
+	}
+	if got, want := err.Error(), "pkg: invalid configuration: SMTP.Proxy: proxy URL has no host"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }

@@ -17,6 +17,18 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
+// NoModel returns the SERVICE_UNAVAILABLE error of an operation that
+// needs a language model when none is configured. lead says so in the
+// caller's words ("headlines needs a language model, and none is
+// configured"); the message adds how a server is given one. setting
+// names the Go field that gives one ("content.Config.LLM.Model"): it is
+// the cause, which Go callers and logs read and an HTTP caller never
+// does.
+func NoModel(lead, setting string) error {
+	return envelope.Wrap(envelope.CodeServiceUnavailable, errors.New(setting+" is not set"),
+		lead+": set QUIVER_LLM_PROVIDER (openai, anthropic, ollama or googleai) and QUIVER_LLM_MODEL on the server")
+}
+
 // statusInText finds the status code in the error texts of the OpenAI and
 // Anthropic clients ("API returned unexpected status code: 429: ...") and
 // of the Google client ("googleapi: Error 429: ...").
@@ -31,7 +43,7 @@ func classify(parent, attempt context.Context, rec *llmhttp.Recorder, err error)
 			"the request was canceled before the language model answered")
 	case attempt.Err() != nil:
 		// The caller's deadline or the per-attempt timeout ran out.
-		return envelope.Wrap(envelope.CodeUpstreamTimeout, errors.Join(context.DeadlineExceeded, err),
+		return envelope.Wrap(envelope.CodeUpstreamTimeout, deadline{err},
 			"the language model did not answer in time")
 	}
 
@@ -63,6 +75,16 @@ func classify(parent, attempt context.Context, rec *llmhttp.Recorder, err error)
 		return envelope.Wrap(envelope.CodeUpstreamError, err, "the language model provider failed")
 	}
 }
+
+// deadline is the error of a call that ran out of time: the client's
+// error, which errors.Is also finds to be context.DeadlineExceeded,
+// whatever the client made of it. (errors.Join would do as much, and
+// add "context deadline exceeded" on a line of its own to a text that
+// says the timeout already.)
+type deadline struct{ error }
+
+func (d deadline) Is(target error) bool { return target == context.DeadlineExceeded }
+func (d deadline) Unwrap() error        { return d.error }
 
 func isTimeout(err error) bool {
 	var ne net.Error

@@ -44,10 +44,12 @@ type ContractError struct {
 	Violations []string
 }
 
-// Error implements the error interface.
+// Error lists the violations. The UPSTREAM_ERROR that Ask wraps it in
+// says what they broke and after how many attempts, so that the whole
+// text reads "the language model's answer did not meet the contract after
+// 2 attempts: title must not be empty; ..." and says each once.
 func (e *ContractError) Error() string {
-	return fmt.Sprintf("llmjson: the model's answer broke the contract after %d attempt(s): %s",
-		e.Attempts, strings.Join(e.Violations, "; "))
+	return strings.Join(e.Violations, "; ")
 }
 
 // Ask asks c's model for one JSON value of type T, decodes it strictly,

@@ -184,6 +184,11 @@ func TestAskWithRealClients(t *testing.T) {
 				if !errors.Is(err, context.DeadlineExceeded) {
 					t.Errorf("err = %v does not wrap context.DeadlineExceeded", err)
 				}
+				// One line, saying the timeout once more at most: the
+				// client's own words.
+				if strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "context deadline exceeded\n") {
+					t.Errorf("err = %q: not one line", err)
+				}
 				if d := time.Since(start); d > 2*time.Second {
 					t.Errorf("took %v: the timeout was not honoured", d)
 				}
@@ -284,6 +289,22 @@ func TestAskMaxAttempts(t *testing.T) {
 	_, ai, err := ask(t, c)
 	if err == nil || ai.PromptTokens != 3 || len(s.Requests()) != 3 {
 		t.Errorf("err = %v, usage %+v, %d calls; want 3 failed attempts", err, ai, len(s.Requests()))
+	}
+}
+
+// TestContractErrorSaysItsCauseOnce: the error of answers that broke the
+// contract says so once, with the attempts once, and names no internal
+// package; errors.As still finds the ContractError and the code.
+func TestContractErrorSaysItsCauseOnce(t *testing.T) {
+	bad := llmtest.Reply{Content: `{"colors":[]}`}
+	_, _, err := ask(t, client(t, testutil.NewOpenAI(t, bad, bad)))
+	want := "UPSTREAM_ERROR: the language model's answer did not meet the contract after 2 attempts: colors must hold exactly 3 items, not 0"
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v\n\twant %s", err, want)
+	}
+	var ce *llmjson.ContractError
+	if !errors.As(err, &ce) || ce.Attempts != 2 || !errors.Is(err, &envelope.Error{Code: envelope.CodeUpstreamError}) {
+		t.Errorf("err = %#v: not an UPSTREAM_ERROR wrapping a ContractError of 2 attempts", err)
 	}
 }
 

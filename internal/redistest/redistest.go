@@ -30,7 +30,8 @@ type Server struct {
 
 // Start starts a redis-server with no persistence on a free loopback port
 // and waits until it answers PING. It is stopped at the end of the test.
-func Start(t testing.TB) *Server {
+// args are more options of redis-server, e.g. "--maxmemory", "4mb".
+func Start(t testing.TB, args ...string) *Server {
 	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
@@ -43,7 +44,7 @@ func Start(t testing.TB) *Server {
 	// process may take it in between, so try a few times.
 	var lastErr error
 	for range 3 {
-		s, err := start(t, bin)
+		s, err := start(t, bin, args)
 		if err == nil {
 			return s
 		}
@@ -53,7 +54,7 @@ func Start(t testing.TB) *Server {
 	return nil
 }
 
-func start(t testing.TB, bin string) (*Server, error) {
+func start(t testing.TB, bin string, args []string) (*Server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -61,14 +62,14 @@ func start(t testing.TB, bin string) (*Server, error) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
 
-	cmd := exec.Command(bin,
+	cmd := exec.Command(bin, append([]string{
 		"--port", strconv.Itoa(port),
 		"--bind", "127.0.0.1",
 		"--save", "",
 		"--appendonly", "no",
 		"--dir", t.TempDir(),
 		"--loglevel", "warning",
-	)
+	}, args...)...)
 	var logs strings.Builder
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {

@@ -207,11 +207,11 @@ func (c *Client) redirect(req *http.Request, resp *http.Response) (*http.Request
 	}
 	ref, err := weburl.ParseRef(req.URL.String(), loc)
 	if err != nil {
-		return nil, fmt.Errorf("safehttp: redirect Location: %w", err)
+		return nil, fmt.Errorf("redirect Location: %w", err)
 	}
 	u, err := ref.Go()
 	if err != nil {
-		return nil, fmt.Errorf("safehttp: redirect Location: %w", err)
+		return nil, fmt.Errorf("redirect Location: %w", err)
 	}
 	if err := c.CheckURL(u); err != nil {
 		return nil, err
@@ -225,7 +225,7 @@ func (c *Client) redirect(req *http.Request, resp *http.Response) (*http.Request
 	}
 	next, err := http.NewRequestWithContext(req.Context(), method, u.String(), body)
 	if err != nil {
-		return nil, fmt.Errorf("safehttp: redirect: %w", err)
+		return nil, fmt.Errorf("redirect: %w", err)
 	}
 	next.URL = u
 	for k, vs := range req.Header {
@@ -243,11 +243,11 @@ func (c *Client) redirect(req *http.Request, resp *http.Response) (*http.Request
 func (c *Client) Get(ctx context.Context, rawURL string) (*http.Response, error) {
 	parsed, err := weburl.Parse(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("safehttp: %w", err)
+		return nil, err
 	}
 	u, err := parsed.Go()
 	if err != nil {
-		return nil, fmt.Errorf("safehttp: %w", err)
+		return nil, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {

@@ -153,10 +153,20 @@ func newDialer(o options) *Dialer {
 
 // CheckAddr reports whether addr may be dialed, with an error wrapping
 // [ErrDestinationNotAllowed] when it may not.
-func (d *Dialer) CheckAddr(addr netip.Addr) error {
+func (d *Dialer) CheckAddr(addr netip.Addr) error { return d.checkAddr("", addr) }
+
+// checkAddr is CheckAddr of addr, an address of the host name when name
+// is not empty: the error then says which name resolves to it, once
+// ("destination not allowed: db.internal resolves to 10.0.0.5, which is
+// a special-purpose address").
+func (d *Dialer) checkAddr(name string, addr netip.Addr) error {
 	addr = addr.WithZone("")
 	if err := d.guard.SafeAddr(addr); err != nil {
-		return fmt.Errorf("%w: %s is a special-purpose address (%v)", ErrDestinationNotAllowed, addr, errors.Unwrap(err))
+		what := addr.String()
+		if name != "" {
+			what = name + " resolves to " + what + ", which"
+		}
+		return fmt.Errorf("%w: %s is a special-purpose address (%v)", ErrDestinationNotAllowed, what, errors.Unwrap(err))
 	}
 	return nil
 }
@@ -178,14 +188,14 @@ func (d *Dialer) Resolve(ctx context.Context, host string) ([]netip.Addr, error)
 	}
 	addrs, err := d.resolver.LookupIP(ctx, h.Name)
 	if err != nil {
-		return nil, fmt.Errorf("lookup %s: %w", h.Name, err)
+		return nil, err // it names the host: *resolver.LookupError and *net.DNSError do
 	}
 	if len(addrs) == 0 {
 		return nil, &net.DNSError{Err: "no addresses", Name: h.Name, IsNotFound: true}
 	}
 	for _, a := range addrs {
-		if err := d.CheckAddr(a); err != nil {
-			return nil, fmt.Errorf("%s resolves to a refused address: %w", h.Name, err)
+		if err := d.checkAddr(h.Name, a); err != nil {
+			return nil, err
 		}
 	}
 	return addrs, nil

@@ -19,6 +19,7 @@ import (
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/internal/weburl"
 	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // noResolver fails every lookup: the hostile table must be refused
@@ -448,5 +449,27 @@ func TestDoFollowsRedirectsWithTheOneParser(t *testing.T) {
 	// Without loopback allowed, the same hop is refused before it is sent.
 	if _, err := New().Get(context.Background(), "http://"+srv.Listener.Addr().String()+`\@example.com/`); !errors.Is(err, ErrDestinationNotAllowed) {
 		t.Errorf("err = %v, want ErrDestinationNotAllowed", err)
+	}
+}
+
+// TestRefusalSaysItsCauseOnce: a refused name says the sentinel once and
+// which address it resolves to; a name that does not resolve gives the
+// resolver's error, which names it, without naming it again.
+func TestRefusalSaysItsCauseOnce(t *testing.T) {
+	ns := testutil.DNSServer(t, "loop.test. 60 IN A 127.0.0.1\n", resolvertest.WithServFail("servfail.test"))
+	res, err := resolver.New(resolver.Config{Servers: []string{ns.Addr}, Attempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDialer(WithResolver(res))
+	_, err = d.Resolve(context.Background(), "loop.test")
+	want := "destination not allowed: loop.test resolves to 127.0.0.1, which is a special-purpose address (prohibited IP address)"
+	if err == nil || err.Error() != want || !errors.Is(err, ErrDestinationNotAllowed) {
+		t.Errorf("loop.test: err = %v\n\twant %s", err, want)
+	}
+	_, err = d.Resolve(context.Background(), "servfail.test")
+	var le *resolver.LookupError
+	if !errors.As(err, &le) || strings.Count(err.Error(), "servfail.test") != 1 {
+		t.Errorf("servfail.test: err = %v; want the resolver's error, naming the host once", err)
 	}
 }

@@ -13,6 +13,7 @@ package strictjson
 
 import (
 	"bytes"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -242,3 +243,49 @@ func jsonTypeName(t reflect.Type) string {
 	}
 	return "a " + t.String()
 }
+
+// Describe returns err, an error of encoding/json, with a text in JSON's
+// words rather than Go's: a value of the wrong type reads "at
+// data.followers: a JSON string where an integer belongs" instead of
+// naming the Go struct, field and type it was meant for, which are
+// Quiver's internals. errors.As still finds the *json.UnmarshalTypeError.
+// Any other error is returned as it is. Use it where a provider's answer
+// or a data file failed to decode.
+func Describe(err error) error {
+	var te *stdjson.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Type == nil {
+		return err
+	}
+	value, _, _ := strings.Cut(te.Value, " ") // "number -5"
+	if value == "bool" {
+		value = "boolean"
+	}
+	text := "a JSON " + value + " where " + jsonTypeName(te.Type) + " belongs"
+	if path := jsonPath(te.Field); path != "" {
+		text = "at " + path + ": " + text
+	}
+	return &described{text: text, err: err}
+}
+
+// jsonPath is the path of an UnmarshalTypeError's Field without the
+// names of the Go structs it embeds, which encoding/json puts in it and
+// which start with a capital letter (JSON member names of Quiver's types
+// and providers' answers do not).
+func jsonPath(field string) string {
+	var keep []string
+	for _, name := range strings.Split(field, ".") {
+		if name != "" && (name[0] < 'A' || name[0] > 'Z') {
+			keep = append(keep, name)
+		}
+	}
+	return strings.Join(keep, ".")
+}
+
+// described is an error whose text replaces that of the error it wraps.
+type described struct {
+	text string
+	err  error
+}
+
+func (d *described) Error() string { return d.text }
+func (d *described) Unwrap() error { return d.err }

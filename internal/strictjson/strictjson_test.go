@@ -1,6 +1,7 @@
 package strictjson_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -100,4 +101,40 @@ func ExampleUnmarshal() {
 	fmt.Println(err)
 	// Output:
 	// invalid request: name: is given twice: each member name must appear once in an object
+}
+
+// TestDescribe: an encoding/json type error reads in JSON's words, with
+// its path and without Go's names, and still unwraps to itself.
+func TestDescribe(t *testing.T) {
+	type Embedded struct {
+		Name string `json:"name"`
+	}
+	var v struct {
+		Embedded
+		Data struct {
+			Count int `json:"count"`
+		} `json:"data"`
+		On bool `json:"on"`
+	}
+	tests := []struct{ body, want string }{
+		{`{"data":{"count":"7"}}`, "at data.count: a JSON string where an integer belongs"},
+		{`{"name":7}`, "at name: a JSON number where a string belongs"},
+		{`{"on":[]}`, "at on: a JSON array where a boolean belongs"},
+		{`[1]`, "a JSON array where an object belongs"},
+		{`{"data":{"count":-5.5}}`, "at data.count: a JSON number where an integer belongs"},
+	}
+	for _, tt := range tests {
+		err := strictjson.Describe(json.Unmarshal([]byte(tt.body), &v))
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s: %v, want %q", tt.body, err, tt.want)
+		}
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			t.Errorf("%s: errors.As finds no *json.UnmarshalTypeError", tt.body)
+		}
+	}
+	syntax := json.Unmarshal([]byte(`{`), &v)
+	if strictjson.Describe(syntax) != syntax || strictjson.Describe(nil) != nil {
+		t.Error("Describe changed an error that is not a type error")
+	}
 }

@@ -45,6 +45,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/strictjson"
 )
 
 // Defaults of [Client].
@@ -202,7 +203,7 @@ func (c *Client) Send(ctx context.Context, r Request, v any) error {
 		return &envelope.Error{
 			Code:    envelope.CodeUpstreamError,
 			Message: fmt.Sprintf("%s: the response to %s is not the expected JSON", c.Name, path),
-			Err:     err,
+			Err:     strictjson.Describe(err),
 		}
 	}
 	return nil
@@ -255,7 +256,12 @@ func (c *Client) transportError(ctx context.Context, path string, timeout time.D
 // statusError classifies a non-2xx answer.
 func (c *Client) statusError(resp *http.Response, body []byte, path string) error {
 	status := resp.StatusCode
-	cause := fmt.Errorf("%s answered %d: %s", c.Name, status, Excerpt(string(body), 200))
+	// The message names the provider and the status; the cause adds what
+	// the provider said, for the logs and Go callers.
+	cause := errors.New("it answered with an empty body")
+	if said := Excerpt(string(body), 200); said != "" {
+		cause = errors.New("it answered " + said)
+	}
 	switch {
 	case status == http.StatusNotFound || status == http.StatusGone:
 		return &envelope.Error{Code: envelope.CodeNotFound, Message: fmt.Sprintf("%s has no such resource (%s)", c.Name, path), Err: cause}

@@ -2,6 +2,7 @@ package upstream
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -203,5 +204,44 @@ func TestExcerpt(t *testing.T) {
 		if got := Excerpt(tt.in, tt.n); got != tt.want {
 			t.Errorf("Excerpt(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
 		}
+	}
+}
+
+// TestErrorTextSaysItsCauseOnce: a provider's failure names the provider
+// and the status once, adds what the provider said, and describes an
+// answer of the wrong shape in JSON's words, not Go's.
+func TestErrorTextSaysItsCauseOnce(t *testing.T) {
+	tests := []struct {
+		name    string
+		handler http.HandlerFunc
+		want    string
+	}{
+		{"404", func(w http.ResponseWriter, r *http.Request) { http.Error(w, `{"error":"not found"}`, 404) },
+			`NOT_FOUND: example has no such resource (/tweets): it answered {"error":"not found"}`},
+		{"429", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(429) },
+			"RATE_LIMIT_EXCEEDED: example rate limit exceeded; retry later: it answered with an empty body"},
+		{"401", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "Unauthorized", 401) },
+			"UPSTREAM_ERROR: example refused the configured credentials (HTTP 401): it answered Unauthorized"},
+		{"500", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "oops", 500) },
+			"UPSTREAM_ERROR: example failed with HTTP 500 for /tweets: it answered oops"},
+		{"wrong shape", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, `{"data":{"id":12}}`) },
+			"UPSTREAM_ERROR: example: the response to /tweets is not the expected JSON: at data.id: a JSON number where a string belongs"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var v struct {
+				Data struct {
+					ID string `json:"id"`
+				} `json:"data"`
+			}
+			err := newClient(t, tt.handler).Get(context.Background(), "/tweets", nil, &v)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("err = %v\n\twant %s", err, tt.want)
+			}
+			var te *json.UnmarshalTypeError
+			if tt.name == "wrong shape" && !errors.As(err, &te) {
+				t.Errorf("errors.As finds no *json.UnmarshalTypeError in %v", err)
+			}
+		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"unicode"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/strictjson"
 )
 
 // Bounds of a file export.
@@ -116,12 +117,12 @@ func NewFile(cfg FileConfig) (*File, error) {
 		err = p.read(path[strings.LastIndexAny(path, `/\`)+1:], f)
 		f.Close()
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("microblog: %w", err)
 		}
 	}
 	if cfg.Reader != nil {
 		if err := p.read(name, cfg.Reader); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("microblog: %w", err)
 		}
 	}
 	p.index()
@@ -144,7 +145,7 @@ func (p *File) read(name string, r io.Reader) error {
 		}
 		var rec fileRecord
 		if err := json.Unmarshal([]byte(b), &rec); err != nil {
-			return fmt.Errorf("%s line %d: %w", name, line, err)
+			return fmt.Errorf("%s line %d: %w", name, line, strictjson.Describe(err))
 		}
 		switch rec.Type {
 		case "profile":

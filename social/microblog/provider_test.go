@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/microblog/microblogtest"
 )
@@ -240,6 +241,10 @@ func TestErrorMapping(t *testing.T) {
 				}
 				if strings.Contains(err.Error(), key) {
 					t.Errorf("%s: error leaks the key: %v", label, err)
+				}
+				// The code, the provider and the cause are said once.
+				if r := testutil.RepeatedClause(err.Error()); r != "" || strings.Count(err.Error(), string(code)) != 1 {
+					t.Errorf("%s: %q says %q or its code twice", label, err, r)
 				}
 				return e
 			}

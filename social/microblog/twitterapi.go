@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/strictjson"
 	"github.com/quiverkit/quiver/internal/upstream"
 )
 
@@ -190,7 +191,7 @@ func (l tapiList) page() (Page, error) {
 			NextCursor  string      `json:"next_cursor"`
 		}
 		if err := json.Unmarshal(l.Data, &d); err != nil {
-			return Page{}, envelope.Wrap(envelope.CodeUpstreamError, err, "twitterapi.io: unexpected data object")
+			return Page{}, envelope.Wrap(envelope.CodeUpstreamError, strictjson.Describe(err), "twitterapi.io: unexpected data object")
 		}
 		tweets = append(append(tweets, d.Tweets...), d.Replies...)
 		if d.HasNextPage != nil {
@@ -202,7 +203,7 @@ func (l tapiList) page() (Page, error) {
 	} else if len(l.Data) > 0 && l.Data[0] == '[' {
 		var d []tapiTweet
 		if err := json.Unmarshal(l.Data, &d); err != nil {
-			return Page{}, envelope.Wrap(envelope.CodeUpstreamError, err, "twitterapi.io: unexpected data array")
+			return Page{}, envelope.Wrap(envelope.CodeUpstreamError, strictjson.Describe(err), "twitterapi.io: unexpected data array")
 		}
 		tweets = append(tweets, d...)
 	}

@@ -58,7 +58,7 @@ const (
 var apifyIDRE = regexp.MustCompile(`^[A-Za-z0-9]{1,64}$`)
 
 // errDatasetGone marks a dataset Apify no longer has (404 record-not-found).
-var errDatasetGone = errors.New("apify: the dataset has expired")
+var errDatasetGone = errors.New("it answered 404 record-not-found")
 
 // cursorKey seals the provider's cursors. A cursor carries the ID of a
 // run's dataset, and Apify lets anyone who knows a dataset's ID read it

@@ -59,7 +59,7 @@ type Client struct {
 // [ErrInvalidConfig] and llm.ErrInvalidConfig.
 func New(cfg Config) (*Client, error) {
 	if err := cfg.LLM.Validate(); err != nil {
-		return nil, cfgerr.Wrap("photosocial", ErrInvalidConfig, err)
+		return nil, cfgerr.Wrap(ErrInvalidConfig, "LLM", err)
 	}
 	return &Client{src: cfg.Provider, llm: cfg.LLM, clock: cfg.Now}, nil
 }
@@ -455,7 +455,7 @@ func checkHashtag(v *envelope.ValidationError, field, s string) string {
 func checkMediaRef(v *envelope.ValidationError, shortcode, mediaID string) MediaRef {
 	ref := MediaRef{Shortcode: strings.TrimSpace(shortcode), MediaID: strings.TrimSpace(mediaID)}
 	if ref.Shortcode == "" && ref.MediaID == "" {
-		v.Add("shortcode", "shortcode or media_id is required")
+		v.Add("shortcode", "is required when media_id is not given")
 		return ref
 	}
 	if ref.Shortcode != "" {

@@ -25,7 +25,7 @@ func TestValidation(t *testing.T) {
 			_, err := c.Posts(ctx, PostsRequest{Username: "x", Cursor: strings.Repeat("a", 3000)})
 			return err
 		}, "cursor", "at most"},
-		{"media needs a key", func() error { _, err := c.Media(ctx, MediaRequest{}); return err }, "shortcode", "shortcode or media_id is required"},
+		{"media needs a key", func() error { _, err := c.Media(ctx, MediaRequest{}); return err }, "shortcode", "is required when media_id is not given"},
 		{"bad shortcode", func() error { _, err := c.Media(ctx, MediaRequest{Shortcode: "ab+c"}); return err }, "shortcode", "code of a post URL"},
 		{"bad media id", func() error { _, err := c.Comments(ctx, CommentsRequest{MediaID: "12x"}); return err }, "media_id", "decimal digits"},
 		{"hashtag required", func() error { _, err := c.HashtagSearch(ctx, HashtagRequest{Hashtag: "#"}); return err }, "hashtag", "is required"},

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/strictjson"
 )
 
 // maxFileLine bounds one JSON Lines record of a file export.
@@ -116,6 +117,15 @@ func NewFile(cfg FileConfig) (*File, error) {
 	return readFile(io.MultiReader(rs...))
 }
 
+// recordError reports the record of line that lacks what need says, or
+// that does not decode (err).
+func recordError(line int, need string, err error) error {
+	if err != nil {
+		return fmt.Errorf("photosocial: line %d: %s: %w", line, need, strictjson.Describe(err))
+	}
+	return fmt.Errorf("photosocial: line %d: %s", line, need)
+}
+
 // readFile reads JSON Lines records from r.
 func readFile(r io.Reader) (*File, error) {
 	p := &File{
@@ -132,21 +142,21 @@ func readFile(r io.Reader) (*File, error) {
 		}
 		var rec fileRecord
 		if err := json.Unmarshal(b, &rec); err != nil {
-			return nil, fmt.Errorf("photosocial: line %d: %v", line, err)
+			return nil, fmt.Errorf("photosocial: line %d: %w", line, strictjson.Describe(err))
 		}
 		switch rec.Kind {
 		case "meta":
 		case "profile":
 			var fp fileProfile
 			if err := json.Unmarshal(b, &fp); err != nil || fp.Username == "" {
-				return nil, fmt.Errorf("photosocial: line %d: a profile needs a username (%v)", line, err)
+				return nil, recordError(line, "a profile needs a username", err)
 			}
 			fp.Username = strings.ToLower(fp.Username)
 			p.profiles[fp.Username] = fp
 		case "media":
 			var fm fileMedia
 			if err := json.Unmarshal(b, &fm); err != nil || (fm.ID == "" && fm.Shortcode == "") || fm.Owner.Username == "" {
-				return nil, fmt.Errorf("photosocial: line %d: a media record needs id or shortcode and owner.username (%v)", line, err)
+				return nil, recordError(line, "a media record needs id or shortcode and owner.username", err)
 			}
 			m := fm.Media
 			m.TakenAt = parseTime(fm.TakenAt)
@@ -174,7 +184,7 @@ func readFile(r io.Reader) (*File, error) {
 		case "comment":
 			var fc fileComment
 			if err := json.Unmarshal(b, &fc); err != nil || fc.ID == "" || (fc.MediaID == "" && fc.Shortcode == "") {
-				return nil, fmt.Errorf("photosocial: line %d: a comment needs id and media_id or shortcode (%v)", line, err)
+				return nil, recordError(line, "a comment needs id and media_id or shortcode", err)
 			}
 			fc.Comment.CreatedAt = parseTime(fc.CreatedAt)
 			pending = append(pending, fc)

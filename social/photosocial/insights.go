@@ -146,8 +146,7 @@ type CommentInsights struct {
 }
 
 // errNoModel is the 503 of the AI operations without a model.
-var errNoModel = envelope.Errorf(envelope.CodeServiceUnavailable,
-	"photo-sharing insights need a language model, and none is configured: set QUIVER_LLM_PROVIDER (openai, anthropic, ollama or googleai) and QUIVER_LLM_MODEL on the server, or set photosocial.Config.LLM")
+var errNoModel = llmjson.NoModel("photo-sharing insights need a language model, and none is configured", "photosocial.Config.LLM.Model")
 
 type answerEvidence struct {
 	ID     string `json:"id"`

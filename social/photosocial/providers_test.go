@@ -748,3 +748,22 @@ func TestGraphThrottling(t *testing.T) {
 		})
 	}
 }
+
+// TestApifyDatasetGoneSaysItOnce: a dataset Apify no longer has says so
+// once, then what Apify answered; the re-run still recognizes it.
+func TestApifyDatasetGoneSaysItOnce(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte(`{"error":{"type":"record-not-found","message":"Dataset was not found"}}`))
+	}))
+	defer srv.Close()
+	a, err := NewApify(ApifyConfig{Token: testToken, BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = a.read(context.Background(), apifyCursor{dataset: "d1"}, 10)
+	want := "UPSTREAM_ERROR: the Apify dataset of this query has expired: it answered 404 record-not-found"
+	if err == nil || err.Error() != want || !errors.Is(err, errDatasetGone) {
+		t.Errorf("err = %v\n\twant %s, wrapping errDatasetGone", err, want)
+	}
+}
