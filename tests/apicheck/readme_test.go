@@ -283,4 +283,7 @@ func TestCIRunsTheREADMECommand(t *testing.T) {
 	if !strings.Contains(want, "cd tests/consumer") {
 		t.Errorf("the test command does not test the consumer module: %s", want)
 	}
+	if _, err := os.Stat("../consumer/go.mod"); err != nil {
+		t.Errorf("the consumer module is not where the test command looks: %v", err)
+	}
 }
