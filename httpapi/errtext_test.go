@@ -73,9 +73,7 @@ type errFixture struct {
 
 func newErrFixture(t *testing.T) *errFixture {
 	t.Helper()
-	dns := testutil.DNSServer(t, errZone,
-		resolvertest.WithServFail("servfail.test"), resolvertest.WithRefused("refused.test"),
-		resolvertest.WithDrop("dead.test"))
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: errZone, ServFail: []string{"servfail.test"}, Refused: []string{"refused.test"}, Drop: []string{"dead.test"}})
 	r, err := resolver.New(resolver.Config{Servers: []string{dns.Addr}, Timeout: 2 * time.Second, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)

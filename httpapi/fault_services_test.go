@@ -57,8 +57,7 @@ func TestFaultDNSStopsAnswering(t *testing.T) {
 	// now so that the timings below measure DNS, not decompression.
 	email.DefaultLists()
 	const timeout = 200 * time.Millisecond
-	dns := testutil.DNSServer(t, "$ORIGIN test.\n@ 300 SOA ns hostmaster 1 3600 600 86400 60\n",
-		resolvertest.WithDrop("dead.test", "_dmarc.dead.test"))
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: "$ORIGIN test.\n@ 300 SOA ns hostmaster 1 3600 600 86400 60\n", Drop: []string{"dead.test", "_dmarc.dead.test"}})
 	r, err := resolver.New(resolver.Config{Servers: []string{dns.Addr}, Timeout: timeout, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -77,7 +77,7 @@ $ORIGIN 2.0.192.in-addr.arpa.
 `
 
 func TestCLIEmail(t *testing.T) {
-	dns := testutil.DNSServer(t, cliZone)
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: cliZone})
 	env := []string{"QUIVER_DNS_SERVERS=" + dns.Addr, "QUIVER_DNS_TIMEOUT=1s"}
 	dir := t.TempDir()
 	list := filepath.Join(dir, "list.csv")
@@ -152,7 +152,7 @@ func TestCLIVerifyList100k(t *testing.T) {
 			fmt.Fprintf(&zone, "d%d MX 10 mail.d%d.test.\n", d, d)
 		}
 	}
-	dns := testutil.DNSServer(t, zone.String())
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: zone.String()})
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "list.csv"), filepath.Join(dir, "results.csv")
 	var b bytes.Buffer
@@ -217,7 +217,7 @@ func TestCLIVerifyList100k(t *testing.T) {
 // file.
 func TestCLIVerifyListInterrupt(t *testing.T) {
 	const rows = 20_000
-	dns := testutil.DNSServer(t, "$ORIGIN test.\n@ 300 SOA ns hostmaster 1 3600 600 86400 60\n", resolvertest.WithDelay(5*time.Millisecond))
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: "$ORIGIN test.\n@ 300 SOA ns hostmaster 1 3600 600 86400 60\n", Delay: 5 * time.Millisecond})
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "list.csv"), filepath.Join(dir, "results.csv")
 	var b bytes.Buffer
@@ -383,7 +383,7 @@ func TestCLIContent(t *testing.T) {
 }
 
 func TestCLIWeb(t *testing.T) {
-	dns := testutil.DNSServer(t, cliZone)
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: cliZone})
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
 			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\nSitemap: http://"+r.Host+"/sitemap.xml\n")

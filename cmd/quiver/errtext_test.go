@@ -30,8 +30,7 @@ func TestCLIErrorsSayTheirCauseOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("cmd/quiver: the error-text harness runs every command many times")
 	}
-	dns := testutil.DNSServer(t, "$ORIGIN test.\n@ 60 SOA ns hostmaster 1 3600 600 86400 60\nloop 60 A 127.0.0.1\n",
-		resolvertest.WithServFail("servfail.test"), resolvertest.WithRefused("refused.test"))
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: "$ORIGIN test.\n@ 60 SOA ns hostmaster 1 3600 600 86400 60\nloop 60 A 127.0.0.1\n", ServFail: []string{"servfail.test"}, Refused: []string{"refused.test"}})
 	model := llmtest.NewOpenAI()
 	t.Cleanup(model.Close)
 	mb := microblogtest.NewTwitterAPIIO("mb-key")

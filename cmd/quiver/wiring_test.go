@@ -12,6 +12,7 @@ import (
 	"github.com/quiverkit/quiver/internal/redistest"
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 	"github.com/quiverkit/quiver/social/microblog/microblogtest"
 )
 
@@ -23,7 +24,7 @@ import (
 func TestServicesFeedMetricsAndCache(t *testing.T) {
 	t.Cleanup(func() { checkLeaks(t) })
 	rs := redistest.Start(t)
-	dns := testutil.DNSServer(t, cliZone)
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: cliZone})
 	mb := microblogtest.NewTwitterAPIIO("key")
 	t.Cleanup(mb.Close)
 	llm := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +

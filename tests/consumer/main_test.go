@@ -48,11 +48,7 @@ func (s *syncBuffer) String() string {
 // servers, and returns its base URL.
 func start(t *testing.T, replies ...llmtest.Reply) string {
 	t.Helper()
-	dns, err := resolvertest.NewServer(zone)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(dns.Close)
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: zone})
 	model := llmtest.NewOpenAI(replies...)
 	t.Cleanup(func() {
 		model.Close()
