@@ -117,7 +117,12 @@ type failingModel struct {
 }
 
 func newFailingModel(t *testing.T, reply llmtest.Reply) *failingModel {
-	srv := llmtest.NewOpenAI()
+	// Not Start: a call beyond the armed replies is part of the test, not
+	// a failure of it.
+	srv, err := llmtest.New(llmtest.OpenAI)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(srv.Close)
 	return &failingModel{srv: srv, reply: reply}
 }
@@ -130,7 +135,7 @@ func (m *failingModel) arm() {
 }
 
 func (m *failingModel) config(t *testing.T) llm.Config {
-	return llm.Config{Model: testutil.Model(t, m.srv, "gpt-4o-mini"), Name: "gpt-4o-mini", Timeout: cmp.Or(m.timeout, 2*time.Second)}
+	return llm.Config{Model: m.srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini", Timeout: cmp.Or(m.timeout, 2*time.Second)}
 }
 
 // The providers and checkers of the harness, each failing the test when

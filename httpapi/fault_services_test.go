@@ -11,7 +11,6 @@ import (
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/resolver"
@@ -126,11 +125,11 @@ func TestFaultUpstreamProviderHangs(t *testing.T) {
 func TestFaultLLMHangs(t *testing.T) {
 	noLeaks(t)
 	const timeout = 200 * time.Millisecond
-	s := testutil.NewOpenAI(t)
+	s := llmtest.Start(t, llmtest.OpenAI)
 	for range 8 {
 		s.Push(llmtest.Reply{Delay: time.Minute})
 	}
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: llm.Config{Model: testutil.Model(t, s, "gpt-4o-mini"), Name: "gpt-4o-mini", Timeout: timeout}})
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: llm.Config{Model: s.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini", Timeout: timeout}})
 	for _, c := range []struct{ path, body string }{
 		{"/v1/content/headlines", `{"topic":"remote work for small teams"}`},
 		{"/v1/content/summarize", `{"text":"` + strings.Repeat("Quiver checks email addresses and domains. ", 5) + `"}`},

@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -443,13 +442,10 @@ func TestCLIDev(t *testing.T) {
 // call it (the real OpenAI client against a loopback server speaking its
 // protocol) and report its usage on standard error.
 func TestCLIContentWithModel(t *testing.T) {
-	s := testutil.NewOpenAI(t,
-		llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +
-			`{"headline":"Five habits of remote teams","angle":"listicle","predicted_ctr_score":0.6},` +
-			`{"headline":"Why your remote team is slow","angle":"question","predicted_ctr_score":0.5}]}`,
-			PromptTokens: 120, CompletionTokens: 60},
-		llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "7"},
-	)
+	s := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +
+		`{"headline":"Five habits of remote teams","angle":"listicle","predicted_ctr_score":0.6},` +
+		`{"headline":"Why your remote team is slow","angle":"question","predicted_ctr_score":0.5}]}`,
+		PromptTokens: 120, CompletionTokens: 60}, llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "7"})
 	env := []string{"QUIVER_LLM_PROVIDER=openai", "QUIVER_LLM_MODEL=gpt-4o-mini", "QUIVER_LLM_BASE_URL=" + s.BaseURL(),
 		"QUIVER_LLM_API_KEY=" + llmtest.TestKey}
 	runCLICases(t, env, []cliCase{

@@ -31,7 +31,12 @@ func TestCLIErrorsSayTheirCauseOnce(t *testing.T) {
 		t.Skip("cmd/quiver: the error-text harness runs every command many times")
 	}
 	dns := resolvertest.Start(t, resolvertest.Config{Zone: "$ORIGIN test.\n@ 60 SOA ns hostmaster 1 3600 600 86400 60\nloop 60 A 127.0.0.1\n", ServFail: []string{"servfail.test"}, Refused: []string{"refused.test"}})
-	model := llmtest.NewOpenAI()
+	// No replies: every call fails, and the test does not fail on the
+	// server's Err as Start's cleanup would.
+	model, err := llmtest.New(llmtest.OpenAI)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(model.Close)
 	mb := microblogtest.NewTwitterAPIIO("mb-key")
 	t.Cleanup(mb.Close)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/internal/redistest"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 	"github.com/quiverkit/quiver/social/microblog/microblogtest"
@@ -27,7 +26,7 @@ func TestServicesFeedMetricsAndCache(t *testing.T) {
 	dns := resolvertest.Start(t, resolvertest.Config{Zone: cliZone})
 	mb := microblogtest.NewTwitterAPIIO("key")
 	t.Cleanup(mb.Close)
-	llm := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +
+	llm := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +
 		`{"headline":"Five habits of remote teams","angle":"listicle","predicted_ctr_score":0.6},` +
 		`{"headline":"Why your remote team is slow","angle":"question","predicted_ctr_score":0.5}]}`,
 		PromptTokens: 120, CompletionTokens: 60})

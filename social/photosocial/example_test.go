@@ -26,7 +26,10 @@ func sampleClient() *photosocial.Client {
 // scriptedModel returns model settings over an llmtest server that
 // answers each call with the next reply; stop closes the server.
 func scriptedModel(replies ...llmtest.Reply) (cfg llm.Config, stop func()) {
-	srv := llmtest.NewOpenAI(replies...)
+	srv, err := llmtest.New(llmtest.OpenAI, replies...)
+	if err != nil {
+		panic(err)
+	}
 	model, err := srv.Model("gpt-4o-mini")
 	if err != nil {
 		panic(err)

@@ -49,13 +49,7 @@ func (s *syncBuffer) String() string {
 func start(t *testing.T, replies ...llmtest.Reply) string {
 	t.Helper()
 	dns := resolvertest.Start(t, resolvertest.Config{Zone: zone})
-	model := llmtest.NewOpenAI(replies...)
-	t.Cleanup(func() {
-		model.Close()
-		if err := model.Err(); err != nil {
-			t.Errorf("model server: %v", err)
-		}
-	})
+	model := llmtest.Start(t, llmtest.OpenAI, replies...)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &syncBuffer{}
