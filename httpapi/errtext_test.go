@@ -211,20 +211,16 @@ func TestErrorsSayTheirCauseOnce(t *testing.T) {
 	c := &errCollector{goErrors: map[string][]string{}, messages: map[string][]string{}}
 
 	// The providers, each on its loopback replay server.
-	twitter := microblogtest.NewTwitterAPIIO("mb-key")
-	t.Cleanup(twitter.Close)
+	twitter := microblogtest.StartTwitterAPIIO(t, "mb-key")
 	mbTwitter := twitterProvider(t, twitter.URL, "mb-key")
-	xapi := microblogtest.NewXAPI("x-token")
-	t.Cleanup(xapi.Close)
+	xapi := microblogtest.StartXAPI(t, "x-token")
 	mbX, err := microblog.NewXAPI(microblog.XAPIConfig{Token: "x-token", BaseURL: xapi.URL, Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	graph := photosocialtest.NewGraph("graph-token")
-	t.Cleanup(graph.Close)
+	graph := photosocialtest.StartGraph(t, "graph-token")
 	psGraph := graphProvider(t, graph.URL, "graph-token")
-	apify := photosocialtest.NewApify("apify-token")
-	t.Cleanup(apify.Close)
+	apify := photosocialtest.StartApify(t, "apify-token")
 	psApify := apifyProvider(t, apify.URL)
 	wrongKey := twitterProvider(t, twitter.URL, "wrong")
 	wrongToken := graphProvider(t, graph.URL, "wrong")
@@ -338,16 +334,13 @@ func TestErrorsSayTheirCauseOnce(t *testing.T) {
 		{http.StatusOK, nil, `{"data": [`},
 		{http.StatusOK, nil, `"a string"`},
 	} {
-		tw := microblogtest.NewTwitterAPIIO("mb-key")
-		t.Cleanup(tw.Close)
+		tw := microblogtest.StartTwitterAPIIO(t, "mb-key")
 		tw.Respond("/", fail.status, fail.header, fail.body)
 		p := twitterProvider(t, tw.URL, "mb-key")
-		gr := photosocialtest.NewGraph("graph-token")
-		t.Cleanup(gr.Close)
+		gr := photosocialtest.StartGraph(t, "graph-token")
 		gr.Respond("/", fail.status, fail.header, fail.body)
 		g := graphProvider(t, gr.URL, "graph-token")
-		ap := photosocialtest.NewApify("apify-token")
-		t.Cleanup(ap.Close)
+		ap := photosocialtest.StartApify(t, "apify-token")
 		ap.Respond("/", fail.status, fail.header, fail.body)
 		a := apifyProvider(t, ap.URL)
 		routes := []string{"GET /v1/microblog/", "GET /v1/photosocial/", "POST /v1/photosocial/"}

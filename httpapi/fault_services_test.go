@@ -90,8 +90,7 @@ func TestFaultUpstreamProviderHangs(t *testing.T) {
 	noLeaks(t)
 	const timeout = 200 * time.Millisecond
 
-	mb := microblogtest.NewTwitterAPIIO("key")
-	t.Cleanup(mb.Close)
+	mb := microblogtest.StartTwitterAPIIO(t, "key")
 	mb.Delay("/", time.Minute)
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()

@@ -22,8 +22,7 @@ import (
 // of it.
 func apifyReplay(t *testing.T) (*photosocialtest.Server, photosocial.Provider) {
 	t.Helper()
-	srv := photosocialtest.NewApify("apify-secret")
-	t.Cleanup(srv.Close)
+	srv := photosocialtest.StartApify(t, "apify-secret")
 	p, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "apify-secret", BaseURL: srv.URL})
 	if err != nil {
 		t.Fatal(err)
@@ -307,8 +306,7 @@ func TestPhotosocialGraphRoutes(t *testing.T) {
 // noted, and throttling is 429 with the Retry-After of
 // X-Business-Use-Case-Usage.
 func TestPhotosocialGraphConformance(t *testing.T) {
-	srv := photosocialtest.NewGraph("graph-secret")
-	t.Cleanup(srv.Close)
+	srv := photosocialtest.StartGraph(t, "graph-secret")
 	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "graph-secret", UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
 	if err != nil {
 		t.Fatal(err)

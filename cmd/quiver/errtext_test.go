@@ -38,11 +38,9 @@ func TestCLIErrorsSayTheirCauseOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(model.Close)
-	mb := microblogtest.NewTwitterAPIIO("mb-key")
-	t.Cleanup(mb.Close)
+	mb := microblogtest.StartTwitterAPIIO(t, "mb-key")
 	mb.Respond("/", http.StatusInternalServerError, nil, "oops")
-	graph := photosocialtest.NewGraph("graph-token")
-	t.Cleanup(graph.Close)
+	graph := photosocialtest.StartGraph(t, "graph-token")
 	graph.Respond("/", http.StatusNotFound, nil, `{"error":{"message":"Unsupported get request","code":100}}`)
 	jm, err := jobs.New(jobs.Config{MaxRows: 5})
 	if err != nil {

@@ -24,8 +24,7 @@ func TestServicesFeedMetricsAndCache(t *testing.T) {
 	t.Cleanup(func() { checkLeaks(t) })
 	rs := redistest.Start(t)
 	dns := resolvertest.Start(t, resolvertest.Config{Zone: cliZone})
-	mb := microblogtest.NewTwitterAPIIO("key")
-	t.Cleanup(mb.Close)
+	mb := microblogtest.StartTwitterAPIIO(t, "key")
 	llm := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +
 		`{"headline":"Five habits of remote teams","angle":"listicle","predicted_ctr_score":0.6},` +
 		`{"headline":"Why your remote team is slow","angle":"question","predicted_ctr_score":0.5}]}`,

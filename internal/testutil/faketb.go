@@ -2,6 +2,7 @@ package testutil
 
 import (
 	"fmt"
+	"net/http"
 	"runtime"
 	"sync"
 	"testing"
@@ -93,4 +94,28 @@ func (f *FakeTB) Cleanups() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return len(f.cleanups)
+}
+
+// CheckStart checks a test server's Start function, which start calls
+// and returns the URL of: with a FakeTB, it reports no failure and
+// registers one cleanup, and the server answers HTTP at the URL until
+// that cleanup runs.
+func CheckStart(t *testing.T, start func(testing.TB) (url string)) {
+	t.Helper()
+	tb := &FakeTB{}
+	var url string
+	tb.Run(func(tb testing.TB) { url = start(tb) })
+	if len(tb.Failures()) != 0 || tb.Cleanups() != 1 {
+		t.Fatalf("failures %q, %d cleanups; want none and one", tb.Failures(), tb.Cleanups())
+	}
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("the started server does not answer: %v", err)
+	}
+	resp.Body.Close()
+	tb.RunCleanups()
+	if resp, err := http.Get(url); err == nil {
+		resp.Body.Close()
+		t.Error("the server answered after the test's cleanup")
+	}
 }
