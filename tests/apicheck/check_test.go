@@ -12,8 +12,10 @@
 // arguments of generic instances. Unexported types of the same package
 // that an exported declaration exposes are walked too.
 //
-// Its tests also type-check the Go snippets of README.md. Its code is
-// all in test files, so that it adds nothing to the API it checks.
+// Its tests also keep internal/ one layer (TestInternalIsOneLayer: no
+// package under it imports a public package but envelope) and
+// type-check the Go snippets of README.md. Its code is all in test
+// files, so that it adds nothing to the API it checks.
 package apicheck
 
 import (
