@@ -21,7 +21,10 @@ Small farms in dry regions often depend on diesel pumps. Diesel is expensive, de
 // own client instead, such as openai.New(openai.WithModel("gpt-4o-mini")).
 // The caller closes the server.
 func scriptedGenerator(answer string) (*content.Generator, *llmtest.Server) {
-	srv := llmtest.NewOpenAI(llmtest.Reply{Content: answer, PromptTokens: 1000, CompletionTokens: 200})
+	srv, err := llmtest.New(llmtest.OpenAI, llmtest.Reply{Content: answer, PromptTokens: 1000, CompletionTokens: 200})
+	if err != nil {
+		panic(err)
+	}
 	model, err := srv.Model("gpt-4o-mini")
 	if err != nil {
 		panic(err)
@@ -37,10 +40,14 @@ func scriptedGenerator(answer string) (*content.Generator, *llmtest.Server) {
 // gpt-4o-mini costs $0.15 per million prompt tokens and $0.60 per million
 // completion tokens in the built-in table.
 func ExampleNew() {
-	srv := llmtest.NewOpenAI(llmtest.Reply{
+	srv, err := llmtest.New(llmtest.OpenAI, llmtest.Reply{
 		Content:      `{"rewritten_text":"You'll love how simple it is.","notes":[]}`,
 		PromptTokens: 1000, CompletionTokens: 200,
 	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer srv.Close()
 	model, err := srv.Model("gpt-4o-mini")
 	if err != nil {

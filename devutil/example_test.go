@@ -176,7 +176,10 @@ func scriptedModel(answers ...string) (llm.Config, *llmtest.Server) {
 	for i, a := range answers {
 		replies[i] = llmtest.Reply{Content: a, PromptTokens: 400, CompletionTokens: 50}
 	}
-	srv := llmtest.NewOpenAI(replies...)
+	srv, err := llmtest.New(llmtest.OpenAI, replies...)
+	if err != nil {
+		panic(err)
+	}
 	model, err := srv.Model("gpt-4o-mini")
 	if err != nil {
 		panic(err)
@@ -252,7 +255,11 @@ KeyError: 'user_id'`})
 // When the model fails, the deterministic analysis is still returned,
 // with the reason in AINote.
 func ExampleStacktraceAnalyzer_Analyze() {
-	srv := llmtest.NewOpenAI(llmtest.Reply{Status: 503, Message: "overloaded"})
+	srv, err := llmtest.New(llmtest.OpenAI, llmtest.Reply{Status: 503, Message: "overloaded"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer srv.Close()
 	model, _ := srv.Model("gpt-4o-mini")
 

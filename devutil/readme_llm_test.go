@@ -11,7 +11,6 @@ import (
 
 	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
@@ -25,11 +24,8 @@ var polishRequest = devutil.ReadmeRequest{
 }
 
 func TestReadmeGeneratorPolish(t *testing.T) {
-	srv := testutil.NewOpenAI(t,
-		// The first answer drops a feature; the retry shows the count.
-		llmtest.Reply{Content: `{"description":"x","features":["Email checks."]}`, PromptTokens: 100, CompletionTokens: 20},
-		llmtest.Reply{Content: `{"description":"Quiver is a *toolkit* for email and web checks.\n\nIt has <b>more</b>.","features":["Email verification.","Web checks."]}`, PromptTokens: 150, CompletionTokens: 30})
-	g := newReadmeGenerator(t, llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini"), Name: "gpt-4o-mini"})
+	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"description":"x","features":["Email checks."]}`, PromptTokens: 100, CompletionTokens: 20}, llmtest.Reply{Content: `{"description":"Quiver is a *toolkit* for email and web checks.\n\nIt has <b>more</b>.","features":["Email verification.","Web checks."]}`, PromptTokens: 150, CompletionTokens: 30})
+	g := newReadmeGenerator(t, llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"})
 	res, ai, err := g.Generate(context.Background(), polishRequest)
 	if err != nil {
 		t.Fatal(err)
@@ -68,8 +64,8 @@ func TestReadmeGeneratorPolishFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := testutil.NewOpenAI(t, tt.replies...)
-			_, _, err := newReadmeGenerator(t, withModel(tt.llm, testutil.Model(t, srv, "m"))).Generate(context.Background(), polishRequest)
+			srv := llmtest.Start(t, llmtest.OpenAI, tt.replies...)
+			_, _, err := newReadmeGenerator(t, withModel(tt.llm, srv.ModelT(t, "m"))).Generate(context.Background(), polishRequest)
 			var e *envelope.Error
 			if !errors.As(err, &e) || e.Code != tt.code {
 				t.Errorf("err = %v, want %s", err, tt.code)
@@ -79,10 +75,10 @@ func TestReadmeGeneratorPolishFailures(t *testing.T) {
 }
 
 func TestReadmeGeneratorWithoutPolish(t *testing.T) {
-	srv := testutil.NewOpenAI(t) // any call fails the test
+	srv := llmtest.Start(t, llmtest.OpenAI) // any call fails the test
 	req := polishRequest
 	req.Polish = false
-	res, ai, err := newReadmeGenerator(t, llm.Config{Model: testutil.Model(t, srv, "m")}).Generate(context.Background(), req)
+	res, ai, err := newReadmeGenerator(t, llm.Config{Model: srv.ModelT(t, "m")}).Generate(context.Background(), req)
 	if err != nil || res.Polished || ai != (envelope.AI{}) || res.ReadmeMD != readme(t, req) {
 		t.Errorf("res %+v ai %+v err %v", res, ai, err)
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
@@ -161,8 +160,8 @@ var orderCases = []devutil.RegexTestCase{
 }
 
 func TestRegexGenerateModelGoodAnswer(t *testing.T) {
-	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^ORD-[0-9]{5}$`, orderCases...), PromptTokens: 120, CompletionTokens: 40})
-	g := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini"), Name: "gpt-4o-mini",
+	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: modelReply(t, `^ORD-[0-9]{5}$`, orderCases...), PromptTokens: 120, CompletionTokens: 40})
+	g := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini",
 		Prices: llm.Prices{"gpt-4o-mini": {Input: 1, Output: 2}}}})
 	res, ai, err := g.Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers like ORD-12345", Flavor: "javascript"})
 	if err != nil {
@@ -183,8 +182,8 @@ func TestRegexGenerateModelGoodAnswer(t *testing.T) {
 func TestRegexGenerateModelFixesFailingPattern(t *testing.T) {
 	bad := modelReply(t, `^ORD-[0-9]+$`, orderCases...) // accepts ORD-1234
 	good := modelReply(t, `^ORD-[0-9]{5}$`, orderCases...)
-	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: bad, PromptTokens: 100, CompletionTokens: 30}, llmtest.Reply{Content: good, PromptTokens: 180, CompletionTokens: 30})
-	res, ai, err := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m")}}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: "go"})
+	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: bad, PromptTokens: 100, CompletionTokens: 30}, llmtest.Reply{Content: good, PromptTokens: 180, CompletionTokens: 30})
+	res, ai, err := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: srv.ModelT(t, "m")}}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: "go"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,8 +205,8 @@ func TestRegexGenerateModelFixesFailingPattern(t *testing.T) {
 
 func TestRegexGenerateModelFlavorCompileError(t *testing.T) {
 	// A lookahead is not RE2: the retry says so, and the fix passes.
-	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^(?=ORD)ORD-[0-9]{5}$`, orderCases...)}, llmtest.Reply{Content: modelReply(t, `^ORD-[0-9]{5}$`, orderCases...)})
-	if _, _, err := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m")}}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: "re2"}); err != nil {
+	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: modelReply(t, `^(?=ORD)ORD-[0-9]{5}$`, orderCases...)}, llmtest.Reply{Content: modelReply(t, `^ORD-[0-9]{5}$`, orderCases...)})
+	if _, _, err := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: srv.ModelT(t, "m")}}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: "re2"}); err != nil {
 		t.Fatal(err)
 	}
 	if last := srv.Requests()[1].Messages; !strings.Contains(last[len(last)-1].Content, "does not compile as re2") {
@@ -216,8 +215,8 @@ func TestRegexGenerateModelFlavorCompileError(t *testing.T) {
 }
 
 func TestRegexGenerateModelGarbage(t *testing.T) {
-	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: "Sure! Here is your regex: /ORD-\\d+/"}, llmtest.Reply{Content: `{"pattern": 42}`})
-	_, ai, err := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m")}}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers"})
+	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: "Sure! Here is your regex: /ORD-\\d+/"}, llmtest.Reply{Content: `{"pattern": 42}`})
+	_, ai, err := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: srv.ModelT(t, "m")}}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers"})
 	var e *envelope.Error
 	if !errors.As(err, &e) || e.Code != envelope.CodeUpstreamError {
 		t.Fatalf("err = %v, want UPSTREAM_ERROR", err)
@@ -234,8 +233,8 @@ func TestRegexGenerateModelGarbage(t *testing.T) {
 func TestRegexGenerateModelCatastrophicPattern(t *testing.T) {
 	evil := modelReply(t, `\A(a+)+\z`, devutil.RegexTestCase{String: "aaaa", ShouldMatch: true}, devutil.RegexTestCase{String: "a", ShouldMatch: true},
 		devutil.RegexTestCase{String: strings.Repeat("a", 40) + "!", ShouldMatch: false}, devutil.RegexTestCase{String: "b", ShouldMatch: false})
-	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: evil})
-	g := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m"), MaxAttempts: 1}, RegexMatchTimeout: 50 * time.Millisecond})
+	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: evil})
+	g := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: srv.ModelT(t, "m"), MaxAttempts: 1}, RegexMatchTimeout: 50 * time.Millisecond})
 	start := time.Now()
 	_, _, err := g.Generate(context.Background(), devutil.RegexGenerateRequest{Description: "runs of a"})
 	var ce *llmjson.ContractError
@@ -248,8 +247,8 @@ func TestRegexGenerateModelCatastrophicPattern(t *testing.T) {
 }
 
 func TestRegexGenerateModelTimeout(t *testing.T) {
-	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, `^x$`, orderCases...), Delay: 5 * time.Second})
-	g := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m"), Timeout: 100 * time.Millisecond}})
+	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: modelReply(t, `^x$`, orderCases...), Delay: 5 * time.Second})
+	g := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: srv.ModelT(t, "m"), Timeout: 100 * time.Millisecond}})
 	_, _, err := g.Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers"})
 	var e *envelope.Error
 	if !errors.As(err, &e) || e.Code != envelope.CodeUpstreamTimeout {
@@ -271,8 +270,8 @@ func TestRegexGenerateModelUnanchored(t *testing.T) {
 		{"re2", `^ORD-[0-9]{5}`, `\AORD-[0-9]{5}\z`},
 		{"go", `^ORD-[0-9]{5}|^X$`, `^(?:ORD-[0-9]{5}|X)$`}, // the first alternative has no end
 	} {
-		srv := testutil.NewOpenAI(t, llmtest.Reply{Content: modelReply(t, tt.bad, orderCases...)}, llmtest.Reply{Content: modelReply(t, tt.good, orderCases...)})
-		res, _, err := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: testutil.Model(t, srv, "m")}}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: tt.flavor})
+		srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: modelReply(t, tt.bad, orderCases...)}, llmtest.Reply{Content: modelReply(t, tt.good, orderCases...)})
+		res, _, err := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: srv.ModelT(t, "m")}}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: tt.flavor})
 		if err != nil || res.Pattern != tt.good {
 			t.Errorf("%s %#q: pattern %#q, err %v; want the retry's %#q", tt.flavor, tt.bad, res.Pattern, err, tt.good)
 			continue

@@ -12,7 +12,6 @@ import (
 
 	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
@@ -27,8 +26,8 @@ func readTrace(t *testing.T, name string) string {
 }
 
 func TestStacktraceAnalyzerEnriches(t *testing.T) {
-	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"suggestion":"USERS has no entry for the request's user_id: check that load_user is only called after authentication sets it."}`, PromptTokens: 300, CompletionTokens: 40})
-	a := newAnalyzer(t, llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini"), Name: "gpt-4o-mini"})
+	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"suggestion":"USERS has no entry for the request's user_id: check that load_user is only called after authentication sets it."}`, PromptTokens: 300, CompletionTokens: 40})
+	a := newAnalyzer(t, llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"})
 	res, ai, err := a.Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: readTrace(t, "python_keyerror.txt"), Framework: "flask"})
 	if err != nil {
 		t.Fatal(err)
@@ -64,8 +63,8 @@ func TestStacktraceAnalyzerModelFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := testutil.NewOpenAI(t, tt.replies...)
-			res, _, err := newAnalyzer(t, withModel(tt.llm, testutil.Model(t, srv, "m"))).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: readTrace(t, "go_nilmap.txt")})
+			srv := llmtest.Start(t, llmtest.OpenAI, tt.replies...)
+			res, _, err := newAnalyzer(t, withModel(tt.llm, srv.ModelT(t, "m"))).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: readTrace(t, "go_nilmap.txt")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,8 +76,8 @@ func TestStacktraceAnalyzerModelFailures(t *testing.T) {
 }
 
 func TestStacktraceAnalyzerSkipsUnknown(t *testing.T) {
-	srv := testutil.NewOpenAI(t) // any call fails the test
-	res, ai, err := newAnalyzer(t, llm.Config{Model: testutil.Model(t, srv, "m")}).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: "hello world"})
+	srv := llmtest.Start(t, llmtest.OpenAI) // any call fails the test
+	res, ai, err := newAnalyzer(t, llm.Config{Model: srv.ModelT(t, "m")}).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: "hello world"})
 	if err != nil || res.ErrorType != "unknown" || ai.Model != "" || len(srv.Requests()) != 0 {
 		t.Errorf("res %+v ai %+v err %v", res, ai, err)
 	}
@@ -93,8 +92,8 @@ func TestStacktraceAnalyzerRejectsLinks(t *testing.T) {
 		"Do this:\n```go\nm := map[string]int{}\n```",
 	} {
 		const good = "Initialize the map in NewStore before the first write."
-		srv := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"suggestion":` + strconv.Quote(bad) + `}`}, llmtest.Reply{Content: `{"suggestion":"` + good + `"}`})
-		res, _, err := newAnalyzer(t, llm.Config{Model: testutil.Model(t, srv, "m")}).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: readTrace(t, "go_nilmap.txt")})
+		srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"suggestion":` + strconv.Quote(bad) + `}`}, llmtest.Reply{Content: `{"suggestion":"` + good + `"}`})
+		res, _, err := newAnalyzer(t, llm.Config{Model: srv.ModelT(t, "m")}).Analyze(context.Background(), devutil.StacktraceRequest{Stacktrace: readTrace(t, "go_nilmap.txt")})
 		if err != nil || res.AISuggestion != good {
 			t.Errorf("%q: suggestion %q, err %v; want the retry's", bad, res.AISuggestion, err)
 			continue
@@ -110,11 +109,11 @@ func TestStacktraceAnalyzerRejectsLinks(t *testing.T) {
 // context.Canceled, not a bare one that the HTTP layer reports as an
 // internal error.
 func TestStacktraceAnalyzerCanceled(t *testing.T) {
-	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"suggestion":"x"}`, Delay: 5 * time.Second})
+	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"suggestion":"x"}`, Delay: 5 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	time.AfterFunc(100*time.Millisecond, cancel)
-	_, _, err := newAnalyzer(t, llm.Config{Model: testutil.Model(t, srv, "m")}).Analyze(ctx, devutil.StacktraceRequest{Stacktrace: readTrace(t, "go_nilmap.txt")})
+	_, _, err := newAnalyzer(t, llm.Config{Model: srv.ModelT(t, "m")}).Analyze(ctx, devutil.StacktraceRequest{Stacktrace: readTrace(t, "go_nilmap.txt")})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}

@@ -16,7 +16,6 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
@@ -58,9 +57,12 @@ $ORIGIN 2.0.192.in-addr.arpa.
 10             PTR mail.good.test.
 `
 
-func fixture(t testing.TB, opts ...resolvertest.Option) (*resolvertest.Server, *resolver.Resolver) {
+// fixture serves fixtureZone, as cfg says otherwise, and returns a
+// resolver that asks it.
+func fixture(t testing.TB, cfg resolvertest.Config) (*resolvertest.Server, *resolver.Resolver) {
 	t.Helper()
-	srv := testutil.DNSServer(t, fixtureZone, opts...)
+	cfg.Zone = fixtureZone
+	srv := resolvertest.Start(t, cfg)
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 150 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +73,7 @@ func fixture(t testing.TB, opts ...resolvertest.Option) (*resolvertest.Server, *
 func ptr[T any](v T) *T { return &v }
 
 func TestValidateMXRules(t *testing.T) {
-	_, r := fixture(t, resolvertest.WithServFail("servfail.test"), resolvertest.WithDrop("slow.test"))
+	_, r := fixture(t, resolvertest.Config{ServFail: []string{"servfail.test"}, Drop: []string{"slow.test"}})
 	v := &Verifier{cfg: Config{Resolver: r}}
 	tests := []struct {
 		addr    string
@@ -210,7 +212,7 @@ func mustASCII(t *testing.T, d string) string {
 }
 
 func TestValidateBulk(t *testing.T) {
-	srv, r := fixture(t)
+	srv, r := fixture(t, resolvertest.Config{})
 	v := &Verifier{cfg: Config{Resolver: r}}
 	emails := []string{
 		"a@mx.test", "B@MX.test", "a@mx.test", " a@mx.test ", "bad", "bad",
@@ -253,7 +255,7 @@ func TestValidateBulk(t *testing.T) {
 }
 
 func TestValidateCSV(t *testing.T) {
-	_, r := fixture(t)
+	_, r := fixture(t, resolvertest.Config{})
 	v := &Verifier{cfg: Config{Resolver: r}}
 	tests := []struct {
 		name, file, column string
@@ -317,7 +319,7 @@ func TestValidateCSV(t *testing.T) {
 }
 
 func TestDomainHealth(t *testing.T) {
-	srv, _ := fixture(t, resolvertest.WithServFail("servfail.test"))
+	srv, _ := fixture(t, resolvertest.Config{ServFail: []string{"servfail.test"}})
 	// Each domain asks some 30 questions at once: a generous timeout keeps
 	// a saturated machine from turning a slow answer into a dns_error.
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 2 * time.Second, Attempts: 1})
@@ -389,7 +391,7 @@ func TestDomainHealth(t *testing.T) {
 // A domain whose DNS does not answer costs one timeout, not one per
 // record: after the MX lookup times out, SPF and DMARC are not asked.
 func TestDomainHealthTimeoutAsksOnce(t *testing.T) {
-	srv, r := fixture(t, resolvertest.WithDrop("slow.test", "_dmarc.slow.test"))
+	srv, r := fixture(t, resolvertest.Config{Drop: []string{"slow.test", "_dmarc.slow.test"}})
 	v := &Verifier{cfg: Config{Resolver: r}}
 	res, err := v.DomainHealth(context.Background(), DomainHealthRequest{Domains: []string{"slow.test"}})
 	if err != nil {
@@ -454,7 +456,7 @@ func BenchmarkValidateBulk(b *testing.B) {
 	}
 	for b.Loop() {
 		b.StopTimer()
-		srv := testutil.DNSServer(b, zone.String(), resolvertest.WithDelay(20*time.Millisecond))
+		srv := resolvertest.Start(b, resolvertest.Config{Zone: zone.String(), Delay: 20 * time.Millisecond})
 		r, _ := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: time.Second})
 		v := &Verifier{cfg: Config{Resolver: r}}
 		b.StartTimer()
@@ -467,7 +469,7 @@ func BenchmarkValidateBulk(b *testing.B) {
 }
 
 func TestValidateSlowServerTimesOut(t *testing.T) {
-	srv := testutil.DNSServer(t, fixtureZone, resolvertest.WithDelay(500*time.Millisecond))
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: fixtureZone, Delay: 500 * time.Millisecond})
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 100 * time.Millisecond, Attempts: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -525,7 +527,7 @@ func TestValidateBulkBoundsConcurrency(t *testing.T) {
 		fmt.Fprintf(&zone, "d%d MX 10 mx.d%d.bench.\n", d, d)
 		emails[d] = fmt.Sprintf("u@d%d.bench", d)
 	}
-	srv := testutil.DNSServer(t, zone.String(), resolvertest.WithDelay(20*time.Millisecond))
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone.String(), Delay: 20 * time.Millisecond})
 	r, _ := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: time.Second})
 	v := &Verifier{cfg: Config{Resolver: r, Concurrency: 4}}
 	start := time.Now()

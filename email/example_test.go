@@ -47,7 +47,7 @@ $ORIGIN 2.0.192.in-addr.arpa.
 // resolver asks it. A program would share one resolver.New(resolver.Config{}),
 // which asks the servers of /etc/resolv.conf.
 func newVerifier() (*resolvertest.Server, *email.Verifier) {
-	srv, err := resolvertest.NewServer(exampleZone)
+	srv, err := resolvertest.New(resolvertest.Config{Zone: exampleZone})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func ExampleNew() {
 	fmt.Println(res.IsValid, res.MX.Status)
 
 	// With a resolver, the MX rules apply too.
-	srv, err := resolvertest.NewServer(exampleZone)
+	srv, err := resolvertest.New(resolvertest.Config{Zone: exampleZone})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -249,7 +249,7 @@ func ExampleVerifier_DomainHealth() {
 }
 
 func ExampleVerifier_CheckMXHosts() {
-	srv, err := resolvertest.NewServer(exampleZone)
+	srv, err := resolvertest.New(resolvertest.Config{Zone: exampleZone})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func ExampleVerifier_CheckMXHosts() {
 }
 
 func ExampleVerifier_CheckDNSBL() {
-	srv, err := resolvertest.NewServer(exampleZone)
+	srv, err := resolvertest.New(resolvertest.Config{Zone: exampleZone})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -337,12 +337,12 @@ func mailServer() (port int, stop func()) {
 }
 
 func ExampleVerifier_CheckSTARTTLS() {
-	srv, err := resolvertest.NewServer(`
+	srv, err := resolvertest.New(resolvertest.Config{Zone: `
 $ORIGIN example.test.
 @   IN SOA ns1 hostmaster 1 3600 600 86400 60
 @   IN MX  10 mx
 mx  IN A   127.0.0.1
-`)
+`})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // hostileTXT renders a TXT record of about n bytes in zone-file form:
@@ -113,7 +114,7 @@ func TestDomainHealthBound(t *testing.T) {
 	for i := range extra {
 		extra[i] = "x" + strconv.Itoa(i)
 	}
-	dns := testutil.DNSServer(t, hostileZone(selectorList(extra)))
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: hostileZone(selectorList(extra))})
 	policy := hostilePolicy()
 	https, roots, err := testutil.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")

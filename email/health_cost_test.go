@@ -47,7 +47,7 @@ google._domainkey.%[1]s TXT %[2]s
 // the policies over HTTPS.
 func fullVerifier(tb testing.TB, n int, delay time.Duration) (*Verifier, *resolver.Resolver, *resolvertest.Server, []string) {
 	zone, hosts := fullZone(n)
-	dns := testutil.DNSServer(tb, zone, resolvertest.WithDelay(delay))
+	dns := resolvertest.Start(tb, resolvertest.Config{Zone: zone, Delay: delay})
 	https, roots, err := testutil.NewTLSServer(httpPolicy(), testutil.Cert{Names: hosts})
 	if err != nil {
 		tb.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/miekg/dns"
 
 	"github.com/quiverkit/quiver/internal/meter"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // TestDomainHealthDedupe: domains that normalize to one name (case, a
@@ -18,7 +19,7 @@ import (
 // answered once, in the order of first appearance, each result listing
 // the request entries it answers.
 func TestDomainHealthDedupe(t *testing.T) {
-	srv, r := fixture(t)
+	srv, r := fixture(t, resolvertest.Config{})
 	v := &Verifier{cfg: Config{Resolver: r}}
 	req := DomainHealthRequest{Domains: []string{
 		"Bücher.DE", "good.test", "xn--bcher-kva.de", "GOOD.test.", "bücher.de.", "missing.test", "good.test",
@@ -68,7 +69,7 @@ func (m *budgetMeter) Charge(n int64) error {
 // TestDomainHealthMeter: a meter in the context is charged each result's
 // JSON size as it is finished, and its refusal fails the call.
 func TestDomainHealthMeter(t *testing.T) {
-	_, r := fixture(t)
+	_, r := fixture(t, resolvertest.Config{})
 	v := &Verifier{cfg: Config{Resolver: r}}
 	req := DomainHealthRequest{Domains: []string{"good.test", "weak.test", "nullmx.test"}}
 	m := &budgetMeter{left: 1 << 20}

@@ -197,12 +197,13 @@ var policyZone = sync.OnceValue(func() string {
 	return b.String()
 })
 
-// policyVerifier serves policyZone and the policies, and returns a
-// Verifier that asks them.
-func policyVerifier(t testing.TB, opts ...resolvertest.Option) (*Verifier, *resolvertest.Server) {
+// policyVerifier serves policyZone (as cfg says otherwise) and the
+// policies, and returns a Verifier that asks them.
+func policyVerifier(t testing.TB, cfg resolvertest.Config) (*Verifier, *resolvertest.Server) {
 	t.Helper()
 	mtasts, _ := policyServer(t)
-	srv := testutil.DNSServer(t, policyZone(), opts...)
+	cfg.Zone = policyZone()
+	srv := resolvertest.Start(t, cfg)
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: time.Second, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -223,7 +224,7 @@ func problemCodes(ps []Problem) []string {
 }
 
 func TestCheckMTASTS(t *testing.T) {
-	v, _ := policyVerifier(t, resolvertest.WithServFail("_mta-sts.sts-servfail.test"), resolvertest.WithServFail("mta-sts.sts-hostservfail.test"))
+	v, _ := policyVerifier(t, resolvertest.Config{ServFail: []string{"_mta-sts.sts-servfail.test", "mta-sts.sts-hostservfail.test"}})
 	tests := []struct {
 		domain  string
 		status  string
@@ -291,7 +292,7 @@ func TestCheckMTASTS(t *testing.T) {
 // one SSRF-safe client is in the way.
 func TestMTASTSFetchRefusesLoopbackByDefault(t *testing.T) {
 	opts, _ := policyServer(t)
-	srv := testutil.DNSServer(t, policyZone())
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: policyZone()})
 	r, _ := resolver.New(resolver.Config{Servers: []string{srv.Addr}})
 	opts.AllowLoopback = false
 	v, err := New(Config{Resolver: r, MTASTS: opts})
@@ -305,7 +306,7 @@ func TestMTASTSFetchRefusesLoopbackByDefault(t *testing.T) {
 }
 
 func TestCheckTLSRPT(t *testing.T) {
-	v, _ := policyVerifier(t)
+	v, _ := policyVerifier(t, resolvertest.Config{})
 	tests := []struct {
 		domain string
 		status string
@@ -333,7 +334,7 @@ func TestCheckTLSRPT(t *testing.T) {
 }
 
 func TestCheckBIMI(t *testing.T) {
-	v, _ := policyVerifier(t)
+	v, _ := policyVerifier(t, resolvertest.Config{})
 	tests := []struct {
 		domain   string
 		status   string
@@ -359,7 +360,7 @@ func TestCheckBIMI(t *testing.T) {
 }
 
 func TestCheckDKIM(t *testing.T) {
-	v, srv := policyVerifier(t)
+	v, srv := policyVerifier(t, resolvertest.Config{})
 	type key struct {
 		sel   string
 		typ   string
@@ -415,7 +416,7 @@ func TestCheckDKIM(t *testing.T) {
 }
 
 func TestCheckDNSSEC(t *testing.T) {
-	v, _ := policyVerifier(t, resolvertest.WithAuthenticatedData("sec-signed.test", "sec-nods.test"))
+	v, _ := policyVerifier(t, resolvertest.Config{AuthenticatedData: []string{"sec-signed.test", "sec-nods.test"}})
 	tests := []struct {
 		domain                        string
 		signed, ds, dnskey, validated bool
@@ -440,7 +441,7 @@ func TestCheckDNSSEC(t *testing.T) {
 }
 
 func TestChecksRefuseBadInput(t *testing.T) {
-	v, _ := policyVerifier(t)
+	v, _ := policyVerifier(t, resolvertest.Config{})
 	ctx := context.Background()
 	calls := map[string]func(string) error{
 		"mta-sts": func(d string) error { _, err := v.CheckMTASTS(ctx, d); return err },

@@ -282,7 +282,7 @@ func TestDomainHealthMXHosts(t *testing.T) {
 // A failed lookup of the MX hosts check is a warning of its own, not a
 // missing PTR.
 func TestCheckMXHostsDNSFailures(t *testing.T) {
-	srv := testutil.DNSServer(t, proxyZone, resolvertest.WithServFail("22.2.0.192.in-addr.arpa", "mail.fail.test"))
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: proxyZone, ServFail: []string{"22.2.0.192.in-addr.arpa", "mail.fail.test"}})
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 200e6, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -387,7 +387,7 @@ func BenchmarkDomainHealth50(b *testing.B) {
 	zone, domains := healthZone50()
 	for _, zones := range [][]string{nil, {"bl.test"}} {
 		b.Run(fmt.Sprintf("dnsbl=%d", len(zones)), func(b *testing.B) {
-			srv := testutil.DNSServer(b, zone, resolvertest.WithDelay(20e6))
+			srv := resolvertest.Start(b, resolvertest.Config{Zone: zone, Delay: 20e6})
 			var queries int
 			for b.Loop() {
 				r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 2e9})
@@ -419,7 +419,7 @@ func TestDomainHealthSTARTTLSBound(t *testing.T) {
 		domains[i] = fmt.Sprintf("bound%d.test", i)
 		fmt.Fprintf(&zone, "bound%[1]d MX 10 mail.bound%[1]d.test.\nmail.bound%[1]d A 127.0.0.1\n", i)
 	}
-	srv := testutil.DNSServer(t, zone.String())
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone.String()})
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)

@@ -45,7 +45,7 @@ $ORIGIN secure.test.
 // a certificate of a CA made for it, and returns a Verifier that trusts
 // that CA and may reach loopback.
 func newSecure() (*email.Verifier, func()) {
-	dns, err := resolvertest.NewServer(secureZone, resolvertest.WithAuthenticatedData("secure.test"))
+	dns, err := resolvertest.New(resolvertest.Config{Zone: secureZone, AuthenticatedData: []string{"secure.test"}})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // scripted is a go-smtp server on loopback whose replies a test sets:
@@ -31,7 +32,7 @@ func (s *scripted) serve(t testing.TB) int {
 // outcome, the verdict (ReachabilityOf and the result's fields) and the
 // result's CSV row.
 func TestProbeReadsReplies(t *testing.T) {
-	_, r := fixture(t)
+	_, r := fixture(t, resolvertest.Config{})
 	for _, pc := range testutil.ProbeCases() {
 		t.Run(pc.Name, func(t *testing.T) {
 			port, srv := pc.Start(t)
@@ -92,7 +93,7 @@ gmail-smtp-in.l.google A 127.0.0.1
 
 func providerFixture(t testing.TB) *resolver.Resolver {
 	t.Helper()
-	srv := testutil.DNSServer(t, providerZone)
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: providerZone})
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: time.Second, Attempts: 2})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 func TestReachabilityOf(t *testing.T) {
@@ -48,7 +50,7 @@ func TestReachabilityOf(t *testing.T) {
 // Every result carries its verdict: single validations with and without
 // the probe, bulk items, stream items and CSV rows.
 func TestResultsCarryReachability(t *testing.T) {
-	_, r := fixture(t)
+	_, r := fixture(t, resolvertest.Config{})
 	v := &Verifier{cfg: Config{Resolver: r}}
 	ctx := context.Background()
 	want := map[string]struct {

@@ -88,7 +88,7 @@ func smtpServer(t *testing.T, m *mailbox) int {
 }
 
 func TestSMTPProbe(t *testing.T) {
-	_, r := fixture(t)
+	_, r := fixture(t, resolvertest.Config{})
 	known := map[string]bool{"alice@mx.test": true}
 	tests := []struct {
 		name     string
@@ -144,7 +144,7 @@ func TestSMTPProbe(t *testing.T) {
 }
 
 func TestSMTPProbeConversation(t *testing.T) {
-	_, r := fixture(t)
+	_, r := fixture(t, resolvertest.Config{})
 	box := &mailbox{known: map[string]bool{"alice@mx.test": true}}
 	v := &Verifier{cfg: Config{Resolver: r, SMTP: SMTPOptions{Port: smtpServer(t, box), AllowPrivateAddresses: true}}}
 	v.Validate(context.Background(), "alice@mx.test", Checks{SMTP: true})
@@ -156,7 +156,7 @@ func TestSMTPProbeConversation(t *testing.T) {
 }
 
 func TestSMTPProbeUndecided(t *testing.T) {
-	_, r := fixture(t)
+	_, r := fixture(t, resolvertest.Config{})
 	// A closed port: nothing listens.
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	closed := ln.Addr().(*net.TCPAddr).Port
@@ -210,7 +210,7 @@ func TestSMTPProbeUndecided(t *testing.T) {
 // A hostile server's endless reply line is read up to MaxSessionBytes,
 // not held whole: the session ends there as a protocol error.
 func TestSMTPProbeBoundsWhatItReads(t *testing.T) {
-	_, r := fixture(t)
+	_, r := fixture(t, resolvertest.Config{})
 	for _, greeting := range []string{
 		"220 " + strings.Repeat("a", 4<<20),                   // one line that never ends
 		strings.Repeat("220-mx.test says hello\r\n", 200_000), // a greeting of endless lines
@@ -226,7 +226,7 @@ func TestSMTPProbeBoundsWhatItReads(t *testing.T) {
 // When the MX lookup itself fails the probe says so: a timeout is a
 // timeout, and the DNS error is given, not a bare no_mail_server.
 func TestSMTPProbeAfterDNSFailure(t *testing.T) {
-	_, r := fixture(t, resolvertest.WithDrop("slow.test"), resolvertest.WithServFail("servfail.test"))
+	_, r := fixture(t, resolvertest.Config{Drop: []string{"slow.test"}, ServFail: []string{"servfail.test"}})
 	v := &Verifier{cfg: Config{Resolver: r, SMTP: SMTPOptions{AllowPrivateAddresses: true}}}
 	for _, tt := range []struct{ addr, reason, message string }{
 		{"a@slow.test", SMTPTimeout, "timeout"},
@@ -240,7 +240,7 @@ func TestSMTPProbeAfterDNSFailure(t *testing.T) {
 }
 
 func TestSMTPProbeUsesDialer(t *testing.T) {
-	_, r := fixture(t)
+	_, r := fixture(t, resolvertest.Config{})
 	port := smtpServer(t, &mailbox{catchAll: true})
 	var dialed []string
 	v := &Verifier{cfg: Config{Resolver: r, SMTP: SMTPOptions{Port: 2525, AllowPrivateAddresses: true, DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -261,7 +261,7 @@ func TestSMTPProbeUsesDialer(t *testing.T) {
 func banner(t *testing.T, greeting string) int { return testutil.NewBanner(t, greeting) }
 
 func TestSMTPProbeRefusesPrivateAddresses(t *testing.T) {
-	_, r := fixture(t)
+	_, r := fixture(t, resolvertest.Config{})
 	box := &mailbox{catchAll: true}
 	v := &Verifier{cfg: Config{Resolver: r, SMTP: SMTPOptions{Port: smtpServer(t, box)}}}
 	res := v.Validate(context.Background(), "a@mx.test", Checks{SMTP: true})

@@ -19,6 +19,7 @@ import (
 
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // proxyZone serves the MX hosts of the proxy, pacing and MX host tests.
@@ -69,7 +70,7 @@ $ORIGIN 8.b.d.0.1.0.0.2.ip6.arpa.
 
 func proxyFixture(t *testing.T) (*resolver.Resolver, func() int) {
 	t.Helper()
-	srv := testutil.DNSServer(t, proxyZone)
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: proxyZone})
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: time.Second, Attempts: 2})
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,6 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -29,7 +28,7 @@ func noLeaks(t *testing.T) {
 
 func TestValidateStreamKeepsOrder(t *testing.T) {
 	noLeaks(t)
-	srv, r := fixture(t, resolvertest.WithDelay(2*time.Millisecond))
+	srv, r := fixture(t, resolvertest.Config{Delay: 2 * time.Millisecond})
 	v := &Verifier{cfg: Config{Resolver: r, Concurrency: 8}}
 	inputs := []string{"a@mx.test", "bad", "b@nullmx.test", "c@implicit.test", "info@mx.test", "d@missing.test"}
 	var addrs []string
@@ -60,7 +59,7 @@ func TestValidateStreamKeepsOrder(t *testing.T) {
 
 func TestValidateStreamBreak(t *testing.T) {
 	noLeaks(t)
-	_, r := fixture(t, resolvertest.WithDelay(5*time.Millisecond))
+	_, r := fixture(t, resolvertest.Config{Delay: 5 * time.Millisecond})
 	v := &Verifier{cfg: Config{Resolver: r}}
 	n := 0
 	for _, err := range v.ValidateStream(t.Context(), func(yield func(string) bool) {
@@ -81,7 +80,7 @@ func TestValidateStreamBreak(t *testing.T) {
 
 func TestValidateStreamBoundsWindow(t *testing.T) {
 	noLeaks(t)
-	_, r := fixture(t, resolvertest.WithDelay(time.Millisecond))
+	_, r := fixture(t, resolvertest.Config{Delay: time.Millisecond})
 	v := &Verifier{cfg: Config{Resolver: r, Concurrency: 4}}
 	const window = 8
 	pulled, received := 0, 0
@@ -115,7 +114,7 @@ func TestValidateStreamBoundsWindow(t *testing.T) {
 // in order, then the context's error, and nothing after it.
 func TestValidateStreamCancel(t *testing.T) {
 	noLeaks(t)
-	_, r := fixture(t, resolvertest.WithDelay(5*time.Millisecond))
+	_, r := fixture(t, resolvertest.Config{Delay: 5 * time.Millisecond})
 	v := &Verifier{cfg: Config{Resolver: r, Concurrency: 4}}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
@@ -163,7 +162,7 @@ func csvOf(n int) string {
 
 func TestVerifyCSV(t *testing.T) {
 	noLeaks(t)
-	_, r := fixture(t)
+	_, r := fixture(t, resolvertest.Config{})
 	v := &Verifier{cfg: Config{Resolver: r}}
 	in := csvOf(5000) + "\nshort\n"
 	var out bytes.Buffer
@@ -225,7 +224,7 @@ func TestVerifyCSVErrors(t *testing.T) {
 func TestVerifyCSVCancel(t *testing.T) {
 	noLeaks(t)
 	// Every row has its own domain, and each query takes 20ms.
-	_, r := fixture(t, resolvertest.WithDelay(20*time.Millisecond))
+	_, r := fixture(t, resolvertest.Config{Delay: 20 * time.Millisecond})
 	v := &Verifier{cfg: Config{Resolver: r, Concurrency: 4}}
 	var in strings.Builder
 	in.WriteString("email\n")
@@ -257,7 +256,7 @@ func TestVerifyCSVCancel(t *testing.T) {
 }
 
 func BenchmarkVerifyCSV(b *testing.B) {
-	_, r := fixture(b)
+	_, r := fixture(b, resolvertest.Config{})
 	v := &Verifier{cfg: Config{Resolver: r}}
 	in := csvOf(10000)
 	b.SetBytes(int64(len(in)))
@@ -278,7 +277,7 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 func TestVerifyCSVDeadDomainCostsOneTimeout(t *testing.T) {
 	noLeaks(t)
 	const timeout = 100 * time.Millisecond
-	srv := testutil.DNSServer(t, fixtureZone, resolvertest.WithDrop("dead.test"))
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: fixtureZone, Drop: []string{"dead.test"}})
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: timeout, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)

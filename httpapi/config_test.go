@@ -12,8 +12,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
 func TestNewRefusesInvalidConfig(t *testing.T) {
@@ -85,16 +85,16 @@ func TestNewSharesRegistry(t *testing.T) {
 // A model that no price table names costs 0: New says so in the log, and
 // only then.
 func TestNewWarnsOfUnknownPrice(t *testing.T) {
-	s := testutil.NewOpenAI(t)
+	s := llmtest.Start(t, llmtest.OpenAI)
 	for _, tt := range []struct {
 		name string
 		llm  llm.Config
 		warn bool
 	}{
 		{"no model", llm.Config{}, false},
-		{"priced model", llm.Config{Model: testutil.Model(t, s, "gpt-4o-mini"), Name: "gpt-4o-mini"}, false},
-		{"local model", llm.Config{Model: testutil.Model(t, s, "llama3.2"), Name: "llama3.2"}, true},
-		{"price given", llm.Config{Model: testutil.Model(t, s, "llama3.2"), Name: "llama3.2", Prices: llm.Prices{"llama3.2": {}}}, false},
+		{"priced model", llm.Config{Model: s.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}, false},
+		{"local model", llm.Config{Model: s.ModelT(t, "llama3.2"), Name: "llama3.2"}, true},
+		{"price given", llm.Config{Model: s.ModelT(t, "llama3.2"), Name: "llama3.2", Prices: llm.Prices{"llama3.2": {}}}, false},
 	} {
 		var logs bytes.Buffer
 		_, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, LLM: tt.llm, Logger: slog.New(slog.NewTextHandler(&logs, nil))})

@@ -73,9 +73,7 @@ type errFixture struct {
 
 func newErrFixture(t *testing.T) *errFixture {
 	t.Helper()
-	dns := testutil.DNSServer(t, errZone,
-		resolvertest.WithServFail("servfail.test"), resolvertest.WithRefused("refused.test"),
-		resolvertest.WithDrop("dead.test"))
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: errZone, ServFail: []string{"servfail.test"}, Refused: []string{"refused.test"}, Drop: []string{"dead.test"}})
 	r, err := resolver.New(resolver.Config{Servers: []string{dns.Addr}, Timeout: 2 * time.Second, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +117,12 @@ type failingModel struct {
 }
 
 func newFailingModel(t *testing.T, reply llmtest.Reply) *failingModel {
-	srv := llmtest.NewOpenAI()
+	// Not Start: a call beyond the armed replies is part of the test, not
+	// a failure of it.
+	srv, err := llmtest.New(llmtest.OpenAI)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(srv.Close)
 	return &failingModel{srv: srv, reply: reply}
 }
@@ -132,7 +135,7 @@ func (m *failingModel) arm() {
 }
 
 func (m *failingModel) config(t *testing.T) llm.Config {
-	return llm.Config{Model: testutil.Model(t, m.srv, "gpt-4o-mini"), Name: "gpt-4o-mini", Timeout: cmp.Or(m.timeout, 2*time.Second)}
+	return llm.Config{Model: m.srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini", Timeout: cmp.Or(m.timeout, 2*time.Second)}
 }
 
 // The providers and checkers of the harness, each failing the test when
@@ -208,20 +211,16 @@ func TestErrorsSayTheirCauseOnce(t *testing.T) {
 	c := &errCollector{goErrors: map[string][]string{}, messages: map[string][]string{}}
 
 	// The providers, each on its loopback replay server.
-	twitter := microblogtest.NewTwitterAPIIO("mb-key")
-	t.Cleanup(twitter.Close)
+	twitter := microblogtest.StartTwitterAPIIO(t, "mb-key")
 	mbTwitter := twitterProvider(t, twitter.URL, "mb-key")
-	xapi := microblogtest.NewXAPI("x-token")
-	t.Cleanup(xapi.Close)
+	xapi := microblogtest.StartXAPI(t, "x-token")
 	mbX, err := microblog.NewXAPI(microblog.XAPIConfig{Token: "x-token", BaseURL: xapi.URL, Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	graph := photosocialtest.NewGraph("graph-token")
-	t.Cleanup(graph.Close)
+	graph := photosocialtest.StartGraph(t, "graph-token")
 	psGraph := graphProvider(t, graph.URL, "graph-token")
-	apify := photosocialtest.NewApify("apify-token")
-	t.Cleanup(apify.Close)
+	apify := photosocialtest.StartApify(t, "apify-token")
 	psApify := apifyProvider(t, apify.URL)
 	wrongKey := twitterProvider(t, twitter.URL, "wrong")
 	wrongToken := graphProvider(t, graph.URL, "wrong")
@@ -335,16 +334,13 @@ func TestErrorsSayTheirCauseOnce(t *testing.T) {
 		{http.StatusOK, nil, `{"data": [`},
 		{http.StatusOK, nil, `"a string"`},
 	} {
-		tw := microblogtest.NewTwitterAPIIO("mb-key")
-		t.Cleanup(tw.Close)
+		tw := microblogtest.StartTwitterAPIIO(t, "mb-key")
 		tw.Respond("/", fail.status, fail.header, fail.body)
 		p := twitterProvider(t, tw.URL, "mb-key")
-		gr := photosocialtest.NewGraph("graph-token")
-		t.Cleanup(gr.Close)
+		gr := photosocialtest.StartGraph(t, "graph-token")
 		gr.Respond("/", fail.status, fail.header, fail.body)
 		g := graphProvider(t, gr.URL, "graph-token")
-		ap := photosocialtest.NewApify("apify-token")
-		t.Cleanup(ap.Close)
+		ap := photosocialtest.StartApify(t, "apify-token")
 		ap.Respond("/", fail.status, fail.header, fail.body)
 		a := apifyProvider(t, ap.URL)
 		routes := []string{"GET /v1/microblog/", "GET /v1/photosocial/", "POST /v1/photosocial/"}

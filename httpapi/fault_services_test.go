@@ -11,7 +11,6 @@ import (
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/resolver"
@@ -57,8 +56,7 @@ func TestFaultDNSStopsAnswering(t *testing.T) {
 	// now so that the timings below measure DNS, not decompression.
 	email.DefaultLists()
 	const timeout = 200 * time.Millisecond
-	dns := testutil.DNSServer(t, "$ORIGIN test.\n@ 300 SOA ns hostmaster 1 3600 600 86400 60\n",
-		resolvertest.WithDrop("dead.test", "_dmarc.dead.test"))
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: "$ORIGIN test.\n@ 300 SOA ns hostmaster 1 3600 600 86400 60\n", Drop: []string{"dead.test", "_dmarc.dead.test"}})
 	r, err := resolver.New(resolver.Config{Servers: []string{dns.Addr}, Timeout: timeout, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -92,8 +90,7 @@ func TestFaultUpstreamProviderHangs(t *testing.T) {
 	noLeaks(t)
 	const timeout = 200 * time.Millisecond
 
-	mb := microblogtest.NewTwitterAPIIO("key")
-	t.Cleanup(mb.Close)
+	mb := microblogtest.StartTwitterAPIIO(t, "key")
 	mb.Delay("/", time.Minute)
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
@@ -127,11 +124,11 @@ func TestFaultUpstreamProviderHangs(t *testing.T) {
 func TestFaultLLMHangs(t *testing.T) {
 	noLeaks(t)
 	const timeout = 200 * time.Millisecond
-	s := testutil.NewOpenAI(t)
+	s := llmtest.Start(t, llmtest.OpenAI)
 	for range 8 {
 		s.Push(llmtest.Reply{Delay: time.Minute})
 	}
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: llm.Config{Model: testutil.Model(t, s, "gpt-4o-mini"), Name: "gpt-4o-mini", Timeout: timeout}})
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, LLM: llm.Config{Model: s.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini", Timeout: timeout}})
 	for _, c := range []struct{ path, body string }{
 		{"/v1/content/headlines", `{"topic":"remote work for small teams"}`},
 		{"/v1/content/summarize", `{"text":"` + strings.Repeat("Quiver checks email addresses and domains. ", 5) + `"}`},

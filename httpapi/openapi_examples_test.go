@@ -19,8 +19,8 @@ import (
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
 	"github.com/quiverkit/quiver/webcheck"
@@ -32,13 +32,13 @@ import (
 // model.
 func exampleHandler(t *testing.T) (http.Handler, *jobs.Manager) {
 	t.Helper()
-	ns := testutil.DNSServer(t, `
+	ns := resolvertest.Start(t, resolvertest.Config{Zone: `
 example.com.        60 IN A   127.0.0.1
 example.com.        60 IN MX  10 mx.example.com.
 mx.example.com.     60 IN A   127.0.0.1
 example.com.        60 IN TXT "v=spf1 mx -all"
 _dmarc.example.com. 60 IN TXT "v=DMARC1; p=reject; rua=mailto:dmarc@example.com"
-`)
+`})
 	r, err := resolver.New(resolver.Config{Servers: []string{ns.Addr}, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)

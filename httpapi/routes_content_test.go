@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
@@ -49,7 +48,7 @@ func postContent(t *testing.T, h http.Handler, path, body string) (*httptest.Res
 func contentHandler(t *testing.T, s *llmtest.Server, model string, st llm.Config) http.Handler {
 	cfg := httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1}
 	if s != nil {
-		st.Model = testutil.Model(t, s, model)
+		st.Model = s.ModelT(t, model)
 		st.Name = model
 		cfg.LLM = st
 	}
@@ -230,7 +229,7 @@ func TestContentBounds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := testutil.NewOpenAI(t)
+			s := llmtest.Start(t, llmtest.OpenAI)
 			if tt.field == "" {
 				s.Push(llmtest.Reply{Content: validAnswer(tt.path, tt.n, tt.variant), PromptTokens: 5, CompletionTokens: 7})
 			}
@@ -374,7 +373,7 @@ func TestContentProviders(t *testing.T) {
 			}
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
-					s := testutil.NewLLMServer(t, p, tt.replies...)
+					s := llmtest.Start(t, p, tt.replies...)
 					// Answered cases get a timeout that a starved CI
 					// machine cannot reach (1 s was reached under load);
 					// the timeout case gets 1 s against a reply delayed by
@@ -433,7 +432,7 @@ func deref[T any](p *T) any {
 }
 
 func TestContentLLMSettings(t *testing.T) {
-	s := testutil.NewOpenAI(t, llmtest.Reply{Content: validAnswer("/v1/content/headlines", 2, ""), PromptTokens: 1_000_000})
+	s := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: validAnswer("/v1/content/headlines", 2, ""), PromptTokens: 1_000_000})
 	prices := llm.Prices{"local-model": {Input: 3, Output: 0}}
 	h := contentHandler(t, s, "local-model", llm.Config{DisableJSONMode: true, MaxAttempts: 1, Prices: prices})
 	rec, res := postContent(t, h, "/v1/content/headlines", `{"topic":"Solar irrigation","count":3}`)
@@ -455,8 +454,8 @@ func TestContentLLMSettings(t *testing.T) {
 // (a negative attempt count) make New fail, naming the field, rather
 // than serve with a silently corrected setting.
 func TestInvalidLLMSettingsRefused(t *testing.T) {
-	s := testutil.NewOpenAI(t)
-	h, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, LLM: llm.Config{Model: testutil.Model(t, s, "gpt-4o-mini"), MaxAttempts: -1}})
+	s := llmtest.Start(t, llmtest.OpenAI)
+	h, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, LLM: llm.Config{Model: s.ModelT(t, "gpt-4o-mini"), MaxAttempts: -1}})
 	if h != nil || !errors.Is(err, httpapi.ErrInvalidConfig) || !errors.Is(err, llm.ErrInvalidConfig) || !strings.Contains(err.Error(), "MaxAttempts") {
 		t.Errorf("New = %v, %v; want ErrInvalidConfig naming MaxAttempts", h, err)
 	}

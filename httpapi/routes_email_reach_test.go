@@ -15,6 +15,7 @@ import (
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // verdictBody is the part of a validation the verdict tests read.
@@ -82,7 +83,7 @@ mta5.am0.yahoodns A 127.0.0.1
 // made, and the verdict is risky; gmail.com's 250 is verified without the
 // test.
 func TestEmailValidateProvidersRoute(t *testing.T) {
-	dns := testutil.DNSServer(t, providerRouteZone)
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: providerRouteZone})
 	r, err := resolver.New(resolver.Config{Servers: []string{dns.Addr}, Timeout: 2 * time.Second, Attempts: 2})
 	if err != nil {
 		t.Fatal(err)

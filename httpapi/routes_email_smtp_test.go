@@ -13,13 +13,14 @@ import (
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // smtpHandler is emailHandler with a resolver that waits longer: these
 // tests make many lookups, on a machine that may be busy.
 func smtpHandler(t *testing.T, cfg httpapi.Config) http.Handler {
 	t.Helper()
-	srv := testutil.DNSServer(t, emailZone)
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: emailZone})
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 2 * time.Second, Attempts: 2})
 	if err != nil {
 		t.Fatal(err)

@@ -15,8 +15,8 @@ import (
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 const emailZone = `
@@ -41,7 +41,7 @@ $ORIGIN 0.0.127.in-addr.arpa.
 // into a dns_error. No test here relies on a timeout.
 func emailHandler(t *testing.T, cfg httpapi.Config) http.Handler {
 	t.Helper()
-	srv := testutil.DNSServer(t, emailZone)
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: emailZone})
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 2 * time.Second, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -347,7 +347,7 @@ func TestEmailDomainHealthRouteCharged(t *testing.T) {
 			fmt.Fprintf(&zone, "s%d._domainkey.big%d TXT \"v=DKIM1; p=%s\" \"%s\"\n", sel, i, strings.Repeat("A", 240), strings.Repeat("B", 240))
 		}
 	}
-	srv := testutil.DNSServer(t, zone.String())
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone.String()})
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 2 * time.Second, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)

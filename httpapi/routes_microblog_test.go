@@ -49,8 +49,7 @@ func microblogGet(t *testing.T, h http.Handler, target string) (*httptest.Respon
 }
 
 func twitterAPIHandler(t *testing.T) (http.Handler, *microblogtest.Server) {
-	srv := microblogtest.NewTwitterAPIIO(microblogKey)
-	t.Cleanup(srv.Close)
+	srv := microblogtest.StartTwitterAPIIO(t, microblogKey)
 	p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: microblogKey, BaseURL: srv.URL, Timeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/social/photosocial"
@@ -23,8 +22,7 @@ import (
 // of it.
 func apifyReplay(t *testing.T) (*photosocialtest.Server, photosocial.Provider) {
 	t.Helper()
-	srv := photosocialtest.NewApify("apify-secret")
-	t.Cleanup(srv.Close)
+	srv := photosocialtest.StartApify(t, "apify-secret")
 	p, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "apify-secret", BaseURL: srv.URL})
 	if err != nil {
 		t.Fatal(err)
@@ -193,11 +191,8 @@ func TestPhotosocialAIRoutes(t *testing.T) {
 		}
 	}
 	id := posts.Media[0].ID
-	srv := testutil.NewOpenAI(t,
-		llmtest.Reply{Content: `{"content_themes":[{"name":"Bread","description":"","evidence_ids":["` + id + `"]}],"posting_summary":"steady","engagement_drivers":[],"strengths":[],"opportunities":[],"evidence":[{"id":"` + id + `","reason":"r"},{"id":"ghost","reason":"r"}],"confidence":0.6,"limitations":[]}`, PromptTokens: 800, CompletionTokens: 60},
-		llmtest.Reply{Content: `{"sentiment_summary":"warm","recurring_topics":[],"objections":[],"moderation_flags":[],"evidence":[],"confidence":0.5,"limitations":[]}`, PromptTokens: 500, CompletionTokens: 30},
-	)
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: prov, LLM: llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini"), Name: "gpt-4o-mini"}})
+	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"content_themes":[{"name":"Bread","description":"","evidence_ids":["` + id + `"]}],"posting_summary":"steady","engagement_drivers":[],"strengths":[],"opportunities":[],"evidence":[{"id":"` + id + `","reason":"r"},{"id":"ghost","reason":"r"}],"confidence":0.6,"limitations":[]}`, PromptTokens: 800, CompletionTokens: 60}, llmtest.Reply{Content: `{"sentiment_summary":"warm","recurring_topics":[],"objections":[],"moderation_flags":[],"evidence":[],"confidence":0.5,"limitations":[]}`, PromptTokens: 500, CompletionTokens: 30})
+	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: prov, LLM: llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}})
 	res, env := callJSON(t, h, http.MethodPost, "/v1/photosocial/ai/profile-insights", `{"username":"@sample.bakery","media_limit":12,"analysis_goal":"grow"}`)
 	if res.StatusCode != 200 || env.Meta["model"] != "gpt-4o-mini" || env.Meta["prompt_tokens"] != float64(800) || env.Meta["request_id"] == nil {
 		t.Fatalf("profile insights: %d %+v %+v", res.StatusCode, env.Meta, env.Error)
@@ -311,8 +306,7 @@ func TestPhotosocialGraphRoutes(t *testing.T) {
 // noted, and throttling is 429 with the Retry-After of
 // X-Business-Use-Case-Usage.
 func TestPhotosocialGraphConformance(t *testing.T) {
-	srv := photosocialtest.NewGraph("graph-secret")
-	t.Cleanup(srv.Close)
+	srv := photosocialtest.StartGraph(t, "graph-secret")
 	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "graph-secret", UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
 	if err != nil {
 		t.Fatal(err)

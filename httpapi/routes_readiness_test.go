@@ -19,6 +19,7 @@ import (
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // rsaKeyP is the base64 p= of a fresh RSA public key of the given size,
@@ -78,7 +79,7 @@ nodmarc MX 10 mx.nodmarc.test.
 nodmarc TXT "v=spf1 ip4:192.0.2.0/24 ~all"
 nothing MX 10 mx.nothing.test.
 `
-	dns := testutil.DNSServer(t, zone)
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: zone})
 	policy := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		fmt.Fprint(w, "version: STSv1\nmode: enforce\nmx: mx.ready.test\nmax_age: 604800\n")

@@ -15,6 +15,7 @@ import (
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // domainHealth posts one domain-health request to h and returns its
@@ -66,7 +67,7 @@ func TestEmailReadinessTLSAgreesWithMTASTS(t *testing.T) {
 	for _, d := range []string{"enforce-mismatch", "testing-mismatch", "enforce-match"} {
 		zone += fmt.Sprintf("%[1]s MX 10 mx.%[1]s.test.\nmx.%[1]s A 192.0.2.7\n_mta-sts.%[1]s TXT \"v=STSv1; id=1\"\nmta-sts.%[1]s A 127.0.0.1\n", d)
 	}
-	dns := testutil.DNSServer(t, zone)
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: zone})
 	policy := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		host, _, _ := net.SplitHostPort(r.Host)
@@ -139,11 +140,11 @@ func TestEmailSTARTTLSUnreachableRoute(t *testing.T) {
 			t.Cleanup(func() { c.Close() }) // accepted, never greeted
 		}
 	}()
-	dns := testutil.DNSServer(t, `$ORIGIN test.
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: `$ORIGIN test.
 @ SOA ns h 1 3600 600 86400 60
 mail MX 10 mx.mail.test.
 mx.mail A 127.0.0.1
-`)
+`})
 	r, err := resolver.New(resolver.Config{Servers: []string{dns.Addr}, Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 	"github.com/quiverkit/quiver/webcheck"
 )
 
@@ -21,11 +21,11 @@ import (
 // loopback (allowLoopback) and resolves through a loopback DNS server.
 func webcheckHandler(t *testing.T, allowLoopback bool, roots *x509.CertPool) http.Handler {
 	t.Helper()
-	ns := testutil.DNSServer(t, `
+	ns := resolvertest.Start(t, resolvertest.Config{Zone: `
 example.test. 60 IN A   192.0.2.1
 example.test. 60 IN MX  10 mx.example.test.
 example.test. 60 IN TXT "v=spf1 -all"
-`)
+`})
 	r, err := resolver.New(resolver.Config{Servers: []string{ns.Addr}, Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)

@@ -20,7 +20,11 @@ import (
 // openai.New(openai.WithModel("gpt-4o-mini")). Name repeats the model
 // the client calls, because the client does not report it.
 func Example() {
-	srv := llmtest.NewOpenAI()
+	srv, err := llmtest.New(llmtest.OpenAI)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer srv.Close()
 	model, err := srv.Model("gpt-4o-mini")
 	if err != nil {
@@ -48,7 +52,11 @@ func ExampleConfig_Enabled() {
 // Without Name, langchaingo's clients leave the model unknown, and so
 // unpriced.
 func ExampleConfig_ModelName() {
-	srv := llmtest.NewOllama()
+	srv, err := llmtest.New(llmtest.Ollama)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer srv.Close()
 	model, _ := srv.Model("llama3.2")
 
@@ -134,7 +142,11 @@ func ExampleDefaultPrices() {
 // keep its Retry-After: here a scripted OpenAI server answers 429 with
 // Retry-After: 7, and the operation's error says to wait 7s.
 func ExampleHTTPClient() {
-	srv := llmtest.NewOpenAI(llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "7", Message: "slow down"})
+	srv, err := llmtest.New(llmtest.OpenAI, llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "7", Message: "slow down"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer srv.Close()
 	model, err := openai.New(openai.WithModel("gpt-4o-mini"), openai.WithHTTPClient(llm.HTTPClient()),
 		openai.WithBaseURL(srv.BaseURL()), openai.WithToken(llmtest.TestKey))

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/tmc/langchaingo/llms"
@@ -144,8 +143,8 @@ func (named) ModelName() string { return "my-model" }
 func TestModelNameFromRealClients(t *testing.T) {
 	clients := map[string]llms.Model{}
 	for _, p := range []llmtest.Protocol{llmtest.OpenAI, llmtest.Anthropic, llmtest.Ollama} {
-		s := testutil.NewLLMServer(t, p)
-		clients[string(p)] = testutil.Model(t, s, "gpt-4o-mini")
+		s := llmtest.Start(t, p)
+		clients[string(p)] = s.ModelT(t, "gpt-4o-mini")
 	}
 	g, err := googleai.New(context.Background(), googleai.WithAPIKey("unused"), googleai.WithDefaultModel("gemini-2.0-flash"))
 	if err != nil {

@@ -24,7 +24,7 @@ _dmarc         IN TXT "v=DMARC1; p=quarantine; pct=50; rua=mailto:reports@exampl
 
 // newResolver starts the loopback server and a resolver that asks it.
 func newResolver() (*resolvertest.Server, *resolver.Resolver) {
-	srv, err := resolvertest.NewServer(exampleZone)
+	srv, err := resolvertest.New(resolvertest.Config{Zone: exampleZone})
 	if err != nil {
 		log.Fatal(err)
 	}

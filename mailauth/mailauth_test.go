@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -55,9 +54,12 @@ _dmarc.broken   TXT "v=DMARC1; p=maybe; adkim=x"
 _dmarc.ruaonly  TXT "v=DMARC1; rua=mailto:x@ruaonly.test"
 `
 
-func newResolver(t *testing.T, opts ...resolvertest.Option) *resolver.Resolver {
+// newResolver asks a loopback server of zone, served as cfg says
+// otherwise.
+func newResolver(t *testing.T, cfg resolvertest.Config) *resolver.Resolver {
 	t.Helper()
-	srv := testutil.DNSServer(t, zone, opts...)
+	cfg.Zone = zone
+	srv := resolvertest.Start(t, cfg)
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 200 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +68,7 @@ func newResolver(t *testing.T, opts ...resolvertest.Option) *resolver.Resolver {
 }
 
 func TestCheckSPF(t *testing.T) {
-	r := newResolver(t)
+	r := newResolver(t, resolvertest.Config{})
 	tests := []struct {
 		domain        string
 		all           string
@@ -119,7 +121,7 @@ func checkContains(t *testing.T, what string, got, want []string) {
 }
 
 func TestCheckSPFAbsentAndFailing(t *testing.T) {
-	r := newResolver(t, resolvertest.WithServFail("fail.test"))
+	r := newResolver(t, resolvertest.Config{ServFail: []string{"fail.test"}})
 	ctx := context.Background()
 	for _, d := range []string{"nothing.test", "sub.org.test"} {
 		if _, err := CheckSPF(ctx, r, d); !errors.Is(err, ErrNoRecord) {
@@ -156,7 +158,7 @@ func TestParseSPFTerms(t *testing.T) {
 }
 
 func TestCheckDMARC(t *testing.T) {
-	r := newResolver(t, resolvertest.WithServFail("_dmarc.fail.test"))
+	r := newResolver(t, resolvertest.Config{ServFail: []string{"_dmarc.fail.test"}})
 	ctx := context.Background()
 
 	d, err := CheckDMARC(ctx, r, "good.test")
@@ -254,7 +256,7 @@ func FuzzParseDMARC(f *testing.F) {
 // Errors and Warnings are those of the Problems of each severity (issue
 // 13: domain health matched the text of the messages to find the codes).
 func TestProblemCodes(t *testing.T) {
-	r := newResolver(t)
+	r := newResolver(t, resolvertest.Config{})
 	ctx := context.Background()
 	spf := []struct {
 		domain string

@@ -11,7 +11,6 @@ import (
 	"github.com/miekg/dns"
 
 	"github.com/quiverkit/quiver/internal/dnssectest"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
@@ -80,7 +79,7 @@ func TestDNSSECBogusFromUnbound(t *testing.T) {
 // without asking again; a SERVFAIL the CD question does not clear is an
 // outage, not bogus data.
 func TestDNSSECBogusOrOutage(t *testing.T) {
-	srv := testutil.DNSServer(t, zone, resolvertest.WithBogus("example.test"), resolvertest.WithServFail("down.example.test"))
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone, Bogus: []string{"example.test"}, ServFail: []string{"down.example.test"}})
 	r, err := New(Config{Servers: []string{srv.Addr}, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)

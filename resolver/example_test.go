@@ -35,7 +35,7 @@ quiet IN MX    0 .
 // program would call resolver.New(resolver.Config{}) to ask the servers
 // of /etc/resolv.conf.
 func newExample() (*resolvertest.Server, *resolver.Resolver) {
-	srv, err := resolvertest.NewServer(exampleZone, resolvertest.WithServFail("broken.example.test"))
+	srv, err := resolvertest.New(resolvertest.Config{Zone: exampleZone, ServFail: []string{"broken.example.test"}})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func newExample() (*resolvertest.Server, *resolver.Resolver) {
 }
 
 func ExampleNew() {
-	srv, err := resolvertest.NewServer(exampleZone)
+	srv, err := resolvertest.New(resolvertest.Config{Zone: exampleZone})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -205,12 +205,12 @@ func ExampleResolver_LookupIP() {
 }
 
 func ExampleResolver_LookupPTR() {
-	srv, err := resolvertest.NewServer(`
+	srv, err := resolvertest.New(resolvertest.Config{Zone: `
 $ORIGIN 2.0.192.in-addr.arpa.
 10 IN PTR mx1.example.test.
 $ORIGIN 8.b.d.0.1.0.0.2.ip6.arpa.
 1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0 IN PTR WWW.Example.Test.
-`)
+`})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -283,7 +283,7 @@ func ExampleLookupError() {
 // Bogus). The lookup error wraps ErrServFail and ErrDNSSECBogus, and
 // carries the codes.
 func ExampleExtendedError() {
-	srv, err := resolvertest.NewServer(exampleZone, resolvertest.WithBogus("example.test"))
+	srv, err := resolvertest.New(resolvertest.Config{Zone: exampleZone, Bogus: []string{"example.test"}})
 	if err != nil {
 		log.Fatal(err)
 	}

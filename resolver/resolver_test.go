@@ -14,7 +14,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/miekg/dns"
 
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
@@ -56,7 +55,7 @@ func newResolver(t *testing.T, srv *resolvertest.Server, cfg Config) *Resolver {
 }
 
 func TestLookupMX(t *testing.T) {
-	srv := testutil.DNSServer(t, zone)
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone})
 	r := newResolver(t, srv, Config{})
 	ctx := context.Background()
 
@@ -81,10 +80,7 @@ func TestLookupMX(t *testing.T) {
 // Every method reports each failure as a *LookupError wrapping the one
 // sentinel that names it.
 func TestErrorsToldApart(t *testing.T) {
-	srv := testutil.DNSServer(t, zone,
-		resolvertest.WithServFail("broken.example.test"),
-		resolvertest.WithRefused("refused.example.test"),
-		resolvertest.WithDrop("slow.example.test"))
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone, ServFail: []string{"broken.example.test"}, Refused: []string{"refused.example.test"}, Drop: []string{"slow.example.test"}})
 	r := newResolver(t, srv, Config{Timeout: 100 * time.Millisecond})
 	ctx := context.Background()
 	methods := map[string]func(name string) error{
@@ -202,7 +198,7 @@ func TestInvalidNameMessageIsBounded(t *testing.T) {
 }
 
 func TestLookupNODATAIsNotAnError(t *testing.T) {
-	srv := testutil.DNSServer(t, zone)
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone})
 	r := newResolver(t, srv, Config{})
 	a, err := r.Lookup(context.Background(), "mx1.example.test", dns.TypeMX)
 	if err != nil {
@@ -217,7 +213,7 @@ func TestLookupNODATAIsNotAnError(t *testing.T) {
 }
 
 func TestTypedHelpers(t *testing.T) {
-	srv := testutil.DNSServer(t, zone)
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone})
 	r := newResolver(t, srv, Config{})
 	ctx := context.Background()
 
@@ -259,7 +255,7 @@ func TestTypedHelpers(t *testing.T) {
 }
 
 func TestTruncatedRetriesOverTCP(t *testing.T) {
-	srv := testutil.DNSServer(t, zone, resolvertest.WithTruncate("big.example.test"))
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone, Truncate: []string{"big.example.test"}})
 	r := newResolver(t, srv, Config{})
 	txt, err := r.LookupTXT(context.Background(), "big.example.test")
 	if err != nil {
@@ -274,7 +270,7 @@ func TestTruncatedRetriesOverTCP(t *testing.T) {
 }
 
 func TestCacheHonoursTTLs(t *testing.T) {
-	srv := testutil.DNSServer(t, zone)
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone})
 	r := newResolver(t, srv, Config{})
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	r.now = func() time.Time { return now }
@@ -328,7 +324,7 @@ func TestCacheHonoursTTLs(t *testing.T) {
 }
 
 func TestFailuresAreNotCached(t *testing.T) {
-	srv := testutil.DNSServer(t, zone, resolvertest.WithServFail("broken.example.test"))
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone, ServFail: []string{"broken.example.test"}})
 	r := newResolver(t, srv, Config{})
 	for range 3 {
 		r.Lookup(context.Background(), "broken.example.test", dns.TypeMX)
@@ -341,7 +337,7 @@ func TestFailuresAreNotCached(t *testing.T) {
 }
 
 func TestCacheIsBounded(t *testing.T) {
-	srv := testutil.DNSServer(t, zone)
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone})
 	r := newResolver(t, srv, Config{CacheSize: 3})
 	for i := range 10 {
 		r.Lookup(context.Background(), fmt.Sprintf("n%d.example.test", i), dns.TypeA)
@@ -352,7 +348,7 @@ func TestCacheIsBounded(t *testing.T) {
 }
 
 func TestInFlightDeduplication(t *testing.T) {
-	srv := testutil.DNSServer(t, zone, resolvertest.WithDelay(50*time.Millisecond))
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone, Delay: 50 * time.Millisecond})
 	r := newResolver(t, srv, Config{})
 	var wg sync.WaitGroup
 	errs := make(chan error, 100)
@@ -378,7 +374,7 @@ func TestInFlightDeduplication(t *testing.T) {
 }
 
 func TestCallerContextEndsWait(t *testing.T) {
-	srv := testutil.DNSServer(t, zone, resolvertest.WithDelay(300*time.Millisecond))
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone, Delay: 300 * time.Millisecond})
 	r := newResolver(t, srv, Config{Timeout: time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
@@ -395,7 +391,7 @@ func TestCallerContextEndsWait(t *testing.T) {
 // A caller whose context has ended starts no query: nobody would wait for
 // it, and it would outlive the caller.
 func TestEndedContextSendsNothing(t *testing.T) {
-	srv := testutil.DNSServer(t, zone)
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone})
 	r := newResolver(t, srv, Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -411,8 +407,8 @@ func TestEndedContextSendsNothing(t *testing.T) {
 }
 
 func TestServersFallBackInOrder(t *testing.T) {
-	bad := testutil.DNSServer(t, zone, resolvertest.WithServFail("example.test"))
-	good := testutil.DNSServer(t, zone)
+	bad := resolvertest.Start(t, resolvertest.Config{Zone: zone, ServFail: []string{"example.test"}})
+	good := resolvertest.Start(t, resolvertest.Config{Zone: zone})
 	r, err := New(Config{Servers: []string{bad.Addr, good.Addr}, Timeout: 200 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -436,7 +432,7 @@ func TestNewServers(t *testing.T) {
 }
 
 func BenchmarkLookupCached(b *testing.B) {
-	srv := testutil.DNSServer(b, zone)
+	srv := resolvertest.Start(b, resolvertest.Config{Zone: zone})
 	r, _ := New(Config{Servers: []string{srv.Addr}})
 	ctx := context.Background()
 	r.LookupMX(ctx, "example.test")
@@ -447,7 +443,7 @@ func BenchmarkLookupCached(b *testing.B) {
 }
 
 func TestRetriesWithoutEDNS(t *testing.T) {
-	srv := testutil.DNSServer(t, zone, resolvertest.WithoutEDNS())
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone, NoEDNS: true})
 	r := newResolver(t, srv, Config{})
 	mx, err := r.LookupMX(context.Background(), "example.test")
 	if err != nil || len(mx) != 2 {
@@ -459,7 +455,7 @@ func TestRetriesWithoutEDNS(t *testing.T) {
 }
 
 func TestAnswersAreNotShared(t *testing.T) {
-	srv := testutil.DNSServer(t, zone)
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone})
 	r := newResolver(t, srv, Config{})
 	a, _ := r.Lookup(context.Background(), "example.test", dns.TypeMX)
 	a.Name = "changed."
@@ -477,7 +473,7 @@ func TestAuthenticatedData(t *testing.T) {
 signed   IN DNSKEY 257 3 13 epnM0mN+bkM/Jb2yaou0+GRIxBY4UNsaFxTAsYiG/ZaG/dSCI3U2Ls518lZQ8xHGXpRXSG5+TGLBJNE1KsuN9A==
 signed   IN DS 2371 13 2 029b874ce2ce160923c82f2d51a17a81841a15934348e70384c079e1e5cebf62
 `
-	srv := testutil.DNSServer(t, signed, resolvertest.WithAuthenticatedData("signed.example.test"))
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: signed, AuthenticatedData: []string{"signed.example.test"}})
 	ctx := context.Background()
 	for _, do := range []bool{false, true} {
 		r := newResolver(t, srv, Config{DNSSECOK: do})
@@ -511,7 +507,7 @@ signed   IN DS 2371 13 2 029b874ce2ce160923c82f2d51a17a81841a15934348e70384c079e
 // slots, against a server that answers after 100 ms, take three rounds.
 func TestMaxInFlight(t *testing.T) {
 	const delay = 100 * time.Millisecond
-	srv := testutil.DNSServer(t, zone, resolvertest.WithDelay(delay))
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone, Delay: delay})
 	r := newResolver(t, srv, Config{MaxInFlight: 2, Timeout: 2 * time.Second})
 	var wg sync.WaitGroup
 	start := time.Now()

@@ -1,6 +1,10 @@
 package social
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/quiverkit/quiver/internal/sentiment"
+)
 
 // Threshold is the compound score at or beyond which a text is labelled
 // positive (compound >= Threshold) or negative (compound <= -Threshold);
@@ -58,11 +62,15 @@ func (l *Label) UnmarshalText(b []byte) error {
 }
 
 // LabelOf labels a compound score in [-1, 1] with the ±[Threshold] rule.
-func LabelOf(compound float64) Label {
-	switch {
-	case compound >= Threshold:
+func LabelOf(compound float64) Label { return fromSentiment(sentiment.LabelOf(compound)) }
+
+// fromSentiment converts the label of Quiver's sentiment engine, which
+// applies the rule, to a Label.
+func fromSentiment(l sentiment.Label) Label {
+	switch l {
+	case sentiment.Positive:
 		return Positive
-	case compound <= -Threshold:
+	case sentiment.Negative:
 		return Negative
 	}
 	return Neutral

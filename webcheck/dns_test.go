@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
@@ -35,13 +34,16 @@ www      IN CNAME example.test.
 bare     IN A   192.0.2.20
 `
 
-func dnsChecker(t *testing.T, opts ...resolvertest.Option) *Checker {
-	return zoneChecker(t, dnsZone, 300*time.Millisecond, opts...)
+// dnsChecker is zoneChecker of dnsZone, served as cfg says otherwise.
+func dnsChecker(t *testing.T, cfg resolvertest.Config) *Checker {
+	cfg.Zone = dnsZone
+	return zoneChecker(t, 300*time.Millisecond, cfg)
 }
 
-// zoneChecker is a Checker whose resolver asks a loopback server of zone.
-func zoneChecker(t *testing.T, zone string, timeout time.Duration, opts ...resolvertest.Option) *Checker {
-	ns := testutil.DNSServer(t, zone, opts...)
+// zoneChecker is a Checker whose resolver asks a loopback server started
+// with cfg.
+func zoneChecker(t *testing.T, timeout time.Duration, cfg resolvertest.Config) *Checker {
+	ns := resolvertest.Start(t, cfg)
 	r, err := resolver.New(resolver.Config{Servers: []string{ns.Addr}, Timeout: timeout, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +56,7 @@ func zoneChecker(t *testing.T, zone string, timeout time.Duration, opts ...resol
 }
 
 func TestAnalyzeDNS(t *testing.T) {
-	c := dnsChecker(t)
+	c := dnsChecker(t, resolvertest.Config{})
 	res, err := c.AnalyzeDNS(context.Background(), DNSRequest{Domain: "Example.TEST."})
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +109,7 @@ func TestAnalyzeDNS(t *testing.T) {
 }
 
 func TestAnalyzeDNSFailures(t *testing.T) {
-	c := dnsChecker(t, resolvertest.WithDrop("slow.test"), resolvertest.WithServFail("broken.test"))
+	c := dnsChecker(t, resolvertest.Config{Drop: []string{"slow.test"}, ServFail: []string{"broken.test"}})
 	_, err := c.AnalyzeDNS(context.Background(), DNSRequest{Domain: "slow.test"})
 	var ee *envelope.Error
 	if !errors.As(err, &ee) || ee.Code != envelope.CodeUpstreamTimeout {
@@ -152,7 +154,7 @@ func TestAnalyzeDNSBounds(t *testing.T) {
 	for i := range 200 {
 		fmt.Fprintf(&z, "@ A 192.0.2.%d\n@ MX %d mx%d.big.test.\n", i, i, i)
 	}
-	c := zoneChecker(t, z.String(), 2*time.Second)
+	c := zoneChecker(t, 2*time.Second, resolvertest.Config{Zone: z.String()})
 	res, err := c.AnalyzeDNS(context.Background(), DNSRequest{Domain: "big.test"})
 	if err != nil {
 		t.Fatal(err)
@@ -187,7 +189,7 @@ func TestAnalyzeDNSBounds(t *testing.T) {
 // not allowed" once, then which address was refused, and still wraps the
 // refusal for errors.Is.
 func TestRefusalSaysItsCauseOnce(t *testing.T) {
-	c := dnsChecker(t)
+	c := dnsChecker(t, resolvertest.Config{})
 	_, err := c.AnalyzeRobots(context.Background(), RobotsRequest{URL: "http://127.0.0.1/"})
 	want := "INVALID_REQUEST: destination not allowed: url must point to a public address: 127.0.0.1 is a special-purpose address (prohibited IP address)"
 	if err == nil || err.Error() != want {

@@ -22,7 +22,7 @@ import (
 // loopback DNS server and may reach loopback addresses, and a func that
 // stops the DNS server.
 func newLoopbackChecker(zone string, mod func(*webcheck.Config)) (*webcheck.Checker, func()) {
-	ns, err := resolvertest.NewServer(zone)
+	ns, err := resolvertest.New(resolvertest.Config{Zone: zone})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func closedPort() int {
 func ExampleNew() {
 	// The zero Config refuses loopback and private destinations and reads
 	// /etc/resolv.conf; here the resolver is given and loopback allowed.
-	ns, err := resolvertest.NewServer("site.test. 60 IN A 127.0.0.1\n")
+	ns, err := resolvertest.New(resolvertest.Config{Zone: "site.test. 60 IN A 127.0.0.1\n"})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -14,8 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // newTestChecker returns a Checker allowed to reach loopback, resolving
@@ -25,7 +25,7 @@ func newTestChecker(t testing.TB, zone string, mod ...func(*Config)) *Checker {
 	if zone == "" {
 		zone = "placeholder.test. 60 IN A 127.0.0.1\n"
 	}
-	ns := testutil.DNSServer(t, zone)
+	ns := resolvertest.Start(t, resolvertest.Config{Zone: zone})
 	r, err := resolver.New(resolver.Config{Servers: []string{ns.Addr}, Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)

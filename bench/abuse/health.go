@@ -62,7 +62,7 @@ func hostileZone() string {
 // stays under budget, every answer is a 200 or an enveloped 429/503 with
 // Retry-After, and the cheap route's p99 stays under 100 ms.
 func healthScenario(bin string, d time.Duration, budget int64, extra []string) bool {
-	dns, err := resolvertest.NewServer(hostileZone())
+	dns, err := resolvertest.New(resolvertest.Config{Zone: hostileZone()})
 	if err != nil {
 		fmt.Println("  dns server:", err)
 		return false

@@ -38,11 +38,7 @@ _dmarc.example TXT "v=DMARC1; p=reject; rua=mailto:dmarc@example.test"
 	for i := range *domains {
 		fmt.Fprintf(&zone, "d%d MX 10 mail.example.test.\n", i)
 	}
-	var opts []resolvertest.Option
-	if *delay > 0 {
-		opts = append(opts, resolvertest.WithDelay(*delay))
-	}
-	s, err := resolvertest.NewServer(zone.String(), opts...)
+	s, err := resolvertest.New(resolvertest.Config{Zone: zone.String(), Delay: *delay})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -77,7 +76,7 @@ $ORIGIN 2.0.192.in-addr.arpa.
 `
 
 func TestCLIEmail(t *testing.T) {
-	dns := testutil.DNSServer(t, cliZone)
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: cliZone})
 	env := []string{"QUIVER_DNS_SERVERS=" + dns.Addr, "QUIVER_DNS_TIMEOUT=1s"}
 	dir := t.TempDir()
 	list := filepath.Join(dir, "list.csv")
@@ -152,7 +151,7 @@ func TestCLIVerifyList100k(t *testing.T) {
 			fmt.Fprintf(&zone, "d%d MX 10 mail.d%d.test.\n", d, d)
 		}
 	}
-	dns := testutil.DNSServer(t, zone.String())
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: zone.String()})
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "list.csv"), filepath.Join(dir, "results.csv")
 	var b bytes.Buffer
@@ -217,7 +216,7 @@ func TestCLIVerifyList100k(t *testing.T) {
 // file.
 func TestCLIVerifyListInterrupt(t *testing.T) {
 	const rows = 20_000
-	dns := testutil.DNSServer(t, "$ORIGIN test.\n@ 300 SOA ns hostmaster 1 3600 600 86400 60\n", resolvertest.WithDelay(5*time.Millisecond))
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: "$ORIGIN test.\n@ 300 SOA ns hostmaster 1 3600 600 86400 60\n", Delay: 5 * time.Millisecond})
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "list.csv"), filepath.Join(dir, "results.csv")
 	var b bytes.Buffer
@@ -383,7 +382,7 @@ func TestCLIContent(t *testing.T) {
 }
 
 func TestCLIWeb(t *testing.T) {
-	dns := testutil.DNSServer(t, cliZone)
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: cliZone})
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
 			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\nSitemap: http://"+r.Host+"/sitemap.xml\n")
@@ -443,13 +442,10 @@ func TestCLIDev(t *testing.T) {
 // call it (the real OpenAI client against a loopback server speaking its
 // protocol) and report its usage on standard error.
 func TestCLIContentWithModel(t *testing.T) {
-	s := testutil.NewOpenAI(t,
-		llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +
-			`{"headline":"Five habits of remote teams","angle":"listicle","predicted_ctr_score":0.6},` +
-			`{"headline":"Why your remote team is slow","angle":"question","predicted_ctr_score":0.5}]}`,
-			PromptTokens: 120, CompletionTokens: 60},
-		llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "7"},
-	)
+	s := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +
+		`{"headline":"Five habits of remote teams","angle":"listicle","predicted_ctr_score":0.6},` +
+		`{"headline":"Why your remote team is slow","angle":"question","predicted_ctr_score":0.5}]}`,
+		PromptTokens: 120, CompletionTokens: 60}, llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "7"})
 	env := []string{"QUIVER_LLM_PROVIDER=openai", "QUIVER_LLM_MODEL=gpt-4o-mini", "QUIVER_LLM_BASE_URL=" + s.BaseURL(),
 		"QUIVER_LLM_API_KEY=" + llmtest.TestKey}
 	runCLICases(t, env, []cliCase{

@@ -30,15 +30,17 @@ func TestCLIErrorsSayTheirCauseOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("cmd/quiver: the error-text harness runs every command many times")
 	}
-	dns := testutil.DNSServer(t, "$ORIGIN test.\n@ 60 SOA ns hostmaster 1 3600 600 86400 60\nloop 60 A 127.0.0.1\n",
-		resolvertest.WithServFail("servfail.test"), resolvertest.WithRefused("refused.test"))
-	model := llmtest.NewOpenAI()
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: "$ORIGIN test.\n@ 60 SOA ns hostmaster 1 3600 600 86400 60\nloop 60 A 127.0.0.1\n", ServFail: []string{"servfail.test"}, Refused: []string{"refused.test"}})
+	// No replies: every call fails, and the test does not fail on the
+	// server's Err as Start's cleanup would.
+	model, err := llmtest.New(llmtest.OpenAI)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(model.Close)
-	mb := microblogtest.NewTwitterAPIIO("mb-key")
-	t.Cleanup(mb.Close)
+	mb := microblogtest.StartTwitterAPIIO(t, "mb-key")
 	mb.Respond("/", http.StatusInternalServerError, nil, "oops")
-	graph := photosocialtest.NewGraph("graph-token")
-	t.Cleanup(graph.Close)
+	graph := photosocialtest.StartGraph(t, "graph-token")
 	graph.Respond("/", http.StatusNotFound, nil, `{"error":{"message":"Unsupported get request","code":100}}`)
 	jm, err := jobs.New(jobs.Config{MaxRows: 5})
 	if err != nil {

@@ -51,11 +51,7 @@ func jobsWant(t *testing.T, dnsAddr string) string {
 func TestJobCommandsAgainstInstances(t *testing.T) {
 	t.Cleanup(func() { checkLeaks(t) })
 	bin := quiverBinary(t)
-	dns, err := resolvertest.NewServer(jobsZone)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dns.Close()
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: jobsZone})
 	rs := redistest.Start(t)
 	env := map[string]string{"QUIVER_REDIS_URL": "redis://" + rs.Addr + "/0", "QUIVER_DNS_SERVERS": dns.Addr, "QUIVER_RATE_LIMIT": "-1"}
 	api := startServer(t, []string{"-workers", "0", "-metrics", "-api-keys", "k,k2"}, env)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
@@ -113,7 +112,7 @@ func TestContentSetupProviders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.provider, func(t *testing.T) {
-			s := testutil.NewLLMServer(t, tt.protocol, llmtest.Reply{Content: answer, PromptTokens: 1_000_000, CompletionTokens: 1_000_000})
+			s := llmtest.Start(t, tt.protocol, llmtest.Reply{Content: answer, PromptTokens: 1_000_000, CompletionTokens: 1_000_000})
 			env := map[string]string{
 				"QUIVER_LLM_PROVIDER": tt.provider,
 				"QUIVER_LLM_MODEL":    tt.model,

@@ -24,6 +24,7 @@ import (
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // applyEmail runs emailSetup with the command-line args and the
@@ -66,7 +67,7 @@ func privateCA(t *testing.T, h http.Handler, host string) (srv *url.URL, pemFile
 // that reach its field, for serve (httpapi.Config) and for the commands
 // (emailConfig), which carry every Email* setting of the server.
 func TestEmailSettingsReachTheirFields(t *testing.T) {
-	dnsSrv := testutil.DNSServer(t, cliZone)
+	dnsSrv := resolvertest.Start(t, resolvertest.Config{Zone: cliZone})
 	_, roots, ca := privateCA(t, http.NotFoundHandler(), "mta-sts.secure.test")
 	flagArgs := []string{"-dns-servers", dnsSrv.Addr, "-dns-dnssec-ok", "-smtp-allow-private-addresses", "-smtp-skip-catch-all", "-smtp-max-hosts", "5",
 		"-mta-sts-roots", roots, "-mta-sts-port", "8443", "-mta-sts-timeout", "3s", "-mta-sts-allow-loopback", "-mta-sts-allow-private-addresses"}
@@ -199,7 +200,7 @@ var policyHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request
 // (-mta-sts-roots), the port and loopback; without the CA the policy is
 // refused for its certificate.
 func TestPrivateCAMTASTSThroughCLIAndServer(t *testing.T) {
-	dnsSrv := testutil.DNSServer(t, secureZone)
+	dnsSrv := resolvertest.Start(t, resolvertest.Config{Zone: secureZone})
 	u, roots, _ := privateCA(t, policyHandler, "mta-sts.secure.test")
 	mtasts := func(t *testing.T, data []byte) string {
 		t.Helper()

@@ -73,8 +73,7 @@ func TestPhotosocialSetup(t *testing.T) {
 // QUIVER_PHOTOSOCIAL_GRAPH_API_VERSION, which every request names; a base
 // URL that still carries a version is refused at start-up (issue 22).
 func TestPhotosocialGraphVersion(t *testing.T) {
-	srv := photosocialtest.NewGraph("t")
-	t.Cleanup(srv.Close)
+	srv := photosocialtest.StartGraph(t, "t")
 	env := map[string]string{"QUIVER_PHOTOSOCIAL_PROVIDER": "graph", "QUIVER_PHOTOSOCIAL_GRAPH_TOKEN": "t",
 		"QUIVER_PHOTOSOCIAL_GRAPH_USER_ID": photosocialtest.GraphUserID, "QUIVER_PHOTOSOCIAL_GRAPH_BASE_URL": srv.URL}
 	for _, tt := range []struct {

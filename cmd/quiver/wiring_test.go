@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/internal/redistest"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 	"github.com/quiverkit/quiver/social/microblog/microblogtest"
 )
 
@@ -23,10 +23,9 @@ import (
 func TestServicesFeedMetricsAndCache(t *testing.T) {
 	t.Cleanup(func() { checkLeaks(t) })
 	rs := redistest.Start(t)
-	dns := testutil.DNSServer(t, cliZone)
-	mb := microblogtest.NewTwitterAPIIO("key")
-	t.Cleanup(mb.Close)
-	llm := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: cliZone})
+	mb := microblogtest.StartTwitterAPIIO(t, "key")
+	llm := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"variants":[{"headline":"Remote work that works","angle":"how-to","predicted_ctr_score":0.4},` +
 		`{"headline":"Five habits of remote teams","angle":"listicle","predicted_ctr_score":0.6},` +
 		`{"headline":"Why your remote team is slow","angle":"question","predicted_ctr_score":0.5}]}`,
 		PromptTokens: 120, CompletionTokens: 60})

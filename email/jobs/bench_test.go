@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/email/jobs"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 // BenchmarkJob runs jobs of 20,000 rows over 1,000 domains on the
@@ -15,7 +16,7 @@ import (
 // at once, the resolver's cache on): the CPU and allocations of the job
 // engine per row, which the synchronous routes share the machine with.
 func BenchmarkJob(b *testing.B) {
-	srv := dns(b, 1000)
+	srv := dns(b, 1000, resolvertest.Config{})
 	v := verifier(b, srv.Addr, 0, 16)
 	var file bytes.Buffer
 	file.WriteString("email\n")

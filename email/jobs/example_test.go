@@ -30,7 +30,7 @@ const exampleList = "name,email\nAna,ana@example.test\nBo,info@example.test\nCy,
 // With Config.Redis set, the same code shares the jobs between
 // instances.
 func exampleManager() (m *jobs.Manager, stop func()) {
-	dns, err := resolvertest.NewServer(exampleZone)
+	dns, err := resolvertest.New(resolvertest.Config{Zone: exampleZone})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func submit(t testing.TB, m *jobs.Manager, owner string, file []byte) jobs.Job {
 // and one of the same owner, end while the large one still has most of
 // its chunks to go.
 func TestSmallJobsDoNotWait(t *testing.T) {
-	srv := dns(t, 400, resolvertest.WithDelay(10*time.Millisecond))
+	srv := dns(t, 400, resolvertest.Config{Delay: 10 * time.Millisecond})
 	big := listCSV(400, 400) // 40 chunks of 10 rows, every row a lookup
 	small := []byte("email\nana@d1.test\nbo@d2.test\ncy@d3.test\n")
 	cfg := jobs.Config{ChunkRows: 10, Workers: 1, Verifier: verifier(t, srv.Addr, -1, 2)}
@@ -107,7 +107,7 @@ func rowKeys(t *testing.T, rdb *redis.Client, id string) []string {
 // results cannot be stored waits, then fails saying why, its rows and
 // results dropped; the job of another owner then ends.
 func TestFullRedis(t *testing.T) {
-	srv := dns(t, 100)
+	srv := dns(t, 100, resolvertest.Config{})
 	_, rdb := fullRedis(t, "3mb")
 	ctx := context.Background()
 	m := manager(t, jobs.Config{Redis: rdb, Verifier: verifier(t, srv.Addr, 0, 0), ChunkRows: 500, StoreRetry: time.Second})
@@ -234,7 +234,7 @@ func TestQuotaRowsInFlight(t *testing.T) {
 // DELETE of a done job deletes it (then it is not found), and frees its
 // rows; the Retry-After is the time until the earliest expires.
 func TestQuotaRowsStoredAndDelete(t *testing.T) {
-	srv := dns(t, 10)
+	srv := dns(t, 10, resolvertest.Config{})
 	cfg := jobs.Config{MaxOwnerRowsStored: 100, MaxOwnerRowsInFlight: -1, ChunkRows: 10, TTL: time.Hour, Verifier: verifier(t, srv.Addr, 0, 0)}
 	backends(t, cfg, func(t *testing.T, m *jobs.Manager, rdb *redis.Client) {
 		run(t, m)
@@ -270,7 +270,7 @@ func TestQuotaRowsStoredAndDelete(t *testing.T) {
 // rows and results; a second DELETE deletes it. The number of jobs an
 // owner keeps is bounded too.
 func TestDeleteRunningAndQuotaJobs(t *testing.T) {
-	srv := dns(t, 200, resolvertest.WithDelay(20*time.Millisecond))
+	srv := dns(t, 200, resolvertest.Config{Delay: 20 * time.Millisecond})
 	cfg := jobs.Config{MaxOwnerJobs: 2, ChunkRows: 20, Verifier: verifier(t, srv.Addr, -1, 4)}
 	backends(t, cfg, func(t *testing.T, m *jobs.Manager, rdb *redis.Client) {
 		run(t, m)

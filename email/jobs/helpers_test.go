@@ -60,15 +60,12 @@ func listCSV(rows, domains int) []byte {
 	return b.Bytes()
 }
 
-// dns starts the loopback DNS server of zone(domains).
-func dns(t testing.TB, domains int, opts ...resolvertest.Option) *resolvertest.Server {
+// dns starts the loopback DNS server of zone(domains), served as cfg
+// says otherwise.
+func dns(t testing.TB, domains int, cfg resolvertest.Config) *resolvertest.Server {
 	t.Helper()
-	srv, err := resolvertest.NewServer(zone(domains), opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
-	return srv
+	cfg.Zone = zone(domains)
+	return resolvertest.Start(t, cfg)
 }
 
 // verifier returns a Verifier asking addr; cacheSize as resolver.Config's.

@@ -81,8 +81,8 @@ func TestInstances(t *testing.T) {
 	if os.Getenv("QUIVER_LONG") != "" {
 		rows = 200_000
 	}
-	slow := dns(t, domains, resolvertest.WithDelay(20*time.Millisecond))
-	fast := dns(t, domains)
+	slow := dns(t, domains, resolvertest.Config{Delay: 20 * time.Millisecond})
+	fast := dns(t, domains, resolvertest.Config{})
 	rsrv, rdb := newRedis(t)
 	file := listCSV(rows, domains)
 	want := expected(t, verifier(t, fast.Addr, 0, 0), file)

@@ -54,7 +54,7 @@ func run(t testing.TB, m *jobs.Manager) {
 // A job's results are verify-list's output of the same file, row by row,
 // and its summary counts what bulk/validate would, on both backends.
 func TestJobMatchesVerifyList(t *testing.T) {
-	srv := dns(t, 50)
+	srv := dns(t, 50, resolvertest.Config{})
 	file := listCSV(3000, 50)
 	want := expected(t, verifier(t, srv.Addr, 0, 0), file)
 	for _, backend := range []string{"memory", "redis"} {
@@ -87,7 +87,7 @@ func TestJobMatchesVerifyList(t *testing.T) {
 
 // The summary of a job equals bulk/validate's for the same addresses.
 func TestSummaryIsBulkSummary(t *testing.T) {
-	srv := dns(t, 20)
+	srv := dns(t, 20, resolvertest.Config{})
 	v := verifier(t, srv.Addr, 0, 0)
 	addrs := []string{"a@d1.test", "A@D1.test", "b@d2.test", "admin@d3.test", "nope", "nope", " nope", "c@d9.test", "a@d1.test"}
 	bulk, err := v.ValidateBulk(context.Background(), email.BulkRequest{Emails: addrs})
@@ -210,7 +210,7 @@ func TestTTLExpiry(t *testing.T) {
 // A job cancelled mid-way stops: its count stays, its status is
 // cancelled, and its results are refused.
 func TestCancelMidJob(t *testing.T) {
-	srv := dns(t, 200, resolvertest.WithDelay(20*time.Millisecond))
+	srv := dns(t, 200, resolvertest.Config{Delay: 20 * time.Millisecond})
 	_, rdb := newRedis(t)
 	m := manager(t, jobs.Config{Redis: rdb, Verifier: verifier(t, srv.Addr, -1, 8), ChunkRows: 50})
 	run(t, m)
@@ -382,7 +382,7 @@ func TestResultsKeepBytes(t *testing.T) {
 // ClaimIdle, the job completes with every row once, and the claims are
 // counted as retries.
 func TestRestartEveryInstance(t *testing.T) {
-	srv := dns(t, 100, resolvertest.WithDelay(20*time.Millisecond))
+	srv := dns(t, 100, resolvertest.Config{Delay: 20 * time.Millisecond})
 	rsrv, rdb := newRedis(t)
 	file := listCSV(2000, 100)
 	want := expected(t, verifier(t, srv.Addr, 0, 0), file)
@@ -434,7 +434,7 @@ func counter(t *testing.T, reg *prometheus.Registry, name string) float64 {
 // go over is refused with 503 and leaves nothing behind, and the room
 // comes back when a job is gone.
 func TestInProcessMemoryIsBounded(t *testing.T) {
-	srv := dns(t, 10)
+	srv := dns(t, 10, resolvertest.Config{})
 	file := listCSV(2000, 10) // some 54 KB of rows, 154 KB of results
 	limit := int64(len(file)) * 10
 	m := manager(t, jobs.Config{Verifier: verifier(t, srv.Addr, 0, 0), ChunkRows: 100, MaxMemory: limit, TTL: time.Hour})
@@ -485,7 +485,7 @@ func TestInProcessMemoryIsBounded(t *testing.T) {
 // checking it: its claim is refreshed, so no idle worker claims it again,
 // and the job completes with no retry.
 func TestSlowChunkIsNotClaimed(t *testing.T) {
-	srv := dns(t, 100, resolvertest.WithDelay(150*time.Millisecond))
+	srv := dns(t, 100, resolvertest.Config{Delay: 150 * time.Millisecond})
 	_, rdb := newRedis(t)
 	file := listCSV(80, 100) // 2 chunks of 40 rows, some 3 s each
 	reg := prometheus.NewRegistry()
@@ -602,7 +602,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // creating (its creator died mid-way) is reported failed once
 // queueing has taken more than its bound, its rows dropped.
 func TestCreatingJob(t *testing.T) {
-	srv := dns(t, 10)
+	srv := dns(t, 10, resolvertest.Config{})
 	_, rdb := newRedis(t)
 	ctx := context.Background()
 	m := manager(t, jobs.Config{Redis: rdb, Verifier: verifier(t, srv.Addr, 0, 0), ChunkRows: 10})

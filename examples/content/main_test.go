@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
@@ -52,7 +51,7 @@ func TestExtractiveWithoutProvider(t *testing.T) {
 }
 
 func TestOllama(t *testing.T) {
-	s := testutil.NewOllama(t, llmtest.Reply{
+	s := llmtest.Start(t, llmtest.Ollama, llmtest.Reply{
 		Content:      `{"summary":"Community solar lets people without a suitable roof share an array and save on bills.","key_points":["No upfront cost","Check contract terms"]}`,
 		PromptTokens: 412, CompletionTokens: 38,
 	})

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 func TestRunOffline(t *testing.T) {
@@ -24,7 +24,7 @@ func TestRunOffline(t *testing.T) {
 }
 
 func TestRunWithDNS(t *testing.T) {
-	srv := testutil.DNSServer(t, "$ORIGIN test.\n@ SOA ns h 1 3600 600 86400 60\nmx MX 10 mail.mx.test.\nmx TXT \"v=spf1 -all\"\n")
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: "$ORIGIN test.\n@ SOA ns h 1 3600 600 86400 60\nmx MX 10 mail.mx.test.\nmx TXT \"v=spf1 -all\"\n"})
 	var out bytes.Buffer
 	if err := run(&out, srv.Addr, true, false, []string{"a@mx.test"}); err != nil {
 		t.Fatal(err)

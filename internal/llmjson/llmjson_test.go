@@ -13,7 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
@@ -41,7 +40,7 @@ var modelOf = map[llmtest.Protocol]string{
 
 func client(t *testing.T, s *llmtest.Server) *llm.Config {
 	name := modelOf[s.Protocol()]
-	return &llm.Config{Model: testutil.Model(t, s, name), Name: name}
+	return &llm.Config{Model: s.ModelT(t, name), Name: name}
 }
 
 func ask(t *testing.T, c *llm.Config) (colors, envelope.AI, error) {
@@ -62,7 +61,7 @@ func TestAskWithRealClients(t *testing.T) {
 	for _, p := range protocols {
 		t.Run(string(p), func(t *testing.T) {
 			t.Run("good answer", func(t *testing.T) {
-				s := testutil.NewLLMServer(t, p, llmtest.Reply{Content: good, PromptTokens: 120, CompletionTokens: 15})
+				s := llmtest.Start(t, p, llmtest.Reply{Content: good, PromptTokens: 120, CompletionTokens: 15})
 				got, ai, err := ask(t, client(t, s))
 				if err != nil {
 					t.Fatalf("Ask: %v", err)
@@ -91,9 +90,7 @@ func TestAskWithRealClients(t *testing.T) {
 			})
 
 			t.Run("malformed JSON fixed by the retry", func(t *testing.T) {
-				s := testutil.NewLLMServer(t, p,
-					llmtest.Reply{Content: `{"colors":["red","green",`, PromptTokens: 100, CompletionTokens: 10},
-					llmtest.Reply{Content: good, PromptTokens: 150, CompletionTokens: 12})
+				s := llmtest.Start(t, p, llmtest.Reply{Content: `{"colors":["red","green",`, PromptTokens: 100, CompletionTokens: 10}, llmtest.Reply{Content: good, PromptTokens: 150, CompletionTokens: 12})
 				got, ai, err := ask(t, client(t, s))
 				if err != nil {
 					t.Fatalf("Ask: %v", err)
@@ -115,9 +112,7 @@ func TestAskWithRealClients(t *testing.T) {
 			})
 
 			t.Run("wrong count fixed by the retry", func(t *testing.T) {
-				s := testutil.NewLLMServer(t, p,
-					llmtest.Reply{Content: `{"colors":["red"]}`, PromptTokens: 10, CompletionTokens: 5},
-					llmtest.Reply{Content: good, PromptTokens: 20, CompletionTokens: 7})
+				s := llmtest.Start(t, p, llmtest.Reply{Content: `{"colors":["red"]}`, PromptTokens: 10, CompletionTokens: 5}, llmtest.Reply{Content: good, PromptTokens: 20, CompletionTokens: 7})
 				got, ai, err := ask(t, client(t, s))
 				if err != nil {
 					t.Fatalf("Ask: %v", err)
@@ -132,9 +127,7 @@ func TestAskWithRealClients(t *testing.T) {
 			})
 
 			t.Run("wrong count not fixed", func(t *testing.T) {
-				s := testutil.NewLLMServer(t, p,
-					llmtest.Reply{Content: `{"colors":["red"]}`, PromptTokens: 10, CompletionTokens: 5},
-					llmtest.Reply{Content: `{"colors":["red","blue"]}`, PromptTokens: 20, CompletionTokens: 7})
+				s := llmtest.Start(t, p, llmtest.Reply{Content: `{"colors":["red"]}`, PromptTokens: 10, CompletionTokens: 5}, llmtest.Reply{Content: `{"colors":["red","blue"]}`, PromptTokens: 20, CompletionTokens: 7})
 				_, ai, err := ask(t, client(t, s))
 				var e *envelope.Error
 				if !errors.As(err, &e) || e.Code != envelope.CodeUpstreamError {
@@ -153,7 +146,7 @@ func TestAskWithRealClients(t *testing.T) {
 			})
 
 			t.Run("provider 429", func(t *testing.T) {
-				s := testutil.NewLLMServer(t, p, llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "17", Message: "slow down"})
+				s := llmtest.Start(t, p, llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "17", Message: "slow down"})
 				_, _, err := ask(t, client(t, s))
 				e := envelope.From(err)
 				if e.Code != envelope.CodeRateLimitExceeded || e.RetryAfter != 17*time.Second {
@@ -165,7 +158,7 @@ func TestAskWithRealClients(t *testing.T) {
 			})
 
 			t.Run("provider 500", func(t *testing.T) {
-				s := testutil.NewLLMServer(t, p, llmtest.Reply{Status: http.StatusInternalServerError, Message: "boom"})
+				s := llmtest.Start(t, p, llmtest.Reply{Status: http.StatusInternalServerError, Message: "boom"})
 				_, _, err := ask(t, client(t, s))
 				if e := envelope.From(err); e.Code != envelope.CodeUpstreamError || !strings.Contains(e.Message, "500") {
 					t.Errorf("err = %v, want UPSTREAM_ERROR naming HTTP 500", err)
@@ -173,7 +166,7 @@ func TestAskWithRealClients(t *testing.T) {
 			})
 
 			t.Run("timeout", func(t *testing.T) {
-				s := testutil.NewLLMServer(t, p, llmtest.Reply{Content: good, Delay: 5 * time.Second})
+				s := llmtest.Start(t, p, llmtest.Reply{Content: good, Delay: 5 * time.Second})
 				c := client(t, s)
 				c.Timeout = 50 * time.Millisecond
 				start := time.Now()
@@ -198,7 +191,7 @@ func TestAskWithRealClients(t *testing.T) {
 }
 
 func TestAskHonoursCancellation(t *testing.T) {
-	s := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"colors":["a","b","c"]}`, Delay: 5 * time.Second})
+	s := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"colors":["a","b","c"]}`, Delay: 5 * time.Second})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(30*time.Millisecond, cancel)
 	_, _, err := llmjson.Ask(ctx, client(t, s), llmjson.Request{Prompt: "x"}, wantThree)
@@ -211,7 +204,7 @@ func TestAskHonoursCancellation(t *testing.T) {
 }
 
 func TestAskCallerDeadline(t *testing.T) {
-	s := testutil.NewOllama(t, llmtest.Reply{Content: `{"colors":["a","b","c"]}`, Delay: 5 * time.Second})
+	s := llmtest.Start(t, llmtest.Ollama, llmtest.Reply{Content: `{"colors":["a","b","c"]}`, Delay: 5 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	_, _, err := llmjson.Ask(ctx, client(t, s), llmjson.Request{Prompt: "x"}, wantThree)
@@ -222,7 +215,7 @@ func TestAskCallerDeadline(t *testing.T) {
 
 func TestAskProviderUnreachable(t *testing.T) {
 	for _, p := range protocols {
-		s := testutil.NewLLMServer(t, p)
+		s := llmtest.Start(t, p)
 		c := client(t, s)
 		s.Close() // nothing listens any more
 		_, _, err := ask(t, c)
@@ -262,7 +255,7 @@ func TestAskStrictDecoding(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// Both attempts give the same answer: a bad one fails twice.
-			s := testutil.NewOpenAI(t, llmtest.Reply{Content: tt.answer}, llmtest.Reply{Content: tt.answer})
+			s := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: tt.answer}, llmtest.Reply{Content: tt.answer})
 			got, _, err := ask(t, client(t, s))
 			if tt.ok {
 				if err != nil || len(got.Colors) != 3 {
@@ -283,7 +276,7 @@ func TestAskStrictDecoding(t *testing.T) {
 
 func TestAskMaxAttempts(t *testing.T) {
 	bad := llmtest.Reply{Content: `{"colors":[]}`, PromptTokens: 1, CompletionTokens: 1}
-	s := testutil.NewOpenAI(t, bad, bad, bad)
+	s := llmtest.Start(t, llmtest.OpenAI, bad, bad, bad)
 	c := client(t, s)
 	c.MaxAttempts = 3
 	_, ai, err := ask(t, c)
@@ -297,7 +290,7 @@ func TestAskMaxAttempts(t *testing.T) {
 // package; errors.As still finds the ContractError and the code.
 func TestContractErrorSaysItsCauseOnce(t *testing.T) {
 	bad := llmtest.Reply{Content: `{"colors":[]}`}
-	_, _, err := ask(t, client(t, testutil.NewOpenAI(t, bad, bad)))
+	_, _, err := ask(t, client(t, llmtest.Start(t, llmtest.OpenAI, bad, bad)))
 	want := "UPSTREAM_ERROR: the language model's answer did not meet the contract after 2 attempts: colors must hold exactly 3 items, not 0"
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v\n\twant %s", err, want)
@@ -309,7 +302,7 @@ func TestContractErrorSaysItsCauseOnce(t *testing.T) {
 }
 
 func TestAskNoJSONMode(t *testing.T) {
-	s := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"colors":["a","b","c"]}`})
+	s := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"colors":["a","b","c"]}`})
 	c := client(t, s)
 	c.DisableJSONMode = true
 	if _, _, err := ask(t, c); err != nil {
@@ -341,7 +334,7 @@ func TestUsageOf(t *testing.T) {
 }
 
 func TestAskBoundsViolationsShown(t *testing.T) {
-	s := testutil.NewOpenAI(t, llmtest.Reply{Content: `{"colors":[]}`}, llmtest.Reply{Content: `{"colors":[]}`})
+	s := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"colors":[]}`}, llmtest.Reply{Content: `{"colors":[]}`})
 	many := func(*colors) []string {
 		v := make([]string, 50)
 		for i := range v {

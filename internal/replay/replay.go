@@ -6,11 +6,15 @@
 package replay
 
 import (
+	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 )
 
@@ -134,4 +138,29 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
+}
+
+// Serve starts an httptest.Server of h on a free loopback port. Where
+// httptest.NewServer panics when it cannot listen, Serve returns the
+// error, so that the test servers' constructors can.
+func Serve(h http.Handler) (*httptest.Server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("listen on loopback: %w", err)
+	}
+	s := &httptest.Server{Listener: ln, Config: &http.Server{Handler: h}}
+	s.Start()
+	return s, nil
+}
+
+// Started ends the Start functions of the test servers: it fails tb
+// (with Fatal) when err is not nil, and otherwise closes s when tb and
+// its subtests end (tb.Cleanup).
+func Started[S interface{ Close() }](tb testing.TB, s S, err error) S {
+	tb.Helper()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.Close)
+	return s
 }

@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/internal/weburl"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
@@ -260,7 +259,7 @@ func TestDNSAnswersChecked(t *testing.T) {
 		io.WriteString(w, "ok")
 	}))
 	port := strconv.Itoa(srv.Listener.Addr().(*net.TCPAddr).Port)
-	ns := testutil.DNSServer(t, `
+	ns := resolvertest.Start(t, resolvertest.Config{Zone: `
 good.test.      60 IN A    127.0.0.2
 private.test.   60 IN A    10.0.0.1
 loop.test.      60 IN A    127.0.0.1
@@ -270,7 +269,7 @@ mixed.test.     60 IN A    127.0.0.2
 mixed.test.     60 IN A    192.168.1.1
 mapped.test.    60 IN AAAA ::ffff:127.0.0.2
 ula.test.       60 IN AAAA fd00::1
-`)
+`})
 	res, err := resolver.New(resolver.Config{Servers: []string{ns.Addr}})
 	if err != nil {
 		t.Fatal(err)
@@ -456,7 +455,7 @@ func TestDoFollowsRedirectsWithTheOneParser(t *testing.T) {
 // which address it resolves to; a name that does not resolve gives the
 // resolver's error, which names it, without naming it again.
 func TestRefusalSaysItsCauseOnce(t *testing.T) {
-	ns := testutil.DNSServer(t, "loop.test. 60 IN A 127.0.0.1\n", resolvertest.WithServFail("servfail.test"))
+	ns := resolvertest.Start(t, resolvertest.Config{Zone: "loop.test. 60 IN A 127.0.0.1\n", ServFail: []string{"servfail.test"}})
 	res, err := resolver.New(resolver.Config{Servers: []string{ns.Addr}, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -33,8 +33,11 @@
 // [-1, 1]. Pos, Neu and Neg are the shares of positive, neutral and negative
 // tokens, weighted by strength; they sum to 1.
 //
-// [Label] turns a compound score into positive (>= 0.05), negative (<= -0.05)
-// or neutral, the thresholds recommended by VADER's authors.
+// [LabelOf] turns a compound score into positive (>= 0.05), negative
+// (<= -0.05) or neutral, the thresholds recommended by VADER's authors.
+// The package's [Label] is its own: it depends on no package of the
+// module, and the public packages convert it (package social's LabelOf
+// applies this rule).
 //
 // The lexicons are VADER's published vader_lexicon.txt (mean ratings only)
 // and emoji_utf8_lexicon.txt, MIT licensed, Copyright (c) 2016 C.J. Hutto;
@@ -44,14 +47,13 @@ package sentiment
 import (
 	"bufio"
 	_ "embed"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/quiverkit/quiver/social"
 )
 
 // The constants of the VADER rules.
@@ -70,18 +72,35 @@ const (
 )
 
 // Threshold is the compound score at or beyond which a text is labelled
-// positive (>= Threshold) or negative (<= -Threshold): [social.Threshold].
-const Threshold = social.Threshold
+// positive (>= Threshold) or negative (<= -Threshold), as VADER's authors
+// recommend.
+const Threshold = 0.05
 
-// Label is the polarity of a text: [social.Label].
-type Label = social.Label
+// Label is the polarity of a text, as the sign of its compound score
+// under the ±[Threshold] rule: [Negative] (-1), [Neutral] (0, the zero
+// value) or [Positive] (+1).
+type Label int8
 
 // The labels.
 const (
-	Positive = social.Positive
-	Neutral  = social.Neutral
-	Negative = social.Negative
+	Negative Label = -1
+	Neutral  Label = 0
+	Positive Label = 1
 )
+
+// String returns "positive", "neutral" or "negative"; another value is
+// "Label(n)".
+func (l Label) String() string {
+	switch l {
+	case Positive:
+		return "positive"
+	case Neutral:
+		return "neutral"
+	case Negative:
+		return "negative"
+	}
+	return fmt.Sprintf("Label(%d)", int8(l))
+}
 
 // Scores are the sentiment scores of one text.
 type Scores struct {
@@ -98,7 +117,15 @@ type Scores struct {
 func (s Scores) Label() Label { return LabelOf(s.Compound) }
 
 // LabelOf labels a compound score with the ±[Threshold] rule.
-func LabelOf(compound float64) Label { return social.LabelOf(compound) }
+func LabelOf(compound float64) Label {
+	switch {
+	case compound >= Threshold:
+		return Positive
+	case compound <= -Threshold:
+		return Negative
+	}
+	return Neutral
+}
 
 //go:embed vader_lexicon.txt
 var lexiconText string

@@ -3,7 +3,9 @@ package llmtest_test
 import (
 	"context"
 	"fmt"
+	"testing"
 
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -11,7 +13,11 @@ import (
 // A scripted OpenAI server answers the real langchaingo client, and
 // records what the client sent.
 func Example() {
-	srv := llmtest.NewOpenAI(llmtest.Reply{Content: "Paris", PromptTokens: 12, CompletionTokens: 1})
+	srv, err := llmtest.New(llmtest.OpenAI, llmtest.Reply{Content: "Paris", PromptTokens: 12, CompletionTokens: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer srv.Close()
 
 	model, err := srv.Model("gpt-4o-mini")
@@ -34,21 +40,62 @@ func Example() {
 	// 0 <nil>
 }
 
-// A reply with a Status makes the call fail the way the provider would.
-func ExampleNewAnthropic() {
-	srv := llmtest.NewAnthropic(llmtest.Reply{Status: 529, Message: "Overloaded"})
-	defer srv.Close()
+// New takes the protocol as a value, for tests that run against every
+// provider; a protocol it does not speak is an error. A reply with a
+// Status makes the call fail the way the provider would.
+func ExampleNew() {
+	for _, p := range []llmtest.Protocol{llmtest.OpenAI, llmtest.Anthropic, llmtest.Ollama, "grpc"} {
+		srv, err := llmtest.New(p, llmtest.Reply{Content: "hi from " + string(p)}, llmtest.Reply{Status: 529, Message: "Overloaded"})
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		model, err := srv.Model("some-model")
+		if err != nil {
+			fmt.Println(err)
+			srv.Close()
+			continue
+		}
+		answer, err := llms.GenerateFromSinglePrompt(context.Background(), model, "hello")
+		fmt.Println(answer, err, srv.Requests()[0].Path)
+		_, err = llms.GenerateFromSinglePrompt(context.Background(), model, "hello again")
+		fmt.Println(err != nil)
+		srv.Close()
+	}
+	// Output:
+	// hi from openai <nil> /v1/chat/completions
+	// true
+	// hi from anthropic <nil> /v1/messages
+	// true
+	// hi from ollama <nil> /api/chat
+	// true
+	// llmtest: unknown protocol "grpc": want openai, anthropic or ollama
+}
 
-	model, _ := srv.Model("claude-3-5-haiku-latest")
-	_, err := llms.GenerateFromSinglePrompt(context.Background(), model, "hello")
-	fmt.Println(err != nil)
-	// Output: true
+// Start is New for a test: the server closes when the test ends, and the
+// test fails if the server saw a call beyond its script. ModelT builds
+// the client, failing the test if it cannot. (This example only
+// compiles: it needs the *testing.T of a test.)
+func ExampleStart() {
+	testSummary := func(t *testing.T) {
+		srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: "A short summary.", PromptTokens: 80, CompletionTokens: 5})
+		cfg := llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}
+		answer, err := llms.GenerateFromSinglePrompt(context.Background(), cfg.Model, "Summarize: ...")
+		if err != nil || answer != "A short summary." {
+			t.Errorf("answer %q, %v", answer, err)
+		}
+	}
+	_ = testSummary
 }
 
 // Replies may be pushed after the server started; each call takes the
 // next one.
 func ExampleServer_Push() {
-	srv := llmtest.NewOllama()
+	srv, err := llmtest.New(llmtest.Ollama)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer srv.Close()
 	srv.Push(llmtest.Reply{Content: "one"}, llmtest.Reply{Content: "two"})
 
@@ -65,13 +112,17 @@ func ExampleServer_Push() {
 }
 
 // A call beyond the script fails, and Err says so: a test fails on a
-// non-nil Err when it ends.
+// non-nil Err when it ends (Start does this).
 func ExampleServer_Err() {
-	srv := llmtest.NewOpenAI() // no replies scripted
+	srv, err := llmtest.New(llmtest.OpenAI) // no replies scripted
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer srv.Close()
 
 	model, _ := srv.Model("gpt-4o-mini")
-	_, err := llms.GenerateFromSinglePrompt(context.Background(), model, "hello")
+	_, err = llms.GenerateFromSinglePrompt(context.Background(), model, "hello")
 	fmt.Println(err != nil)
 	fmt.Println(srv.Err())
 	// Output:
@@ -79,30 +130,13 @@ func ExampleServer_Err() {
 	// llmtest: unscripted call 1 to the openai server
 }
 
-// NewServer takes the protocol as a value, for tests that run against
-// every provider.
-func ExampleNewServer() {
-	for _, p := range []llmtest.Protocol{llmtest.OpenAI, llmtest.Anthropic, llmtest.Ollama} {
-		srv := llmtest.NewServer(p, llmtest.Reply{Content: "hi from " + string(p)})
-		model, err := srv.Model("some-model")
-		if err != nil {
-			fmt.Println(err)
-			srv.Close()
-			continue
-		}
-		answer, err := llms.GenerateFromSinglePrompt(context.Background(), model, "hello")
-		fmt.Println(answer, err, srv.Requests()[0].Path)
-		srv.Close()
-	}
-	// Output:
-	// hi from openai <nil> /v1/chat/completions
-	// hi from anthropic <nil> /v1/messages
-	// hi from ollama <nil> /api/chat
-}
-
 // BaseURL is what a client of your own is configured with.
 func ExampleServer_BaseURL() {
-	srv := llmtest.NewAnthropic()
+	srv, err := llmtest.New(llmtest.Anthropic)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer srv.Close()
 	fmt.Println(srv.Protocol(), srv.BaseURL() == srv.URL+"/v1")
 	// Output: anthropic true

@@ -4,12 +4,15 @@
 // server that answers what it was told to, without leaving the machine
 // and without an API key.
 //
-// Each server speaks one wire protocol:
+// A program starts a server with [New], a test with [Start], which fails
+// the test when the server cannot start and, when the test ends, closes
+// the server and fails the test on [Server.Err]. Each server speaks one
+// wire protocol:
 //
-//   - [NewOpenAI]: POST {URL}/v1/chat/completions, the OpenAI chat
+//   - [OpenAI]: POST {URL}/v1/chat/completions, the OpenAI chat
 //     completions API (and that of every OpenAI-compatible server);
-//   - [NewAnthropic]: POST {URL}/v1/messages, the Anthropic messages API;
-//   - [NewOllama]: POST {URL}/api/chat, the Ollama chat API.
+//   - [Anthropic]: POST {URL}/v1/messages, the Anthropic messages API;
+//   - [Ollama]: POST {URL}/api/chat, the Ollama chat API.
 //
 // A server is scripted: each call consumes the next [Reply] (content,
 // token usage, HTTP status, Retry-After, delay), and [Server.Push] adds
@@ -18,7 +21,8 @@
 // remembered: [Server.Err] reports it, so a test can fail on it. Every request is recorded with the
 // messages it carried ([Server.Requests]), so a test can check what the
 // model was shown. [Server.Model] builds the real langchaingo client
-// pointed at the server; give it to an llm.Config, as Model.
+// pointed at the server ([Server.ModelT] in a test); give it to an
+// llm.Config, as Model.
 //
 // Like an httptest.Server, a Server runs until [Server.Close].
 package llmtest
@@ -29,10 +33,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"sync"
+	"testing"
 	"time"
 )
 
@@ -111,26 +117,43 @@ type Server struct {
 	errs     []error
 }
 
-// NewOpenAI starts a server speaking the OpenAI chat completions API,
-// answering its calls with replies in order. The caller must Close it.
-func NewOpenAI(replies ...Reply) *Server { return NewServer(OpenAI, replies...) }
-
-// NewAnthropic starts a server speaking the Anthropic messages API,
-// answering its calls with replies in order. The caller must Close it.
-func NewAnthropic(replies ...Reply) *Server { return NewServer(Anthropic, replies...) }
-
-// NewOllama starts a server speaking the Ollama chat API, answering its
-// calls with replies in order. The caller must Close it.
-func NewOllama(replies ...Reply) *Server { return NewServer(Ollama, replies...) }
-
-// NewServer starts a server speaking protocol p, answering its calls with
-// replies in order. The caller must Close it. A server of a protocol
-// other than [OpenAI], [Anthropic] and [Ollama] answers every request
-// with 404, and its Model method fails.
-func NewServer(p Protocol, replies ...Reply) *Server {
+// New starts a server on a loopback port speaking protocol p, answering
+// its calls with replies in order. It returns an error for a protocol
+// other than [OpenAI], [Anthropic] and [Ollama], or when no loopback
+// port is free. The caller must Close the server.
+func New(p Protocol, replies ...Reply) (*Server, error) {
+	switch p {
+	case OpenAI, Anthropic, Ollama:
+	default:
+		return nil, fmt.Errorf("llmtest: unknown protocol %q: want openai, anthropic or ollama", p)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("llmtest: %w", err)
+	}
 	s := &Server{protocol: p, script: append([]Reply(nil), replies...)}
-	s.hs = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.hs = &httptest.Server{Listener: ln, Config: &http.Server{Handler: http.HandlerFunc(s.serve)}}
+	s.hs.Start()
 	s.URL = s.hs.URL
+	return s, nil
+}
+
+// Start is [New] for a test or benchmark: it fails tb (with Fatal) when
+// the server cannot start, and when tb and its subtests end (tb.Cleanup)
+// it closes the server and fails tb with [Server.Err] when the script
+// could not answer a call well.
+func Start(tb testing.TB, p Protocol, replies ...Reply) *Server {
+	tb.Helper()
+	s, err := New(p, replies...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		s.Close()
+		if err := s.Err(); err != nil {
+			tb.Errorf("%v", err)
+		}
+	})
 	return s
 }
 

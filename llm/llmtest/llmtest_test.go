@@ -17,8 +17,8 @@ import (
 func TestRecordsRequests(t *testing.T) {
 	for _, p := range []llmtest.Protocol{llmtest.OpenAI, llmtest.Anthropic, llmtest.Ollama} {
 		t.Run(string(p), func(t *testing.T) {
-			s := testutil.NewLLMServer(t, p, llmtest.Reply{Content: "hello back", PromptTokens: 11, CompletionTokens: 3})
-			m := testutil.Model(t, s, "some-model")
+			s := llmtest.Start(t, p, llmtest.Reply{Content: "hello back", PromptTokens: 11, CompletionTokens: 3})
+			m := s.ModelT(t, "some-model")
 			resp, err := m.GenerateContent(context.Background(), []llms.MessageContent{
 				llms.TextParts(llms.ChatMessageTypeSystem, "be brief"),
 				llms.TextParts(llms.ChatMessageTypeHuman, "hello"),
@@ -52,7 +52,7 @@ func TestRecordsRequests(t *testing.T) {
 }
 
 func TestErrorsAndDelays(t *testing.T) {
-	s := testutil.NewOpenAI(t, llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "3", Message: "slow"})
+	s := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "3", Message: "slow"})
 	resp, err := http.Post(s.BaseURL()+"/chat/completions", "application/json", strings.NewReader(`{"model":"m","messages":[]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +88,10 @@ func TestErrorsAndDelays(t *testing.T) {
 // the client (a call beyond the script, a body that is not JSON) is
 // answered with an error status and reported by Err.
 func TestErrReportsScriptProblems(t *testing.T) {
-	s := llmtest.NewOpenAI()
+	s, err := llmtest.New(llmtest.OpenAI)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer s.Close()
 	if err := s.Err(); err != nil {
 		t.Fatalf("fresh server: Err = %v", err)
@@ -103,34 +106,69 @@ func TestErrReportsScriptProblems(t *testing.T) {
 			t.Errorf("body %q: status %d, want an error status", body, resp.StatusCode)
 		}
 	}
-	err := s.Err()
+	err = s.Err()
 	if err == nil || !strings.Contains(err.Error(), "unscripted call 1") || !strings.Contains(err.Error(), "decode body") {
 		t.Errorf("Err = %v, want the unscripted call and the bad body", err)
 	}
 }
 
+// A protocol the package does not speak is an error, not a server that
+// answers 404.
 func TestUnknownProtocol(t *testing.T) {
-	s := llmtest.NewServer("grpc")
-	defer s.Close()
-	if m, err := s.Model("m"); err == nil || m != nil {
-		t.Errorf("Model = %v, %v; want an error", m, err)
+	s, err := llmtest.New("grpc")
+	if err == nil || s != nil {
+		if s != nil {
+			s.Close()
+		}
+		t.Fatalf("New(grpc) = %v, %v; want no server and an error", s, err)
 	}
-	resp, err := http.Post(s.URL+"/v1/chat/completions", "application/json", strings.NewReader(`{}`))
-	if err != nil {
-		t.Fatal(err)
+	if !strings.Contains(err.Error(), `"grpc"`) {
+		t.Errorf("error %q does not name the protocol", err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusNotFound {
-		t.Errorf("status %d, want 404", resp.StatusCode)
+}
+
+// Start fails the test when the server cannot start; when the test ends
+// it closes the server and fails the test on the server's Err.
+func TestStart(t *testing.T) {
+	bad := &testutil.FakeTB{}
+	if bad.Run(func(tb testing.TB) { llmtest.Start(tb, "grpc") }) {
+		t.Error("Start returned for a protocol it does not speak")
+	}
+	if len(bad.Failures()) != 1 || bad.Cleanups() != 0 {
+		t.Errorf("unknown protocol: failures %q, %d cleanups; want one failure and no cleanup", bad.Failures(), bad.Cleanups())
+	}
+
+	for _, calls := range []int{1, 2} {
+		tb := &testutil.FakeTB{}
+		var s *llmtest.Server
+		var m llms.Model
+		tb.Run(func(tb testing.TB) {
+			s = llmtest.Start(tb, llmtest.OpenAI, llmtest.Reply{Content: "one"})
+			m = s.ModelT(tb, "gpt-4o-mini")
+		})
+		if len(tb.Failures()) != 0 || tb.Cleanups() != 1 {
+			t.Fatalf("failures %q, %d cleanups; want none and one", tb.Failures(), tb.Cleanups())
+		}
+		for range calls {
+			llms.GenerateFromSinglePrompt(context.Background(), m, "hi")
+		}
+		tb.RunCleanups()
+		// One call is the script; a second is beyond it, and fails the test.
+		if got := len(tb.Failures()); got != calls-1 {
+			t.Errorf("%d calls: failures %q at cleanup, want %d", calls, tb.Failures(), calls-1)
+		}
+		if _, err := llms.GenerateFromSinglePrompt(context.Background(), m, "hi"); err == nil {
+			t.Errorf("%d calls: the server answered after the test's cleanup", calls)
+		}
 	}
 }
 
 func TestCloseStopsListening(t *testing.T) {
-	s := llmtest.NewOllama(llmtest.Reply{Content: "never sent"})
-	m, err := s.Model("llama3.2")
+	s, err := llmtest.New(llmtest.Ollama, llmtest.Reply{Content: "never sent"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	m := s.ModelT(t, "llama3.2")
 	s.Close()
 	if _, err := llms.GenerateFromSinglePrompt(context.Background(), m, "hi"); err == nil {
 		t.Error("a closed server answered")

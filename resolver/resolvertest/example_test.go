@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"testing"
 	"time"
 
 	"github.com/miekg/dns"
@@ -15,12 +16,15 @@ import (
 // A program (or a test) serves its own zone on loopback and points a
 // resolver at it: no network, no testing.T.
 func Example() {
-	srv, err := resolvertest.NewServer(`
+	srv, err := resolvertest.New(resolvertest.Config{
+		Zone: `
 $ORIGIN example.test.
 @    300 IN SOA ns.example.test. hostmaster.example.test. 1 3600 600 86400 60
 @    300 IN MX  10 mail.example.test.
 mail 300 IN A   192.0.2.25
-`, resolvertest.WithServFail("broken.example.test"))
+`,
+		ServFail: []string{"broken.example.test"},
+	})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -47,18 +51,35 @@ mail 300 IN A   192.0.2.25
 	// 5
 }
 
-// NewServer reports a zone that does not parse, naming the line.
-func ExampleNewServer() {
-	_, err := resolvertest.NewServer("example.test. 300 IN A 192.0.2.300")
+// New reports a zone that does not parse, naming the line.
+func ExampleNew() {
+	_, err := resolvertest.New(resolvertest.Config{Zone: "example.test. 300 IN A 192.0.2.300"})
 	fmt.Println(err != nil)
 	// Output:
 	// true
 }
 
+// Start is New for a test: a zone that does not parse fails the test,
+// and the server closes when the test ends. (This example only compiles:
+// it needs the *testing.T of a test.)
+func ExampleStart() {
+	testLookup := func(t *testing.T) {
+		srv := resolvertest.Start(t, resolvertest.Config{Zone: "example.test. 300 IN A 192.0.2.1"})
+		r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.LookupA(context.Background(), "example.test"); err != nil {
+			t.Error(err)
+		}
+	}
+	_ = testLookup
+}
+
 // QueriesFor shows what reached the server: here, that the resolver's
 // cache answered the second lookup.
 func ExampleServer_QueriesFor() {
-	srv, err := resolvertest.NewServer("example.test. 300 IN TXT \"hello\"")
+	srv, err := resolvertest.New(resolvertest.Config{Zone: "example.test. 300 IN TXT \"hello\""})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -78,10 +99,13 @@ func ExampleServer_QueriesFor() {
 	// 1 1
 }
 
-// WithDrop makes the server silent for a name, so that a client times
+// Config.Drop makes the server silent for a name, so that a client times
 // out: the way to test a caller's timeout handling.
-func ExampleWithDrop() {
-	srv, err := resolvertest.NewServer("example.test. 300 IN A 192.0.2.1", resolvertest.WithDrop("slow.example.test"))
+func ExampleConfig_drop() {
+	srv, err := resolvertest.New(resolvertest.Config{
+		Zone: "example.test. 300 IN A 192.0.2.1",
+		Drop: []string{"slow.example.test"},
+	})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -96,15 +120,18 @@ func ExampleWithDrop() {
 	// true
 }
 
-// WithAuthenticatedData makes the server answer for a signed zone as a
-// validating resolver does: with the AD bit, which the resolver reports
+// Config.AuthenticatedData makes the server answer for a signed zone as
+// a validating resolver does: with the AD bit, which the resolver reports
 // in Answer.AuthenticatedData. Names outside the zone get no AD.
-func ExampleWithAuthenticatedData() {
-	srv, err := resolvertest.NewServer(`
+func ExampleConfig_authenticatedData() {
+	srv, err := resolvertest.New(resolvertest.Config{
+		Zone: `
 signed.test.   300 IN DNSKEY 257 3 15 eh93R2/P7/L9PM5yYV2DcgHonsl+uBjPrn2yv5o1fEA=
 signed.test.   300 IN MX 10 mx.signed.test.
 unsigned.test. 300 IN MX 10 mx.unsigned.test.
-`, resolvertest.WithAuthenticatedData("signed.test"))
+`,
+		AuthenticatedData: []string{"signed.test"},
+	})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -132,7 +159,7 @@ unsigned.test. 300 IN MX 10 mx.unsigned.test.
 // LastFlags shows the DNSSEC flags of the last query: the resolver asks
 // for the AD bit always, and for DNSSEC records (DO) when configured to.
 func ExampleServer_LastFlags() {
-	srv, err := resolvertest.NewServer("example.test. 300 IN A 192.0.2.1")
+	srv, err := resolvertest.New(resolvertest.Config{Zone: "example.test. 300 IN A 192.0.2.1"})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,23 +1,25 @@
 // Package resolvertest provides a DNS server on loopback, in the spirit
-// of net/http/httptest: a test or a program starts one with [NewServer]
-// from fixture records written as RFC 1035 zone text, points a
-// resolver.Resolver at its Addr (resolver.Config.Servers), and stops it
-// with [Server.Close]. It needs no network and no testing.T.
+// of net/http/httptest: a program starts one with [New] from a [Config]
+// whose Zone holds fixture records written as RFC 1035 zone text, points
+// a resolver.Resolver at its Addr (resolver.Config.Servers), and stops it
+// with [Server.Close]; a test calls [Start], which fails the test when the
+// server cannot start and closes it when the test ends.
 //
 // The server listens on one 127.0.0.1 port over UDP and TCP and answers
 // as a recursive resolver would for the names of its zones: the records
 // of the asked type (following CNAMEs inside the zones), NODATA with the
 // zone's SOA when the name exists without that type, and NXDOMAIN with the
-// SOA when it does not exist. Options make it slow ([WithDelay]), fail
-// ([WithServFail], [WithRefused]), fail DNSSEC validation as a validating
-// resolver does for bogus data ([WithBogus]), stay silent ([WithDrop]), truncate UDP
-// answers ([WithTruncate]) or reject EDNS0 ([WithoutEDNS]), and set the
+// SOA when it does not exist. The other fields of the Config make it slow
+// (Delay), fail (ServFail, Refused), fail DNSSEC validation as a
+// validating resolver does for bogus data (Bogus), stay silent (Drop),
+// truncate UDP answers (Truncate) or reject EDNS0 (NoEDNS), and set the
 // AD bit of a validating resolver on the answers of signed zones
-// ([WithAuthenticatedData]); DS and DNSKEY records are served like any
-// other. A UDP answer larger than the client's buffer (512 bytes, or
-// its EDNS0 size) is truncated, as a real server's is, so that the
-// client asks again over TCP. It records the flags of the last query ([Server.LastFlags]) and counts the
-// queries it receives ([Server.Queries], [Server.QueriesFor]).
+// (AuthenticatedData); DS and DNSKEY records are served like any other.
+// A UDP answer larger than the client's buffer (512 bytes, or its EDNS0
+// size) is truncated, as a real server's is, so that the client asks
+// again over TCP. It records the flags of the last query
+// ([Server.LastFlags]) and counts the queries it receives
+// ([Server.Queries], [Server.QueriesFor]).
 package resolvertest
 
 import (
@@ -27,6 +29,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"testing"
 	"time"
 
 	"github.com/miekg/dns"
@@ -61,46 +64,54 @@ type Server struct {
 	closeOnce sync.Once
 }
 
-// An Option changes how a Server answers.
-type Option func(*Server)
+// Config says what a [Server] answers and how. The zero Config works: a
+// server with no records, which answers every query NXDOMAIN. Names are
+// matched without regard to case, with or without the final dot.
+type Config struct {
+	// Zone is the fixture, as zone file text: $ORIGIN and $TTL as usual;
+	// names without an origin are relative to the root; records without a
+	// TTL get 3600. Default "": no records.
+	Zone string
 
-// WithDelay makes the server wait d before answering each query.
-func WithDelay(d time.Duration) Option { return func(s *Server) { s.delay = d } }
+	// Delay is how long the server waits before answering each query.
+	// Default 0: it answers at once.
+	Delay time.Duration
 
-// WithServFail makes the server answer SERVFAIL for the names (any type).
-func WithServFail(names ...string) Option { return func(s *Server) { addNames(s.servfail, names) } }
+	// ServFail lists names answered SERVFAIL, for any type. Default: none.
+	ServFail []string
 
-// WithBogus makes the server answer as a validating resolver does when
-// the data of the names fails DNSSEC validation: SERVFAIL with the
-// Extended DNS Error 6 (DNSSEC Bogus, RFC 8914) to a query that carries
-// EDNS0, plain SERVFAIL to one that does not, and the records to a query
-// with the CD bit (checking disabled), which asks for the data without
-// validation.
-func WithBogus(names ...string) Option { return func(s *Server) { addNames(s.bogus, names) } }
+	// Bogus lists names whose data fails DNSSEC validation: the server
+	// answers as a validating resolver does, SERVFAIL with the Extended
+	// DNS Error 6 (DNSSEC Bogus, RFC 8914) to a query that carries EDNS0,
+	// plain SERVFAIL to one that does not, and the records to a query with
+	// the CD bit (checking disabled), which asks for the data without
+	// validation. Default: none.
+	Bogus []string
 
-// WithRefused makes the server answer REFUSED for the names.
-func WithRefused(names ...string) Option { return func(s *Server) { addNames(s.refused, names) } }
+	// Refused lists names answered REFUSED. Default: none.
+	Refused []string
 
-// WithoutEDNS makes the server answer FORMERR, without an OPT record, to
-// queries that carry one, as servers that predate EDNS0 do.
-func WithoutEDNS() Option { return func(s *Server) { s.noEDNS = true } }
+	// Drop lists names whose queries are never answered, so that the
+	// client times out. Default: none.
+	Drop []string
 
-// WithDrop makes the server never answer queries for the names, so that
-// the client times out.
-func WithDrop(names ...string) Option { return func(s *Server) { addNames(s.drop, names) } }
+	// Truncate lists names whose UDP answers carry the TC bit and no
+	// records, so that the client must retry over TCP. Default: none (an
+	// answer larger than the client's buffer is still truncated).
+	Truncate []string
 
-// WithTruncate makes the server answer queries for the names over UDP with
-// the TC bit and no records, so that the client must retry over TCP.
-func WithTruncate(names ...string) Option { return func(s *Server) { addNames(s.trunc, names) } }
+	// NoEDNS makes the server answer FORMERR, without an OPT record, to
+	// queries that carry one, as servers that predate EDNS0 do. Default
+	// false: EDNS0 queries get EDNS0 answers.
+	NoEDNS bool
 
-// WithAuthenticatedData makes the server set the AD bit, as a validating
-// resolver does for answers it proved with DNSSEC (RFC 4035 section
-// 3.2.3), on its NOERROR and NXDOMAIN answers for names at or under the
-// zones, when the query carries the AD or DO bit (RFC 6840 section 5.7).
-// Without it, no answer carries AD, as from a resolver that does not
-// validate or a zone that is not signed.
-func WithAuthenticatedData(zones ...string) Option {
-	return func(s *Server) { addNames(s.ad, zones) }
+	// AuthenticatedData lists zones for which the server sets the AD bit,
+	// as a validating resolver does for answers it proved with DNSSEC
+	// (RFC 4035 section 3.2.3), on its NOERROR and NXDOMAIN answers for
+	// names at or under them, when the query carries the AD or DO bit
+	// (RFC 6840 section 5.7). Default: none, so no answer carries AD, as
+	// from a resolver that does not validate or a zone that is not signed.
+	AuthenticatedData []string
 }
 
 // QueryFlags are the DNSSEC-related flags of a query the server received.
@@ -122,7 +133,7 @@ func (s *Server) LastFlags() QueryFlags {
 }
 
 // authenticated reports whether name is at or under a zone of
-// WithAuthenticatedData.
+// Config.AuthenticatedData.
 func (s *Server) authenticated(name string) bool {
 	for n := name; ; {
 		if s.ad[n] {
@@ -136,31 +147,34 @@ func (s *Server) authenticated(name string) bool {
 	}
 }
 
-func addNames(m map[string]bool, names []string) {
+// nameSet returns the set of names, lowercased and fully qualified.
+func nameSet(names []string) map[string]bool {
+	m := make(map[string]bool, len(names))
 	for _, n := range names {
 		m[dns.Fqdn(strings.ToLower(n))] = true
 	}
+	return m
 }
 
-// NewServer starts a server answering from zone, a zone file text (use
-// $ORIGIN and $TTL as usual; names without an origin are relative to the
-// root; records without a TTL get 3600). It returns an error when the
-// zone does not parse or no loopback port is free. The server runs until
-// Close.
-func NewServer(zone string, opts ...Option) (*Server, error) {
+// New starts a server answering as cfg says. It returns an error when
+// cfg.Zone does not parse (naming the line) or no loopback port is free
+// for both UDP and TCP. The server runs until Close.
+func New(cfg Config) (*Server, error) {
 	s := &Server{
 		records:  make(map[string][]dns.RR),
 		names:    make(map[string]bool),
-		servfail: make(map[string]bool),
-		bogus:    make(map[string]bool),
-		drop:     make(map[string]bool),
-		trunc:    make(map[string]bool),
-		refused:  make(map[string]bool),
-		ad:       make(map[string]bool),
+		delay:    cfg.Delay,
+		servfail: nameSet(cfg.ServFail),
+		bogus:    nameSet(cfg.Bogus),
+		drop:     nameSet(cfg.Drop),
+		trunc:    nameSet(cfg.Truncate),
+		refused:  nameSet(cfg.Refused),
+		noEDNS:   cfg.NoEDNS,
+		ad:       nameSet(cfg.AuthenticatedData),
 		count:    make(map[string]int),
 		done:     make(chan struct{}),
 	}
-	zp := dns.NewZoneParser(strings.NewReader(zone), ".", "fixture")
+	zp := dns.NewZoneParser(strings.NewReader(cfg.Zone), ".", "fixture")
 	zp.SetDefaultTTL(3600)
 	for rr, ok := zp.Next(); ok; rr, ok = zp.Next() {
 		name := strings.ToLower(rr.Header().Name)
@@ -176,9 +190,6 @@ func NewServer(zone string, opts ...Option) (*Server, error) {
 	}
 	if err := zp.Err(); err != nil {
 		return nil, fmt.Errorf("resolvertest: zone: %w", err)
-	}
-	for _, o := range opts {
-		o(s)
 	}
 	pc, ln, err := listen()
 	if err != nil {
@@ -200,6 +211,19 @@ func NewServer(zone string, opts ...Option) (*Server, error) {
 		tcp.Shutdown()
 	}
 	return s, nil
+}
+
+// Start is [New] for a test or benchmark: it fails tb (with Fatal) when
+// the server cannot start, and closes the server when tb and its subtests
+// end (tb.Cleanup).
+func Start(tb testing.TB, cfg Config) *Server {
+	tb.Helper()
+	s, err := New(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.Close)
+	return s
 }
 
 // Close stops the server and waits for it to stop listening. Queries in

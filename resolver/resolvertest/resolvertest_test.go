@@ -6,19 +6,19 @@ import (
 
 	"github.com/miekg/dns"
 
+	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
 func TestServerAnswers(t *testing.T) {
-	srv, err := resolvertest.NewServer(`
+	srv := resolvertest.Start(t, resolvertest.Config{
+		Zone: `
 $ORIGIN example.test.
 @ 300 IN SOA ns h 1 3600 600 86400 30
 a.b 300 IN A 192.0.2.1
-`, resolvertest.WithServFail("bad.example.test"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+`,
+		ServFail: []string{"bad.example.test"},
+	})
 	ask := func(name string, qtype uint16, network string) *dns.Msg {
 		t.Helper()
 		m := new(dns.Msg)
@@ -63,21 +63,54 @@ a.b 300 IN A 192.0.2.1
 
 // A zone that does not parse is an error, not a panic, and no server is
 // left running.
-func TestNewServerBadZone(t *testing.T) {
-	srv, err := resolvertest.NewServer("example.test. IN A not-an-address")
+func TestNewBadZone(t *testing.T) {
+	srv, err := resolvertest.New(resolvertest.Config{Zone: "example.test. IN A not-an-address"})
 	if err == nil {
 		srv.Close()
-		t.Fatal("NewServer accepted a zone that does not parse")
+		t.Fatal("New accepted a zone that does not parse")
 	}
 	if srv != nil {
-		t.Errorf("NewServer returned a server with its error %v", err)
+		t.Errorf("New returned a server with its error %v", err)
+	}
+}
+
+// Start fails the test on a zone that does not parse, and closes the
+// server it started at the test's cleanup.
+func TestStart(t *testing.T) {
+	bad := &testutil.FakeTB{}
+	if bad.Run(func(tb testing.TB) {
+		resolvertest.Start(tb, resolvertest.Config{Zone: "example.test. IN A not-an-address"})
+	}) {
+		t.Error("Start returned after a zone that does not parse")
+	}
+	if len(bad.Failures()) != 1 || bad.Cleanups() != 0 {
+		t.Errorf("bad zone: failures %q, %d cleanups; want one failure and no cleanup", bad.Failures(), bad.Cleanups())
+	}
+
+	good := &testutil.FakeTB{}
+	var srv *resolvertest.Server
+	good.Run(func(tb testing.TB) {
+		srv = resolvertest.Start(tb, resolvertest.Config{Zone: "example.test. 60 IN A 192.0.2.1"})
+	})
+	if len(good.Failures()) != 0 || good.Cleanups() != 1 {
+		t.Fatalf("good zone: failures %q, %d cleanups; want no failure and one cleanup", good.Failures(), good.Cleanups())
+	}
+	m := new(dns.Msg)
+	m.SetQuestion("example.test.", dns.TypeA)
+	c := &dns.Client{Net: "tcp"}
+	if _, _, err := c.Exchange(m, srv.Addr); err != nil {
+		t.Fatalf("the started server does not answer: %v", err)
+	}
+	good.RunCleanups()
+	if _, _, err := c.Exchange(m, srv.Addr); err == nil {
+		t.Error("the server answered after the test's cleanup")
 	}
 }
 
 // Close stops the server: it may be called twice, and a query after it
 // gets no answer.
 func TestCloseStops(t *testing.T) {
-	srv, err := resolvertest.NewServer("example.test. 60 IN A 192.0.2.1")
+	srv, err := resolvertest.New(resolvertest.Config{Zone: "example.test. 60 IN A 192.0.2.1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,11 +133,7 @@ func TestServerTruncatesLargeUDPAnswers(t *testing.T) {
 	for range 240 {
 		zone.WriteString(` "` + strings.Repeat("x", 250) + `"`)
 	}
-	srv, err := resolvertest.NewServer(zone.String() + "\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: zone.String() + "\n"})
 	for _, tt := range []struct {
 		network string
 		edns    uint16 // 0: no EDNS0

@@ -136,12 +136,12 @@ func summarize(tweets []Tweet, scores []sentiment.Scores) SentimentSummary {
 	for i, t := range tweets {
 		c := scores[i].Compound
 		sum += c
-		l := sentiment.LabelOf(c)
+		l := social.LabelOf(c)
 		s.Add(l)
 		s.PerTweet[i] = TweetSentiment{TweetID: t.ID, Compound: c, Label: l}
 	}
 	s.MeanCompound = round(mean(sum, len(tweets)), 4)
-	s.Label = sentiment.LabelOf(s.MeanCompound)
+	s.Label = social.LabelOf(s.MeanCompound)
 	return s
 }
 
@@ -228,7 +228,7 @@ func topAuthors(tweets []Tweet, n int) []AccountStat {
 func scored(t Tweet, s sentiment.Scores) ScoredTweet {
 	return ScoredTweet{
 		ID: t.ID, URL: t.URL, Text: t.Text, Username: t.Author.Username, CreatedAt: t.CreatedAt,
-		Engagement: t.Metrics.Engagement(), Compound: s.Compound, Sentiment: s.Label(),
+		Engagement: t.Metrics.Engagement(), Compound: s.Compound, Sentiment: social.LabelOf(s.Compound),
 	}
 }
 

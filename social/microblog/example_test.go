@@ -19,7 +19,10 @@ const exampleExport = `{"id":"1","text":"Loving the new #golang release!","creat
 // exampleClient returns a Client over the twitterapi.io replay server,
 // with a fixed clock; stop closes the server.
 func exampleClient() (mb *microblog.Client, stop func()) {
-	srv := microblogtest.NewTwitterAPIIO("test-key")
+	srv, err := microblogtest.NewTwitterAPIIO("test-key")
+	if err != nil {
+		panic(err)
+	}
 	p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: "test-key", BaseURL: srv.URL})
 	if err != nil {
 		panic(err)
@@ -77,7 +80,10 @@ func ExampleNew() {
 }
 
 func ExampleNewTwitterAPIIO() {
-	srv := microblogtest.NewTwitterAPIIO("test-key")
+	srv, err := microblogtest.NewTwitterAPIIO("test-key")
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: "test-key", BaseURL: srv.URL, Timeout: 5 * time.Second})
 	if err != nil {
@@ -100,7 +106,10 @@ func ExampleNewTwitterAPIIO() {
 }
 
 func ExampleNewXAPI() {
-	srv := microblogtest.NewXAPI("test-token")
+	srv, err := microblogtest.NewXAPI("test-token")
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	p, err := microblog.NewXAPI(microblog.XAPIConfig{Token: "test-token", BaseURL: srv.URL})
 	if err != nil {

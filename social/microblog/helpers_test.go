@@ -12,14 +12,10 @@ import (
 // "x-api-v2") that accepts credential, closed when the test ends.
 func replay(t testing.TB, provider, credential string) *microblogtest.Server {
 	t.Helper()
-	var srv *microblogtest.Server
 	if provider == "x-api-v2" {
-		srv = microblogtest.NewXAPI(credential)
-	} else {
-		srv = microblogtest.NewTwitterAPIIO(credential)
+		return microblogtest.StartXAPI(t, credential)
 	}
-	t.Cleanup(srv.Close)
-	return srv
+	return microblogtest.StartTwitterAPIIO(t, credential)
 }
 
 // newClient returns a Client over p with the fixed clock.

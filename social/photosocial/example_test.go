@@ -26,7 +26,10 @@ func sampleClient() *photosocial.Client {
 // scriptedModel returns model settings over an llmtest server that
 // answers each call with the next reply; stop closes the server.
 func scriptedModel(replies ...llmtest.Reply) (cfg llm.Config, stop func()) {
-	srv := llmtest.NewOpenAI(replies...)
+	srv, err := llmtest.New(llmtest.OpenAI, replies...)
+	if err != nil {
+		panic(err)
+	}
 	model, err := srv.Model("gpt-4o-mini")
 	if err != nil {
 		panic(err)
@@ -54,7 +57,10 @@ func ExampleNew() {
 }
 
 func ExampleNewGraph() {
-	srv := photosocialtest.NewGraph("test-token")
+	srv, err := photosocialtest.NewGraph("test-token")
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "test-token", UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
 	if err != nil {
@@ -74,7 +80,10 @@ func ExampleNewGraph() {
 }
 
 func ExampleNewApify() {
-	srv := photosocialtest.NewApify("test-token")
+	srv, err := photosocialtest.NewApify("test-token")
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	a, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "test-token", BaseURL: srv.URL})
 	if err != nil {
@@ -326,7 +335,10 @@ func ExampleModerationRules() {
 // The pages of a query come from one actor run: the first page starts
 // the run and reads its dataset, each later page is one dataset read.
 func ExampleApify_UserMedia() {
-	srv := photosocialtest.NewApify("test-token")
+	srv, err := photosocialtest.NewApify("test-token")
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	a, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "test-token", BaseURL: srv.URL})
 	if err != nil {
@@ -368,7 +380,10 @@ func ExampleApify_UserMedia() {
 // A page of comments may end inside a comment's replies; the next page
 // goes on from there, in the same dataset.
 func ExampleApify_Comments() {
-	srv := photosocialtest.NewApify("test-token")
+	srv, err := photosocialtest.NewApify("test-token")
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	a, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "test-token", BaseURL: srv.URL})
 	if err != nil {
@@ -396,7 +411,10 @@ func ExampleApify_Comments() {
 
 // Search hits are paged from one run of the actor's search.
 func ExampleApify_Search() {
-	srv := photosocialtest.NewApify("test-token")
+	srv, err := photosocialtest.NewApify("test-token")
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	a, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "test-token", BaseURL: srv.URL})
 	if err != nil {

@@ -403,7 +403,7 @@ func ComputeCommentFacts(cs []Comment) CommentFacts {
 	phrases := map[string][]string{}
 	for _, c := range cs {
 		s := sentiment.Score(c.Text)
-		l := s.Label()
+		l := social.LabelOf(s.Compound)
 		f.PerComment = append(f.PerComment, CommentSentiment{c.ID, round(s.Compound), l})
 		sum += s.Compound
 		f.Sentiment.Add(l)
@@ -439,7 +439,7 @@ func ComputeCommentFacts(cs []Comment) CommentFacts {
 	if len(cs) > 0 {
 		f.Sentiment.MeanCompound = round(sum / float64(len(cs)))
 	}
-	f.Sentiment.Label = sentiment.LabelOf(f.Sentiment.MeanCompound)
+	f.Sentiment.Label = social.LabelOf(f.Sentiment.MeanCompound)
 	for p, ids := range phrases {
 		if len(ids) >= 2 {
 			f.RepeatedPhrases = append(f.RepeatedPhrases, Phrase{p, len(ids), ids})

@@ -45,10 +45,8 @@ func TestProfileInsightsWithOpenAIWire(t *testing.T) {
 	}
 	body, _ := json.Marshal(answer)
 	bad := `{"content_themes":[{"name":"x","description":"","evidence_ids":[]}],"confidence":1.7}`
-	srv := testutil.NewOpenAI(t,
-		llmtest.Reply{Content: bad, PromptTokens: 900, CompletionTokens: 40},
-		llmtest.Reply{Content: string(body), PromptTokens: 1000, CompletionTokens: 120})
-	c.llm = llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini"), Name: "gpt-4o-mini"}
+	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: bad, PromptTokens: 900, CompletionTokens: 40}, llmtest.Reply{Content: string(body), PromptTokens: 1000, CompletionTokens: 120})
+	c.llm = llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}
 	res, ai, err := c.ProfileInsights(context.Background(), ProfileInsightsRequest{Username: "@sample.bakery", AnalysisGoal: "more reel reach"})
 	if err != nil {
 		t.Fatal(err)
@@ -107,8 +105,8 @@ func TestCommentInsightsWithOpenAIWire(t *testing.T) {
 	 "moderation_flags":[{"comment_id":"` + troll + `","rule":"harassment","reason":"insult"},{"comment_id":"` + rye + `","rule":"spam","reason":"wrong"},{"comment_id":"nope","rule":"spam","reason":"made up"}],
 	 "evidence":[{"id":"` + glutenQ + `","reason":"dietary question"},{"id":"18000000000000000","reason":"invented"}],
 	 "confidence":0.7,"limitations":[]}`
-	srv := testutil.NewOpenAI(t, llmtest.Reply{Content: answer, PromptTokens: 700, CompletionTokens: 90})
-	c.llm = llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini"), Name: "gpt-4o-mini"}
+	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: answer, PromptTokens: 700, CompletionTokens: 90})
+	c.llm = llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}
 	res, ai, err := c.CommentInsights(context.Background(), CommentInsightsRequest{Shortcode: car.Shortcode})
 	if err != nil {
 		t.Fatal(err)
@@ -203,9 +201,9 @@ func TestComputeProfileFactsSmall(t *testing.T) {
 }
 
 func TestInsightsWithoutItemsSkipTheModel(t *testing.T) {
-	srv := testutil.NewOpenAI(t) // any call would fail the test
+	srv := llmtest.Start(t, llmtest.OpenAI) // any call would fail the test
 	c := newClient(Sample())
-	c.llm = llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini")}
+	c.llm = llm.Config{Model: srv.ModelT(t, "gpt-4o-mini")}
 	res, ai, err := c.ProfileInsights(context.Background(), ProfileInsightsRequest{Username: "sample.private"})
 	if err != nil || ai != (envelope.AI{}) || res.Confidence != 0 || len(res.Limitations) != 2 || res.ContentThemes == nil {
 		t.Errorf("private profile: %+v, %+v, %v", res, ai, err)
@@ -219,13 +217,13 @@ func TestInsightsWithoutItemsSkipTheModel(t *testing.T) {
 
 func TestInsightsModelErrors(t *testing.T) {
 	c := newClient(Sample())
-	srv := testutil.NewOpenAI(t, llmtest.Reply{Status: 429, RetryAfter: "9"})
-	c.llm = llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini")}
+	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Status: 429, RetryAfter: "9"})
+	c.llm = llm.Config{Model: srv.ModelT(t, "gpt-4o-mini")}
 	_, _, err := c.ProfileInsights(context.Background(), ProfileInsightsRequest{Username: "sample.bakery"})
 	wantCode(t, err, envelope.CodeRateLimitExceeded)
 	// Two answers that break the contract: the call fails, usage is kept.
-	srv = testutil.NewOpenAI(t, llmtest.Reply{Content: `{"confidence":2}`, PromptTokens: 10}, llmtest.Reply{Content: `not json`, PromptTokens: 10})
-	c.llm = llm.Config{Model: testutil.Model(t, srv, "gpt-4o-mini")}
+	srv = llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"confidence":2}`, PromptTokens: 10}, llmtest.Reply{Content: `not json`, PromptTokens: 10})
+	c.llm = llm.Config{Model: srv.ModelT(t, "gpt-4o-mini")}
 	_, ai, err := c.ProfileInsights(context.Background(), ProfileInsightsRequest{Username: "sample.bakery"})
 	wantCode(t, err, envelope.CodeUpstreamError)
 	if ai.PromptTokens != 20 {

@@ -30,13 +30,12 @@ func replay(t testing.TB, provider, token, cred string) (*photosocialtest.Server
 	var p photosocial.Provider
 	var err error
 	if provider == "graph" {
-		srv = photosocialtest.NewGraph(token)
+		srv = photosocialtest.StartGraph(t, token)
 		p, err = photosocial.NewGraph(photosocial.GraphConfig{Token: cred, UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
 	} else {
-		srv = photosocialtest.NewApify(token)
+		srv = photosocialtest.StartApify(t, token)
 		p, err = photosocial.NewApify(photosocial.ApifyConfig{Token: cred, BaseURL: srv.URL})
 	}
-	t.Cleanup(srv.Close)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,8 +165,7 @@ func TestGraphReplayThrottled(t *testing.T) {
 // of it with cfg (Token and BaseURL are set here).
 func apifyReplay(t *testing.T, cfg photosocial.ApifyConfig) (*photosocialtest.Server, *photosocial.Apify) {
 	t.Helper()
-	srv := photosocialtest.NewApify(secret)
-	t.Cleanup(srv.Close)
+	srv := photosocialtest.StartApify(t, secret)
 	cfg.Token, cfg.BaseURL = secret, srv.URL
 	a, err := photosocial.NewApify(cfg)
 	if err != nil {
@@ -524,8 +522,7 @@ func TestGraphReplayThumbnails(t *testing.T) {
 		{"v18.0", 1, true},
 		{"v14.0", 2, false},
 	} {
-		srv := photosocialtest.NewGraph(secret)
-		t.Cleanup(srv.Close)
+		srv := photosocialtest.StartGraph(t, secret)
 		g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: secret, UserID: photosocialtest.GraphUserID, BaseURL: srv.URL, APIVersion: tt.version})
 		if err != nil {
 			t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"testing"
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
@@ -11,8 +12,28 @@ import (
 	"github.com/quiverkit/quiver/social/microblog/microblogtest"
 )
 
+// StartTwitterAPIIO is NewTwitterAPIIO for a test: the server closes
+// when the test ends. (This example only compiles: it needs the
+// *testing.T of a test.)
+func ExampleStartTwitterAPIIO() {
+	testProfile := func(t *testing.T) {
+		srv := microblogtest.StartTwitterAPIIO(t, "test-key")
+		p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: "test-key", BaseURL: srv.URL})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Profile(context.Background(), microblogtest.Username); err != nil {
+			t.Error(err)
+		}
+	}
+	_ = testProfile
+}
+
 func ExampleNewTwitterAPIIO() {
-	srv := microblogtest.NewTwitterAPIIO("test-key")
+	srv, err := microblogtest.NewTwitterAPIIO("test-key")
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: "test-key", BaseURL: srv.URL})
 	if err != nil {
@@ -30,7 +51,10 @@ func ExampleNewTwitterAPIIO() {
 }
 
 func ExampleNewXAPI() {
-	srv := microblogtest.NewXAPI("test-token")
+	srv, err := microblogtest.NewXAPI("test-token")
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	p, err := microblog.NewXAPI(microblog.XAPIConfig{Token: "test-token", BaseURL: srv.URL})
 	if err != nil {
@@ -48,7 +72,10 @@ func ExampleNewXAPI() {
 // Respond replays a provider's failure: here a rate limit with
 // Retry-After.
 func ExampleServer_Respond() {
-	srv := microblogtest.NewTwitterAPIIO("test-key")
+	srv, err := microblogtest.NewTwitterAPIIO("test-key")
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	srv.Respond("/twitter/user/info", http.StatusTooManyRequests, http.Header{"Retry-After": {"60"}}, `{"error":"Too Many Requests"}`)
 	p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: "test-key", BaseURL: srv.URL})
@@ -64,7 +91,10 @@ func ExampleServer_Respond() {
 
 // Delay replays a provider that does not answer in time.
 func ExampleServer_Delay() {
-	srv := microblogtest.NewTwitterAPIIO("test-key")
+	srv, err := microblogtest.NewTwitterAPIIO("test-key")
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	srv.Delay("/", time.Minute)
 	p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: "test-key", BaseURL: srv.URL, Timeout: 50 * time.Millisecond})

@@ -4,9 +4,14 @@
 // for the tests of package microblog and of the HTTP API, and for users'
 // own tests and programs.
 //
-//	srv := microblogtest.NewTwitterAPIIO("test-key")
+//	srv, err := microblogtest.NewTwitterAPIIO("test-key")
+//	if err != nil { ... }
 //	defer srv.Close()
 //	p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: "test-key", BaseURL: srv.URL})
+//
+// In a test, StartTwitterAPIIO(t, "test-key") does the same, failing the
+// test when the server cannot start and closing it when the test ends;
+// StartXAPI is NewXAPI's twin.
 //
 // The fixtures (fixtures/twitterapi, fixtures/xapi) are our own content,
 // shaped after the providers' published response formats: fictional
@@ -20,10 +25,12 @@ package microblogtest
 
 import (
 	"embed"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/quiverkit/quiver/internal/replay"
@@ -64,19 +71,42 @@ func (s *Server) Respond(prefix string, status int, header http.Header, body str
 // client gives up) before answering.
 func (s *Server) Delay(prefix string, d time.Duration) { s.h.Delay(prefix, d) }
 
-func newServer(auth func(*http.Request) bool, refusal string, route func(*http.Request) (string, int)) *Server {
+func newServer(auth func(*http.Request) bool, refusal string, route func(*http.Request) (string, int)) (*Server, error) {
 	files, err := fs.Sub(fixtures, "fixtures")
 	if err != nil {
 		panic(err) // the embedded directory is there
 	}
 	h := replay.New(files, auth, replay.Refusal{Status: http.StatusUnauthorized, Fixture: refusal},
 		func(_ http.ResponseWriter, r *http.Request, _ []byte) (string, int) { return route(r) })
-	return &Server{Server: httptest.NewServer(h), h: h}
+	hs, err := replay.Serve(h)
+	if err != nil {
+		return nil, fmt.Errorf("microblogtest: %w", err)
+	}
+	return &Server{Server: hs, h: h}, nil
+}
+
+// StartTwitterAPIIO is [NewTwitterAPIIO] for a test or benchmark: it
+// fails tb (with Fatal) when the server cannot start, and closes the
+// server when tb and its subtests end (tb.Cleanup).
+func StartTwitterAPIIO(tb testing.TB, apiKey string) *Server {
+	tb.Helper()
+	s, err := NewTwitterAPIIO(apiKey)
+	return replay.Started(tb, s, err)
+}
+
+// StartXAPI is [NewXAPI] for a test or benchmark: it fails tb (with
+// Fatal) when the server cannot start, and closes the server when tb and
+// its subtests end (tb.Cleanup).
+func StartXAPI(tb testing.TB, token string) *Server {
+	tb.Helper()
+	s, err := NewXAPI(token)
+	return replay.Started(tb, s, err)
 }
 
 // NewTwitterAPIIO starts a loopback twitterapi.io that accepts the API key
-// apiKey in the X-API-Key header. The caller must Close it.
-func NewTwitterAPIIO(apiKey string) *Server {
+// apiKey in the X-API-Key header. It returns an error when no loopback
+// port is free. The caller must Close the server.
+func NewTwitterAPIIO(apiKey string) (*Server, error) {
 	return newServer(func(r *http.Request) bool { return r.Header.Get("X-API-Key") == apiKey }, "twitterapi/error_unauthorized.json", func(r *http.Request) (string, int) {
 		q := r.URL.Query()
 		switch r.URL.Path {
@@ -126,9 +156,10 @@ func NewTwitterAPIIO(apiKey string) *Server {
 }
 
 // NewXAPI starts a loopback X API v2 (paths without the /2 prefix: use the
-// server's URL as the base URL) that accepts the bearer token. The caller
-// must Close it.
-func NewXAPI(token string) *Server {
+// server's URL as the base URL) that accepts the bearer token. It returns
+// an error when no loopback port is free. The caller must Close the
+// server.
+func NewXAPI(token string) (*Server, error) {
 	return newServer(func(r *http.Request) bool { return r.Header.Get("Authorization") == "Bearer "+token }, "xapi/error_unauthorized.json", func(r *http.Request) (string, int) {
 		q := r.URL.Query()
 		switch p := r.URL.Path; {

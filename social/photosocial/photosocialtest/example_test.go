@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
@@ -13,8 +14,31 @@ import (
 	"github.com/quiverkit/quiver/social/photosocial/photosocialtest"
 )
 
+// StartGraph is NewGraph for a test: the server closes when the test
+// ends. (This example only compiles: it needs the *testing.T of a test.)
+func ExampleStartGraph() {
+	testPosts := func(t *testing.T) {
+		srv := photosocialtest.StartGraph(t, "test-token")
+		g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "test-token", UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := photosocial.New(photosocial.Config{Provider: g})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Posts(context.Background(), photosocial.PostsRequest{Username: photosocialtest.Username, Limit: 2}); err != nil {
+			t.Error(err)
+		}
+	}
+	_ = testPosts
+}
+
 func ExampleNewGraph() {
-	srv := photosocialtest.NewGraph("test-token")
+	srv, err := photosocialtest.NewGraph("test-token")
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "test-token", UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
 	if err != nil {
@@ -40,7 +64,10 @@ func ExampleNewGraph() {
 }
 
 func ExampleNewApify() {
-	srv := photosocialtest.NewApify("test-token")
+	srv, err := photosocialtest.NewApify("test-token")
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	a, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "test-token", BaseURL: srv.URL})
 	if err != nil {
@@ -68,7 +95,10 @@ func ExampleNewApify() {
 // ExpireDatasets replays the deletion of a run's dataset: the next page
 // runs the actor again, and says so.
 func ExampleServer_ExpireDatasets() {
-	srv := photosocialtest.NewApify("test-token")
+	srv, err := photosocialtest.NewApify("test-token")
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	a, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "test-token", BaseURL: srv.URL})
 	if err != nil {
@@ -104,7 +134,10 @@ func ExampleServer_ExpireDatasets() {
 // Respond replays a provider's failure: here a rate limit with
 // Retry-After.
 func ExampleServer_Respond() {
-	srv := photosocialtest.NewApify("test-token")
+	srv, err := photosocialtest.NewApify("test-token")
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	srv.Respond("/v2/acts/", http.StatusTooManyRequests, http.Header{"Retry-After": {"20"}}, `{"error":{"type":"rate-limit-exceeded"}}`)
 	a, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "test-token", BaseURL: srv.URL})
@@ -120,7 +153,10 @@ func ExampleServer_Respond() {
 
 // Delay replays a provider that does not answer in time.
 func ExampleServer_Delay() {
-	srv := photosocialtest.NewGraph("test-token")
+	srv, err := photosocialtest.NewGraph("test-token")
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	srv.Delay("/", time.Minute)
 	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "test-token", UserID: photosocialtest.GraphUserID, BaseURL: srv.URL, Timeout: 50 * time.Millisecond})
@@ -136,7 +172,10 @@ func ExampleServer_Delay() {
 // Requests shows what a provider was asked: here, that business discovery
 // is asked once per page of posts.
 func ExampleServer_Requests() {
-	srv := photosocialtest.NewGraph("test-token")
+	srv, err := photosocialtest.NewGraph("test-token")
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "test-token", UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
 	if err != nil {

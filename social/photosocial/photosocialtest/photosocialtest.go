@@ -4,9 +4,14 @@
 // net/http/httptest: for the tests of package photosocial and of the HTTP
 // API, and for users' own tests and programs.
 //
-//	srv := photosocialtest.NewGraph("test-token")
+//	srv, err := photosocialtest.NewGraph("test-token")
+//	if err != nil { ... }
 //	defer srv.Close()
 //	g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "test-token", UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
+//
+// In a test, StartGraph(t, "test-token") does the same, failing the test
+// when the server cannot start and closing it when the test ends;
+// StartApify is NewApify's twin.
 //
 // The fixtures (fixtures/graph, fixtures/apify) are our own content,
 // shaped after the providers' published response formats: a fictional
@@ -24,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/quiverkit/quiver/internal/replay"
@@ -90,14 +96,36 @@ func (s *Server) Respond(prefix string, status int, header http.Header, body str
 // client gives up) before answering.
 func (s *Server) Delay(prefix string, d time.Duration) { s.h.Delay(prefix, d) }
 
-func newServer(token string, refusal replay.Refusal, route replay.Route) *Server {
+func newServer(token string, refusal replay.Refusal, route replay.Route) (*Server, error) {
 	files, err := fs.Sub(fixtures, "fixtures")
 	if err != nil {
 		panic(err) // the embedded directory is there
 	}
 	auth := func(r *http.Request) bool { return r.Header.Get("Authorization") == "Bearer "+token }
 	h := replay.New(files, auth, refusal, route)
-	return &Server{Server: httptest.NewServer(h), h: h}
+	hs, err := replay.Serve(h)
+	if err != nil {
+		return nil, fmt.Errorf("photosocialtest: %w", err)
+	}
+	return &Server{Server: hs, h: h}, nil
+}
+
+// StartGraph is [NewGraph] for a test or benchmark: it fails tb (with
+// Fatal) when the server cannot start, and closes the server when tb and
+// its subtests end (tb.Cleanup).
+func StartGraph(tb testing.TB, token string) *Server {
+	tb.Helper()
+	s, err := NewGraph(token)
+	return replay.Started(tb, s, err)
+}
+
+// StartApify is [NewApify] for a test or benchmark: it fails tb (with
+// Fatal) when the server cannot start, and closes the server when tb and
+// its subtests end (tb.Cleanup).
+func StartApify(tb testing.TB, token string) *Server {
+	tb.Helper()
+	s, err := NewApify(token)
+	return replay.Started(tb, s, err)
 }
 
 // NewGraph starts a loopback Instagram Graph API that accepts the access
@@ -110,8 +138,9 @@ func newServer(token string, refusal replay.Refusal, route replay.Route) *Server
 // As versions before v18.0 did, it refuses thumbnail_url inside business
 // discovery media of such a version ("/v14.0") with a code 100 error;
 // it answers business discovery of [GraphThrottledUser] with
-// throttling. The caller must Close it.
-func NewGraph(token string) *Server {
+// throttling. It returns an error when no loopback port is free. The
+// caller must Close the server.
+func NewGraph(token string) (*Server, error) {
 	return newServer(token, replay.Refusal{Status: http.StatusBadRequest, Fixture: "graph/error_token.json"}, func(w http.ResponseWriter, r *http.Request, _ []byte) (string, int) {
 		p, fields := r.URL.Path, r.URL.Query().Get("fields")
 		if major, ok := graphVersion(p); ok && major < graphThumbnailSince &&
@@ -209,10 +238,11 @@ func dropKey(v any, key string) {
 //     X-Apify-Pagination headers; a dataset dropped by
 //     [Server.ExpireDatasets] is 404 record-not-found.
 //
-// The caller must Close it.
-func NewApify(token string) *Server {
+// It returns an error when no loopback port is free. The caller must
+// Close the server.
+func NewApify(token string) (*Server, error) {
 	st := &apifyState{runs: map[string]*apifyRun{}, datasets: map[string]string{}}
-	srv := newServer(token, replay.Refusal{Status: http.StatusUnauthorized, Fixture: "apify/error_token.json"}, func(w http.ResponseWriter, r *http.Request, body []byte) (string, int) {
+	srv, err := newServer(token, replay.Refusal{Status: http.StatusUnauthorized, Fixture: "apify/error_token.json"}, func(w http.ResponseWriter, r *http.Request, body []byte) (string, int) {
 		p := r.URL.Path
 		switch {
 		case r.Method == http.MethodPost && strings.HasSuffix(p, "/run-sync-get-dataset-items"):
@@ -226,8 +256,11 @@ func NewApify(token string) *Server {
 		}
 		return "", 0
 	})
+	if err != nil {
+		return nil, err
+	}
 	srv.apify = st
-	return srv
+	return srv, nil
 }
 
 // Hashtags whose actor runs on an Apify server end otherwise than well.

@@ -48,18 +48,8 @@ func (s *syncBuffer) String() string {
 // servers, and returns its base URL.
 func start(t *testing.T, replies ...llmtest.Reply) string {
 	t.Helper()
-	dns, err := resolvertest.NewServer(zone)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(dns.Close)
-	model := llmtest.NewOpenAI(replies...)
-	t.Cleanup(func() {
-		model.Close()
-		if err := model.Err(); err != nil {
-			t.Errorf("model server: %v", err)
-		}
-	})
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: zone})
+	model := llmtest.Start(t, llmtest.OpenAI, replies...)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &syncBuffer{}

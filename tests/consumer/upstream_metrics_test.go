@@ -21,14 +21,10 @@ import (
 // calls appear in quiver_upstream_requests_total (issue 22: the
 // quiver_upstream_* metrics never got values for a provider passed in).
 func TestEmbedderProvidersAreCounted(t *testing.T) {
-	graphSrv := photosocialtest.NewGraph("graph-token")
-	t.Cleanup(graphSrv.Close)
-	apifySrv := photosocialtest.NewApify("apify-token")
-	t.Cleanup(apifySrv.Close)
-	twSrv := microblogtest.NewTwitterAPIIO("tw-key")
-	t.Cleanup(twSrv.Close)
-	xSrv := microblogtest.NewXAPI("x-token")
-	t.Cleanup(xSrv.Close)
+	graphSrv := photosocialtest.StartGraph(t, "graph-token")
+	apifySrv := photosocialtest.StartApify(t, "apify-token")
+	twSrv := microblogtest.StartTwitterAPIIO(t, "tw-key")
+	xSrv := microblogtest.StartXAPI(t, "x-token")
 
 	for _, tt := range []struct {
 		label string

@@ -12,7 +12,10 @@
 // arguments of generic instances. Unexported types of the same package
 // that an exported declaration exposes are walked too.
 //
-// Its tests also type-check the Go snippets of README.md.
+// Its tests also keep internal/ one layer (TestInternalIsOneLayer: no
+// package under it imports a public package but envelope) and
+// type-check the Go snippets of README.md. Its code is all in test
+// files, so that it adds nothing to the API it checks.
 package apicheck
 
 import (
@@ -42,14 +45,15 @@ func (v Violation) String() string {
 
 // Check lists the packages matching patterns in the module at dir with
 // `go list -export`, and returns the violations of every non-internal,
-// non-main package, and the import paths it checked.
+// non-main package that has code outside its tests, and the import paths
+// it checked.
 func Check(dir string, patterns ...string) (violations []Violation, checked []string, err error) {
 	imp, listed, err := Importer(dir, patterns...)
 	if err != nil {
 		return nil, nil, err
 	}
 	for _, p := range listed {
-		if p.Name == "main" || isInternal(p.Path) {
+		if p.Name == "main" || isInternal(p.Path) || p.TestOnly {
 			continue
 		}
 		pkg, err := imp.ImportFrom(p.Path, dir, 0)
@@ -64,15 +68,16 @@ func Check(dir string, patterns ...string) (violations []Violation, checked []st
 
 // Package is a package that matched the patterns of [Importer].
 type Package struct {
-	Path string // import path
-	Name string // package name
+	Path     string // import path
+	Name     string // package name
+	TestOnly bool   // it has no Go files but tests, so no API
 }
 
 // Importer returns an importer of the packages matching patterns in the
 // module at dir, and of their dependencies, from the export data that
 // `go list -export` builds; and the packages that matched.
 func Importer(dir string, patterns ...string) (types.ImporterFrom, []Package, error) {
-	args := append([]string{"list", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}\t{{.Name}}\t{{.DepOnly}}"}, patterns...)
+	args := append([]string{"list", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}\t{{.Name}}\t{{.DepOnly}}\t{{len .GoFiles}}"}, patterns...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
@@ -86,12 +91,12 @@ func Importer(dir string, patterns ...string) (types.ImporterFrom, []Package, er
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		f := strings.Split(sc.Text(), "\t")
-		if len(f) != 4 {
+		if len(f) != 5 {
 			continue
 		}
 		exports[f[0]] = f[1]
 		if f[3] != "true" {
-			listed = append(listed, Package{Path: f[0], Name: f[2]})
+			listed = append(listed, Package{Path: f[0], Name: f[2], TestOnly: f[4] == "0"})
 		}
 	}
 	imp := importer.ForCompiler(token.NewFileSet(), "gc", func(path string) (io.ReadCloser, error) {

@@ -280,7 +280,10 @@ func TestCIRunsTheREADMECommand(t *testing.T) {
 	if got := lines[len(lines)-1]; want == "" || got != want {
 		t.Errorf(".ci/run ends with\n\t%s\nREADME.md's test command is\n\t%s", got, want)
 	}
-	if !strings.Contains(want, "cd internal/consumer") {
+	if !strings.Contains(want, "cd tests/consumer") {
 		t.Errorf("the test command does not test the consumer module: %s", want)
+	}
+	if _, err := os.Stat("../consumer/go.mod"); err != nil {
+		t.Errorf("the consumer module is not where the test command looks: %v", err)
 	}
 }

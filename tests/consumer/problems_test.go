@@ -15,7 +15,7 @@ import (
 // A library user who marshals a check's result keeps its findings:
 // each problem with its code and severity, not only the messages.
 func TestResultsMarshalTheirProblems(t *testing.T) {
-	srv, err := resolvertest.NewServer(`$ORIGIN test.
+	srv := resolvertest.Start(t, resolvertest.Config{Zone: `$ORIGIN test.
 @ 300 SOA ns h 1 3600 600 86400 60
 broken 300 MX 10 mx.broken.test.
 _mta-sts.broken 300 TXT "v=STSv1; id=not-an-id!"
@@ -25,11 +25,7 @@ google._domainkey.broken 300 TXT "v=DKIM1; k=rsa; p=bm90IGEga2V5"
 _dmarc.broken 300 TXT "v=DMARC1; p=sometimes"
 broken 300 TXT "v=spf1 +all"
 broken 300 DNSKEY 257 3 13 VdvmKNQqFxtUACDTwlBq7+2hq5j8NjVJKghgxCDkct2CzquIn4PhWt8uuqVKKYw7Fz9Oe4zGK82r77yM/9ZF1Q==
-`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+`})
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}})
 	if err != nil {
 		t.Fatal(err)

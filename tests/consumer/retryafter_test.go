@@ -21,8 +21,7 @@ import (
 // Retry-After: 7. Issue 22: with the README's openai.New(...) client the
 // Retry-After was lost, as only an internal HTTP client kept it.
 func TestREADMEModelKeepsRetryAfter(t *testing.T) {
-	srv := llmtest.NewOpenAI(llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "7", Message: "rate limited"})
-	t.Cleanup(srv.Close)
+	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "7", Message: "rate limited"})
 	t.Setenv("OPENAI_API_KEY", llmtest.TestKey)
 	t.Setenv("OPENAI_BASE_URL", srv.BaseURL())
 
