@@ -15,6 +15,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // Regex flavors [RegexGenerator.Generate] accepts.
@@ -145,7 +146,7 @@ func validateRegexRequest(req RegexGenerateRequest) (string, error) {
 	}
 	flavor := normalizeFlavor(req.Flavor)
 	if flavor == "" {
-		v.Addf("flavor", "must be one of pcre, python, javascript, go, re2, dotnet; got %q", truncate(req.Flavor, 40))
+		v.Addf("flavor", "must be one of pcre, python, javascript, go, re2, dotnet; got %q", textcut.Cut(req.Flavor, 40))
 	}
 	return flavor, v.Err()
 }

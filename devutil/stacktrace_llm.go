@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // maxAISuggestionLength bounds the model's suggestion, in bytes.
@@ -60,12 +61,12 @@ func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Language: %s\n", res.Language)
 	if req.Framework != "" {
-		fmt.Fprintf(&b, "Framework: %s\n", truncate(singleLine(req.Framework), 100))
+		fmt.Fprintf(&b, "Framework: %s\n", textcut.Cut(singleLine(req.Framework), 100))
 	}
 	fmt.Fprintf(&b, "Error type: %s\nMessage: %s\nRoot cause: %s\nGeneric fix: %s\n",
-		res.ErrorType, truncate(res.ErrorMessage, 500), truncate(res.RootCause, 800), res.FixSuggestion)
+		res.ErrorType, textcut.Cut(res.ErrorMessage, 500), textcut.Cut(res.RootCause, 800), res.FixSuggestion)
 	for _, c := range res.Chain {
-		fmt.Fprintf(&b, "Chained error: %s\n", truncate(c, 300))
+		fmt.Fprintf(&b, "Chained error: %s\n", textcut.Cut(c, 300))
 	}
 	b.WriteString("Frames, innermost first:\n")
 	for i, f := range res.Frames {
@@ -76,7 +77,7 @@ func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest)
 		if f.Application {
 			kind = "application"
 		}
-		fmt.Fprintf(&b, "- %s [%s]\n", truncate(describeFrame(f), 300), kind)
+		fmt.Fprintf(&b, "- %s [%s]\n", textcut.Cut(describeFrame(f), 300), kind)
 	}
 	check := func(s *aiSuggestion) []string {
 		switch n := len(strings.TrimSpace(s.Suggestion)); {

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // DefaultWindow is the default of [StreamOptions.Window].
@@ -300,7 +301,7 @@ func addressColumn(header []string, name string) (int, error) {
 		}
 	}
 	if name != "" {
-		return 0, envelope.Invalidf("column", "no column is headed %s", envelope.Quote(name))
+		return 0, envelope.Invalidf("column", "no column is headed %s", textcut.Quote(name))
 	}
 	return 0, nil
 }

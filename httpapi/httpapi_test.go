@@ -16,8 +16,10 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 const testKey = "test-key"
@@ -379,7 +381,7 @@ func TestStrictJSON(t *testing.T) {
 		{"lone low surrogate", `{"name": "x\udc00y"}`, "name", "must be valid UTF-8 text"},
 		{"reversed surrogates", `{"name": "\udc00\ud800"}`, "name", "must be valid UTF-8 text"},
 		{"null in an array of strings", `{"tags": ["a", null]}`, "tags[1]", "must be a string, not null"},
-		{"1 MiB unknown name", `{"` + strings.Repeat("k", 1<<20) + `": 1}`, strings.Repeat("k", envelope.MaxExcerpt) + "…", "is not a known field"},
+		{"1 MiB unknown name", `{"` + strings.Repeat("k", 1<<20) + `": 1}`, strings.Repeat("k", textcut.MaxExcerpt) + "…", "is not a known field"},
 		{"overflow", `{"count": 99999999999999999999}`, "count", "number 99999999999999999999 is out of range for an integer"},
 		{"unknown field", `{"nmae": "x"}`, "nmae", "is not a known field"},
 		{"trailing data", `{"name": "x"} {"name": "y"}`, "", "line 1, column 15: unexpected data after the JSON value"},

@@ -12,6 +12,7 @@ import (
 
 	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // jobsExtension opens the OpenAPI description of every bulk job route.
@@ -224,7 +225,7 @@ func jobUpload(r *http.Request) (jobs.SubmitRequest, error) {
 		case "check_role_account":
 			dst = &req.CheckRoleAccount
 		default:
-			return req, envelope.Invalidf(envelope.Excerpt(name), "is not a known field: the fields are check_mx, check_disposable, check_role_account and the file")
+			return req, envelope.Invalidf(textcut.Excerpt(name), "is not a known field: the fields are check_mx, check_disposable, check_role_account and the file")
 		}
 		if *dst != nil {
 			return req, envelope.Invalid(name, "is given twice")
@@ -263,7 +264,7 @@ func (p *lastPart) Read(b []byte) (int, error) {
 		case nerr != nil:
 			return n, partsError(nerr)
 		default:
-			return n, envelope.Invalidf(envelope.Excerpt(next.FormName()), "must come before the file part")
+			return n, envelope.Invalidf(textcut.Excerpt(next.FormName()), "must come before the file part")
 		}
 	} else if err != nil {
 		return n, multipartError(err)

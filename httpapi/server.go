@@ -96,6 +96,7 @@ import (
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/cfgerr"
 	"github.com/quiverkit/quiver/internal/metrics"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/social/microblog"
@@ -486,7 +487,7 @@ func (s *server) handler(routes []route) http.Handler {
 		w.Write(doc)
 	})
 	notFound := func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, envelope.CodeNotFound, "no route for "+r.Method+" "+envelope.Excerpt(r.URL.Path))
+		s.fail(w, r, envelope.CodeNotFound, "no route for "+r.Method+" "+textcut.Excerpt(r.URL.Path))
 	}
 	if !s.cfg.DisableDocs {
 		docs().register(mux, notFound)

@@ -42,10 +42,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/strictjson"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // Defaults of [Client].
@@ -259,7 +259,7 @@ func (c *Client) statusError(resp *http.Response, body []byte, path string) erro
 	// The message names the provider and the status; the cause adds what
 	// the provider said, for the logs and Go callers.
 	cause := errors.New("it answered with an empty body")
-	if said := Excerpt(string(body), 200); said != "" {
+	if said := textcut.OneLine(string(body), 200, "..."); said != "" {
 		cause = errors.New("it answered " + said)
 	}
 	switch {
@@ -352,17 +352,6 @@ func graphRegainAccess(h http.Header) time.Duration {
 		return 0
 	}
 	return time.Duration(min(minutes, maxRetryAfter.Minutes()) * float64(time.Minute)).Round(time.Second)
-}
-
-// Excerpt returns s on one line, its runs of white space collapsed, cut
-// to at most n runes ("..." marks a cut): how an error quotes what a
-// provider said, without letting the provider choose its size.
-func Excerpt(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n]) + "..."
 }
 
 // NotConfigured returns the SERVICE_UNAVAILABLE error of a service whose

@@ -188,25 +188,6 @@ func TestRedirectKeepsKeyOnHost(t *testing.T) {
 	}
 }
 
-func TestExcerpt(t *testing.T) {
-	tests := []struct {
-		in   string
-		n    int
-		want string
-	}{
-		{"", 10, ""},
-		{"  user\n\tnot   found ", 20, "user not found"},
-		{"abcdef", 6, "abcdef"},
-		{"abcdefg", 6, "abcdef..."},
-		{"ééééé", 3, "ééé..."},
-	}
-	for _, tt := range tests {
-		if got := Excerpt(tt.in, tt.n); got != tt.want {
-			t.Errorf("Excerpt(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
-		}
-	}
-}
-
 // TestErrorTextSaysItsCauseOnce: a provider's failure names the provider
 // and the status once, adds what the provider said, and describes an
 // answer of the wrong shape in JSON's words, not Go's.

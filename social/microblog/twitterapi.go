@@ -16,6 +16,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/strictjson"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/internal/upstream"
 )
 
@@ -250,7 +251,7 @@ func tapiStatus(status, msg string) error {
 }
 
 // excerptMsg quotes a provider's error message.
-func excerptMsg(s string) string { return cmp.Or(upstream.Excerpt(s, 160), "no message") }
+func excerptMsg(s string) string { return cmp.Or(textcut.OneLine(s, 160, "..."), "no message") }
 
 // Profile implements Provider.
 func (p *TwitterAPIIO) Profile(ctx context.Context, username string) (Profile, error) {

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/internal/upstream"
 )
 
@@ -220,7 +221,7 @@ func screen(items []json.RawMessage, what string) ([]json.RawMessage, error) {
 		case "no_items":
 			noItems = true
 		default:
-			return nil, envelope.Errorf(envelope.CodeUpstreamError, "the Apify actor failed on %s (%s)", what, upstream.Excerpt(e, 160))
+			return nil, envelope.Errorf(envelope.CodeUpstreamError, "the Apify actor failed on %s (%s)", what, textcut.OneLine(e, 160, "..."))
 		}
 	}
 	if real == nil && noItems {
@@ -273,7 +274,7 @@ func typeSuffix(t string) string {
 	if t == "" {
 		return ""
 	}
-	return ", " + upstream.Excerpt(t, 60)
+	return ", " + textcut.OneLine(t, 60, "...")
 }
 
 // apifyPost is a post or reel item of the actor.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/social"
 )
@@ -256,7 +257,7 @@ func (f *idFilter) evidence(es []answerEvidence, kind string, text map[string]st
 		if len(f.keep([]string{e.ID})) == 0 {
 			continue
 		}
-		out = append(out, Evidence{ID: e.ID, Kind: kind, Excerpt: excerpt(text[e.ID], 160), Reason: e.Reason})
+		out = append(out, Evidence{ID: e.ID, Kind: kind, Excerpt: textcut.MarkRunes(strings.TrimSpace(text[e.ID]), 160, "…"), Reason: e.Reason})
 	}
 	return out
 }
@@ -335,7 +336,7 @@ func (c *Client) ProfileInsights(ctx context.Context, req ProfileInsightsRequest
 	items := make([]item, len(list.Media))
 	for i, m := range list.Media {
 		known[m.ID], text[m.ID] = true, m.Caption
-		items[i] = item{m.ID, m.Type, m.TakenAt, m.LikeCount, m.CommentCount, m.ViewCount, excerpt(m.Caption, 400)}
+		items[i] = item{m.ID, m.Type, m.TakenAt, m.LikeCount, m.CommentCount, m.ViewCount, textcut.MarkRunes(strings.TrimSpace(m.Caption), 400, "…")}
 	}
 	input, _ := json.Marshal(map[string]any{"profile": prof, "facts": facts, "posts": items, "analysis_goal": goal})
 	system := `You analyse a photo-sharing profile for its owner. Every number you need is in "facts": quote them, never compute or invent others. ` + untrusted + `
@@ -434,9 +435,9 @@ func (c *Client) CommentInsights(ctx context.Context, req CommentInsightsRequest
 	items := make([]item, len(cl.Comments))
 	for i, cm := range cl.Comments {
 		known[cm.ID], text[cm.ID] = true, cm.Text
-		items[i] = item{cm.ID, excerpt(cm.Text, 400), cm.LikeCount, cm.ParentID}
+		items[i] = item{cm.ID, textcut.MarkRunes(strings.TrimSpace(cm.Text), 400, "…"), cm.LikeCount, cm.ParentID}
 	}
-	input, _ := json.Marshal(map[string]any{"caption": excerpt(media.Caption, 400), "facts": facts, "comments": items, "analysis_focus": focus})
+	input, _ := json.Marshal(map[string]any{"caption": textcut.MarkRunes(strings.TrimSpace(media.Caption), 400, "…"), "facts": facts, "comments": items, "analysis_focus": focus})
 	system := `You analyse the comments of one photo-sharing post. Sentiment, questions, repeated phrases and rule-based moderation flags are already computed in "facts": build on them, never invent numbers. ` + untrusted + `
 Answer with one JSON object:
 {"sentiment_summary":"one or two sentences",
@@ -467,7 +468,7 @@ moderation_flags lists only flags the rules missed. Use only comment ids from "c
 		}
 		dup := slices.ContainsFunc(flags, func(x ModerationFlag) bool { return x.CommentID == fl.CommentID && x.Rule == fl.Rule })
 		if !dup {
-			flags = append(flags, ModerationFlag{CommentID: fl.CommentID, Rule: fl.Rule, Excerpt: excerpt(text[fl.CommentID], 120), Reason: fl.Reason, Source: "model"})
+			flags = append(flags, ModerationFlag{CommentID: fl.CommentID, Rule: fl.Rule, Excerpt: textcut.MarkRunes(strings.TrimSpace(text[fl.CommentID]), 120, "…"), Reason: fl.Reason, Source: "model"})
 		}
 	}
 	res := CommentInsights{
