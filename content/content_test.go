@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
@@ -40,7 +41,7 @@ func TestExtractiveSummarize(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s/%d/%s: %v", name, maxWords, format, err)
 				}
-				if ai != (envelope.AI{Model: "quiver-extractive"}) {
+				if ai != (llm.Usage{Model: "quiver-extractive"}) {
 					t.Errorf("usage = %+v, want the extractive model at no cost", ai)
 				}
 				if s.Format != format {
@@ -251,7 +252,7 @@ func TestValidationBeforeModel(t *testing.T) {
 // JSON.
 type op struct {
 	name string
-	call func(*content.Generator) (any, envelope.AI, error)
+	call func(*content.Generator) (any, llm.Usage, error)
 	good string // an answer that passes the checks
 	// bad answers and the violation the retry must show
 	bad       string
@@ -263,7 +264,7 @@ func ops(t *testing.T) []op {
 	return []op{
 		{
 			name: "summarize",
-			call: func(g *content.Generator) (any, envelope.AI, error) {
+			call: func(g *content.Generator) (any, llm.Usage, error) {
 				return g.Summarize(ctx, content.SummarizeRequest{Text: readText(t, "library"), MaxWords: content.Ptr(20)})
 			},
 			good:      `{"summary":"A campaign of residents made Millbrook's council restore the library's full opening hours.","key_points":["The library serves far more than readers."]}`,
@@ -272,7 +273,7 @@ func ops(t *testing.T) []op {
 		},
 		{
 			name: "summarize bullets",
-			call: func(g *content.Generator) (any, envelope.AI, error) {
+			call: func(g *content.Generator) (any, llm.Usage, error) {
 				return g.Summarize(ctx, content.SummarizeRequest{Text: readText(t, "library"), Format: "bullets"})
 			},
 			good:      `{"summary":null,"key_points":["Hours were cut.","Residents campaigned.","Hours were restored."]}`,
@@ -281,7 +282,7 @@ func ops(t *testing.T) []op {
 		},
 		{
 			name: "rewrite",
-			call: func(g *content.Generator) (any, envelope.AI, error) {
+			call: func(g *content.Generator) (any, llm.Usage, error) {
 				return g.Rewrite(ctx, content.RewriteRequest{Text: "our product is good and you should buy it", Tone: "friendly"})
 			},
 			good:      `{"rewritten_text":"You'll love our product - give it a try!","notes":["Warmer tone"]}`,
@@ -290,7 +291,7 @@ func ops(t *testing.T) []op {
 		},
 		{
 			name: "meta tags",
-			call: func(g *content.Generator) (any, envelope.AI, error) {
+			call: func(g *content.Generator) (any, llm.Usage, error) {
 				return g.MetaTags(ctx, content.MetaTagsRequest{PageContent: readText(t, "solar_pump"), TargetKeyword: "solar water pump"})
 			},
 			good:      `{"title":"SunFlow 300 Solar Water Pump for Off-Grid Farms","description":"Irrigate without fuel or batteries.","keywords":["solar water pump","off-grid irrigation","drip irrigation"]}`,
@@ -299,7 +300,7 @@ func ops(t *testing.T) []op {
 		},
 		{
 			name: "blog outline",
-			call: func(g *content.Generator) (any, envelope.AI, error) {
+			call: func(g *content.Generator) (any, llm.Usage, error) {
 				return g.BlogOutline(ctx, content.BlogOutlineRequest{Topic: "Urban beekeeping", Sections: content.Ptr(3)})
 			},
 			good: `{"title":"Bees on the Roof","introduction_angle":"Why cities suit bees","sections":[` +
@@ -313,7 +314,7 @@ func ops(t *testing.T) []op {
 		},
 		{
 			name: "product description",
-			call: func(g *content.Generator) (any, envelope.AI, error) {
+			call: func(g *content.Generator) (any, llm.Usage, error) {
 				return g.ProductDescription(ctx, content.ProductDescriptionRequest{ProductName: "SunFlow 300", ProductDetails: readText(t, "solar_pump"), Length: "short"})
 			},
 			good: `{"title":"SunFlow 300 Solar Pump","description":"` + strings.TrimSpace(strings.Repeat("Free water from the sun. ", 8)) + `",` +
@@ -323,7 +324,7 @@ func ops(t *testing.T) []op {
 		},
 		{
 			name: "social caption",
-			call: func(g *content.Generator) (any, envelope.AI, error) {
+			call: func(g *content.Generator) (any, llm.Usage, error) {
 				return g.SocialCaption(ctx, content.SocialCaptionRequest{Content: "We restored the library's hours.", Platform: "x", Variants: content.Ptr(2)})
 			},
 			good: `{"variants":[{"caption":"Full library hours are back!","hashtags":["Libraries","Millbrook"]},` +
@@ -334,7 +335,7 @@ func ops(t *testing.T) []op {
 		},
 		{
 			name: "headlines",
-			call: func(g *content.Generator) (any, envelope.AI, error) {
+			call: func(g *content.Generator) (any, llm.Usage, error) {
 				return g.Headlines(ctx, content.HeadlinesRequest{Topic: "Solar irrigation", Count: content.Ptr(3)})
 			},
 			good: `{"variants":[{"headline":"Free Water From the Sun","angle":"benefit","predicted_ctr_score":0.62},` +
@@ -346,7 +347,7 @@ func ops(t *testing.T) []op {
 		},
 		{
 			name: "faq",
-			call: func(g *content.Generator) (any, envelope.AI, error) {
+			call: func(g *content.Generator) (any, llm.Usage, error) {
 				return g.FAQ(ctx, content.FAQRequest{SourceText: readText(t, "solar_pump"), Count: content.Ptr(3)})
 			},
 			good: `{"faqs":[{"question":"Does it need batteries?","answer":"No."},` +
@@ -367,7 +368,7 @@ func TestOperationsWithModel(t *testing.T) {
 				if err != nil {
 					t.Fatalf("err = %v", err)
 				}
-				want := envelope.AI{Model: "gpt-4o-mini", PromptTokens: 1000, CompletionTokens: 200, CostUSD: (1000*0.15 + 200*0.60) / 1e6}
+				want := llm.Usage{Model: "gpt-4o-mini", PromptTokens: 1000, CompletionTokens: 200, CostUSD: (1000*0.15 + 200*0.60) / 1e6}
 				if ai != want {
 					t.Errorf("usage = %+v, want %+v", ai, want)
 				}

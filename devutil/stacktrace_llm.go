@@ -8,6 +8,7 @@ import (
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
 	"github.com/quiverkit/quiver/internal/textcut"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // maxAISuggestionLength bounds the model's suggestion, in bytes.
@@ -44,7 +45,7 @@ Answer with one JSON object and nothing else: {"suggestion": "..."}
 // configured and the error was recognized, asks the model for advice
 // specific to the trace, which goes to AISuggestion. The deterministic
 // fields are never replaced. When the model fails, the analysis is still
-// returned, with the reason in AINote; the AI metadata accounts for what
+// returned, with the reason in AINote; the usage (llm.Usage) accounts for what
 // the model used either way.
 //
 // Answer contract (see the package doc for the notation): the model
@@ -53,10 +54,10 @@ Answer with one JSON object and nothing else: {"suggestion": "..."}
 //	suggestion  string  not empty, at most 1500 bytes; no code fence (```) and no
 //	                    link ("://" or "www."): the documentation links are the
 //	                    analysis' own
-func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest) (StacktraceResult, envelope.AI, error) {
+func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest) (StacktraceResult, llm.Usage, error) {
 	res, err := AnalyzeStacktrace(ctx, req)
 	if err != nil || !a.llm.Enabled() || res.ErrorType == "unknown" {
-		return res, envelope.AI{}, err
+		return res, llm.Usage{}, err
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Language: %s\n", res.Language)
@@ -94,7 +95,8 @@ func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest)
 		}
 		return nil
 	}
-	ans, ai, err := llmjson.Ask(ctx, &a.llm, llmjson.Request{System: stacktraceSystemPrompt, Prompt: b.String()}, check)
+	ans, used, err := llmjson.Ask(ctx, a.model(), llmjson.Request{System: stacktraceSystemPrompt, Prompt: b.String()}, check)
+	ai := llm.Usage(used)
 	if err != nil {
 		if ctx.Err() != nil {
 			// err is llmjson's classified error, which still wraps

@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/llm"
 )
 
 func TestCodeHTTPStatus(t *testing.T) {
@@ -131,7 +133,7 @@ func TestEnvelopeJSON(t *testing.T) {
 		},
 		{
 			"ai meta",
-			envelope.Success(nil, envelope.Meta{RequestID: "req_1", AI: &envelope.AI{Model: "m", PromptTokens: 3, CompletionTokens: 4, CostUSD: 0.5}}),
+			envelope.Success(nil, envelope.Meta{RequestID: "req_1", Usage: &llm.Usage{Model: "m", PromptTokens: 3, CompletionTokens: 4, CostUSD: 0.5}}),
 			`{"success":true,"data":null,"error":null,"meta":{"request_id":"req_1","model":"m","prompt_tokens":3,"completion_tokens":4,"cost_usd":0.5}}`,
 		},
 		{
@@ -155,16 +157,6 @@ func TestEnvelopeJSON(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", b, tt.want)
 			}
 		})
-	}
-}
-
-func TestAIAdd(t *testing.T) {
-	var total envelope.AI
-	total.Add(envelope.AI{Model: "a", PromptTokens: 10, CompletionTokens: 5, CostUSD: 0.25})
-	total.Add(envelope.AI{Model: "b", PromptTokens: 1, CompletionTokens: 2, CostUSD: 0.5})
-	want := envelope.AI{Model: "b", PromptTokens: 11, CompletionTokens: 7, CostUSD: 0.75}
-	if total != want {
-		t.Errorf("Add = %+v, want %+v", total, want)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // answerRoute answers a string of n bytes: an answer far larger than its
@@ -14,7 +15,7 @@ import (
 func answerRoute(n int) route {
 	return route{
 		method: http.MethodGet, path: "/v1/test/answer", group: groupDev, response: typeOf[string](),
-		op: func(*http.Request) (any, *envelope.AI, error) { return strings.Repeat("x", n), nil, nil },
+		op: func(*http.Request) (any, *llm.Usage, error) { return strings.Repeat("x", n), nil, nil },
 	}
 }
 

@@ -4,8 +4,8 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/metrics"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // NewReporting is [New], calling report with the route pattern and the
@@ -28,7 +28,7 @@ func NewReporting(cfg Config, report func(pattern string, err error)) (*Handler,
 	for i, rt := range routes {
 		pattern := rt.pattern()
 		if op := rt.op; op != nil {
-			routes[i].op = func(r *http.Request) (any, *envelope.AI, error) {
+			routes[i].op = func(r *http.Request) (any, *llm.Usage, error) {
 				data, ai, err := op(r)
 				if err != nil {
 					report(pattern, err)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/llm"
 )
 
 func from(addr string) func(*http.Request) { return func(r *http.Request) { r.RemoteAddr = addr } }
@@ -156,7 +157,7 @@ func TestTricklingBodyIs408(t *testing.T) {
 func blocking(method, path string, started chan<- struct{}, release <-chan struct{}) route {
 	return route{
 		method: method, path: path, group: groupDev, response: typeOf[struct{}](),
-		op: func(r *http.Request) (any, *envelope.AI, error) {
+		op: func(r *http.Request) (any, *llm.Usage, error) {
 			started <- struct{}{}
 			<-release
 			return struct{}{}, nil, nil
@@ -256,7 +257,7 @@ func TestRouteKindsNameRoutes(t *testing.T) {
 func TestSlowReaderReleasesItsWeight(t *testing.T) {
 	big := route{
 		method: http.MethodGet, path: "/v1/test/big", group: groupDev, response: typeOf[string](),
-		op: func(*http.Request) (any, *envelope.AI, error) { return strings.Repeat("x", 64<<20), nil, nil },
+		op: func(*http.Request) (any, *llm.Usage, error) { return strings.Repeat("x", 64<<20), nil, nil },
 	}
 	s := newServer(Config{Keys: []string{testKey}, RatePerSecond: -1, SlowWriteTimeout: 300 * time.Millisecond})
 	srv := httptest.NewServer(s.handler([]route{big}))
@@ -284,7 +285,7 @@ func TestSlowReaderReleasesItsWeight(t *testing.T) {
 func TestSlowReaderFreesItsHeavySlot(t *testing.T) {
 	big := route{
 		method: http.MethodGet, path: "/v1/dev/data/hash", group: groupDev, response: typeOf[string](),
-		op: func(*http.Request) (any, *envelope.AI, error) { return strings.Repeat("x", 64<<20), nil, nil },
+		op: func(*http.Request) (any, *llm.Usage, error) { return strings.Repeat("x", 64<<20), nil, nil },
 	}
 	s := newServer(Config{Keys: []string{testKey}, RatePerSecond: -1, HeavySlots: 1, SlowWriteTimeout: time.Minute})
 	h := s.handler([]route{big})
@@ -328,7 +329,7 @@ func TestLongErrorTextsAreCut(t *testing.T) {
 	huge := strings.Repeat("é", 1<<19)
 	loud := route{
 		method: http.MethodGet, path: "/v1/test/loud", group: groupDev, response: typeOf[struct{}](),
-		op: func(*http.Request) (any, *envelope.AI, error) {
+		op: func(*http.Request) (any, *llm.Usage, error) {
 			var v envelope.ValidationError
 			v.Add(huge, "is "+huge)
 			v.Add("short", "is fine")

@@ -20,6 +20,7 @@ import (
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/internal/textcut"
+	"github.com/quiverkit/quiver/llm"
 )
 
 const testKey = "test-key"
@@ -56,18 +57,18 @@ func echoRoutes() []route {
 	return []route{
 		post(groupDev, "/v1/test/echo", "echo", func(_ context.Context, r echoReq) (echoReq, error) { return r, nil }),
 		get(groupDev, "/v1/test/query", "query", func(_ context.Context, q echoQuery) (echoQuery, error) { return q, nil }),
-		postAI(groupContent, "/v1/test/ai", "ai", func(_ context.Context, r echoReq) (echoReq, envelope.AI, error) {
-			return r, envelope.AI{Model: "m", PromptTokens: 5, CompletionTokens: 7, CostUSD: 0.001}, nil
+		postAI(groupContent, "/v1/test/ai", "ai", func(_ context.Context, r echoReq) (echoReq, llm.Usage, error) {
+			return r, llm.Usage{Model: "m", PromptTokens: 5, CompletionTokens: 7, CostUSD: 0.001}, nil
 		}),
 		{
 			method: http.MethodPost, path: "/v1/test/panic", group: groupDev, response: typeOf[struct{}](),
-			op: func(*http.Request) (any, *envelope.AI, error) { panic("secret: the database password is hunter2") },
+			op: func(*http.Request) (any, *llm.Usage, error) { panic("secret: the database password is hunter2") },
 		},
 		{
 			method: http.MethodGet, path: "/v1/test/fail", group: groupDev, query: typeOf[struct {
 				Code string `json:"code"`
 			}](), response: typeOf[struct{}](),
-			op: func(r *http.Request) (any, *envelope.AI, error) {
+			op: func(r *http.Request) (any, *llm.Usage, error) {
 				code := envelope.Code(r.URL.Query().Get("code"))
 				return nil, nil, &envelope.Error{Code: code, Message: "failed with " + string(code), RetryAfter: 3 * time.Second}
 			},
@@ -507,7 +508,7 @@ func TestUnencodableDataIsInternalError(t *testing.T) {
 	var logs testutil.SyncBuffer
 	nan := route{
 		method: http.MethodGet, path: "/v1/test/nan", group: groupDev, response: typeOf[float64](),
-		op: func(*http.Request) (any, *envelope.AI, error) { return math.NaN(), nil, nil },
+		op: func(*http.Request) (any, *llm.Usage, error) { return math.NaN(), nil, nil },
 	}
 	h := testServer(t, Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))}, nan)
 	res := do(t, h, "GET", "/v1/test/nan", "")
@@ -520,7 +521,7 @@ func TestUnencodableDataIsInternalError(t *testing.T) {
 func TestRequestTimeout(t *testing.T) {
 	waits := route{
 		method: http.MethodGet, path: "/v1/test/waits", group: groupDev, response: typeOf[struct{}](),
-		op: func(r *http.Request) (any, *envelope.AI, error) {
+		op: func(r *http.Request) (any, *llm.Usage, error) {
 			select {
 			case <-r.Context().Done():
 				return nil, nil, fmt.Errorf("upstream: %w", r.Context().Err())
@@ -539,7 +540,7 @@ func TestRequestTimeout(t *testing.T) {
 	// Negative disables it: the operation sees no deadline.
 	noDeadline := route{
 		method: http.MethodGet, path: "/v1/test/deadline", group: groupDev, response: typeOf[bool](),
-		op: func(r *http.Request) (any, *envelope.AI, error) {
+		op: func(r *http.Request) (any, *llm.Usage, error) {
 			_, ok := r.Context().Deadline()
 			return ok, nil, nil
 		},
@@ -578,7 +579,7 @@ func TestClientGoneIsNotInternalError(t *testing.T) {
 	var logs testutil.SyncBuffer
 	stopped := route{
 		method: http.MethodGet, path: "/v1/test/stopped", group: groupDev, response: typeOf[struct{}](),
-		op: func(r *http.Request) (any, *envelope.AI, error) {
+		op: func(r *http.Request) (any, *llm.Usage, error) {
 			<-r.Context().Done()
 			return nil, nil, fmt.Errorf("fetch: %w", r.Context().Err())
 		},

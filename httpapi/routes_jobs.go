@@ -13,6 +13,7 @@ import (
 	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/textcut"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // jobsExtension opens the OpenAPI description of every bulk job route.
@@ -41,7 +42,7 @@ func (s *server) jobsRoutes() []route {
 		return hex.EncodeToString(ri.key[:])
 	}
 	jobOp := func(fn func(r *http.Request, owner, id string) (jobs.Job, error)) operation {
-		return func(r *http.Request) (any, *envelope.AI, error) {
+		return func(r *http.Request) (any, *llm.Usage, error) {
 			if m == nil {
 				return nil, nil, unconfigured()
 			}
@@ -83,7 +84,7 @@ func (s *server) jobsRoutes() []route {
 			// 64 MiB take minutes over a slow link: each read is bounded,
 			// not the whole upload.
 			upload: true,
-			op: func(r *http.Request) (any, *envelope.AI, error) {
+			op: func(r *http.Request) (any, *llm.Usage, error) {
 				if m == nil {
 					return nil, nil, unconfigured()
 				}
