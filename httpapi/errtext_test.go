@@ -30,6 +30,7 @@ import (
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/microblog/microblogtest"
 	"github.com/quiverkit/quiver/social/photosocial"
@@ -138,7 +139,7 @@ func (m *failingModel) config(t *testing.T) llm.Config {
 // The providers and checkers of the harness, each failing the test when
 // it cannot be built.
 func twitterProvider(t *testing.T, baseURL, key string) microblog.Provider {
-	p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: key, BaseURL: baseURL, Timeout: 2 * time.Second})
+	p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: secret.String(key), BaseURL: baseURL, Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func twitterProvider(t *testing.T, baseURL, key string) microblog.Provider {
 }
 
 func graphProvider(t *testing.T, baseURL, token string) photosocial.Provider {
-	p, err := photosocial.NewGraph(photosocial.GraphConfig{Token: token, UserID: photosocialtest.GraphUserID, BaseURL: baseURL, Timeout: 2 * time.Second})
+	p, err := photosocial.NewGraph(photosocial.GraphConfig{Token: secret.String(token), UserID: photosocialtest.GraphUserID, BaseURL: baseURL, Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

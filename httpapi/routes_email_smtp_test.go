@@ -13,6 +13,7 @@ import (
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // smtpHandler is emailHandler with a resolver that waits longer: these
@@ -96,7 +97,7 @@ func TestEmailValidateThroughProxyRoute(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := smtpHandler(t, httpapi.Config{
-				EmailSMTP: email.SMTPOptions{Port: mail.Port, Proxy: tt.proxy, AllowPrivateAddresses: true},
+				EmailSMTP: email.SMTPOptions{Port: mail.Port, Proxy: secret.String(tt.proxy), AllowPrivateAddresses: true},
 				Logger:    slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 			})
 			checkExchange(t, documentRouter(t, h), h, http.MethodPost, "/v1/dev/email/validate", `{"email":"jane@mx.test","check_smtp":true}`)

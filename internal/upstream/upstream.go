@@ -23,8 +23,8 @@
 // Credentials travel only in request headers set from [Client.Header], and
 // a redirect is followed only within the provider's host, so that they
 // are never forwarded elsewhere. Error messages name the provider and the
-// path, never the query or the headers, and [Secret] keeps a key out of
-// logs and fmt output.
+// path, never the query or the headers; [FormatProvider] prints a
+// provider without its credential.
 package upstream
 
 import (
@@ -34,7 +34,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"math"
 	"net"
 	"net/http"
@@ -56,20 +55,6 @@ const (
 	// does not say when to retry.
 	DefaultRetryAfter = 60 * time.Second
 )
-
-// Secret is a credential. It formats as "[redacted]" with fmt, log/slog
-// and encoding/json, so that printing a config never leaks it; use
-// string(s) where the value itself is needed.
-type Secret string
-
-// String implements fmt.Stringer.
-func (s Secret) String() string { return "[redacted]" }
-
-// GoString implements fmt.GoStringer.
-func (s Secret) GoString() string { return `"[redacted]"` }
-
-// MarshalJSON implements json.Marshaler.
-func (s Secret) MarshalJSON() ([]byte, error) { return []byte(`"[redacted]"`), nil }
 
 // Client fetches JSON from one provider. The zero value is not usable:
 // set Name and BaseURL. A Client is safe for concurrent use.
@@ -365,30 +350,6 @@ func NotConfigured(service, how string) error {
 // 404 with one the caller understands ("user @nobody not found").
 func NotFound(err error, format string, args ...any) error {
 	return &envelope.Error{Code: envelope.CodeNotFound, Message: fmt.Sprintf(format, args...), Err: err}
-}
-
-// Redact returns "[redacted]" for a non-empty credential and "" for an
-// empty one, so that a printed config still shows whether it is set.
-func Redact(secret string) string {
-	if secret == "" {
-		return ""
-	}
-	return "[redacted]"
-}
-
-// LogValue is the log/slog value of a provider config: its settings, and
-// whether the credential is set, never the credential.
-func LogValue(baseURL string, credentialSet bool, maxBytes int64, timeout time.Duration) slog.Value {
-	cred := ""
-	if credentialSet {
-		cred = "[redacted]"
-	}
-	return slog.GroupValue(
-		slog.String("base_url", baseURL),
-		slog.String("credential", cred),
-		slog.Int64("max_response_bytes", maxBytes),
-		slog.Duration("timeout", timeout),
-	)
 }
 
 // FormatProvider writes a provider for fmt as "typeName{base URL}",

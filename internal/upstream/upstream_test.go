@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -121,19 +120,6 @@ func TestCallerDeadline(t *testing.T) {
 	defer cancel()
 	if e := envelope.From(c.Get(ctx, "/slow", nil, new(any))); e.Code != envelope.CodeUpstreamTimeout {
 		t.Errorf("code = %s", e.Code)
-	}
-}
-
-func TestSecret(t *testing.T) {
-	s := Secret(key)
-	var b strings.Builder
-	slog.New(slog.NewTextHandler(&b, nil)).Info("config", "key", s)
-	out := fmt.Sprint(s) + fmt.Sprintf("%v %+v %#v %s", s, s, s, s) + b.String()
-	if strings.Contains(out, key) {
-		t.Errorf("secret leaked: %s", out)
-	}
-	if string(s) != key {
-		t.Error("string conversion lost the value")
 	}
 }
 

@@ -15,11 +15,12 @@ import (
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/upstream"
 	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/photosocial"
 	"github.com/quiverkit/quiver/social/photosocial/photosocialtest"
 )
 
-const secret = "EAAG-DO-NOT-PRINT-4242"
+const credential = "EAAG-DO-NOT-PRINT-4242"
 
 // replay starts the loopback server of a provider ("graph" or "apify")
 // that accepts token, closed when the test ends, and a Client over a
@@ -31,10 +32,10 @@ func replay(t testing.TB, provider, token, cred string) (*photosocialtest.Server
 	var err error
 	if provider == "graph" {
 		srv = photosocialtest.NewGraph(token)
-		p, err = photosocial.NewGraph(photosocial.GraphConfig{Token: cred, UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
+		p, err = photosocial.NewGraph(photosocial.GraphConfig{Token: secret.String(cred), UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
 	} else {
 		srv = photosocialtest.NewApify(token)
-		p, err = photosocial.NewApify(photosocial.ApifyConfig{Token: cred, BaseURL: srv.URL})
+		p, err = photosocial.NewApify(photosocial.ApifyConfig{Token: secret.String(cred), BaseURL: srv.URL})
 	}
 	t.Cleanup(srv.Close)
 	if err != nil {
@@ -53,7 +54,7 @@ func TestReplayServers(t *testing.T) {
 	ctx := context.Background()
 	for _, provider := range []string{"graph", "apify"} {
 		t.Run(provider, func(t *testing.T) {
-			srv, c := replay(t, provider, secret, secret)
+			srv, c := replay(t, provider, credential, credential)
 			prof, err := c.Profile(ctx, photosocial.ProfileRequest{Username: "@" + photosocialtest.Username})
 			if err != nil || prof.Username != photosocialtest.Username || prof.FollowersCount == 0 {
 				t.Fatalf("profile: %+v, %v", prof, err)
@@ -90,8 +91,8 @@ func TestReplayServers(t *testing.T) {
 // every way fmt, log/slog and encoding/json can, and provokes the errors
 // a credential could travel in: none may show it.
 func TestCredentialsAreRedacted(t *testing.T) {
-	gcfg := photosocial.GraphConfig{Token: secret, UserID: "1", BaseURL: "http://127.0.0.1:1"}
-	acfg := photosocial.ApifyConfig{Token: secret, BaseURL: "http://127.0.0.1:1"}
+	gcfg := photosocial.GraphConfig{Token: credential, UserID: "1", BaseURL: "http://127.0.0.1:1"}
+	acfg := photosocial.ApifyConfig{Token: credential, BaseURL: "http://127.0.0.1:1"}
 	g, err := photosocial.NewGraph(gcfg)
 	if err != nil {
 		t.Fatal(err)
@@ -103,21 +104,21 @@ func TestCredentialsAreRedacted(t *testing.T) {
 	values := map[string]any{"GraphConfig": gcfg, "ApifyConfig": acfg, "*Graph": g, "*Apify": a, "Graph": *g, "[]any": []any{gcfg, acfg, g}}
 	for name, v := range values {
 		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x"} {
-			if out := fmt.Sprintf(verb, v); strings.Contains(out, secret) || strings.Contains(out, fmt.Sprintf("%x", secret)) {
+			if out := fmt.Sprintf(verb, v); strings.Contains(out, credential) || strings.Contains(out, fmt.Sprintf("%x", credential)) {
 				t.Errorf("fmt %s of %s shows the token: %s", verb, name, out)
 			}
 		}
 		var buf bytes.Buffer
 		slog.New(slog.NewTextHandler(&buf, nil)).Info("config", "v", v)
 		slog.New(slog.NewJSONHandler(&buf, nil)).Info("config", "v", v)
-		if strings.Contains(buf.String(), secret) {
+		if strings.Contains(buf.String(), credential) {
 			t.Errorf("slog of %s shows the token: %s", name, buf.String())
 		}
 	}
 	for _, provider := range []string{"graph", "apify"} {
-		_, c := replay(t, provider, "the-right-token", secret)
+		_, c := replay(t, provider, "the-right-token", credential)
 		_, err := c.Profile(context.Background(), photosocial.ProfileRequest{Username: photosocialtest.Username})
-		if err == nil || strings.Contains(fmt.Sprintf("%+v", err), secret) {
+		if err == nil || strings.Contains(fmt.Sprintf("%+v", err), credential) {
 			t.Errorf("%s: refused token gives %v", provider, err)
 		}
 	}
@@ -154,7 +155,7 @@ func TestNewRefusesModelSettingsThatCannotWork(t *testing.T) {
 // TestGraphReplayThrottled: the replay's throttled account answers code
 // 80002 with X-Business-Use-Case-Usage; the wait it names is RetryAfter.
 func TestGraphReplayThrottled(t *testing.T) {
-	_, c := replay(t, "graph", secret, secret)
+	_, c := replay(t, "graph", credential, credential)
 	_, err := c.Profile(context.Background(), photosocial.ProfileRequest{Username: photosocialtest.GraphThrottledUser})
 	e := envelope.From(err)
 	if e == nil || e.Code != envelope.CodeRateLimitExceeded || e.RetryAfter != photosocialtest.GraphRegainAccessMinutes*time.Minute {
@@ -166,9 +167,9 @@ func TestGraphReplayThrottled(t *testing.T) {
 // of it with cfg (Token and BaseURL are set here).
 func apifyReplay(t *testing.T, cfg photosocial.ApifyConfig) (*photosocialtest.Server, *photosocial.Apify) {
 	t.Helper()
-	srv := photosocialtest.NewApify(secret)
+	srv := photosocialtest.NewApify(credential)
 	t.Cleanup(srv.Close)
-	cfg.Token, cfg.BaseURL = secret, srv.URL
+	cfg.Token, cfg.BaseURL = credential, srv.URL
 	a, err := photosocial.NewApify(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -500,7 +501,7 @@ func TestApifyExpiredDatasetLogged(t *testing.T) {
 	q.Cursor = p1.Next
 	p2, err := a.Comments(context.Background(), q)
 	runs, _, _ := apifyCalls(srv)
-	if err != nil || len(p2.Comments) != 2 || runs != 2 || !strings.Contains(buf.String(), "had expired") || strings.Contains(buf.String(), secret) {
+	if err != nil || len(p2.Comments) != 2 || runs != 2 || !strings.Contains(buf.String(), "had expired") || strings.Contains(buf.String(), credential) {
 		t.Errorf("page 2: %+v, %v; %d runs; log %q", p2, err, runs, buf.String())
 	}
 }
@@ -524,9 +525,9 @@ func TestGraphReplayThumbnails(t *testing.T) {
 		{"v18.0", 1, true},
 		{"v14.0", 2, false},
 	} {
-		srv := photosocialtest.NewGraph(secret)
+		srv := photosocialtest.NewGraph(credential)
 		t.Cleanup(srv.Close)
-		g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: secret, UserID: photosocialtest.GraphUserID, BaseURL: srv.URL, APIVersion: tt.version})
+		g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: credential, UserID: photosocialtest.GraphUserID, BaseURL: srv.URL, APIVersion: tt.version})
 		if err != nil {
 			t.Fatal(err)
 		}
