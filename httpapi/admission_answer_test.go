@@ -8,6 +8,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // answerRoute answers a string of n bytes: an answer far larger than its
@@ -42,7 +43,7 @@ func TestAnswerCharged(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.cfg.Keys, tt.cfg.RatePerSecond = []string{testKey}, -1
+			tt.cfg.Keys, tt.cfg.RatePerSecond = []secret.String{testKey}, -1
 			s := newServer(tt.cfg)
 			h := s.handler([]route{answerRoute(tt.answer)})
 			other := sha256.Sum256([]byte("another key"))

@@ -9,6 +9,7 @@ import (
 	"path"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/textcut"
@@ -176,7 +177,7 @@ func (s *server) refuseAuth(w http.ResponseWriter, r *http.Request, wait time.Du
 // are logged, never the key.
 func (s *server) warnShortKeys() {
 	for i, k := range s.cfg.Keys {
-		if n := len([]rune(k)); k != "" && n < MinKeyLength {
+		if n := utf8.RuneCountInString(k.Reveal()); k != "" && n < MinKeyLength {
 			s.log.Warn("gateway key is too short to resist guessing; use at least 16 random characters",
 				"key_index", i, "length", n, "min_length", MinKeyLength)
 		}

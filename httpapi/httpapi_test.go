@@ -21,6 +21,7 @@ import (
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/secret"
 )
 
 const testKey = "test-key"
@@ -30,7 +31,7 @@ const testKey = "test-key"
 func testServer(t testing.TB, cfg Config, routes ...route) http.Handler {
 	t.Helper()
 	if cfg.Keys == nil {
-		cfg.Keys = []string{testKey}
+		cfg.Keys = []secret.String{testKey}
 	}
 	s := newServer(cfg)
 	return s.handler(routes)
@@ -202,7 +203,7 @@ func TestEveryErrorCode(t *testing.T) {
 }
 
 func TestGatewayAuth(t *testing.T) {
-	h := testServer(t, Config{Keys: []string{"k1", testKey}, Hosts: []string{"API.test", "other.test"}}, echoRoutes()...)
+	h := testServer(t, Config{Keys: []secret.String{"k1", testKey}, Hosts: []string{"API.test", "other.test"}}, echoRoutes()...)
 	tests := []struct {
 		name string
 		mods []func(*http.Request)
@@ -235,7 +236,7 @@ func TestGatewayAuth(t *testing.T) {
 		checkEnvelope(t, res, 200, "")
 	})
 	t.Run("no keys configured refuses all", func(t *testing.T) {
-		s := newServer(Config{Keys: []string{}})
+		s := newServer(Config{Keys: []secret.String{}})
 		res := do(t, s.handler(echoRoutes()), "POST", "/v1/test/echo", `{}`, header("X-Gateway-Key", ""))
 		checkEnvelope(t, res, 401, envelope.CodeUnauthorized)
 	})
@@ -267,7 +268,7 @@ func TestRateLimit(t *testing.T) {
 		t.Errorf("X-RateLimit-Remaining = %q on 429", res.header.Get("X-RateLimit-Remaining"))
 	}
 	// Another key has its own bucket.
-	h2 := testServer(t, Config{Keys: []string{testKey, "other"}, RatePerSecond: 0.5, Burst: 1}, echoRoutes()...)
+	h2 := testServer(t, Config{Keys: []secret.String{testKey, "other"}, RatePerSecond: 0.5, Burst: 1}, echoRoutes()...)
 	checkEnvelope(t, do(t, h2, "POST", "/v1/test/echo", `{}`), 200, "")
 	checkEnvelope(t, do(t, h2, "POST", "/v1/test/echo", `{}`), 429, envelope.CodeRateLimitExceeded)
 	checkEnvelope(t, do(t, h2, "POST", "/v1/test/echo", `{}`, header("X-Gateway-Key", "other")), 200, "")
@@ -643,7 +644,7 @@ func BenchmarkMiddleware(b *testing.B) {
 	}
 	b.Run("bare", func(b *testing.B) {
 		// The same operation and envelope, without mux or middleware.
-		s := newServer(Config{Keys: []string{testKey}})
+		s := newServer(Config{Keys: []secret.String{testKey}})
 		op := routes[0].op
 		run(b, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			data, ai, err := op(r)
