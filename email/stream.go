@@ -70,18 +70,7 @@ type StreamStats struct {
 }
 
 func (s *StreamStats) count(r *Result) {
-	s.Rows++
-	if r.IsValid {
-		s.Valid++
-	} else {
-		s.Invalid++
-	}
-	if r.IsDisposable {
-		s.Disposable++
-	}
-	if r.IsRoleAccount {
-		s.RoleAccounts++
-	}
+	tally{&s.Rows, &s.Valid, &s.Invalid, &s.Disposable, &s.RoleAccounts}.add(r)
 }
 
 // ValidateStream validates the addresses of a sequence of any length and

@@ -375,3 +375,27 @@ func FuzzVerifyCSV(f *testing.F) {
 		}
 	})
 }
+
+// A stream's counts are a bulk summary's, counted by the same tally: the
+// same list gives the same numbers in both.
+func TestStreamStatsCountAsBulkSummary(t *testing.T) {
+	_, r := fixture(t)
+	v := &Verifier{cfg: Config{Resolver: r}}
+	addrs := []string{"a@mx.test", "bad", "info@mx.test", "x@mailinator.com", "admin@mailinator.com", "b@nullmx.test", " "}
+	bulk := v.bulk(t.Context(), addrs, Checks{})
+	var csvIn strings.Builder
+	csvIn.WriteString("email\n")
+	for _, a := range addrs {
+		csvIn.WriteString(a + "\n")
+	}
+	stats, err := v.VerifyCSV(t.Context(), strings.NewReader(csvIn.String()), &bytes.Buffer{}, StreamOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := bulk.Summary
+	got := StreamStats{Rows: stats.Rows, Valid: stats.Valid, Invalid: stats.Invalid, Disposable: stats.Disposable, RoleAccounts: stats.RoleAccounts}
+	want := StreamStats{Rows: s.Total, Valid: s.Valid, Invalid: s.Invalid, Disposable: s.Disposable, RoleAccounts: s.RoleAccounts}
+	if got != want || s.Disposable == 0 || s.RoleAccounts == 0 || s.Invalid == 0 {
+		t.Errorf("stream counts %+v, bulk summary %+v: want equal, each kind present", got, s)
+	}
+}
