@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -106,17 +105,6 @@ func ExampleMemoryLimiter() {
 	// team-a false 0
 	// team-b true 1
 	// 2 keys tracked
-}
-
-// Routes lists the route table, as the OpenAPI document and the mux are
-// built from it.
-func ExampleRoutes() {
-	routes := httpapi.Routes()
-	fmt.Println(len(routes), "routes, from", routes[0])
-	fmt.Println(slices.Contains(routes, "POST /v1/dev/data/base64/encode"))
-	// Output:
-	// 53 routes, from GET /v1/photosocial/profile
-	// true
 }
 
 // GET /docs is an interactive reference of the API that needs no key; GET

@@ -194,15 +194,6 @@ func (a *answerBuffer) WriteTo(w io.Writer) (int64, error) {
 	return n, nil
 }
 
-// bytes returns the answer in one slice, for tests.
-func (a *answerBuffer) bytes() []byte {
-	var b []byte
-	for _, c := range a.chunks {
-		b = append(b, *c...)
-	}
-	return b
-}
-
 // retryAfterSeconds renders d as whole seconds, rounded up, at least 1.
 func retryAfterSeconds(d time.Duration) string {
 	secs := int64((d + time.Second - 1) / time.Second)
