@@ -399,3 +399,30 @@ func TestStreamStatsCountAsBulkSummary(t *testing.T) {
 		t.Errorf("stream counts %+v, bulk summary %+v: want equal, each kind present", got, s)
 	}
 }
+
+// A quoted field keeps its bytes, "\r\n" included: VerifyCSV writes it
+// back as it read it, and ValidateCSV returns it as the input (encoding/csv
+// read it as "\n").
+func TestCSVKeepsQuotedCR(t *testing.T) {
+	_, r := fixture(t)
+	v := &Verifier{cfg: Config{Resolver: r}}
+	in := "email,note\r\n\"a@mx.test\",\"line1\r\nline2\"\r\n\"b@mx.test\r\n\",x\r\n"
+	var out bytes.Buffer
+	stats, err := v.VerifyCSV(t.Context(), strings.NewReader(in), &out, StreamOptions{Checks: Checks{SkipMX: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "a@mx.test,\"line1\r\nline2\",true,") || !strings.Contains(out.String(), "\"b@mx.test\r\n\",x,true,") {
+		t.Errorf("VerifyCSV wrote:\n%q", out.String())
+	}
+	if stats.Rows != 2 || stats.Offset != int64(len(in)) {
+		t.Errorf("stats = %+v, want 2 rows spanning %d bytes", stats, len(in))
+	}
+	res, err := v.ValidateCSV(t.Context(), strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) != 2 || res.Results[1].Input != "b@mx.test\r\n" {
+		t.Errorf("ValidateCSV results = %+v, want the second input with its CR LF", res.Results)
+	}
+}
