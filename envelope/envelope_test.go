@@ -211,6 +211,43 @@ func BenchmarkIDSource(b *testing.B) {
 	}
 }
 
+func TestErrorCode(t *testing.T) {
+	notFound := errors.New("jobs: no such job")
+	tests := []struct {
+		err  error
+		want envelope.Code
+	}{
+		{nil, ""},
+		{envelope.Errorf(envelope.CodeNotFound, "no job"), envelope.CodeNotFound},
+		{fmt.Errorf("get: %w", &envelope.Error{Code: envelope.CodeNotFound, Message: "no job", Err: notFound}), envelope.CodeNotFound},
+		{envelope.Invalid("emails", "is required"), envelope.CodeInvalidRequest},
+		{fmt.Errorf("lookup: %w", context.DeadlineExceeded), envelope.CodeUpstreamTimeout},
+		{errors.New("a bug"), envelope.CodeInternal},
+	}
+	for _, tt := range tests {
+		if got := envelope.ErrorCode(tt.err); got != tt.want {
+			t.Errorf("ErrorCode(%v) = %q, want %q", tt.err, got, tt.want)
+		}
+	}
+}
+
+// A Go caller switches on the code, as the HTTP adapter does, and tells a
+// package's sentinels apart with errors.Is.
+func ExampleErrorCode() {
+	errNoJob := errors.New("jobs: no such job")
+	err := fmt.Errorf("fetching results: %w", &envelope.Error{Code: envelope.CodeNotFound, Message: `no job "j_1"`, Err: errNoJob})
+	switch envelope.ErrorCode(err) {
+	case envelope.CodeNotFound:
+		fmt.Println("not found; the job is gone:", errors.Is(err, errNoJob))
+	case envelope.CodeRateLimitExceeded, envelope.CodeUpstreamTimeout:
+		fmt.Println("retry later")
+	default:
+		fmt.Println(err)
+	}
+	// Output:
+	// not found; the job is gone: true
+}
+
 func ExampleFrom() {
 	err := fmt.Errorf("validate: %w", envelope.Invalid("emails", "must have at most 500 items"))
 	e := envelope.From(err)
