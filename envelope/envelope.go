@@ -10,7 +10,7 @@
 // Packages never build envelopes themselves. They return typed results and
 // errors; the HTTP adapter wraps them with [Success] or [Failure]. Errors
 // carry a [Code], and [Code.HTTPStatus] is the one place where a code becomes
-// an HTTP status.
+// an HTTP status; [ErrorCode] reads the code of any error, for a Go caller.
 package envelope
 
 import "github.com/quiverkit/quiver/llm"
