@@ -9,7 +9,6 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/cfgerr"
 	"github.com/quiverkit/quiver/internal/llmjson"
 	"github.com/quiverkit/quiver/llm"
@@ -92,17 +91,20 @@ func render(op string, data any) (llmjson.Request, error) {
 
 // ask renders op's prompt for req and asks the model for an answer of at
 // most about answerTokens tokens, checking the answer with check.
-func ask[T any](ctx context.Context, g *Generator, op string, req any, answerTokens int, check func(*T) []string) (T, envelope.AI, error) {
+func ask[T any](ctx context.Context, g *Generator, op string, req any, answerTokens int, check func(*T) []string) (T, llm.Usage, error) {
 	var zero T
 	if !g.llm.Enabled() {
-		return zero, envelope.AI{}, errNoModel(op)
+		return zero, llm.Usage{}, errNoModel(op)
 	}
 	r, err := render(op, req)
 	if err != nil {
-		return zero, envelope.AI{}, err
+		return zero, llm.Usage{}, err
 	}
 	r.MaxTokens = maxTokens(answerTokens)
-	return llmjson.Ask(ctx, &g.llm, r, check)
+	l := &g.llm
+	v, used, err := llmjson.Ask(ctx, llmjson.Settings{Model: l.Model, Name: l.ModelName(), Cost: l.PriceTable().Cost,
+		Timeout: l.Timeout, Attempts: l.Attempts(), DisableJSONMode: l.DisableJSONMode}, r, check)
+	return v, llm.Usage(used), err
 }
 
 // maxTokens bounds the answer of the model at twice the expected size
@@ -129,15 +131,15 @@ func errNoModel(op string) error {
 //	key_points  []string     distinct, not empty; "paragraph": 1 to 10 points of
 //	                         at most 40 words each; "bullets": 2 to 15 points, none
 //	                         starting with -, * or •, at most max_words words together
-func (g *Generator) Summarize(ctx context.Context, req SummarizeRequest) (Summary, envelope.AI, error) {
+func (g *Generator) Summarize(ctx context.Context, req SummarizeRequest) (Summary, llm.Usage, error) {
 	if err := req.normalize(); err != nil {
-		return Summary{}, envelope.AI{}, err
+		return Summary{}, llm.Usage{}, err
 	}
 	if !g.llm.Enabled() {
 		if err := ctx.Err(); err != nil {
-			return Summary{}, envelope.AI{}, err
+			return Summary{}, llm.Usage{}, err
 		}
-		return extractiveSummary(req), envelope.AI{Model: ExtractiveModel}, nil
+		return extractiveSummary(req), llm.Usage{Model: ExtractiveModel}, nil
 	}
 	res, ai, err := ask(ctx, g, "summarize", req, 300+2*(*req.MaxWords), func(s *Summary) []string { return checkSummary(req, s) })
 	if err == nil {
@@ -153,9 +155,9 @@ func (g *Generator) Summarize(ctx context.Context, req SummarizeRequest) (Summar
 //
 //	rewritten_text  string    not empty
 //	notes           []string  0 to 10 notes, not empty; null is read as []
-func (g *Generator) Rewrite(ctx context.Context, req RewriteRequest) (Rewrite, envelope.AI, error) {
+func (g *Generator) Rewrite(ctx context.Context, req RewriteRequest) (Rewrite, llm.Usage, error) {
 	if err := req.normalize(); err != nil {
-		return Rewrite{}, envelope.AI{}, err
+		return Rewrite{}, llm.Usage{}, err
 	}
 	return ask(ctx, g, "rewrite", req, 300+2*len(strings.Fields(req.Text)), checkRewrite)
 }
@@ -171,15 +173,15 @@ func (g *Generator) Rewrite(ctx context.Context, req RewriteRequest) (Rewrite, e
 //	description  string    not empty, at most 160 characters
 //	keywords     []string  3 to 10, distinct, not empty, at most 80 characters each;
 //	                       includes target_keyword when given
-func (g *Generator) MetaTags(ctx context.Context, req MetaTagsRequest) (MetaTags, envelope.AI, error) {
+func (g *Generator) MetaTags(ctx context.Context, req MetaTagsRequest) (MetaTags, llm.Usage, error) {
 	if err := req.normalize(); err != nil {
-		return MetaTags{}, envelope.AI{}, err
+		return MetaTags{}, llm.Usage{}, err
 	}
 	if !g.llm.Enabled() {
 		if err := ctx.Err(); err != nil {
-			return MetaTags{}, envelope.AI{}, err
+			return MetaTags{}, llm.Usage{}, err
 		}
-		return extractiveMetaTags(req), envelope.AI{Model: ExtractiveModel}, nil
+		return extractiveMetaTags(req), llm.Usage{Model: ExtractiveModel}, nil
 	}
 	return ask(ctx, g, "metatags", req, 300, func(m *MetaTags) []string { return checkMetaTags(req, m) })
 }
@@ -197,9 +199,9 @@ func (g *Generator) MetaTags(ctx context.Context, req MetaTagsRequest) (MetaTags
 //	                                                 each, not empty
 //	conclusion_angle    string                       not empty
 //	seo_keywords        []string                     as MetaTags' keywords
-func (g *Generator) BlogOutline(ctx context.Context, req BlogOutlineRequest) (BlogOutline, envelope.AI, error) {
+func (g *Generator) BlogOutline(ctx context.Context, req BlogOutlineRequest) (BlogOutline, llm.Usage, error) {
 	if err := req.normalize(); err != nil {
-		return BlogOutline{}, envelope.AI{}, err
+		return BlogOutline{}, llm.Usage{}, err
 	}
 	return ask(ctx, g, "outline", req, 200+120*(*req.Sections), func(o *BlogOutline) []string { return checkOutline(req, o) })
 }
@@ -215,9 +217,9 @@ func (g *Generator) BlogOutline(ctx context.Context, req BlogOutlineRequest) (Bl
 //	                         long 150 to 500
 //	bullet_points  []string  3 to 8, distinct, not empty
 //	seo_keywords   []string  as MetaTags' keywords
-func (g *Generator) ProductDescription(ctx context.Context, req ProductDescriptionRequest) (ProductDescription, envelope.AI, error) {
+func (g *Generator) ProductDescription(ctx context.Context, req ProductDescriptionRequest) (ProductDescription, llm.Usage, error) {
 	if err := req.normalize(); err != nil {
-		return ProductDescription{}, envelope.AI{}, err
+		return ProductDescription{}, llm.Usage{}, err
 	}
 	return ask(ctx, g, "product", req, 300+2*lengthWords[req.Length][1], func(p *ProductDescription) []string { return checkProduct(req, p) })
 }
@@ -235,9 +237,9 @@ func (g *Generator) ProductDescription(ctx context.Context, req ProductDescripti
 //	                                 with " #tag" per hashtag within the platform's post
 //	                                 limit (x 280, bluesky 300, threads and mastodon 500,
 //	                                 photosocial 2200, linkedin 3000, facebook 5000)
-func (g *Generator) SocialCaption(ctx context.Context, req SocialCaptionRequest) (SocialCaptions, envelope.AI, error) {
+func (g *Generator) SocialCaption(ctx context.Context, req SocialCaptionRequest) (SocialCaptions, llm.Usage, error) {
 	if err := req.normalize(); err != nil {
-		return SocialCaptions{}, envelope.AI{}, err
+		return SocialCaptions{}, llm.Usage{}, err
 	}
 	res, ai, err := ask(ctx, g, "caption", req, 100+(*req.Variants)*(platforms[req.Platform].limit/3+60), func(s *SocialCaptions) []string { return checkCaptions(req, s) })
 	if err == nil {
@@ -257,9 +259,9 @@ func (g *Generator) SocialCaption(ctx context.Context, req SocialCaptionRequest)
 //	                                                    most 150 characters; angle not
 //	                                                    empty; predicted_ctr_score from 0
 //	                                                    to 1
-func (g *Generator) Headlines(ctx context.Context, req HeadlinesRequest) (Headlines, envelope.AI, error) {
+func (g *Generator) Headlines(ctx context.Context, req HeadlinesRequest) (Headlines, llm.Usage, error) {
 	if err := req.normalize(); err != nil {
-		return Headlines{}, envelope.AI{}, err
+		return Headlines{}, llm.Usage{}, err
 	}
 	return ask(ctx, g, "headlines", req, 100+50*(*req.Count), func(h *Headlines) []string { return checkHeadlines(req, h) })
 }
@@ -271,9 +273,9 @@ func (g *Generator) Headlines(ctx context.Context, req HeadlinesRequest) (Headli
 //
 //	faqs  []{question, answer}  exactly the request's count; questions distinct, not
 //	                            empty, ending with "?"; answers not empty
-func (g *Generator) FAQ(ctx context.Context, req FAQRequest) (FAQ, envelope.AI, error) {
+func (g *Generator) FAQ(ctx context.Context, req FAQRequest) (FAQ, llm.Usage, error) {
 	if err := req.normalize(); err != nil {
-		return FAQ{}, envelope.AI{}, err
+		return FAQ{}, llm.Usage{}, err
 	}
 	return ask(ctx, g, "faq", req, 100+150*(*req.Count), func(f *FAQ) []string { return checkFAQ(req, f) })
 }

@@ -94,7 +94,7 @@ func ExampleGenerator_Summarize_extractive() {
 	g, _ := content.New(content.Config{}) // no model: the extractive engine answers
 	s, meta, err := g.Summarize(context.Background(), content.SummarizeRequest{
 		Text:     pumpPage,
-		MaxWords: content.Ptr(40),
+		MaxWords: new(40),
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -131,7 +131,7 @@ func ExampleGenerator_MetaTags_extractive() {
 func ExampleGenerator_Summarize() {
 	g, srv := scriptedGenerator(`{"summary":"A solar pump irrigates off-grid farms without fuel or batteries.","key_points":["Runs from two solar panels.","Removes the diesel bill."]}`)
 	defer srv.Close()
-	s, meta, err := g.Summarize(context.Background(), content.SummarizeRequest{Text: pumpPage, MaxWords: content.Ptr(20)})
+	s, meta, err := g.Summarize(context.Background(), content.SummarizeRequest{Text: pumpPage, MaxWords: new(20)})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -193,7 +193,7 @@ func ExampleGenerator_BlogOutline() {
 	o, _, err := g.BlogOutline(context.Background(), content.BlogOutlineRequest{
 		Topic:         "Urban beekeeping",
 		TargetKeyword: "urban beekeeping",
-		Sections:      content.Ptr(3),
+		Sections:      new(3),
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -239,7 +239,7 @@ func ExampleGenerator_SocialCaption() {
 	c, _, err := g.SocialCaption(context.Background(), content.SocialCaptionRequest{
 		Content:  "Our solar pump is out.",
 		Platform: "twitter",
-		Variants: content.Ptr(2),
+		Variants: new(2),
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -260,7 +260,7 @@ func ExampleGenerator_Headlines() {
 		`{"headline":"How One Pump Ended a Diesel Bill","angle":"story","predicted_ctr_score":0.71},` +
 		`{"headline":"5 Reasons Farmers Go Solar","angle":"listicle","predicted_ctr_score":0.55}]}`)
 	defer srv.Close()
-	h, _, err := g.Headlines(context.Background(), content.HeadlinesRequest{Topic: "Solar irrigation", Count: content.Ptr(3)})
+	h, _, err := g.Headlines(context.Background(), content.HeadlinesRequest{Topic: "Solar irrigation", Count: new(3)})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -279,7 +279,7 @@ func ExampleGenerator_FAQ() {
 		`{"question":"What does the water cost?","answer":"Nothing once the pump is installed."},` +
 		`{"question":"Why replace a diesel pump?","answer":"Diesel is expensive and the engines break down."}]}`)
 	defer srv.Close()
-	f, _, err := g.FAQ(context.Background(), content.FAQRequest{SourceText: pumpPage, Count: content.Ptr(3)})
+	f, _, err := g.FAQ(context.Background(), content.FAQRequest{SourceText: pumpPage, Count: new(3)})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // The extractive engine answers Summarize and MetaTags without a language
@@ -305,11 +307,10 @@ func pickSentences(ss []sentence, order []int, budget int) []string {
 
 // cutWords keeps the first n words of s, marking the cut with "…".
 func cutWords(s string, n int) string {
-	f := strings.Fields(s)
-	if len(f) <= n {
-		return s
+	if w := textcut.Words(s, n); w != s {
+		return strings.TrimRight(w, ",;:-") + "…"
 	}
-	return strings.TrimRight(strings.Join(f[:n], " "), ",;:-") + "…"
+	return s
 }
 
 // cutRunes cuts s at a word boundary to at most n characters; when
@@ -323,15 +324,15 @@ func cutRunes(s string, n int, ellipsis bool) string {
 	if ellipsis {
 		limit--
 	}
-	rs := []rune(s)
-	cut := limit
-	for cut > 0 && !unicode.IsSpace(rs[cut]) {
-		cut--
+	// The last space among the first limit+1 characters ends the cut; one
+	// long word is cut inside.
+	out := textcut.Runes(s, limit+1)
+	if i := strings.LastIndexByte(out, ' '); i > 0 {
+		out = out[:i]
+	} else {
+		out = textcut.Runes(s, limit)
 	}
-	if cut == 0 { // one long word: cut inside it
-		cut = limit
-	}
-	out := strings.TrimRight(string(rs[:cut]), " ,;:-–—")
+	out = strings.TrimRight(out, " ,;:-–—")
 	if ellipsis {
 		out += "…"
 	}

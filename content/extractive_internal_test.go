@@ -52,6 +52,9 @@ func TestCutRunes(t *testing.T) {
 		{"Supercalifragilistic", 10, true, "Supercali…"},
 		{"  spaced\n  out   text ", 15, false, "spaced out text"},
 		{"héllo wörld ünïcode", 12, false, "héllo wörld"},
+		{"héllo wörld ünïcode", 11, false, "héllo wörld"}, // the space after the limit ends the cut
+		{"héllo wörld ünïcode", 10, true, "héllo…"},
+		{"ab cd", 2, true, "a…"},
 	}
 	for _, tt := range tests {
 		got := cutRunes(tt.in, tt.n, tt.ellipsis)

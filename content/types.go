@@ -1,7 +1,8 @@
 package content
 
 // Requests. Pointer fields distinguish "absent" (nil: the default applies)
-// from an explicit value that must then be in range; [Ptr] builds them.
+// from an explicit value that must then be in range; new builds them, as
+// in SummarizeRequest{Text: t, MaxWords: new(80)}.
 // String fields whose default is null are plain strings: empty means
 // absent.
 
@@ -230,7 +231,3 @@ type FAQItem struct {
 	// Answer is drawn from the source text.
 	Answer string `json:"answer"`
 }
-
-// Ptr returns a pointer to v, for the optional fields of requests:
-// content.SummarizeRequest{Text: t, MaxWords: content.Ptr(80)}.
-func Ptr[T any](v T) *T { return &v }

@@ -91,7 +91,7 @@ func (c *checker) short(field string, s *string, def string, maxRunes int) {
 // intRange checks an optional integer and applies its default.
 func (c *checker) intRange(field string, p **int, def, lo, hi int) {
 	if *p == nil {
-		*p = Ptr(def)
+		*p = new(def)
 		return
 	}
 	if n := **p; n < lo || n > hi {
@@ -102,7 +102,7 @@ func (c *checker) intRange(field string, p **int, def, lo, hi int) {
 // boolean applies the default of an optional boolean.
 func boolean(p **bool, def bool) {
 	if *p == nil {
-		*p = Ptr(def)
+		*p = new(def)
 	}
 }
 

@@ -58,11 +58,11 @@ func DecodeBase64(_ context.Context, req Base64Request) (Base64Result, error) {
 	padded := strings.Contains(req.Value, "=")
 	out, err := base64Encoding(req.URLSafe, padded).DecodeString(req.Value)
 	if err != nil {
-		res.Error = ptr(describeBase64Error(req.Value, req.URLSafe, err))
+		res.Error = new(describeBase64Error(req.Value, req.URLSafe, err))
 		return res, nil
 	}
 	if !utf8.Valid(out) {
-		res.Error = ptr(fmt.Sprintf("the decoded %d bytes are not valid UTF-8 text (binary data cannot be returned as a string)", len(out)))
+		res.Error = new(fmt.Sprintf("the decoded %d bytes are not valid UTF-8 text (binary data cannot be returned as a string)", len(out)))
 		return res, nil
 	}
 	res.Output = string(out)
@@ -104,5 +104,3 @@ func describeBase64Error(in string, urlSafe bool, err error) string {
 	}
 	return msg
 }
-
-func ptr[T any](v T) *T { return &v }

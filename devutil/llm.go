@@ -62,6 +62,13 @@ func newSettings(cfg Config) (settings, error) {
 	return settings{llm: cfg.LLM, matchTimeout: cfg.RegexMatchTimeout}, nil
 }
 
+// model returns the model and its settings as llmjson asks them.
+func (s *settings) model() llmjson.Settings {
+	l := &s.llm
+	return llmjson.Settings{Model: l.Model, Name: l.ModelName(), Cost: l.PriceTable().Cost,
+		Timeout: l.Timeout, Attempts: l.Attempts(), DisableJSONMode: l.DisableJSONMode}
+}
+
 // regexTimeout returns the match timeout in force.
 func (s *settings) regexTimeout() time.Duration {
 	if s.matchTimeout <= 0 {

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // ReadmeGenerator is [GenerateReadme] with an optional language model
@@ -53,13 +53,13 @@ Rules:
 //	description  string    1 to 10000 characters, not blank
 //	features     []string  exactly as many as the request's non-empty features, in
 //	                       their order, each 1 to 300 characters, not blank
-func (g *ReadmeGenerator) Generate(ctx context.Context, req ReadmeRequest) (ReadmeResult, envelope.AI, error) {
+func (g *ReadmeGenerator) Generate(ctx context.Context, req ReadmeRequest) (ReadmeResult, llm.Usage, error) {
 	if err := validateReadme(req); err != nil {
-		return ReadmeResult{}, envelope.AI{}, err
+		return ReadmeResult{}, llm.Usage{}, err
 	}
 	if !req.Polish || !g.llm.Enabled() {
 		res, err := GenerateReadme(ctx, req)
-		return res, envelope.AI{}, err
+		return res, llm.Usage{}, err
 	}
 	features := nonEmpty(req.Features)
 	var prompt strings.Builder
@@ -86,7 +86,8 @@ func (g *ReadmeGenerator) Generate(ctx context.Context, req ReadmeRequest) (Read
 		}
 		return v
 	}
-	ans, ai, err := llmjson.Ask(ctx, &g.llm, llmjson.Request{System: readmeSystemPrompt, Prompt: prompt.String()}, check)
+	ans, used, err := llmjson.Ask(ctx, g.model(), llmjson.Request{System: readmeSystemPrompt, Prompt: prompt.String()}, check)
+	ai := llm.Usage(used)
 	if err != nil {
 		return ReadmeResult{}, ai, err
 	}

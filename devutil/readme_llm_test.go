@@ -79,7 +79,7 @@ func TestReadmeGeneratorWithoutPolish(t *testing.T) {
 	req := polishRequest
 	req.Polish = false
 	res, ai, err := newReadmeGenerator(t, llm.Config{Model: srv.ModelT(t, "m")}).Generate(context.Background(), req)
-	if err != nil || res.Polished || ai != (envelope.AI{}) || res.ReadmeMD != readme(t, req) {
+	if err != nil || res.Polished || ai != (llm.Usage{}) || res.ReadmeMD != readme(t, req) {
 		t.Errorf("res %+v ai %+v err %v", res, ai, err)
 	}
 	// Polish without a model is SERVICE_UNAVAILABLE.

@@ -566,7 +566,7 @@ func (p *rxParser) parseGroup() (*rxInfo, *PatternError) {
 			j++
 		}
 		if j >= len(rest) || (rest[j] != ')' && rest[j] != ':') || j == 2 && rest[j] == ')' {
-			return nil, p.errAt(start, "unknown group construct %q", truncate(rest, j+1))
+			return nil, p.errAt(start, "unknown group construct %q", textcut.Cut(rest, j+1))
 		}
 		meaning, on := describeFlags(rest[2:j])
 		if strings.ContainsRune(rest[2:j], 'x') {
@@ -667,9 +667,6 @@ func describeFlags(spec string) (string, bool) {
 	xOn := !strings.Contains(spec, "-") || strings.Index(spec, "x") < strings.Index(spec, "-")
 	return strings.Join(parts, "; "), xOn
 }
-
-// truncate returns s cut to at most n bytes at a character boundary.
-func truncate(s string, n int) string { return textcut.Cut(s, n) }
 
 var rxEscapes = map[byte]string{
 	'd': "a digit (0-9; any Unicode digit in some flavors)",

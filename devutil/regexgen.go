@@ -15,6 +15,8 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/internal/textcut"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // Regex flavors [RegexGenerator.Generate] accepts.
@@ -105,7 +107,7 @@ func NewRegexGenerator(cfg Config) (*RegexGenerator, error) {
 // writes the pattern and its test cases; the pattern is compiled in its
 // flavor and run against every test case with a match timeout, and a
 // pattern that fails is sent back with its failures, a bounded number of
-// times. The AI metadata accounts for every call.
+// times. The usage (llm.Usage) accounts for every call.
 //
 // Answer contract (see the package doc for the notation): the model
 // answers one JSON object with these fields, checked before use:
@@ -120,16 +122,16 @@ func NewRegexGenerator(cfg Config) (*RegexGenerator, error) {
 //	                                       true and 2 false, each string at most 500
 //	                                       bytes; the pattern matches each case as it
 //	                                       says, within the match timeout
-func (g *RegexGenerator) Generate(ctx context.Context, req RegexGenerateRequest) (RegexGenerateResult, envelope.AI, error) {
+func (g *RegexGenerator) Generate(ctx context.Context, req RegexGenerateRequest) (RegexGenerateResult, llm.Usage, error) {
 	flavor, err := validateRegexRequest(req)
 	if err != nil {
-		return RegexGenerateResult{}, envelope.AI{}, err
+		return RegexGenerateResult{}, llm.Usage{}, err
 	}
 	if !g.llm.Enabled() {
 		if e := lookupCatalog(req.Description); e != nil {
-			return e.result(flavor), envelope.AI{}, nil
+			return e.result(flavor), llm.Usage{}, nil
 		}
-		return RegexGenerateResult{}, envelope.AI{}, errNoModel(fmt.Sprintf(
+		return RegexGenerateResult{}, llm.Usage{}, errNoModel(fmt.Sprintf(
 			"no built-in pattern matches this description (the catalog knows %s), and", strings.Join(CatalogNames(), ", ")))
 	}
 	return g.ask(ctx, req.Description, flavor)
@@ -145,7 +147,7 @@ func validateRegexRequest(req RegexGenerateRequest) (string, error) {
 	}
 	flavor := normalizeFlavor(req.Flavor)
 	if flavor == "" {
-		v.Addf("flavor", "must be one of pcre, python, javascript, go, re2, dotnet; got %q", truncate(req.Flavor, 40))
+		v.Addf("flavor", "must be one of pcre, python, javascript, go, re2, dotnet; got %q", textcut.Cut(req.Flavor, 40))
 	}
 	return flavor, v.Err()
 }
@@ -280,7 +282,7 @@ Rules:
 - Avoid nested quantifiers such as (a+)+ that can backtrack catastrophically.
 - Every test case is run against the pattern; a pattern that fails any of them is rejected.`
 
-func (g *RegexGenerator) ask(ctx context.Context, description, flavor string) (RegexGenerateResult, envelope.AI, error) {
+func (g *RegexGenerator) ask(ctx context.Context, description, flavor string) (RegexGenerateResult, llm.Usage, error) {
 	req := llmjson.Request{
 		System: regexSystemPrompt + "\n" + flavorRules[flavor],
 		Prompt: "Write a regular expression for: " + description,
@@ -320,7 +322,8 @@ func (g *RegexGenerator) ask(ctx context.Context, description, flavor string) (R
 		}
 		return runTestCases(m, a.TestCases)
 	}
-	ans, ai, err := llmjson.Ask(ctx, &g.llm, req, check)
+	ans, used, err := llmjson.Ask(ctx, g.model(), req, check)
+	ai := llm.Usage(used)
 	if err != nil {
 		return RegexGenerateResult{}, ai, err
 	}

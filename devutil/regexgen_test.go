@@ -27,7 +27,7 @@ func catalogResult(t *testing.T, description, flavor string) devutil.RegexGenera
 	if err != nil {
 		t.Fatalf("Generate(%q, %s): %v", description, flavor, err)
 	}
-	if ai != (envelope.AI{}) {
+	if ai != (llm.Usage{}) {
 		t.Errorf("catalog answer has AI metadata %+v", ai)
 	}
 	return res

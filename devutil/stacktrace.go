@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // Bounds of [AnalyzeStacktrace]: the analysis reads at most this many
@@ -128,7 +129,7 @@ func AnalyzeStacktrace(_ context.Context, req StacktraceRequest) (StacktraceResu
 	if req.Language != "" {
 		lang = normalizeLanguage(req.Language)
 		if lang == "" {
-			return StacktraceResult{}, envelope.Invalidf("language", "must be one of go, python, java, kotlin, javascript, ruby, dotnet, php, rust (or empty to detect it); got %q", truncate(req.Language, 40))
+			return StacktraceResult{}, envelope.Invalidf("language", "must be one of go, python, java, kotlin, javascript, ruby, dotnet, php, rust (or empty to detect it); got %q", textcut.Cut(req.Language, 40))
 		}
 	}
 	lines, truncated := splitTraceLines(req.Stacktrace)
@@ -163,7 +164,7 @@ func AnalyzeStacktrace(_ context.Context, req StacktraceRequest) (StacktraceResu
 			return res, nil
 		}
 		res.ErrorType = "unknown"
-		res.ErrorMessage = truncate(msg, 500)
+		res.ErrorMessage = textcut.Cut(msg, 500)
 		res.RootCause = "the input does not look like a stack trace or an error message this analyzer knows; include the full trace, with the error line and the frames"
 		res.FixSuggestion = "Paste the complete output: the error type and message line and every frame below it. Set language if the trace is from an unusual runtime."
 		res.Confidence = 0.1
@@ -300,7 +301,7 @@ func splitTraceLines(s string) ([]string, bool) {
 // to maxStacktraceLineLen bytes.
 func boundLines(lines []string) []string {
 	for i, l := range lines {
-		lines[i] = truncate(strings.TrimSuffix(l, "\r"), maxStacktraceLineLen)
+		lines[i] = textcut.Cut(strings.TrimSuffix(l, "\r"), maxStacktraceLineLen)
 	}
 	return lines
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
+	"github.com/quiverkit/quiver/internal/textcut"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // maxAISuggestionLength bounds the model's suggestion, in bytes.
@@ -43,7 +45,7 @@ Answer with one JSON object and nothing else: {"suggestion": "..."}
 // configured and the error was recognized, asks the model for advice
 // specific to the trace, which goes to AISuggestion. The deterministic
 // fields are never replaced. When the model fails, the analysis is still
-// returned, with the reason in AINote; the AI metadata accounts for what
+// returned, with the reason in AINote; the usage (llm.Usage) accounts for what
 // the model used either way.
 //
 // Answer contract (see the package doc for the notation): the model
@@ -52,20 +54,20 @@ Answer with one JSON object and nothing else: {"suggestion": "..."}
 //	suggestion  string  not empty, at most 1500 bytes; no code fence (```) and no
 //	                    link ("://" or "www."): the documentation links are the
 //	                    analysis' own
-func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest) (StacktraceResult, envelope.AI, error) {
+func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest) (StacktraceResult, llm.Usage, error) {
 	res, err := AnalyzeStacktrace(ctx, req)
 	if err != nil || !a.llm.Enabled() || res.ErrorType == "unknown" {
-		return res, envelope.AI{}, err
+		return res, llm.Usage{}, err
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Language: %s\n", res.Language)
 	if req.Framework != "" {
-		fmt.Fprintf(&b, "Framework: %s\n", truncate(singleLine(req.Framework), 100))
+		fmt.Fprintf(&b, "Framework: %s\n", textcut.Cut(singleLine(req.Framework), 100))
 	}
 	fmt.Fprintf(&b, "Error type: %s\nMessage: %s\nRoot cause: %s\nGeneric fix: %s\n",
-		res.ErrorType, truncate(res.ErrorMessage, 500), truncate(res.RootCause, 800), res.FixSuggestion)
+		res.ErrorType, textcut.Cut(res.ErrorMessage, 500), textcut.Cut(res.RootCause, 800), res.FixSuggestion)
 	for _, c := range res.Chain {
-		fmt.Fprintf(&b, "Chained error: %s\n", truncate(c, 300))
+		fmt.Fprintf(&b, "Chained error: %s\n", textcut.Cut(c, 300))
 	}
 	b.WriteString("Frames, innermost first:\n")
 	for i, f := range res.Frames {
@@ -76,7 +78,7 @@ func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest)
 		if f.Application {
 			kind = "application"
 		}
-		fmt.Fprintf(&b, "- %s [%s]\n", truncate(describeFrame(f), 300), kind)
+		fmt.Fprintf(&b, "- %s [%s]\n", textcut.Cut(describeFrame(f), 300), kind)
 	}
 	check := func(s *aiSuggestion) []string {
 		switch n := len(strings.TrimSpace(s.Suggestion)); {
@@ -93,7 +95,8 @@ func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest)
 		}
 		return nil
 	}
-	ans, ai, err := llmjson.Ask(ctx, &a.llm, llmjson.Request{System: stacktraceSystemPrompt, Prompt: b.String()}, check)
+	ans, used, err := llmjson.Ask(ctx, a.model(), llmjson.Request{System: stacktraceSystemPrompt, Prompt: b.String()}, check)
+	ai := llm.Usage(used)
 	if err != nil {
 		if ctx.Err() != nil {
 			// err is llmjson's classified error, which still wraps

@@ -139,21 +139,30 @@ func (v *Verifier) bulk(ctx context.Context, inputs []string, c Checks) BulkResu
 			s.Duplicates++
 		}
 		seen[key] = true
-		s.Total++
-		if r.IsValid {
-			s.Valid++
-		} else {
-			s.Invalid++
-		}
-		if r.IsDisposable {
-			s.Disposable++
-		}
-		if r.IsRoleAccount {
-			s.RoleAccounts++
-		}
+		tally{&s.Total, &s.Valid, &s.Invalid, &s.Disposable, &s.RoleAccounts}.add(r)
 	}
 	s.DomainsWithMX = len(withMX)
 	return out
+}
+
+// tally is the one counter of results that a bulk [Summary] and the
+// [StreamStats] of a stream share, over their own fields.
+type tally struct{ total, valid, invalid, disposable, role *int }
+
+// add counts r.
+func (t tally) add(r *Result) {
+	*t.total++
+	if r.IsValid {
+		*t.valid++
+	} else {
+		*t.invalid++
+	}
+	if r.IsDisposable {
+		*t.disposable++
+	}
+	if r.IsRoleAccount {
+		*t.role++
+	}
 }
 
 // mxAll looks up the MX of each domain, at most Concurrency at once.

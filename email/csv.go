@@ -3,13 +3,13 @@ package email
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/csvrec"
 )
 
 // Limits of a CSV upload.
@@ -31,7 +31,8 @@ type CSVResult struct {
 
 // ValidateCSV validates the addresses of a CSV file: a header row, then
 // at most 1,000 data rows, at most 512 KB in all. A UTF-8 BOM, CRLF line
-// ends and quoted fields are accepted; blank lines are skipped. The
+// ends and quoted fields are accepted (a quoted field keeps its bytes,
+// line ends included); blank lines are skipped. The
 // address column is the one headed "email" (any case), else the first.
 // Every check of [Verifier.ValidateBulk] runs. A file that breaks a limit
 // or is not CSV is a validation error on field "file" naming the limit or
@@ -44,17 +45,15 @@ func (v *Verifier) ValidateCSV(ctx context.Context, file io.Reader) (CSVResult, 
 	if len(data) > MaxCSVBytes {
 		return CSVResult{}, envelope.Invalidf("file", "is larger than the limit of %d bytes (512 KB)", MaxCSVBytes)
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	r := csv.NewReader(bytes.NewReader(data))
-	r.FieldsPerRecord = -1
-	r.ReuseRecord = true
-	header, err := r.Read()
+	r := csvrec.NewReader(bytes.NewReader(data), MaxCSVBytes)
+	rec, err := r.Read()
 	if errors.Is(err, io.EOF) {
 		return CSVResult{}, envelope.Invalid("file", "is empty: a header row is required")
 	}
 	if err != nil {
 		return CSVResult{}, csvError(err, "header row")
 	}
+	header := rec.Strings(nil)
 	col := AddressColumn(header)
 	out := CSVResult{Column: strings.TrimSpace(header[col])}
 	var emails []string
@@ -70,8 +69,8 @@ func (v *Verifier) ValidateCSV(ctx context.Context, file io.Reader) (CSVResult, 
 			return CSVResult{}, envelope.Invalidf("file", "has more than the limit of %d data rows", MaxCSVRows)
 		}
 		addr := ""
-		if col < len(rec) {
-			addr = rec[col]
+		if col < rec.Len() {
+			addr = string(rec.Field(col))
 		}
 		emails = append(emails, addr)
 	}
@@ -94,9 +93,9 @@ func AddressColumn(header []string) int {
 
 // csvError names the place of a CSV syntax error.
 func csvError(err error, where string) error {
-	var pe *csv.ParseError
+	var pe *csvrec.ParseError
 	if errors.As(err, &pe) {
-		return envelope.Invalidf("file", "%s (line %d): %v", where, pe.StartLine, pe.Err)
+		return envelope.Invalidf("file", "%s (line %d): %v", where, pe.Line, pe.Err)
 	}
 	return envelope.Invalidf("file", "%s: %v", where, err)
 }

@@ -64,7 +64,7 @@
 //     MX at a non-public address is not contacted unless
 //     SMTPOptions.AllowPrivateAddresses is set.
 //   - The SMTP probe can go through a SOCKS5 proxy (SMTPOptions.Proxy),
-//     whose credentials are redacted wherever the options are printed.
+//     a secret.String, redacted wherever the options are printed.
 //     The probes and STARTTLS checks of one Verifier are paced per mail
 //     server address: at most SMTPOptions.HostConnections at once,
 //     starts SMTPOptions.HostInterval apart.

@@ -70,8 +70,6 @@ func fixture(t testing.TB, cfg resolvertest.Config) (*resolvertest.Server, *reso
 	return srv, r
 }
 
-func ptr[T any](v T) *T { return &v }
-
 func TestValidateMXRules(t *testing.T) {
 	_, r := fixture(t, resolvertest.Config{ServFail: []string{"servfail.test"}, Drop: []string{"slow.test"}})
 	v := &Verifier{cfg: Config{Resolver: r}}
@@ -218,7 +216,7 @@ func TestValidateBulk(t *testing.T) {
 		"a@mx.test", "B@MX.test", "a@mx.test", " a@mx.test ", "bad", "bad",
 		"x@mailinator.com", "support@implicit.test", "a@nullmx.test", "A@mx.test",
 	}
-	res, err := v.ValidateBulk(context.Background(), BulkRequest{Emails: emails, CheckMX: ptr(true)})
+	res, err := v.ValidateBulk(context.Background(), BulkRequest{Emails: emails, CheckMX: new(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +238,7 @@ func TestValidateBulk(t *testing.T) {
 	}
 
 	// The switches.
-	res, _ = v.ValidateBulk(context.Background(), BulkRequest{Emails: []string{"support@mailinator.com"}, CheckMX: ptr(false), CheckDisposable: ptr(false), CheckRoleAccount: ptr(false)})
+	res, _ = v.ValidateBulk(context.Background(), BulkRequest{Emails: []string{"support@mailinator.com"}, CheckMX: new(false), CheckDisposable: new(false), CheckRoleAccount: new(false)})
 	if it := res.Results[0]; it.MX != nil || it.IsDisposable || it.IsRoleAccount || it.HasMXRecords {
 		t.Errorf("checks switched off still ran: %+v", it)
 	}

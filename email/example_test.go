@@ -398,7 +398,7 @@ func ExampleSMTPOptions() {
 	fmt.Println(errors.Is(err, email.ErrInvalidConfig), err)
 	// Output:
 	// true
-	// {HeloName:verify.example.org MailFrom: Port:0 DialContext:false Proxy:socks5://[redacted]@127.0.0.1:1080 ConnectTimeout:0s StepTimeout:0s SkipCatchAll:false MaxHosts:0 AllowPrivateAddresses:false HostConnections:1 HostInterval:2s}
+	// {HeloName:verify.example.org MailFrom: Port:0 DialContext:<nil> Proxy:[redacted] ConnectTimeout:0s StepTimeout:0s SkipCatchAll:false MaxHosts:0 AllowPrivateAddresses:false HostConnections:1 HostInterval:2s}
 	// false
 	// true email: invalid configuration: SMTP.Proxy must use the scheme socks5 (socks5://user:password@host:port)
 }

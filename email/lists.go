@@ -10,8 +10,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/quiverkit/quiver/envelope"
 	"golang.org/x/net/idna"
+
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 //go:generate go run ./internal/gen -out data
@@ -95,7 +96,7 @@ func readList(r io.Reader, domains bool) ([]string, error) {
 		if domains {
 			a, err := idna.Lookup.ToASCII(strings.TrimPrefix(line, "*."))
 			if err != nil || !strings.Contains(a, ".") {
-				return nil, fmt.Errorf("line %d: %s is not a domain", n, envelope.Quote(line))
+				return nil, fmt.Errorf("line %d: %s is not a domain", n, textcut.Quote(line))
 			}
 			line = a
 		}

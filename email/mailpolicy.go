@@ -545,7 +545,7 @@ func (v *Verifier) fetchPolicy(ctx context.Context, url string) (p *mailauth.MTA
 		return nil, "", fmt.Errorf("reading %s: %w", url, err)
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/plain" {
-		warn = fmt.Sprintf("the policy is served as %s; RFC 8461 section 3.2 requires text/plain", envelope.Quote(resp.Header.Get("Content-Type")))
+		warn = fmt.Sprintf("the policy is served as %s; RFC 8461 section 3.2 requires text/plain", textcut.Quote(resp.Header.Get("Content-Type")))
 	}
 	return mailauth.ParseMTASTSPolicy(string(body)), warn, nil
 }

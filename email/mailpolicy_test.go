@@ -233,7 +233,7 @@ func TestCheckMTASTS(t *testing.T) {
 		codes   []string
 		errPart string
 	}{
-		{"sts-valid.test", RecordValid, "enforce", ptr(true), nil, ""},
+		{"sts-valid.test", RecordValid, "enforce", new(true), nil, ""},
 		{"sts-missing.test", RecordMissing, "", nil, nil, ""},
 		{"sts-invalid.test", RecordInvalid, "", nil, []string{"error:mta_sts_syntax"}, ""},
 		{"sts-multi.test", RecordInvalid, "", nil, []string{"error:mta_sts_multiple_records"}, ""},
@@ -243,9 +243,9 @@ func TestCheckMTASTS(t *testing.T) {
 		{"sts-oversized.test", RecordInvalid, "", nil, []string{"error:mta_sts_policy_unavailable"}, "larger than 65536 bytes"},
 		{"sts-redirect.test", RecordInvalid, "", nil, []string{"error:mta_sts_policy_unavailable"}, "answers 302, a redirect"},
 		{"sts-badpolicy.test", RecordInvalid, "", nil, []string{"error:mta_sts_policy_syntax", "error:mta_sts_policy_syntax"}, ""},
-		{"sts-mismatch.test", RecordValid, "enforce", ptr(false), []string{"error:mta_sts_mx_mismatch"}, ""},
-		{"sts-testing.test", RecordValid, "testing", ptr(false), []string{"warning:mta_sts_mx_mismatch"}, ""},
-		{"sts-html.test", RecordValid, "enforce", ptr(true), []string{"warning:mta_sts_policy_content_type"}, ""},
+		{"sts-mismatch.test", RecordValid, "enforce", new(false), []string{"error:mta_sts_mx_mismatch"}, ""},
+		{"sts-testing.test", RecordValid, "testing", new(false), []string{"warning:mta_sts_mx_mismatch"}, ""},
+		{"sts-html.test", RecordValid, "enforce", new(true), []string{"warning:mta_sts_policy_content_type"}, ""},
 		{"sts-servfail.test", RecordError, "", nil, []string{"warning:dns_error"}, "SERVFAIL"},
 		// A fetch failing on the network proves nothing about the domain:
 		// a warning; a host that does not exist is the domain's error.

@@ -108,10 +108,3 @@ func (p *pacer) sweep(now time.Time) {
 	}
 	p.swept = len(p.hosts)
 }
-
-// tracked is the number of addresses the pacer holds state for.
-func (p *pacer) tracked() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.hosts)
-}

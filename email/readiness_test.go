@@ -26,9 +26,9 @@ func TestBulkSenderReadinessLines(t *testing.T) {
 		{"nothing of its own to align", DomainHealth{MX: MX{Status: MXFound}, DMARC: dmarc, DKIM: &DKIM{Status: RecordMissing}, MTASTS: &MTASTS{Status: RecordMissing}, Problems: []Problem{{Code: "spf_missing"}}}, "fupuuu", "subdomain"},
 		{"dns failures", DomainHealth{MX: MX{Status: MXFound}, DKIM: &DKIM{Status: RecordError, Error: "SERVFAIL"}, MTASTS: &MTASTS{Status: RecordError}, Problems: []Problem{{Code: "dns_error"}}}, "uuuuuu", "SERVFAIL"},
 		{"fcrdns and starttls", DomainHealth{MX: MX{Status: MXFound}, SPF: validSPF, DMARC: dmarc, DKIM: &DKIM{Status: RecordMissing}, MTASTS: &MTASTS{Status: RecordMissing},
-			MXHosts: []MXHost{{Host: "mx1.x.test", Addresses: []MXAddress{{IP: "192.0.2.1", FCrDNS: true}}, STARTTLS: ptr(true)}, {Host: "mx2.x.test", Addresses: []MXAddress{{IP: "192.0.2.2", FCrDNS: true}}, STARTTLS: ptr(true)}}}, "pupppp", "every MX host offers STARTTLS"},
+			MXHosts: []MXHost{{Host: "mx1.x.test", Addresses: []MXAddress{{IP: "192.0.2.1", FCrDNS: true}}, STARTTLS: new(true)}, {Host: "mx2.x.test", Addresses: []MXAddress{{IP: "192.0.2.2", FCrDNS: true}}, STARTTLS: new(true)}}}, "pupppp", "every MX host offers STARTTLS"},
 		{"no fcrdns, no starttls", DomainHealth{MX: MX{Status: MXFound}, SPF: validSPF, DMARC: dmarc, DKIM: &DKIM{Status: RecordMissing}, MTASTS: &MTASTS{Status: RecordMissing},
-			MXHosts: []MXHost{{Host: "mx1.x.test", Addresses: []MXAddress{{IP: "192.0.2.1"}, {IP: "2001:db8::1", FCrDNS: true}}, STARTTLS: ptr(false)}}}, "puppff", "1 of 2 MX host addresses lack"},
+			MXHosts: []MXHost{{Host: "mx1.x.test", Addresses: []MXAddress{{IP: "192.0.2.1"}, {IP: "2001:db8::1", FCrDNS: true}}, STARTTLS: new(false)}}}, "puppff", "1 of 2 MX host addresses lack"},
 		{"mta-sts none", DomainHealth{MX: MX{Status: MXFound}, SPF: validSPF, DMARC: dmarc, DKIM: &DKIM{Status: RecordMissing}, MTASTS: &MTASTS{Status: RecordValid, Policy: &mailauth.MTASTSPolicy{Mode: "none"}}}, "puppuu", "adkim=r"},
 	}
 	for _, tt := range tests {

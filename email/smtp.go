@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/internal/safehttp"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // Defaults of [SMTPOptions].
@@ -46,8 +47,9 @@ type SMTPOptions struct {
 	// DialContext opens connections: to the mail server, or to the
 	// proxy when Proxy is set. Default: a net.Dialer. It is given an IP
 	// address: the MX host is resolved through the Verifier's
-	// Config.Resolver.
-	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Config.Resolver. Being a function, it is left out of the JSON form
+	// of the options.
+	DialContext func(ctx context.Context, network, addr string) (net.Conn, error) `json:"-"`
 	// Proxy is the URL of a SOCKS5 proxy through which the probe
 	// connects, "socks5://user:password@host:port" (the user name and
 	// password, RFC 1929, are optional; percent-encode reserved
@@ -57,11 +59,10 @@ type SMTPOptions struct {
 	// AllowPrivateAddresses; the proxy is asked to connect to that
 	// address, and resolves nothing. The proxy's own address may be
 	// anything, loopback included. New refuses a URL that is not of this
-	// form, wrapping ErrInvalidConfig. The user name and password never
-	// appear in errors, logs, or the fmt, log/slog and JSON forms of the
-	// options, where they read "[redacted]".
-	// Default "": direct connections.
-	Proxy string
+	// form, wrapping ErrInvalidConfig. The URL holds a password: it never
+	// appears in errors, and its printed forms show "[redacted]" (see
+	// package secret). Default "": direct connections.
+	Proxy secret.String
 	// ConnectTimeout bounds the connection and the server's greeting.
 	// Default DefaultConnectTimeout.
 	ConnectTimeout time.Duration

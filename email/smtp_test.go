@@ -101,13 +101,13 @@ func TestSMTPProbe(t *testing.T) {
 		catchAll *bool
 		code     int
 	}{
-		{name: "accept", box: &mailbox{known: known}, addr: "Alice@mx.test", status: SMTPVerified, verified: true, catchAll: ptr(false), code: 250},
+		{name: "accept", box: &mailbox{known: known}, addr: "Alice@mx.test", status: SMTPVerified, verified: true, catchAll: new(false), code: 250},
 		{name: "reject", box: &mailbox{known: known}, addr: "bob@mx.test", status: SMTPRejected, code: 550},
-		{name: "catch-all", box: &mailbox{catchAll: true}, addr: "bob@mx.test", status: SMTPCatchAll, catchAll: ptr(true), code: 250},
+		{name: "catch-all", box: &mailbox{catchAll: true}, addr: "bob@mx.test", status: SMTPCatchAll, catchAll: new(true), code: 250},
 		{name: "catch-all check off", box: &mailbox{known: known}, addr: "alice@mx.test", opts: SMTPOptions{SkipCatchAll: true}, status: SMTPUnknown, reason: SMTPNoCatchAllCheck, code: 250},
 		{name: "greylist", box: &mailbox{greylist: true}, addr: "alice@mx.test", status: SMTPUnknown, reason: SMTPGreylisted, code: 451},
 		{name: "blocked", box: &mailbox{blockAll: true}, addr: "alice@mx.test", status: SMTPUnknown, reason: SMTPBlocked, code: 554},
-		{name: "UTF-8 mailbox, SMTPUTF8 offered", box: &mailbox{known: map[string]bool{"用户@mx.test": true}, smtputf8: true}, addr: "用户@mx.test", status: SMTPVerified, verified: true, catchAll: ptr(false), code: 250},
+		{name: "UTF-8 mailbox, SMTPUTF8 offered", box: &mailbox{known: map[string]bool{"用户@mx.test": true}, smtputf8: true}, addr: "用户@mx.test", status: SMTPVerified, verified: true, catchAll: new(false), code: 250},
 		// RFC 6531 section 3.2: a UTF-8 address is not sent to a server
 		// without SMTPUTF8, and its refusal would say nothing of the mailbox.
 		{name: "UTF-8 mailbox, no SMTPUTF8", box: &mailbox{known: map[string]bool{"用户@mx.test": true}}, addr: "用户@mx.test", status: SMTPUnknown, reason: SMTPUTF8Unsupported},

@@ -1,20 +1,21 @@
 package email
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/csvrec"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // DefaultWindow is the default of [StreamOptions.Window].
@@ -69,18 +70,7 @@ type StreamStats struct {
 }
 
 func (s *StreamStats) count(r *Result) {
-	s.Rows++
-	if r.IsValid {
-		s.Valid++
-	} else {
-		s.Invalid++
-	}
-	if r.IsDisposable {
-		s.Disposable++
-	}
-	if r.IsRoleAccount {
-		s.RoleAccounts++
-	}
+	tally{&s.Rows, &s.Valid, &s.Invalid, &s.Disposable, &s.RoleAccounts}.add(r)
 }
 
 // ValidateStream validates the addresses of a sequence of any length and
@@ -124,7 +114,8 @@ func (v *Verifier) ValidateStream(ctx context.Context, addrs iter.Seq[string], o
 // the file back to w, each row followed by the result columns of
 // [CSVResultHeader]: the rows keep their order and their fields. The
 // first row is the header. A UTF-8 BOM, CRLF line ends and quoted fields
-// are accepted; blank lines are skipped; a row without the address column
+// are accepted (a quoted field keeps its bytes, line ends included, and
+// is written back as it was read); blank lines are skipped; a row without the address column
 // is checked as an empty address. Rows shorter than the header are padded
 // with empty fields, so that the result columns line up under their
 // names (rows longer than the header keep their extra fields).
@@ -139,21 +130,15 @@ func (v *Verifier) ValidateStream(ctx context.Context, addrs iter.Seq[string], o
 // validation error on field "file" naming the line.
 func (v *Verifier) VerifyCSV(ctx context.Context, r io.Reader, w io.Writer, opts StreamOptions) (StreamStats, error) {
 	var stats StreamStats
-	br := bufio.NewReader(r)
-	var bom int64
-	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
-		br.Discard(3)
-		bom = 3
-	}
-	cr := csv.NewReader(br)
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
+	cr := csvrec.NewReader(r, math.MaxInt32) // a row is held whole, as the doc says
+	rec, err := cr.Read()
 	if errors.Is(err, io.EOF) {
 		return stats, envelope.Invalid("file", "is empty: a header row is required")
 	}
 	if err != nil {
 		return stats, csvError(err, "header row")
 	}
+	header := rec.Strings(nil)
 	col, err := addressColumn(header, opts.Column)
 	if err != nil {
 		return stats, err
@@ -172,7 +157,7 @@ func (v *Verifier) VerifyCSV(ctx context.Context, r io.Reader, w io.Writer, opts
 			return stats, csvError(err, fmt.Sprintf("row %d", row))
 		}
 	}
-	stats.Offset = cr.InputOffset() + bom
+	stats.Offset = cr.Offset()
 
 	var rowErr error
 	read := func() ([]string, string, int64, bool, error) {
@@ -184,11 +169,12 @@ func (v *Verifier) VerifyCSV(ctx context.Context, r io.Reader, w io.Writer, opts
 			return nil, "", 0, false, csvError(err, fmt.Sprintf("row %d", row))
 		}
 		row++
+		fields := rec.Strings(nil)
 		addr := ""
-		if col < len(rec) {
-			addr = rec[col]
+		if col < len(fields) {
+			addr = fields[col]
 		}
-		return rec, addr, cr.InputOffset() + bom, true, nil
+		return fields, addr, cr.Offset(), true, nil
 	}
 	fields := make([]string, 0, 2*len(header)+len(csvResultHeader))
 	err = stream(ctx, v, opts, read, func(rec []string, it BulkItem, offset int64) bool {
@@ -300,7 +286,7 @@ func addressColumn(header []string, name string) (int, error) {
 		}
 	}
 	if name != "" {
-		return 0, envelope.Invalidf("column", "no column is headed %s", envelope.Quote(name))
+		return 0, envelope.Invalidf("column", "no column is headed %s", textcut.Quote(name))
 	}
 	return 0, nil
 }

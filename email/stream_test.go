@@ -374,3 +374,54 @@ func FuzzVerifyCSV(f *testing.F) {
 		}
 	})
 }
+
+// A stream's counts are a bulk summary's, counted by the same tally: the
+// same list gives the same numbers in both.
+func TestStreamStatsCountAsBulkSummary(t *testing.T) {
+	_, r := fixture(t, resolvertest.Config{})
+	v := &Verifier{cfg: Config{Resolver: r}}
+	addrs := []string{"a@mx.test", "bad", "info@mx.test", "x@mailinator.com", "admin@mailinator.com", "b@nullmx.test", " "}
+	bulk := v.bulk(t.Context(), addrs, Checks{})
+	var csvIn strings.Builder
+	csvIn.WriteString("email\n")
+	for _, a := range addrs {
+		csvIn.WriteString(a + "\n")
+	}
+	stats, err := v.VerifyCSV(t.Context(), strings.NewReader(csvIn.String()), &bytes.Buffer{}, StreamOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := bulk.Summary
+	got := StreamStats{Rows: stats.Rows, Valid: stats.Valid, Invalid: stats.Invalid, Disposable: stats.Disposable, RoleAccounts: stats.RoleAccounts}
+	want := StreamStats{Rows: s.Total, Valid: s.Valid, Invalid: s.Invalid, Disposable: s.Disposable, RoleAccounts: s.RoleAccounts}
+	if got != want || s.Disposable == 0 || s.RoleAccounts == 0 || s.Invalid == 0 {
+		t.Errorf("stream counts %+v, bulk summary %+v: want equal, each kind present", got, s)
+	}
+}
+
+// A quoted field keeps its bytes, "\r\n" included: VerifyCSV writes it
+// back as it read it, and ValidateCSV returns it as the input (encoding/csv
+// read it as "\n").
+func TestCSVKeepsQuotedCR(t *testing.T) {
+	_, r := fixture(t, resolvertest.Config{})
+	v := &Verifier{cfg: Config{Resolver: r}}
+	in := "email,note\r\n\"a@mx.test\",\"line1\r\nline2\"\r\n\"b@mx.test\r\n\",x\r\n"
+	var out bytes.Buffer
+	stats, err := v.VerifyCSV(t.Context(), strings.NewReader(in), &out, StreamOptions{Checks: Checks{SkipMX: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "a@mx.test,\"line1\r\nline2\",true,") || !strings.Contains(out.String(), "\"b@mx.test\r\n\",x,true,") {
+		t.Errorf("VerifyCSV wrote:\n%q", out.String())
+	}
+	if stats.Rows != 2 || stats.Offset != int64(len(in)) {
+		t.Errorf("stats = %+v, want 2 rows spanning %d bytes", stats, len(in))
+	}
+	res, err := v.ValidateCSV(t.Context(), strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) != 2 || res.Results[1].Input != "b@mx.test\r\n" {
+		t.Errorf("ValidateCSV results = %+v, want the second input with its CR LF", res.Results)
+	}
+}

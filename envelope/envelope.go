@@ -1,6 +1,7 @@
 // Package envelope defines the response envelope shared by every Quiver
-// service, the error codes that travel in it, request IDs, and the metadata
-// that AI-backed operations report.
+// service, the error codes that travel in it, and request IDs. The usage
+// that operations answered by a language model report is [llm.Usage],
+// which [Meta] carries.
 //
 // Every response body has the same four fields:
 //
@@ -9,8 +10,10 @@
 // Packages never build envelopes themselves. They return typed results and
 // errors; the HTTP adapter wraps them with [Success] or [Failure]. Errors
 // carry a [Code], and [Code.HTTPStatus] is the one place where a code becomes
-// an HTTP status.
+// an HTTP status; [ErrorCode] reads the code of any error, for a Go caller.
 package envelope
+
+import "github.com/quiverkit/quiver/llm"
 
 // Envelope is the body of every response.
 type Envelope struct {
@@ -26,38 +29,13 @@ type Envelope struct {
 
 // Meta is the envelope's metadata object.
 //
-// AI operations embed [AI], whose fields then appear inline next to
-// request_id. When AI is nil those fields are absent.
+// Operations answered by a language model set Usage, whose fields then
+// appear inline next to request_id (model, prompt_tokens,
+// completion_tokens, cost_usd). When Usage is nil those fields are absent.
 type Meta struct {
 	// RequestID has the form req_<id>; see [IDSource].
 	RequestID string `json:"request_id,omitempty"`
-	*AI
-}
-
-// AI is the metadata of an operation answered by a language model.
-type AI struct {
-	// Model names the model that answered, e.g. "gpt-4o-mini" or
-	// "quiver-extractive" for the deterministic fallback.
-	Model string `json:"model"`
-	// PromptTokens is the number of input tokens the provider reported,
-	// summed over every attempt.
-	PromptTokens int `json:"prompt_tokens"`
-	// CompletionTokens is the number of output tokens the provider
-	// reported, summed over every attempt.
-	CompletionTokens int `json:"completion_tokens"`
-	// CostUSD is the estimated cost in US dollars, summed over every attempt.
-	CostUSD float64 `json:"cost_usd"`
-}
-
-// Add accumulates the usage of another call into a. The model name of the
-// latest non-empty call wins.
-func (a *AI) Add(b AI) {
-	if b.Model != "" {
-		a.Model = b.Model
-	}
-	a.PromptTokens += b.PromptTokens
-	a.CompletionTokens += b.CompletionTokens
-	a.CostUSD += b.CostUSD
+	*llm.Usage
 }
 
 // Success returns the envelope of a successful call.

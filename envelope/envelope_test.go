@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/llm"
 )
 
 func TestCodeHTTPStatus(t *testing.T) {
@@ -131,7 +133,7 @@ func TestEnvelopeJSON(t *testing.T) {
 		},
 		{
 			"ai meta",
-			envelope.Success(nil, envelope.Meta{RequestID: "req_1", AI: &envelope.AI{Model: "m", PromptTokens: 3, CompletionTokens: 4, CostUSD: 0.5}}),
+			envelope.Success(nil, envelope.Meta{RequestID: "req_1", Usage: &llm.Usage{Model: "m", PromptTokens: 3, CompletionTokens: 4, CostUSD: 0.5}}),
 			`{"success":true,"data":null,"error":null,"meta":{"request_id":"req_1","model":"m","prompt_tokens":3,"completion_tokens":4,"cost_usd":0.5}}`,
 		},
 		{
@@ -155,16 +157,6 @@ func TestEnvelopeJSON(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", b, tt.want)
 			}
 		})
-	}
-}
-
-func TestAIAdd(t *testing.T) {
-	var total envelope.AI
-	total.Add(envelope.AI{Model: "a", PromptTokens: 10, CompletionTokens: 5, CostUSD: 0.25})
-	total.Add(envelope.AI{Model: "b", PromptTokens: 1, CompletionTokens: 2, CostUSD: 0.5})
-	want := envelope.AI{Model: "b", PromptTokens: 11, CompletionTokens: 7, CostUSD: 0.75}
-	if total != want {
-		t.Errorf("Add = %+v, want %+v", total, want)
 	}
 }
 
@@ -217,6 +209,43 @@ func BenchmarkIDSource(b *testing.B) {
 	for b.Loop() {
 		_ = src.New()
 	}
+}
+
+func TestErrorCode(t *testing.T) {
+	notFound := errors.New("jobs: no such job")
+	tests := []struct {
+		err  error
+		want envelope.Code
+	}{
+		{nil, ""},
+		{envelope.Errorf(envelope.CodeNotFound, "no job"), envelope.CodeNotFound},
+		{fmt.Errorf("get: %w", &envelope.Error{Code: envelope.CodeNotFound, Message: "no job", Err: notFound}), envelope.CodeNotFound},
+		{envelope.Invalid("emails", "is required"), envelope.CodeInvalidRequest},
+		{fmt.Errorf("lookup: %w", context.DeadlineExceeded), envelope.CodeUpstreamTimeout},
+		{errors.New("a bug"), envelope.CodeInternal},
+	}
+	for _, tt := range tests {
+		if got := envelope.ErrorCode(tt.err); got != tt.want {
+			t.Errorf("ErrorCode(%v) = %q, want %q", tt.err, got, tt.want)
+		}
+	}
+}
+
+// A Go caller switches on the code, as the HTTP adapter does, and tells a
+// package's sentinels apart with errors.Is.
+func ExampleErrorCode() {
+	errNoJob := errors.New("jobs: no such job")
+	err := fmt.Errorf("fetching results: %w", &envelope.Error{Code: envelope.CodeNotFound, Message: `no job "j_1"`, Err: errNoJob})
+	switch envelope.ErrorCode(err) {
+	case envelope.CodeNotFound:
+		fmt.Println("not found; the job is gone:", errors.Is(err, errNoJob))
+	case envelope.CodeRateLimitExceeded, envelope.CodeUpstreamTimeout:
+		fmt.Println("retry later")
+	default:
+		fmt.Println(err)
+	}
+	// Output:
+	// not found; the job is gone: true
 }
 
 func ExampleFrom() {

@@ -259,6 +259,19 @@ func issueText(is FieldIssue) string {
 	return is.Field + ": " + is.Issue
 }
 
+// ErrorCode returns the code of err as [From] classifies it: the Code of
+// the *Error in its chain, INVALID_REQUEST for a *ValidationError,
+// UPSTREAM_TIMEOUT for context.DeadlineExceeded, INTERNAL_ERROR for any
+// other error, and "" for nil. A caller switches on it, as the HTTP
+// adapter maps it to a status with [Code.HTTPStatus]; errors.Is tells the
+// package's own sentinels apart within a code.
+func ErrorCode(err error) Code {
+	if e := From(err); e != nil {
+		return e.Code
+	}
+	return ""
+}
+
 // From converts any error into the envelope's error object. It is the single
 // place where errors are classified:
 //

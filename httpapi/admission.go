@@ -226,13 +226,6 @@ func (a *admission) releaseHeavy() {
 	a.heavy--
 }
 
-// inFlight returns the weight in flight, for tests.
-func (a *admission) inFlight() int64 {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.used
-}
-
 // admit wraps a route's handler in the admission control. The weight is
 // held until the response is written, since a response that a client
 // reads slowly holds its memory until then; the request's ticket, in its

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // answerRoute answers a string of n bytes: an answer far larger than its
@@ -14,7 +16,7 @@ import (
 func answerRoute(n int) route {
 	return route{
 		method: http.MethodGet, path: "/v1/test/answer", group: groupDev, response: typeOf[string](),
-		op: func(*http.Request) (any, *envelope.AI, error) { return strings.Repeat("x", n), nil, nil },
+		op: func(*http.Request) (any, *llm.Usage, error) { return strings.Repeat("x", n), nil, nil },
 	}
 }
 
@@ -41,7 +43,7 @@ func TestAnswerCharged(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.cfg.Keys, tt.cfg.RatePerSecond = []string{testKey}, -1
+			tt.cfg.Keys, tt.cfg.RatePerSecond = []secret.String{testKey}, -1
 			s := newServer(tt.cfg)
 			h := s.handler([]route{answerRoute(tt.answer)})
 			other := sha256.Sum256([]byte("another key"))

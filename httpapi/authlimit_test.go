@@ -16,6 +16,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // viaProxy is a request that the trusted proxy 127.0.0.1 forwards for a
@@ -80,7 +81,7 @@ func floodNet(t *testing.T, s *server, avoid ...netip.Addr) uint64 {
 // another address and from another /32.
 func TestAuthFailureTableStaysUnderItsCap(t *testing.T) {
 	var logs testutil.SyncBuffer
-	s := newServer(Config{Keys: []string{testKey}, RatePerSecond: -1, TrustedProxies: []string{"127.0.0.1"}, AuthFailureMaxAddresses: 1000,
+	s := newServer(Config{Keys: []secret.String{testKey}, RatePerSecond: -1, TrustedProxies: []string{"127.0.0.1"}, AuthFailureMaxAddresses: 1000,
 		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	h := s.handler(echoRoutes())
 	other6 := netip.MustParseAddr("2001:db9::1")
@@ -142,7 +143,7 @@ func TestAuthFailurePrefixIsLimited(t *testing.T) {
 // table does not push out a blocked address or /48 to give it fresh
 // tries.
 func TestBlockedAddressSurvivesFlood(t *testing.T) {
-	s := newServer(Config{Keys: []string{testKey}, RatePerSecond: -1, TrustedProxies: []string{"127.0.0.1"}, AuthFailureMaxAddresses: 1000})
+	s := newServer(Config{Keys: []secret.String{testKey}, RatePerSecond: -1, TrustedProxies: []string{"127.0.0.1"}, AuthFailureMaxAddresses: 1000})
 	// The clock stands still: on a busy machine the flood may take
 	// seconds, in which the blocked /48 would earn tries back (one a
 	// second) and the test would measure the machine.
@@ -177,7 +178,7 @@ func TestBlockedAddressSurvivesFlood(t *testing.T) {
 // TestRightKeysLeaveNoEntry: a request with the right key gives back
 // the failure it took: clients that never fail are not tracked.
 func TestRightKeysLeaveNoEntry(t *testing.T) {
-	s := newServer(Config{Keys: []string{testKey}, RatePerSecond: -1, TrustedProxies: []string{"127.0.0.1"}})
+	s := newServer(Config{Keys: []secret.String{testKey}, RatePerSecond: -1, TrustedProxies: []string{"127.0.0.1"}})
 	h := s.handler(echoRoutes())
 	for i := range 500 {
 		checkEnvelope(t, do(t, h, "POST", "/v1/test/echo", `{}`, viaProxy(net64(0x2001_0db8_0000_0000|uint64(i)<<16))), 200, "")
@@ -364,7 +365,7 @@ func TestFailureTableMemory(t *testing.T) {
 // next of 2^20 /64s (16 in each of 65,536 /48s) through the proxy, and
 // reports the entries left in s's failure table.
 func benchAuth(b *testing.B, gatewayKey string) {
-	s := newServer(Config{Keys: []string{testKey}, RatePerSecond: -1, TrustedProxies: []string{"127.0.0.1"}})
+	s := newServer(Config{Keys: []secret.String{testKey}, RatePerSecond: -1, TrustedProxies: []string{"127.0.0.1"}})
 	h := s.handler(echoRoutes())
 	xff := make([]string, 1<<20)
 	for i := range xff {

@@ -16,6 +16,7 @@ import (
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
 )
@@ -35,12 +36,12 @@ func TestConfigErrorsSayTheirCauseOnce(t *testing.T) {
 	}{
 		{"llm Validate", badLLM.Validate(), []error{llm.ErrInvalidConfig}},
 		{"llm Validate, two fields", twoBad.Validate(), []error{llm.ErrInvalidConfig}},
-		{"httpapi LLM", newErr(httpapi.New(httpapi.Config{Keys: []string{"k"}, LLM: badLLM})), []error{httpapi.ErrInvalidConfig, llm.ErrInvalidConfig}},
-		{"httpapi LLM, two fields", newErr(httpapi.New(httpapi.Config{Keys: []string{"k"}, LLM: twoBad})), []error{httpapi.ErrInvalidConfig, llm.ErrInvalidConfig}},
-		{"httpapi fields", newErr(httpapi.New(httpapi.Config{Keys: []string{" "}, Burst: -1, MaxBodyBytes: -1, TrustedProxies: []string{"nope"}})), []error{httpapi.ErrInvalidConfig}},
+		{"httpapi LLM", newErr(httpapi.New(httpapi.Config{Keys: []secret.String{"k"}, LLM: badLLM})), []error{httpapi.ErrInvalidConfig, llm.ErrInvalidConfig}},
+		{"httpapi LLM, two fields", newErr(httpapi.New(httpapi.Config{Keys: []secret.String{"k"}, LLM: twoBad})), []error{httpapi.ErrInvalidConfig, llm.ErrInvalidConfig}},
+		{"httpapi fields", newErr(httpapi.New(httpapi.Config{Keys: []secret.String{" "}, Burst: -1, MaxBodyBytes: -1, TrustedProxies: []string{"nope"}})), []error{httpapi.ErrInvalidConfig}},
 		{"httpapi no keys", newErr(httpapi.New(httpapi.Config{})), []error{httpapi.ErrInvalidConfig}},
-		{"httpapi email", newErr(httpapi.New(httpapi.Config{Keys: []string{"k"}, EmailSMTP: email.SMTPOptions{Port: 70000}})), []error{email.ErrInvalidConfig}},
-		{"httpapi email DNSBL", newErr(httpapi.New(httpapi.Config{Keys: []string{"k"}, EmailDNSBLZones: []string{"not a zone"}})), []error{email.ErrInvalidConfig}},
+		{"httpapi email", newErr(httpapi.New(httpapi.Config{Keys: []secret.String{"k"}, EmailSMTP: email.SMTPOptions{Port: 70000}})), []error{email.ErrInvalidConfig}},
+		{"httpapi email DNSBL", newErr(httpapi.New(httpapi.Config{Keys: []secret.String{"k"}, EmailDNSBLZones: []string{"not a zone"}})), []error{email.ErrInvalidConfig}},
 		{"content LLM", newErr(content.New(content.Config{LLM: badLLM})), []error{content.ErrInvalidConfig, llm.ErrInvalidConfig}},
 		{"devutil LLM", newErr(devutil.NewRegexGenerator(devutil.Config{LLM: badLLM})), []error{devutil.ErrInvalidConfig, llm.ErrInvalidConfig}},
 		{"devutil match timeout", newErr(devutil.NewRegexGenerator(devutil.Config{RegexMatchTimeout: -1})), []error{devutil.ErrInvalidConfig}},

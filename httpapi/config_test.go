@@ -14,10 +14,11 @@ import (
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
+	"github.com/quiverkit/quiver/secret"
 )
 
 func TestNewRefusesInvalidConfig(t *testing.T) {
-	ok := httpapi.Config{Keys: []string{"k"}}
+	ok := httpapi.Config{Keys: []secret.String{"k"}}
 	tests := []struct {
 		name  string
 		edit  func(c *httpapi.Config)
@@ -27,7 +28,7 @@ func TestNewRefusesInvalidConfig(t *testing.T) {
 		{"rate limit off", func(c *httpapi.Config) { c.RatePerSecond = -1 }, ""},
 		{"request timeout off", func(c *httpapi.Config) { c.RequestTimeout = -1 }, ""},
 		{"no keys", func(c *httpapi.Config) { c.Keys = nil }, "Keys"},
-		{"blank key", func(c *httpapi.Config) { c.Keys = []string{"k", " "} }, "Keys[1]"},
+		{"blank key", func(c *httpapi.Config) { c.Keys = []secret.String{"k", " "} }, "Keys[1]"},
 		{"blank host", func(c *httpapi.Config) { c.Hosts = []string{""} }, "Hosts[0]"},
 		{"NaN rate", func(c *httpapi.Config) { c.RatePerSecond = math.NaN() }, "RatePerSecond"},
 		{"infinite rate", func(c *httpapi.Config) { c.RatePerSecond = math.Inf(1) }, "RatePerSecond"},
@@ -67,7 +68,7 @@ func TestNewRefusesInvalidConfig(t *testing.T) {
 func TestNewRefusesConflictingRegistry(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(prometheus.NewGauge(prometheus.GaugeOpts{Name: "quiver_http_requests_total", Help: "not ours"}))
-	if h, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, Metrics: reg}); err == nil || h != nil {
+	if h, err := httpapi.New(httpapi.Config{Keys: []secret.String{"k"}, Metrics: reg}); err == nil || h != nil {
 		t.Errorf("New = %v, %v; want a registration error", h, err)
 	}
 }
@@ -76,7 +77,7 @@ func TestNewRefusesConflictingRegistry(t *testing.T) {
 func TestNewSharesRegistry(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	for i := range 2 {
-		if _, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, Metrics: reg}); err != nil {
+		if _, err := httpapi.New(httpapi.Config{Keys: []secret.String{"k"}, Metrics: reg}); err != nil {
 			t.Fatalf("handler %d: %v", i, err)
 		}
 	}
@@ -97,7 +98,7 @@ func TestNewWarnsOfUnknownPrice(t *testing.T) {
 		{"price given", llm.Config{Model: s.ModelT(t, "llama3.2"), Name: "llama3.2", Prices: llm.Prices{"llama3.2": {}}}, false},
 	} {
 		var logs bytes.Buffer
-		_, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, LLM: tt.llm, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		_, err := httpapi.New(httpapi.Config{Keys: []secret.String{"k"}, LLM: tt.llm, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 		if err != nil {
 			t.Fatal(err)
 		}

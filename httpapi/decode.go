@@ -16,6 +16,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/strictjson"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // decodeJSON reads the request body into v strictly: the Content-Type must
@@ -52,7 +53,7 @@ func noQuery(r *http.Request) error {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	var verr envelope.ValidationError
 	for name := range q {
-		verr.Add(envelope.Excerpt(name), "is not a known parameter: this route takes its input in the request body, not the query")
+		verr.Add(textcut.Excerpt(name), "is not a known parameter: this route takes its input in the request body, not the query")
 	}
 	if err != nil || len(verr.Issues) == 0 {
 		verr.Add("", "this route takes its input in the request body, not the query string")
@@ -121,7 +122,7 @@ func decodeQuery(r *http.Request, v any) error {
 	}
 	for name := range q {
 		if !known[name] {
-			verr.Add(envelope.Excerpt(name), "is not a known parameter")
+			verr.Add(textcut.Excerpt(name), "is not a known parameter")
 		}
 	}
 	return verr.Err()
@@ -132,12 +133,12 @@ func decodeQuery(r *http.Request, v any) error {
 func queryReason(err error) string {
 	var esc url.EscapeError
 	if errors.As(err, &esc) {
-		return "invalid percent-encoding " + envelope.Quote(string(esc)) + " (write % as %25)"
+		return "invalid percent-encoding " + textcut.Quote(string(esc)) + " (write % as %25)"
 	}
 	if strings.Contains(err.Error(), "semicolon") {
 		return "a semicolon is not a separator; use &"
 	}
-	return envelope.Excerpt(err.Error())
+	return textcut.Excerpt(err.Error())
 }
 
 // jsonName returns the JSON name of a struct field, or "" when it is not

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // get makes an unauthenticated GET through h with the given headers.
@@ -30,7 +31,7 @@ var assetRef = regexp.MustCompile(`(?:src|href)="(docs/assets/[^"]+)"`)
 // strict Content-Security-Policy, assets that may be cached for good and
 // come gzipped to those that take it, and the redirect from /.
 func TestDocsPage(t *testing.T) {
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}})
 
 	rec := get(h, "/docs")
 	if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "text/html; charset=utf-8" {
@@ -134,8 +135,8 @@ func TestDocsPage(t *testing.T) {
 // TestDocsDisabled checks that Config.DisableDocs leaves /docs, its
 // assets and the redirect from / unserved.
 func TestDocsDisabled(t *testing.T) {
-	on := mustNew(t, httpapi.Config{Keys: []string{"k"}})
-	off := mustNew(t, httpapi.Config{Keys: []string{"k"}, DisableDocs: true})
+	on := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}})
+	off := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, DisableDocs: true})
 	asset := "/" + assetRef.FindStringSubmatch(get(on, "/docs").Body.String())[1]
 	for _, target := range []string{"/", "/docs", "/docs/", "/docs/NOTICE.md", asset} {
 		rec := get(off, target)
@@ -151,7 +152,7 @@ func TestDocsDisabled(t *testing.T) {
 // TestDocsPageCanTryEveryMethod: the try-it button of the /docs page
 // works for every method a route uses (DELETE cancels a job).
 func TestDocsPageCanTryEveryMethod(t *testing.T) {
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}})
 	var js string
 	for _, ref := range assetRef.FindAllStringSubmatch(get(h, "/docs").Body.String(), -1) {
 		if strings.HasSuffix(ref[1], "/docs.js") {

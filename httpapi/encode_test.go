@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/llm"
 )
 
 type encodeInner struct {
@@ -59,7 +60,7 @@ func TestEncodeJSONMatchesEncodingJSON(t *testing.T) {
 			Err: &envelope.Error{Code: envelope.CodeInvalidRequest, Message: "m", Details: []envelope.FieldIssue{{Field: "f", Issue: "i"}}},
 			Dur: time.Second, Arr: [2]byte{1, 2}, Iface: map[string]any{"b": 1, "a": []int{}}, skip: 1,
 		},
-		envelope.Success(map[string]any{"results": []encodeTricky{{}, {S: strings.Repeat("long ", 5000)}}}, envelope.Meta{RequestID: "req_1", AI: &envelope.AI{Model: "m", PromptTokens: 1}}),
+		envelope.Success(map[string]any{"results": []encodeTricky{{}, {S: strings.Repeat("long ", 5000)}}}, envelope.Meta{RequestID: "req_1", Usage: &llm.Usage{Model: "m", PromptTokens: 1}}),
 	}
 	for i, v := range values {
 		var want bytes.Buffer

@@ -30,6 +30,7 @@ import (
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/microblog/microblogtest"
 	"github.com/quiverkit/quiver/social/photosocial"
@@ -141,7 +142,7 @@ func (m *failingModel) config(t *testing.T) llm.Config {
 // The providers and checkers of the harness, each failing the test when
 // it cannot be built.
 func twitterProvider(t *testing.T, baseURL, key string) microblog.Provider {
-	p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: key, BaseURL: baseURL, Timeout: 2 * time.Second})
+	p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: secret.String(key), BaseURL: baseURL, Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func twitterProvider(t *testing.T, baseURL, key string) microblog.Provider {
 }
 
 func graphProvider(t *testing.T, baseURL, token string) photosocial.Provider {
-	p, err := photosocial.NewGraph(photosocial.GraphConfig{Token: token, UserID: photosocialtest.GraphUserID, BaseURL: baseURL, Timeout: 2 * time.Second})
+	p, err := photosocial.NewGraph(photosocial.GraphConfig{Token: secret.String(token), UserID: photosocialtest.GraphUserID, BaseURL: baseURL, Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +228,7 @@ func TestErrorsSayTheirCauseOnce(t *testing.T) {
 	refusing := checker(t, webcheck.Config{Resolver: f.resolver, Timeout: 2 * time.Second})
 	loopback := checker(t, webcheck.Config{Resolver: f.resolver, AllowLoopback: true, Timeout: 2 * time.Second, OperationTimeout: 4 * time.Second})
 
-	base := httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Resolver: f.resolver, Jobs: f.jobs, MaxBodyBytes: 64 << 10}
+	base := httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Resolver: f.resolver, Jobs: f.jobs, MaxBodyBytes: 64 << 10}
 	with := func(mod func(*httpapi.Config)) httpapi.Config {
 		cfg := base
 		mod(&cfg)
@@ -252,7 +253,7 @@ func TestErrorsSayTheirCauseOnce(t *testing.T) {
 			cfg: with(func(c *httpapi.Config) { c.PhotosocialProvider = psApify })},
 		{name: "provider key refused", routes: []string{"GET /v1/microblog/", "GET /v1/photosocial/", "POST /v1/photosocial/"}, model: contract,
 			cfg: with(func(c *httpapi.Config) { c.MicroblogProvider, c.PhotosocialProvider = wrongKey, wrongToken })},
-		{name: "no services", cfg: httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1}},
+		{name: "no services", cfg: httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1}},
 	}
 	// A model that fails in each way a provider does.
 	for _, reply := range []llmtest.Reply{
@@ -462,7 +463,7 @@ func (c *errCollector) addDataTexts(data json.RawMessage, where string) {
 // examples do not: a job of another key, a job not done, an upload that
 // is not CSV.
 func (c *errCollector) checkJobs(t *testing.T, f *errFixture) {
-	h, err := httpapi.NewReporting(httpapi.Config{Keys: []string{"k", "other"}, RatePerSecond: -1, Jobs: f.jobs}, func(pattern string, err error) {
+	h, err := httpapi.NewReporting(httpapi.Config{Keys: []secret.String{"k", "other"}, RatePerSecond: -1, Jobs: f.jobs}, func(pattern string, err error) {
 		c.add(c.goErrors, err.Error(), "jobs: "+pattern)
 	})
 	if err != nil {

@@ -8,19 +8,19 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // The handler mounts in any mux; here under /quiver/ next to an
 // application's own routes.
 func ExampleNew() {
-	api, err := httpapi.New(httpapi.Config{Keys: []string{"secret-key"}})
+	api, err := httpapi.New(httpapi.Config{Keys: []secret.String{"secret-key"}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -52,7 +52,7 @@ func ExampleNew() {
 
 // A configuration that cannot work is an error naming the field.
 func ExampleNew_invalid() {
-	_, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, Burst: -1})
+	_, err := httpapi.New(httpapi.Config{Keys: []secret.String{"k"}, Burst: -1})
 	fmt.Println(errors.Is(err, httpapi.ErrInvalidConfig))
 	fmt.Println(err)
 	// Output:
@@ -64,7 +64,7 @@ func ExampleNew_invalid() {
 // embedder serves with promhttp next to the API.
 func ExampleConfig_metrics() {
 	reg := prometheus.NewRegistry()
-	api, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, Metrics: reg})
+	api, err := httpapi.New(httpapi.Config{Keys: []secret.String{"k"}, Metrics: reg})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -107,22 +107,11 @@ func ExampleMemoryLimiter() {
 	// 2 keys tracked
 }
 
-// Routes lists the route table, as the OpenAPI document and the mux are
-// built from it.
-func ExampleRoutes() {
-	routes := httpapi.Routes()
-	fmt.Println(len(routes), "routes, from", routes[0])
-	fmt.Println(slices.Contains(routes, "POST /v1/dev/data/base64/encode"))
-	// Output:
-	// 53 routes, from GET /v1/photosocial/profile
-	// true
-}
-
 // GET /docs is an interactive reference of the API that needs no key; GET
 // / redirects to it. Config.DisableDocs leaves both unserved.
 func ExampleConfig_disableDocs() {
 	for _, disable := range []bool{false, true} {
-		api, err := httpapi.New(httpapi.Config{Keys: []string{"secret-key"}, DisableDocs: disable})
+		api, err := httpapi.New(httpapi.Config{Keys: []secret.String{"secret-key"}, DisableDocs: disable})
 		if err != nil {
 			fmt.Println(err)
 			return

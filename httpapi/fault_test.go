@@ -15,9 +15,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	"github.com/quiverkit/quiver/envelope"
 
 	"github.com/quiverkit/quiver/internal/metrics"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // A client that disconnects mid-request cancels the operation's context:
@@ -28,7 +28,7 @@ func TestClientDisconnectCancelsOperation(t *testing.T) {
 	ended := make(chan error, 1)
 	slow := route{
 		method: "POST", path: "/v1/dev/slow", group: groupDev, summary: "waits for its context",
-		op: func(r *http.Request) (any, *envelope.AI, error) {
+		op: func(r *http.Request) (any, *llm.Usage, error) {
 			// Read the body as the decoders do: the server notices a
 			// disconnect only once the body has been read to its end.
 			io.ReadAll(r.Body)

@@ -9,6 +9,7 @@ import (
 	"path"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/textcut"
@@ -74,7 +75,7 @@ func parseProxies(list []string) ([]netip.Prefix, error) {
 		}
 		a, err := netip.ParseAddr(s)
 		if err != nil {
-			return nil, fmt.Errorf("holds %s, which is not an IP address or CIDR prefix", envelope.Quote(s))
+			return nil, fmt.Errorf("holds %s, which is not an IP address or CIDR prefix", textcut.Quote(s))
 		}
 		a = a.Unmap()
 		out = append(out, netip.PrefixFrom(a, a.BitLen()))
@@ -176,7 +177,7 @@ func (s *server) refuseAuth(w http.ResponseWriter, r *http.Request, wait time.Du
 // are logged, never the key.
 func (s *server) warnShortKeys() {
 	for i, k := range s.cfg.Keys {
-		if n := len([]rune(k)); k != "" && n < MinKeyLength {
+		if n := utf8.RuneCountInString(k.Reveal()); k != "" && n < MinKeyLength {
 			s.log.Warn("gateway key is too short to resist guessing; use at least 16 random characters",
 				"key_index", i, "length", n, "min_length", MinKeyLength)
 		}
@@ -191,7 +192,7 @@ func (s *server) withCleanPath(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := r.URL.Path
 		if p == "" || p[0] != '/' || path.Clean(p) != strings.TrimSuffix(p, "/") && path.Clean(p) != p {
-			s.fail(w, r, envelope.CodeNotFound, "no route for "+r.Method+" "+envelope.Quote(p)+": the path is not in its clean form")
+			s.fail(w, r, envelope.CodeNotFound, "no route for "+r.Method+" "+textcut.Quote(p)+": the path is not in its clean form")
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -200,7 +201,7 @@ func (s *server) withCleanPath(next http.Handler) http.Handler {
 
 // maxErrorText bounds each text of an error envelope (the message, each
 // field and issue). Packages quote at most an excerpt of the input
-// (envelope.Quote); this catches one that does not, so that no error
+// (textcut.Quote); this catches one that does not, so that no error
 // answers a 1 MiB input with a 1 MiB message.
 const maxErrorText = 1000
 
@@ -213,13 +214,12 @@ func boundError(e *envelope.Error) *envelope.Error {
 	if !long {
 		return e
 	}
+	const mark = "… (cut)"
 	c := *e
-	c.Message = cutText(e.Message)
+	c.Message = textcut.Mark(e.Message, maxErrorText, mark)
 	c.Details = make([]envelope.FieldIssue, len(e.Details))
 	for i, d := range e.Details {
-		c.Details[i] = envelope.FieldIssue{Field: cutText(d.Field), Issue: cutText(d.Issue)}
+		c.Details[i] = envelope.FieldIssue{Field: textcut.Mark(d.Field, maxErrorText, mark), Issue: textcut.Mark(d.Issue, maxErrorText, mark)}
 	}
 	return &c
 }
-
-func cutText(s string) string { return textcut.Mark(s, maxErrorText, "… (cut)") }

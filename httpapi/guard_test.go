@@ -17,6 +17,8 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/secret"
 )
 
 func from(addr string) func(*http.Request) { return func(r *http.Request) { r.RemoteAddr = addr } }
@@ -87,7 +89,7 @@ func TestTrustedProxies(t *testing.T) {
 }
 
 func TestDuplicateGatewayHeaders(t *testing.T) {
-	h := testServer(t, Config{Keys: []string{testKey, "other-key-0123456789"}, RatePerSecond: -1}, echoRoutes()...)
+	h := testServer(t, Config{Keys: []secret.String{testKey, "other-key-0123456789"}, RatePerSecond: -1}, echoRoutes()...)
 	for _, tc := range []struct{ name, header, second string }{
 		{"right then wrong key", "X-Gateway-Key", "wrong"},
 		{"the same key twice", "X-Gateway-Key", testKey},
@@ -103,7 +105,7 @@ func TestDuplicateGatewayHeaders(t *testing.T) {
 
 func TestShortKeyWarning(t *testing.T) {
 	var logs testutil.SyncBuffer
-	newServer(Config{Keys: []string{"abcde", "0123456789abcdef", "ééééééééééééééé"}, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	newServer(Config{Keys: []secret.String{"abcde", "0123456789abcdef", "ééééééééééééééé"}, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	l := logs.String()
 	if strings.Count(l, "too short") != 2 || !strings.Contains(l, "key_index=0 length=5") || !strings.Contains(l, "key_index=2 length=15") {
 		t.Errorf("want warnings for keys 0 and 2:\n%s", l)
@@ -156,7 +158,7 @@ func TestTricklingBodyIs408(t *testing.T) {
 func blocking(method, path string, started chan<- struct{}, release <-chan struct{}) route {
 	return route{
 		method: method, path: path, group: groupDev, response: typeOf[struct{}](),
-		op: func(r *http.Request) (any, *envelope.AI, error) {
+		op: func(r *http.Request) (any, *llm.Usage, error) {
 			started <- struct{}{}
 			<-release
 			return struct{}{}, nil, nil
@@ -167,7 +169,7 @@ func blocking(method, path string, started chan<- struct{}, release <-chan struc
 func TestAdmission(t *testing.T) {
 	started, release := make(chan struct{}, 16), make(chan struct{})
 	s := newServer(Config{
-		Keys: []string{"key-a-0123456789", "key-b-0123456789", "key-c-0123456789"}, RatePerSecond: -1,
+		Keys: []secret.String{"key-a-0123456789", "key-b-0123456789", "key-c-0123456789"}, RatePerSecond: -1,
 		MemoryBudget: 4 * baseWeight, KeyMemoryBudget: 2 * baseWeight, HeavySlots: 1,
 	})
 	h := s.handler([]route{
@@ -256,9 +258,9 @@ func TestRouteKindsNameRoutes(t *testing.T) {
 func TestSlowReaderReleasesItsWeight(t *testing.T) {
 	big := route{
 		method: http.MethodGet, path: "/v1/test/big", group: groupDev, response: typeOf[string](),
-		op: func(*http.Request) (any, *envelope.AI, error) { return strings.Repeat("x", 64<<20), nil, nil },
+		op: func(*http.Request) (any, *llm.Usage, error) { return strings.Repeat("x", 64<<20), nil, nil },
 	}
-	s := newServer(Config{Keys: []string{testKey}, RatePerSecond: -1, SlowWriteTimeout: 300 * time.Millisecond})
+	s := newServer(Config{Keys: []secret.String{testKey}, RatePerSecond: -1, SlowWriteTimeout: 300 * time.Millisecond})
 	srv := httptest.NewServer(s.handler([]route{big}))
 	defer srv.Close()
 	conn := dialRequest(t, srv, "GET /v1/test/big HTTP/1.1\r\nHost: x\r\nX-Gateway-Key: "+testKey+"\r\nX-Gateway-Host: api.test\r\n\r\n")
@@ -284,9 +286,9 @@ func TestSlowReaderReleasesItsWeight(t *testing.T) {
 func TestSlowReaderFreesItsHeavySlot(t *testing.T) {
 	big := route{
 		method: http.MethodGet, path: "/v1/dev/data/hash", group: groupDev, response: typeOf[string](),
-		op: func(*http.Request) (any, *envelope.AI, error) { return strings.Repeat("x", 64<<20), nil, nil },
+		op: func(*http.Request) (any, *llm.Usage, error) { return strings.Repeat("x", 64<<20), nil, nil },
 	}
-	s := newServer(Config{Keys: []string{testKey}, RatePerSecond: -1, HeavySlots: 1, SlowWriteTimeout: time.Minute})
+	s := newServer(Config{Keys: []secret.String{testKey}, RatePerSecond: -1, HeavySlots: 1, SlowWriteTimeout: time.Minute})
 	h := s.handler([]route{big})
 	srv := httptest.NewServer(h)
 	defer srv.Close()
@@ -328,7 +330,7 @@ func TestLongErrorTextsAreCut(t *testing.T) {
 	huge := strings.Repeat("é", 1<<19)
 	loud := route{
 		method: http.MethodGet, path: "/v1/test/loud", group: groupDev, response: typeOf[struct{}](),
-		op: func(*http.Request) (any, *envelope.AI, error) {
+		op: func(*http.Request) (any, *llm.Usage, error) {
 			var v envelope.ValidationError
 			v.Add(huge, "is "+huge)
 			v.Add("short", "is fine")
@@ -366,7 +368,7 @@ func TestRefusedUploadIsDrainedOnlyToMaxBody(t *testing.T) {
 	defer close(release)
 	big := blocking(http.MethodPost, "/v1/test/upload", started, release)
 	big.body, big.maxBody = typeOf[struct{}](), 1<<20
-	s := newServer(Config{Keys: []string{testKey}, RatePerSecond: -1, MaxBodyBytes: 1024, KeyMemoryBudget: baseWeight})
+	s := newServer(Config{Keys: []secret.String{testKey}, RatePerSecond: -1, MaxBodyBytes: 1024, KeyMemoryBudget: baseWeight})
 	h := s.handler([]route{big})
 	go func() {
 		req := httptest.NewRequest(http.MethodPost, "/v1/test/upload", strings.NewReader("{}"))

@@ -16,8 +16,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/internal/textcut"
+	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/secret"
 )
 
 const testKey = "test-key"
@@ -27,7 +31,7 @@ const testKey = "test-key"
 func testServer(t testing.TB, cfg Config, routes ...route) http.Handler {
 	t.Helper()
 	if cfg.Keys == nil {
-		cfg.Keys = []string{testKey}
+		cfg.Keys = []secret.String{testKey}
 	}
 	s := newServer(cfg)
 	return s.handler(routes)
@@ -54,18 +58,18 @@ func echoRoutes() []route {
 	return []route{
 		post(groupDev, "/v1/test/echo", "echo", func(_ context.Context, r echoReq) (echoReq, error) { return r, nil }),
 		get(groupDev, "/v1/test/query", "query", func(_ context.Context, q echoQuery) (echoQuery, error) { return q, nil }),
-		postAI(groupContent, "/v1/test/ai", "ai", func(_ context.Context, r echoReq) (echoReq, envelope.AI, error) {
-			return r, envelope.AI{Model: "m", PromptTokens: 5, CompletionTokens: 7, CostUSD: 0.001}, nil
+		postAI(groupContent, "/v1/test/ai", "ai", func(_ context.Context, r echoReq) (echoReq, llm.Usage, error) {
+			return r, llm.Usage{Model: "m", PromptTokens: 5, CompletionTokens: 7, CostUSD: 0.001}, nil
 		}),
 		{
 			method: http.MethodPost, path: "/v1/test/panic", group: groupDev, response: typeOf[struct{}](),
-			op: func(*http.Request) (any, *envelope.AI, error) { panic("secret: the database password is hunter2") },
+			op: func(*http.Request) (any, *llm.Usage, error) { panic("secret: the database password is hunter2") },
 		},
 		{
 			method: http.MethodGet, path: "/v1/test/fail", group: groupDev, query: typeOf[struct {
 				Code string `json:"code"`
 			}](), response: typeOf[struct{}](),
-			op: func(r *http.Request) (any, *envelope.AI, error) {
+			op: func(r *http.Request) (any, *llm.Usage, error) {
 				code := envelope.Code(r.URL.Query().Get("code"))
 				return nil, nil, &envelope.Error{Code: code, Message: "failed with " + string(code), RetryAfter: 3 * time.Second}
 			},
@@ -199,7 +203,7 @@ func TestEveryErrorCode(t *testing.T) {
 }
 
 func TestGatewayAuth(t *testing.T) {
-	h := testServer(t, Config{Keys: []string{"k1", testKey}, Hosts: []string{"API.test", "other.test"}}, echoRoutes()...)
+	h := testServer(t, Config{Keys: []secret.String{"k1", testKey}, Hosts: []string{"API.test", "other.test"}}, echoRoutes()...)
 	tests := []struct {
 		name string
 		mods []func(*http.Request)
@@ -232,7 +236,7 @@ func TestGatewayAuth(t *testing.T) {
 		checkEnvelope(t, res, 200, "")
 	})
 	t.Run("no keys configured refuses all", func(t *testing.T) {
-		s := newServer(Config{Keys: []string{}})
+		s := newServer(Config{Keys: []secret.String{}})
 		res := do(t, s.handler(echoRoutes()), "POST", "/v1/test/echo", `{}`, header("X-Gateway-Key", ""))
 		checkEnvelope(t, res, 401, envelope.CodeUnauthorized)
 	})
@@ -264,7 +268,7 @@ func TestRateLimit(t *testing.T) {
 		t.Errorf("X-RateLimit-Remaining = %q on 429", res.header.Get("X-RateLimit-Remaining"))
 	}
 	// Another key has its own bucket.
-	h2 := testServer(t, Config{Keys: []string{testKey, "other"}, RatePerSecond: 0.5, Burst: 1}, echoRoutes()...)
+	h2 := testServer(t, Config{Keys: []secret.String{testKey, "other"}, RatePerSecond: 0.5, Burst: 1}, echoRoutes()...)
 	checkEnvelope(t, do(t, h2, "POST", "/v1/test/echo", `{}`), 200, "")
 	checkEnvelope(t, do(t, h2, "POST", "/v1/test/echo", `{}`), 429, envelope.CodeRateLimitExceeded)
 	checkEnvelope(t, do(t, h2, "POST", "/v1/test/echo", `{}`, header("X-Gateway-Key", "other")), 200, "")
@@ -379,7 +383,7 @@ func TestStrictJSON(t *testing.T) {
 		{"lone low surrogate", `{"name": "x\udc00y"}`, "name", "must be valid UTF-8 text"},
 		{"reversed surrogates", `{"name": "\udc00\ud800"}`, "name", "must be valid UTF-8 text"},
 		{"null in an array of strings", `{"tags": ["a", null]}`, "tags[1]", "must be a string, not null"},
-		{"1 MiB unknown name", `{"` + strings.Repeat("k", 1<<20) + `": 1}`, strings.Repeat("k", envelope.MaxExcerpt) + "…", "is not a known field"},
+		{"1 MiB unknown name", `{"` + strings.Repeat("k", 1<<20) + `": 1}`, strings.Repeat("k", textcut.MaxExcerpt) + "…", "is not a known field"},
 		{"overflow", `{"count": 99999999999999999999}`, "count", "number 99999999999999999999 is out of range for an integer"},
 		{"unknown field", `{"nmae": "x"}`, "nmae", "is not a known field"},
 		{"trailing data", `{"name": "x"} {"name": "y"}`, "", "line 1, column 15: unexpected data after the JSON value"},
@@ -505,7 +509,7 @@ func TestUnencodableDataIsInternalError(t *testing.T) {
 	var logs testutil.SyncBuffer
 	nan := route{
 		method: http.MethodGet, path: "/v1/test/nan", group: groupDev, response: typeOf[float64](),
-		op: func(*http.Request) (any, *envelope.AI, error) { return math.NaN(), nil, nil },
+		op: func(*http.Request) (any, *llm.Usage, error) { return math.NaN(), nil, nil },
 	}
 	h := testServer(t, Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))}, nan)
 	res := do(t, h, "GET", "/v1/test/nan", "")
@@ -518,7 +522,7 @@ func TestUnencodableDataIsInternalError(t *testing.T) {
 func TestRequestTimeout(t *testing.T) {
 	waits := route{
 		method: http.MethodGet, path: "/v1/test/waits", group: groupDev, response: typeOf[struct{}](),
-		op: func(r *http.Request) (any, *envelope.AI, error) {
+		op: func(r *http.Request) (any, *llm.Usage, error) {
 			select {
 			case <-r.Context().Done():
 				return nil, nil, fmt.Errorf("upstream: %w", r.Context().Err())
@@ -537,7 +541,7 @@ func TestRequestTimeout(t *testing.T) {
 	// Negative disables it: the operation sees no deadline.
 	noDeadline := route{
 		method: http.MethodGet, path: "/v1/test/deadline", group: groupDev, response: typeOf[bool](),
-		op: func(r *http.Request) (any, *envelope.AI, error) {
+		op: func(r *http.Request) (any, *llm.Usage, error) {
 			_, ok := r.Context().Deadline()
 			return ok, nil, nil
 		},
@@ -576,7 +580,7 @@ func TestClientGoneIsNotInternalError(t *testing.T) {
 	var logs testutil.SyncBuffer
 	stopped := route{
 		method: http.MethodGet, path: "/v1/test/stopped", group: groupDev, response: typeOf[struct{}](),
-		op: func(r *http.Request) (any, *envelope.AI, error) {
+		op: func(r *http.Request) (any, *llm.Usage, error) {
 			<-r.Context().Done()
 			return nil, nil, fmt.Errorf("fetch: %w", r.Context().Err())
 		},
@@ -640,7 +644,7 @@ func BenchmarkMiddleware(b *testing.B) {
 	}
 	b.Run("bare", func(b *testing.B) {
 		// The same operation and envelope, without mux or middleware.
-		s := newServer(Config{Keys: []string{testKey}})
+		s := newServer(Config{Keys: []secret.String{testKey}})
 		op := routes[0].op
 		run(b, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			data, ai, err := op(r)

@@ -8,12 +8,14 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/secret"
 )
 
 func TestMetrics(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: 0.001, Burst: 3, Metrics: reg})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: 0.001, Burst: 3, Metrics: reg})
 	do := func(key, path, body string) int {
 		req := httptest.NewRequest("POST", path, strings.NewReader(body))
 		req.Header.Set("X-Gateway-Key", key)
@@ -57,7 +59,7 @@ func TestMetrics(t *testing.T) {
 // the bare path, one route under two labels).
 func TestMetricsOneLabelPerRoute(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, Metrics: reg})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Metrics: reg})
 	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodGet} {
 		req := httptest.NewRequest(method, "/v1/dev/data/hash", strings.NewReader(`{"value":"a"}`))
 		req.Header.Set("X-Gateway-Key", "k")
@@ -89,7 +91,7 @@ func BenchmarkMetricsOverhead(b *testing.B) {
 		reg  prometheus.Registerer // nil: metrics off
 	}{{"metrics=off", nil}, {"metrics=on", prometheus.NewRegistry()}} {
 		b.Run(bc.name, func(b *testing.B) {
-			h := mustNew(b, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Metrics: bc.reg})
+			h := mustNew(b, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Metrics: bc.reg})
 			body := `{"value":"hello, world"}`
 			b.ReportAllocs()
 			for b.Loop() {

@@ -21,6 +21,7 @@ import (
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
 	"github.com/quiverkit/quiver/webcheck"
@@ -57,7 +58,7 @@ _dmarc.example.com. 60 IN TXT "v=DMARC1; p=reject; rua=mailto:dmarc@example.com"
 	}
 	m := runJobs(t, jobs.Config{Verifier: v})
 	return mustNew(t, httpapi.Config{
-		Keys: []string{"k"}, RatePerSecond: -1, Resolver: r, WebCheck: wc,
+		Keys: []secret.String{"k"}, RatePerSecond: -1, Resolver: r, WebCheck: wc,
 		MicroblogProvider: mb, PhotosocialProvider: photosocial.Sample(), Jobs: m,
 	}), m
 }

@@ -6,13 +6,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/quiverkit/quiver/secret"
 )
 
 // TestJobRoutesDocumentTheirRules: the job routes document their own body
 // limit, their 404 and 409, the values of a job's status and the shape
 // of its ID; and a route with both query and path parameters lists both.
 func TestJobRoutesDocumentTheirRules(t *testing.T) {
-	s := newServer(Config{Keys: []string{testKey}})
+	s := newServer(Config{Keys: []secret.String{testKey}})
 	both := get(groupDev, "/v1/test/{id}/query", "query and path", func(_ context.Context, q echoQuery) (echoQuery, error) { return q, nil })
 	var doc struct {
 		Paths map[string]map[string]struct {

@@ -16,7 +16,9 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
 )
@@ -34,7 +36,7 @@ func fetchOpenAPI(t *testing.T, h http.Handler) []byte {
 // TestOpenAPIDocument validates the served document as OpenAPI 3.1 and
 // checks that it lists exactly the routes the handler serves.
 func TestOpenAPIDocument(t *testing.T) {
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}})
 	raw := fetchOpenAPI(t, h)
 	doc, err := openapi3.NewLoader().LoadFromData(raw)
 	if err != nil {
@@ -80,7 +82,7 @@ func TestOpenAPIDocument(t *testing.T) {
 // extension beyond the specification, are in the schema and described as
 // an extension.
 func TestOpenAPIDocumentsURLWarnings(t *testing.T) {
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}})
 	doc, err := openapi3.NewLoader().LoadFromData(fetchOpenAPI(t, h))
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +165,7 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := mustNew(t, httpapi.Config{
-		Keys:                []string{"k"},
+		Keys:                []secret.String{"k"},
 		RatePerSecond:       -1,
 		MicroblogProvider:   mb,
 		PhotosocialProvider: photosocial.Sample(),
@@ -218,7 +220,7 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 // operation (validated by kin-openapi), the error envelope as shared
 // responses that every operation's failures refer to, and described tags.
 func TestOpenAPIForClients(t *testing.T) {
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}})
 	doc, err := openapi3.NewLoader().LoadFromData(fetchOpenAPI(t, h))
 	if err != nil {
 		t.Fatal(err)
@@ -328,7 +330,7 @@ func TestOpenAPIForClients(t *testing.T) {
 // catch a wrong one.
 func TestOpenAPIExamplesAreValidated(t *testing.T) {
 	var m map[string]any
-	if err := json.Unmarshal(fetchOpenAPI(t, mustNew(t, httpapi.Config{Keys: []string{"k"}})), &m); err != nil {
+	if err := json.Unmarshal(fetchOpenAPI(t, mustNew(t, httpapi.Config{Keys: []secret.String{"k"}})), &m); err != nil {
 		t.Fatal(err)
 	}
 	media := m["paths"].(map[string]any)["/v1/dev/data/base64/encode"].(map[string]any)["post"].(map[string]any)["requestBody"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)

@@ -16,21 +16,24 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/meter"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // respond writes the envelope of a call: the one place where responses are
 // encoded. A nil err is success with data; otherwise the error is
 // classified by envelope.From, and INTERNAL_ERROR causes are logged, never
 // sent.
-func (s *server) respond(w http.ResponseWriter, r *http.Request, data any, ai *envelope.AI, err error) {
+func (s *server) respond(w http.ResponseWriter, r *http.Request, data any, ai *llm.Usage, err error) {
 	s.respondStatus(w, r, http.StatusOK, data, ai, err)
 }
 
 // respondStatus is respond with the status of success: 200, or 202 for
 // a job accepted.
-func (s *server) respondStatus(w http.ResponseWriter, r *http.Request, status int, data any, ai *envelope.AI, err error) {
-	meta := envelope.Meta{RequestID: requestID(r.Context()), AI: ai}
-	s.metrics.ObserveAI(ai)
+func (s *server) respondStatus(w http.ResponseWriter, r *http.Request, status int, data any, ai *llm.Usage, err error) {
+	meta := envelope.Meta{RequestID: requestID(r.Context()), Usage: ai}
+	if ai != nil {
+		s.metrics.ObserveAI(ai.Model, ai.PromptTokens, ai.CompletionTokens, ai.CostUSD)
+	}
 	if err == nil {
 		s.write(w, r, status, envelope.Success(data, meta))
 		return
@@ -189,15 +192,6 @@ func (a *answerBuffer) WriteTo(w io.Writer) (int64, error) {
 		}
 	}
 	return n, nil
-}
-
-// bytes returns the answer in one slice, for tests.
-func (a *answerBuffer) bytes() []byte {
-	var b []byte
-	for _, c := range a.chunks {
-		b = append(b, *c...)
-	}
-	return b
 }
 
 // retryAfterSeconds renders d as whole seconds, rounded up, at least 1.

@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"testing"
+
+	"github.com/quiverkit/quiver/secret"
 )
 
 // BenchmarkRespondLarge encodes and writes an answer of about 670 KB: 5,000
@@ -21,7 +23,7 @@ func BenchmarkRespondLarge(b *testing.B) {
 	for i := range data {
 		data[i] = rec{Email: "user" + strconv.Itoa(i) + "@example.com", Valid: i%2 == 0, Score: float64(i) / 7, Hosts: []string{"mx1.example.com", "mx2.example.com"}}
 	}
-	s := newServer(Config{Keys: []string{testKey}})
+	s := newServer(Config{Keys: []secret.String{testKey}})
 	req := httptest.NewRequest("GET", "/", nil)
 	b.ReportAllocs()
 	w := &discardWriter{h: http.Header{}}

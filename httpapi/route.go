@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"reflect"
 
-	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // Groups, in the order the OpenAPI document lists them.
@@ -21,9 +21,9 @@ const (
 )
 
 // operation is what a route does once the request has passed the gateway:
-// it returns the data of the envelope, the AI metadata when a model
+// it returns the data of the envelope, the model usage when a model
 // answered, or an error that [envelope.From] classifies.
-type operation func(r *http.Request) (data any, ai *envelope.AI, err error)
+type operation func(r *http.Request) (data any, ai *llm.Usage, err error)
 
 // A route is one row of the route table. The table drives the mux, the
 // decoding, and the OpenAPI document, so the three never disagree.
@@ -93,7 +93,7 @@ func post[Req, Res any](group, path, summary string, fn func(context.Context, Re
 	return route{
 		method: http.MethodPost, path: path, group: group, summary: summary,
 		body: typeOf[Req](), response: typeOf[Res](),
-		op: func(r *http.Request) (any, *envelope.AI, error) {
+		op: func(r *http.Request) (any, *llm.Usage, error) {
 			var req Req
 			if err := decodeJSON(r, &req); err != nil {
 				return nil, nil, err
@@ -107,17 +107,17 @@ func post[Req, Res any](group, path, summary string, fn func(context.Context, Re
 // postAI is [post] for operations answered by a language model: their AI
 // metadata goes into the envelope's meta, also when the call fails after
 // the model was asked.
-func postAI[Req, Res any](group, path, summary string, fn func(context.Context, Req) (Res, envelope.AI, error)) route {
+func postAI[Req, Res any](group, path, summary string, fn func(context.Context, Req) (Res, llm.Usage, error)) route {
 	return route{
 		method: http.MethodPost, path: path, group: group, summary: summary,
 		body: typeOf[Req](), response: typeOf[Res](), ai: true,
-		op: func(r *http.Request) (any, *envelope.AI, error) {
+		op: func(r *http.Request) (any, *llm.Usage, error) {
 			var req Req
 			if err := decodeJSON(r, &req); err != nil {
 				return nil, nil, err
 			}
 			res, ai, err := fn(r.Context(), req)
-			if ai == (envelope.AI{}) {
+			if ai == (llm.Usage{}) {
 				return res, nil, err
 			}
 			return res, &ai, err
@@ -131,7 +131,7 @@ func get[Req, Res any](group, path, summary string, fn func(context.Context, Req
 	return route{
 		method: http.MethodGet, path: path, group: group, summary: summary,
 		query: typeOf[Req](), response: typeOf[Res](),
-		op: func(r *http.Request) (any, *envelope.AI, error) {
+		op: func(r *http.Request) (any, *llm.Usage, error) {
 			var req Req
 			if err := decodeQuery(r, &req); err != nil {
 				return nil, nil, err

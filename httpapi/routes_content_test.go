@@ -14,6 +14,7 @@ import (
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // contentResponse is the envelope of a content route.
@@ -46,7 +47,7 @@ func postContent(t *testing.T, h http.Handler, path, body string) (*httptest.Res
 }
 
 func contentHandler(t *testing.T, s *llmtest.Server, model string, st llm.Config) http.Handler {
-	cfg := httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1}
+	cfg := httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1}
 	if s != nil {
 		st.Model = s.ModelT(t, model)
 		st.Name = model
@@ -455,7 +456,7 @@ func TestContentLLMSettings(t *testing.T) {
 // than serve with a silently corrected setting.
 func TestInvalidLLMSettingsRefused(t *testing.T) {
 	s := llmtest.Start(t, llmtest.OpenAI)
-	h, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, LLM: llm.Config{Model: s.ModelT(t, "gpt-4o-mini"), MaxAttempts: -1}})
+	h, err := httpapi.New(httpapi.Config{Keys: []secret.String{"k"}, LLM: llm.Config{Model: s.ModelT(t, "gpt-4o-mini"), MaxAttempts: -1}})
 	if h != nil || !errors.Is(err, httpapi.ErrInvalidConfig) || !errors.Is(err, llm.ErrInvalidConfig) || !strings.Contains(err.Error(), "MaxAttempts") {
 		t.Errorf("New = %v, %v; want ErrInvalidConfig naming MaxAttempts", h, err)
 	}

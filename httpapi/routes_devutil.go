@@ -5,6 +5,7 @@ import (
 
 	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // devutilRoutes returns the routes served by package devutil.
@@ -36,7 +37,7 @@ func (s *server) devutilRoutes() ([]route, error) {
 // hash decodes a hash request telling a missing value (400: the spec
 // requires it) from an empty one, which [devutil.Hash] hashes like any
 // other string. The shallower Value shadows the embedded one.
-func hash(r *http.Request) (any, *envelope.AI, error) {
+func hash(r *http.Request) (any, *llm.Usage, error) {
 	var req struct {
 		devutil.HashRequest
 		Value *string `json:"value"`

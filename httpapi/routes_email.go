@@ -9,6 +9,7 @@ import (
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // emailRoutes returns the routes served by package email.
@@ -20,7 +21,7 @@ func (s *server) emailRoutes() ([]route, error) {
 			method: http.MethodPost, path: "/v1/email/bulk/validate-csv", group: groupEmail,
 			summary: "Validate the addresses of an uploaded CSV file (header row, at most 1,000 rows and 512 KB)",
 			form:    true, response: typeOf[email.CSVResult](), description: listReachability,
-			op: func(r *http.Request) (any, *envelope.AI, error) {
+			op: func(r *http.Request) (any, *llm.Usage, error) {
 				file, err := csvUpload(r)
 				if err != nil {
 					return nil, nil, err

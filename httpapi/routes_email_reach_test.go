@@ -16,6 +16,7 @@ import (
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // verdictBody is the part of a validation the verdict tests read.
@@ -97,7 +98,7 @@ func TestEmailValidateProvidersRoute(t *testing.T) {
 	} {
 		t.Run(tt.addr, func(t *testing.T) {
 			mail := testutil.NewSMTPServer(t, testutil.SMTPOptions{Known: map[string]bool{tt.addr: true}})
-			h := mustNew(t, httpapi.Config{Keys: []string{"k"}, Resolver: r,
+			h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Resolver: r,
 				EmailSMTP: email.SMTPOptions{Port: mail.Port, AllowPrivateAddresses: true, HostInterval: -1}})
 			body := fmt.Sprintf(`{"email":%q,"check_smtp":true}`, tt.addr)
 			code, env := postJSON(t, h, "/v1/dev/email/validate", body)
@@ -189,7 +190,7 @@ func TestOpenAPIReachabilityEnums(t *testing.T) {
 			} `json:"schemas"`
 		} `json:"components"`
 	}
-	if err := json.Unmarshal(fetchOpenAPI(t, mustNew(t, httpapi.Config{Keys: []string{"k"}})), &doc); err != nil {
+	if err := json.Unmarshal(fetchOpenAPI(t, mustNew(t, httpapi.Config{Keys: []secret.String{"k"}})), &doc); err != nil {
 		t.Fatal(err)
 	}
 	for _, schema := range []string{"email.Validation", "email.BulkItem"} {

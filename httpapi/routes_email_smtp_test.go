@@ -14,6 +14,7 @@ import (
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // smtpHandler is emailHandler with a resolver that waits longer: these
@@ -25,7 +26,7 @@ func smtpHandler(t *testing.T, cfg httpapi.Config) http.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Keys = []string{"k"}
+	cfg.Keys = []secret.String{"k"}
 	cfg.Resolver = r
 	return mustNew(t, cfg)
 }
@@ -97,7 +98,7 @@ func TestEmailValidateThroughProxyRoute(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := smtpHandler(t, httpapi.Config{
-				EmailSMTP: email.SMTPOptions{Port: mail.Port, Proxy: tt.proxy, AllowPrivateAddresses: true},
+				EmailSMTP: email.SMTPOptions{Port: mail.Port, Proxy: secret.String(tt.proxy), AllowPrivateAddresses: true},
 				Logger:    slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 			})
 			checkExchange(t, documentRouter(t, h), h, http.MethodPost, "/v1/dev/email/validate", `{"email":"jane@mx.test","check_smtp":true}`)
@@ -131,7 +132,7 @@ func TestEmailValidateThroughProxyRoute(t *testing.T) {
 
 // A proxy URL that cannot work stops New, without quoting the password.
 func TestNewRefusesBadSMTPProxy(t *testing.T) {
-	_, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, EmailSMTP: email.SMTPOptions{Proxy: "http://probe:hunter2@127.0.0.1:3128"}})
+	_, err := httpapi.New(httpapi.Config{Keys: []secret.String{"k"}, EmailSMTP: email.SMTPOptions{Proxy: "http://probe:hunter2@127.0.0.1:3128"}})
 	if err == nil || !strings.Contains(err.Error(), "SMTP.Proxy") || strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("err = %v", err)
 	}
@@ -149,7 +150,7 @@ func TestOpenAPIMarksEmailExtensions(t *testing.T) {
 			} `json:"schemas"`
 		} `json:"components"`
 	}
-	if err := json.Unmarshal(fetchOpenAPI(t, mustNew(t, httpapi.Config{Keys: []string{"k"}})), &doc); err != nil {
+	if err := json.Unmarshal(fetchOpenAPI(t, mustNew(t, httpapi.Config{Keys: []secret.String{"k"}})), &doc); err != nil {
 		t.Fatal(err)
 	}
 	for schema, fields := range map[string][]string{

@@ -17,6 +17,7 @@ import (
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
+	"github.com/quiverkit/quiver/secret"
 )
 
 const emailZone = `
@@ -46,7 +47,7 @@ func emailHandler(t *testing.T, cfg httpapi.Config) http.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Keys = []string{"k"}
+	cfg.Keys = []secret.String{"k"}
 	cfg.Resolver = r
 	return mustNew(t, cfg)
 }
@@ -290,7 +291,7 @@ func TestEmailDomainHealthRoute(t *testing.T) {
 	if code != 400 || !strings.Contains(errorText(env), "domains[1]") {
 		t.Errorf("status %d, %s; want 400 naming domains[1]", code, errorText(env))
 	}
-	code, env = postJSON(t, mustNew(t, httpapi.Config{Keys: []string{"k"}}), "/v1/email/domain/health", `{"domains":["good.test"]}`)
+	code, env = postJSON(t, mustNew(t, httpapi.Config{Keys: []secret.String{"k"}}), "/v1/email/domain/health", `{"domains":["good.test"]}`)
 	if code != 503 {
 		t.Errorf("without a resolver: status %d, %s", code, errorText(env))
 	}
@@ -359,7 +360,7 @@ func TestEmailDomainHealthRouteCharged(t *testing.T) {
 		share  int64
 		status int
 	}{{256 << 10, 429}, {0, 200}} {
-		h := mustNew(t, httpapi.Config{Keys: []string{"k"}, Resolver: r, KeyMemoryBudget: tt.share})
+		h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Resolver: r, KeyMemoryBudget: tt.share})
 		resp, env := send(t, h, http.MethodPost, "/v1/email/domain/health", "application/json", bytes.NewReader(body))
 		if resp.StatusCode != tt.status {
 			t.Fatalf("share %d: status %d, %s", tt.share, resp.StatusCode, errorText(env))

@@ -12,6 +12,8 @@ import (
 
 	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // jobsExtension opens the OpenAPI description of every bulk job route.
@@ -40,7 +42,7 @@ func (s *server) jobsRoutes() []route {
 		return hex.EncodeToString(ri.key[:])
 	}
 	jobOp := func(fn func(r *http.Request, owner, id string) (jobs.Job, error)) operation {
-		return func(r *http.Request) (any, *envelope.AI, error) {
+		return func(r *http.Request) (any, *llm.Usage, error) {
 			if m == nil {
 				return nil, nil, unconfigured()
 			}
@@ -82,7 +84,7 @@ func (s *server) jobsRoutes() []route {
 			// 64 MiB take minutes over a slow link: each read is bounded,
 			// not the whole upload.
 			upload: true,
-			op: func(r *http.Request) (any, *envelope.AI, error) {
+			op: func(r *http.Request) (any, *llm.Usage, error) {
 				if m == nil {
 					return nil, nil, unconfigured()
 				}
@@ -224,7 +226,7 @@ func jobUpload(r *http.Request) (jobs.SubmitRequest, error) {
 		case "check_role_account":
 			dst = &req.CheckRoleAccount
 		default:
-			return req, envelope.Invalidf(envelope.Excerpt(name), "is not a known field: the fields are check_mx, check_disposable, check_role_account and the file")
+			return req, envelope.Invalidf(textcut.Excerpt(name), "is not a known field: the fields are check_mx, check_disposable, check_role_account and the file")
 		}
 		if *dst != nil {
 			return req, envelope.Invalid(name, "is given twice")
@@ -263,7 +265,7 @@ func (p *lastPart) Read(b []byte) (int, error) {
 		case nerr != nil:
 			return n, partsError(nerr)
 		default:
-			return n, envelope.Invalidf(envelope.Excerpt(next.FormName()), "must come before the file part")
+			return n, envelope.Invalidf(textcut.Excerpt(next.FormName()), "must come before the file part")
 		}
 	} else if err != nil {
 		return n, multipartError(err)

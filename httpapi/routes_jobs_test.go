@@ -19,6 +19,7 @@ import (
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // jobForm is a multipart body: the fields in order, then the file part
@@ -58,7 +59,7 @@ func jobsHandler(t *testing.T, cfg jobs.Config) (*httpapi.Handler, *jobs.Manager
 	if err != nil {
 		t.Fatal(err)
 	}
-	return mustNew(t, httpapi.Config{Keys: []string{"k", "other"}, RatePerSecond: -1, Jobs: m}), m
+	return mustNew(t, httpapi.Config{Keys: []secret.String{"k", "other"}, RatePerSecond: -1, Jobs: m}), m
 }
 
 func decodeJob(t *testing.T, env envelopeBody) jobs.Job {
@@ -270,7 +271,7 @@ func TestJobUploadHoldsNoPart(t *testing.T) {
 
 // Without a Manager the routes answer 503 saying how to configure one.
 func TestJobRoutesUnconfigured(t *testing.T) {
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}})
 	for _, c := range []struct{ method, path string }{
 		{"GET", "/v1/email/bulk/jobs/" + strings.Repeat("0", 32)},
 		{"GET", "/v1/email/bulk/jobs/" + strings.Repeat("0", 32) + "/results"},
@@ -345,7 +346,7 @@ func TestSlowSteadyUploadGetsItsAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Jobs: m,
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Jobs: m,
 		RequestTimeout: 300 * time.Millisecond, SlowWriteTimeout: 2 * time.Second})
 	srv := httptest.NewUnstartedServer(h)
 	srv.Config.ReadTimeout = 500 * time.Millisecond
@@ -392,7 +393,7 @@ func TestStalledUploadIsCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Jobs: m, SlowWriteTimeout: 300 * time.Millisecond})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Jobs: m, SlowWriteTimeout: 300 * time.Millisecond})
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	ct, body := jobForm(t, nil, []byte("email\na@b.test\n"))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/microblog/microblogtest"
 )
@@ -54,7 +55,7 @@ func twitterAPIHandler(t *testing.T) (http.Handler, *microblogtest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, MicroblogProvider: p}), srv
+	return mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, MicroblogProvider: p}), srv
 }
 
 var createdAtRE = regexp.MustCompile(`^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d\d \d\d:\d\d:\d\d \+0000 \d{4}$`)
@@ -223,7 +224,7 @@ func TestMicroblogRouteErrors(t *testing.T) {
 }
 
 func TestMicroblogNotConfigured(t *testing.T) {
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}})
 	for _, target := range []string{
 		"/v1/microblog/profile?username=a", "/v1/microblog/user-tweets?username=a", "/v1/microblog/search?query=a",
 		"/v1/microblog/search/insights?query=a", "/v1/microblog/brand/mentions?brand=a", "/v1/microblog/profile/insights?username=a",
@@ -242,7 +243,7 @@ func TestMicroblogFileProviderRoutes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, MicroblogProvider: p})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, MicroblogProvider: p})
 	rec, env := microblogGet(t, h, "/v1/microblog/tweet/conversation-insights?tweet_id=2008")
 	if rec.Code != 200 || env.Data["controversy_score"] == nil {
 		t.Fatalf("%d %+v", rec.Code, env.Error)

@@ -14,6 +14,7 @@ import (
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/photosocial"
 	"github.com/quiverkit/quiver/social/photosocial/photosocialtest"
 )
@@ -48,7 +49,7 @@ func callJSON(t *testing.T, h http.Handler, method, target, body string) (*http.
 
 func TestPhotosocialDataRoutes(t *testing.T) {
 	_, p := apifyReplay(t)
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: p})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, PhotosocialProvider: p})
 	tests := []struct {
 		target string
 		status int
@@ -94,7 +95,7 @@ func TestPhotosocialDataRoutes(t *testing.T) {
 // turned to another dataset or account (issue 14).
 func TestPhotosocialApifyPaging(t *testing.T) {
 	srv, p := apifyReplay(t)
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: p})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, PhotosocialProvider: p})
 	var ids []string
 	cursor, pages := "", 0
 	for pages < 10 {
@@ -155,7 +156,7 @@ func TestPhotosocialApifyRateLimit(t *testing.T) {
 		{nil, "60"},
 	} {
 		srv, p := apifyReplay(t)
-		h := mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: p})
+		h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, PhotosocialProvider: p})
 		srv.Respond("/v2/", http.StatusTooManyRequests, tt.header, `{"error":{"type":"rate-limit-exceeded","message":"You have exceeded the rate limit of 60 requests per second"}}`)
 		res, env := callJSON(t, h, http.MethodGet, "/v1/photosocial/posts?username=northwind.coffee", "")
 		if res.StatusCode != 429 || res.Header.Get("Retry-After") != tt.want || env.Error == nil || env.Error.Code != "RATE_LIMIT_EXCEEDED" {
@@ -165,12 +166,12 @@ func TestPhotosocialApifyRateLimit(t *testing.T) {
 }
 
 func TestPhotosocialNotConfigured(t *testing.T) {
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}})
 	res, env := callJSON(t, h, http.MethodGet, "/v1/photosocial/profile?username=x", "")
 	if res.StatusCode != 503 || !strings.Contains(env.Error.Message, "QUIVER_PHOTOSOCIAL_PROVIDER") {
 		t.Errorf("status %d, error %+v", res.StatusCode, env.Error)
 	}
-	h = mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: photosocial.Sample()})
+	h = mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, PhotosocialProvider: photosocial.Sample()})
 	res, env = callJSON(t, h, http.MethodPost, "/v1/photosocial/ai/profile-insights", `{"username":"sample.bakery"}`)
 	if res.StatusCode != 503 || !strings.Contains(env.Error.Message, "language model") {
 		t.Errorf("no model: status %d, error %+v", res.StatusCode, env.Error)
@@ -191,8 +192,11 @@ func TestPhotosocialAIRoutes(t *testing.T) {
 		}
 	}
 	id := posts.Media[0].ID
-	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"content_themes":[{"name":"Bread","description":"","evidence_ids":["` + id + `"]}],"posting_summary":"steady","engagement_drivers":[],"strengths":[],"opportunities":[],"evidence":[{"id":"` + id + `","reason":"r"},{"id":"ghost","reason":"r"}],"confidence":0.6,"limitations":[]}`, PromptTokens: 800, CompletionTokens: 60}, llmtest.Reply{Content: `{"sentiment_summary":"warm","recurring_topics":[],"objections":[],"moderation_flags":[],"evidence":[],"confidence":0.5,"limitations":[]}`, PromptTokens: 500, CompletionTokens: 30})
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: prov, LLM: llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}})
+	srv := llmtest.Start(t, llmtest.OpenAI,
+		llmtest.Reply{Content: `{"content_themes":[{"name":"Bread","description":"","evidence_ids":["` + id + `"]}],"posting_summary":"steady","engagement_drivers":[],"strengths":[],"opportunities":[],"evidence":[{"id":"` + id + `","reason":"r"},{"id":"ghost","reason":"r"}],"confidence":0.6,"limitations":[]}`, PromptTokens: 800, CompletionTokens: 60},
+		llmtest.Reply{Content: `{"sentiment_summary":"warm","recurring_topics":[],"objections":[],"moderation_flags":[],"evidence":[],"confidence":0.5,"limitations":[]}`, PromptTokens: 500, CompletionTokens: 30},
+	)
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, PhotosocialProvider: prov, LLM: llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}})
 	res, env := callJSON(t, h, http.MethodPost, "/v1/photosocial/ai/profile-insights", `{"username":"@sample.bakery","media_limit":12,"analysis_goal":"grow"}`)
 	if res.StatusCode != 200 || env.Meta["model"] != "gpt-4o-mini" || env.Meta["prompt_tokens"] != float64(800) || env.Meta["request_id"] == nil {
 		t.Fatalf("profile insights: %d %+v %+v", res.StatusCode, env.Meta, env.Error)
@@ -214,7 +218,7 @@ func TestPhotosocialAIRoutes(t *testing.T) {
 }
 
 func TestPhotosocialOpenAPI(t *testing.T) {
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}})
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/openapi.json", nil))
 	var doc struct {
@@ -274,7 +278,7 @@ func TestPhotosocialGraphRoutes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: g})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, PhotosocialProvider: g})
 	for _, tt := range []struct {
 		target string
 		status int
@@ -311,7 +315,7 @@ func TestPhotosocialGraphConformance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: g})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, PhotosocialProvider: g})
 
 	res, env := callJSON(t, h, http.MethodGet, "/v1/photosocial/posts?username="+photosocialtest.Username+"&limit=3", "")
 	if res.StatusCode != 200 || !strings.Contains(string(env.Data), `"source":"instagram_graph"`) {
@@ -350,7 +354,7 @@ func TestPhotosocialGraphConformance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h = mustNew(t, httpapi.Config{Keys: []string{"k"}, PhotosocialProvider: g})
+	h = mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, PhotosocialProvider: g})
 	res, env = callJSON(t, h, http.MethodGet, "/v1/photosocial/posts?username="+photosocialtest.Username+"&limit=2", "")
 	if res.StatusCode != 200 || !strings.Contains(string(env.Data), "refused optional media fields") {
 		t.Errorf("field refusal: %d %s %+v", res.StatusCode, env.Data, env.Error)

@@ -20,6 +20,7 @@ import (
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // rsaKeyP is the base64 p= of a fresh RSA public key of the given size,
@@ -95,7 +96,7 @@ nothing MX 10 mx.nothing.test.
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Resolver: r,
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Resolver: r,
 		EmailMTASTS: email.MTASTSOptions{RootCAs: roots, Port: port, AllowLoopback: true}})
 
 	body := `{"domains":["ready.test","notls.test","nodkim.test","weakdkim.test","nodmarc.test","nothing.test","gone.test"]}`

@@ -16,6 +16,7 @@ import (
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // domainHealth posts one domain-health request to h and returns its
@@ -90,7 +91,7 @@ func TestEmailReadinessTLSAgreesWithMTASTS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Resolver: r,
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Resolver: r,
 		EmailMTASTS: email.MTASTSOptions{RootCAs: roots, Port: port, AllowLoopback: true}})
 	res := domainHealth(t, h, `{"domains":["enforce-mismatch.test","testing-mismatch.test","enforce-match.test"]}`)
 	for i, want := range []struct {
@@ -157,7 +158,7 @@ mx.mail A 127.0.0.1
 		{"refused", refusedPort, email.SMTPPortUnreachable},
 		{"silent", silent.Addr().(*net.TCPAddr).Port, email.SMTPTimeout},
 	} {
-		h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Resolver: r,
+		h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Resolver: r,
 			EmailSMTP: email.SMTPOptions{Port: tc.port, AllowPrivateAddresses: true, ConnectTimeout: time.Second, StepTimeout: time.Second, HostInterval: -1}})
 		d := domainHealth(t, h, `{"domains":["mail.test"],"check_starttls":true}`)[0]
 		if len(d.MXHosts) != 1 || d.MXHosts[0].STARTTLS != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/webcheck"
 )
 
@@ -34,7 +35,7 @@ example.test. 60 IN TXT "v=spf1 -all"
 	if err != nil {
 		t.Fatal(err)
 	}
-	return mustNew(t, httpapi.Config{Keys: []string{"k"}, Resolver: r, WebCheck: wc})
+	return mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Resolver: r, WebCheck: wc})
 }
 
 // wcPost posts a JSON body and returns the status and the envelope.

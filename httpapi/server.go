@@ -96,8 +96,10 @@ import (
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/cfgerr"
 	"github.com/quiverkit/quiver/internal/metrics"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
 	"github.com/quiverkit/quiver/webcheck"
@@ -120,9 +122,10 @@ var ErrInvalidConfig = errors.New("httpapi: invalid configuration")
 // Config configures the handler that [New] returns. Keys is required;
 // every other field's zero value works and its comment gives the default.
 type Config struct {
-	// Keys are the accepted X-Gateway-Key values. Required: New fails
-	// when it is empty or holds an empty key.
-	Keys []string
+	// Keys are the accepted X-Gateway-Key values, credentials whose
+	// printed forms show "[redacted]" (see package secret). Required: New
+	// fails when it is empty or holds an empty key.
+	Keys []secret.String
 	// Hosts, when set, are the accepted X-Gateway-Host values, compared
 	// case-insensitively. Default (empty): any non-empty host is accepted.
 	Hosts []string
@@ -323,7 +326,7 @@ func (c *Config) validate() error {
 		bad("TrustedProxies", err.Error())
 	}
 	for i, k := range c.Keys {
-		if strings.TrimSpace(k) == "" {
+		if strings.TrimSpace(k.Reveal()) == "" {
 			bad(fmt.Sprintf("Keys[%d]", i), "is empty")
 		}
 	}
@@ -424,7 +427,7 @@ func newServer(cfg Config) *server {
 	}
 	for _, k := range cfg.Keys {
 		if k != "" {
-			s.keys = append(s.keys, hashKey(k))
+			s.keys = append(s.keys, hashKey(k.Reveal()))
 		}
 	}
 	if len(cfg.Hosts) > 0 {
@@ -486,7 +489,7 @@ func (s *server) handler(routes []route) http.Handler {
 		w.Write(doc)
 	})
 	notFound := func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, envelope.CodeNotFound, "no route for "+r.Method+" "+envelope.Excerpt(r.URL.Path))
+		s.fail(w, r, envelope.CodeNotFound, "no route for "+r.Method+" "+textcut.Excerpt(r.URL.Path))
 	}
 	if !s.cfg.DisableDocs {
 		docs().register(mux, notFound)

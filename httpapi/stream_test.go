@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // streamGet requests path on srv with the gateway headers and reads the
@@ -53,7 +54,7 @@ func TestAbortedStreamIsLogged(t *testing.T) {
 		},
 	}
 	var logs testutil.SyncBuffer
-	s := newServer(Config{Keys: []string{testKey}, RatePerSecond: -1, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	s := newServer(Config{Keys: []secret.String{testKey}, RatePerSecond: -1, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	srv := httptest.NewServer(s.handler([]route{cut}))
 	defer srv.Close()
 	if err := streamGet(t, context.Background(), srv, "/v1/test/cut"); err == nil {
@@ -95,7 +96,7 @@ func TestClientLeavingDownloadIsNoWarning(t *testing.T) {
 		},
 	}
 	var logs testutil.SyncBuffer
-	s := newServer(Config{Keys: []string{testKey}, RatePerSecond: -1,
+	s := newServer(Config{Keys: []secret.String{testKey}, RatePerSecond: -1,
 		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	srv := httptest.NewServer(s.handler([]route{slow}))
 	defer srv.Close()

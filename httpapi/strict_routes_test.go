@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // TestRoutesDecodeStrictly: the lenient readings of issue 13 on real
 // routes. Each was a 200 before: a hash of corrupted input, an empty
 // address read from null, a field named after a Go type.
 func TestRoutesDecodeStrictly(t *testing.T) {
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1})
 	tests := []struct{ name, path, body, field, issue string }{
 		{"upper-case member", "/v1/dev/data/base64/encode", `{"VALUE":"x"}`, "VALUE", "is not a known field"},
 		{"Unicode-folded member", "/v1/dev/stacktrace", `{"ſtacktrace":"panic: x"}`, "ſtacktrace", "is not a known field"},
@@ -46,7 +47,7 @@ func TestRoutesDecodeStrictly(t *testing.T) {
 // quoted by at most an excerpt in the error: no 2 MiB answer to a 1 MiB
 // domain.
 func TestRouteErrorsQuoteExcerpts(t *testing.T) {
-	h := mustNew(t, httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, MaxBodyBytes: 4 << 20})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, MaxBodyBytes: 4 << 20})
 	huge := strings.Repeat("a", 1<<20)
 	for _, c := range []struct{ path, body string }{
 		{"/v1/utility/dns/analyze", `{"domain":"` + huge + `"}`},

@@ -2,6 +2,7 @@ package llm_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -161,4 +162,16 @@ func ExampleHTTPClient() {
 	e := envelope.From(err)
 	fmt.Println(e.Code, e.RetryAfter)
 	// Output: RATE_LIMIT_EXCEEDED 7s
+}
+
+// Usage sums what the calls of one operation used, as the operations do
+// over a retry. Its JSON is the usage part of an HTTP answer's meta.
+func ExampleUsage_Add() {
+	var u llm.Usage
+	u.Add(llm.Usage{Model: "gpt-4o-mini", PromptTokens: 120, CompletionTokens: 30, CostUSD: 0.000036})
+	u.Add(llm.Usage{Model: "gpt-4o-mini", PromptTokens: 150, CompletionTokens: 25, CostUSD: 0.0000375})
+	b, _ := json.Marshal(u)
+	fmt.Println(string(b))
+	// Output:
+	// {"model":"gpt-4o-mini","prompt_tokens":270,"completion_tokens":55,"cost_usd":0.0000735}
 }

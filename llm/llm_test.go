@@ -171,3 +171,14 @@ func TestModelNameFromRealClients(t *testing.T) {
 		t.Errorf("Name does not take precedence: %q", got)
 	}
 }
+
+func TestUsageAdd(t *testing.T) {
+	var total llm.Usage
+	total.Add(llm.Usage{Model: "a", PromptTokens: 10, CompletionTokens: 5, CostUSD: 0.25})
+	total.Add(llm.Usage{Model: "b", PromptTokens: 1, CompletionTokens: 2, CostUSD: 0.5})
+	total.Add(llm.Usage{PromptTokens: 1}) // no model named: "b" stays
+	want := llm.Usage{Model: "b", PromptTokens: 12, CompletionTokens: 7, CostUSD: 0.75}
+	if total != want {
+		t.Errorf("Add = %+v, want %+v", total, want)
+	}
+}

@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // The codes of BIMI problems.
@@ -76,7 +76,7 @@ func ParseBIMI(record string) *BIMI {
 				continue
 			}
 			if reason := checkHTTPS(t.value, ".svg"); reason != "" {
-				f.fail(CodeBIMISyntax, fmt.Sprintf("l=%s %s", envelope.Excerpt(t.value), reason))
+				f.fail(CodeBIMISyntax, fmt.Sprintf("l=%s %s", textcut.Excerpt(t.value), reason))
 				continue
 			}
 			b.Logo = shownValue(t.value)
@@ -85,7 +85,7 @@ func ParseBIMI(record string) *BIMI {
 				continue
 			}
 			if reason := checkHTTPS(t.value, ""); reason != "" {
-				f.fail(CodeBIMISyntax, fmt.Sprintf("a=%s %s", envelope.Excerpt(t.value), reason))
+				f.fail(CodeBIMISyntax, fmt.Sprintf("a=%s %s", textcut.Excerpt(t.value), reason))
 				continue
 			}
 			b.Authority = shownValue(t.value)

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // DKIM key sizes (RFC 8301 section 3.2).
@@ -119,7 +119,7 @@ func ParseDKIM(record string) *DKIMKey {
 		}
 	}
 	if k.KeyType != "rsa" && k.KeyType != "ed25519" {
-		f.fail(CodeDKIMSyntax, fmt.Sprintf("k=%s is not rsa or ed25519", envelope.Excerpt(k.KeyType)))
+		f.fail(CodeDKIMSyntax, fmt.Sprintf("k=%s is not rsa or ed25519", textcut.Excerpt(k.KeyType)))
 	}
 	switch {
 	case p == nil:

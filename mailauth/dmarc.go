@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/net/publicsuffix"
 
-	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/resolver"
 )
 
@@ -114,7 +114,7 @@ func ParseDMARC(record string) *DMARC {
 		name, value, ok := strings.Cut(part, "=")
 		name, value = strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(value)
 		if !ok {
-			f.fail(CodeDMARCSyntax, fmt.Sprintf("tag %s has no value", envelope.Quote(part)))
+			f.fail(CodeDMARCSyntax, fmt.Sprintf("tag %s has no value", textcut.Quote(part)))
 			continue
 		}
 		d.Tags = append(d.Tags, DMARCTag{Name: shownValue(name), Value: shownValue(value)})
@@ -125,7 +125,7 @@ func ParseDMARC(record string) *DMARC {
 			continue
 		}
 		if seen[name] {
-			f.warn(CodeDMARCDuplicateTag, fmt.Sprintf("tag %s appears more than once; the first is used", envelope.Excerpt(name)))
+			f.warn(CodeDMARCDuplicateTag, fmt.Sprintf("tag %s appears more than once; the first is used", textcut.Excerpt(name)))
 			continue
 		}
 		seen[name] = true
@@ -133,7 +133,7 @@ func ParseDMARC(record string) *DMARC {
 		case "p", "sp":
 			v := strings.ToLower(value)
 			if v != "none" && v != "quarantine" && v != "reject" {
-				f.fail(CodeDMARCSyntax, fmt.Sprintf("%s=%s is not none, quarantine or reject", name, envelope.Excerpt(value)))
+				f.fail(CodeDMARCSyntax, fmt.Sprintf("%s=%s is not none, quarantine or reject", name, textcut.Excerpt(value)))
 				continue
 			}
 			if name == "p" {
@@ -144,7 +144,7 @@ func ParseDMARC(record string) *DMARC {
 		case "pct":
 			n, err := strconv.Atoi(value)
 			if err != nil || n < 0 || n > 100 {
-				f.fail(CodeDMARCSyntax, fmt.Sprintf("pct=%s is not an integer from 0 to 100", envelope.Excerpt(value)))
+				f.fail(CodeDMARCSyntax, fmt.Sprintf("pct=%s is not an integer from 0 to 100", textcut.Excerpt(value)))
 				continue
 			}
 			d.Percent = n
@@ -159,7 +159,7 @@ func ParseDMARC(record string) *DMARC {
 				n++
 				u = strings.TrimSpace(u)
 				if !strings.Contains(u, ":") {
-					f.fail(CodeDMARCSyntax, fmt.Sprintf("%s URI %s is not a URI (mailto:...)", name, envelope.Quote(u)))
+					f.fail(CodeDMARCSyntax, fmt.Sprintf("%s URI %s is not a URI (mailto:...)", name, textcut.Quote(u)))
 					continue
 				}
 				uris = append(uris, shownValue(u))
@@ -172,7 +172,7 @@ func ParseDMARC(record string) *DMARC {
 		case "adkim", "aspf":
 			v := strings.ToLower(value)
 			if v != "r" && v != "s" {
-				f.fail(CodeDMARCSyntax, fmt.Sprintf("%s=%s is not r or s", name, envelope.Excerpt(value)))
+				f.fail(CodeDMARCSyntax, fmt.Sprintf("%s=%s is not r or s", name, textcut.Excerpt(value)))
 				continue
 			}
 			if name == "adkim" {
@@ -182,7 +182,7 @@ func ParseDMARC(record string) *DMARC {
 			}
 		case "fo", "rf", "ri", "v":
 		default:
-			f.warn(CodeDMARCUnknownTag, fmt.Sprintf("unknown tag %s is ignored", envelope.Excerpt(name)))
+			f.warn(CodeDMARCUnknownTag, fmt.Sprintf("unknown tag %s is ignored", textcut.Excerpt(name)))
 		}
 	}
 	if d.Policy == "" {

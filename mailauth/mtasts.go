@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // MTA-STS limits (RFC 8461).
@@ -95,7 +95,7 @@ func ParseMTASTSRecord(record string) *MTASTSRecord {
 	if r.ID == "" {
 		f.fail(CodeMTASTSSyntax, "the required id tag is missing")
 	} else if !validSTSID(r.ID) {
-		f.fail(CodeMTASTSSyntax, fmt.Sprintf("id %s is not 1 to 32 letters and digits", envelope.Quote(r.ID)))
+		f.fail(CodeMTASTSSyntax, fmt.Sprintf("id %s is not 1 to 32 letters and digits", textcut.Quote(r.ID)))
 	}
 	r.ID = shownValue(r.ID)
 	return r
@@ -182,7 +182,7 @@ func ParseMTASTSPolicy(text string) *MTASTSPolicy {
 		if !ok || key == "" {
 			msg := "" // not formatted when it would be dropped
 			if !f.full() {
-				msg = fmt.Sprintf("line %s is not a key: value field", envelope.Quote(line))
+				msg = fmt.Sprintf("line %s is not a key: value field", textcut.Quote(line))
 			}
 			f.fail(CodeMTASTSPolicySyntax, msg)
 			continue
@@ -203,19 +203,19 @@ func ParseMTASTSPolicy(text string) *MTASTSPolicy {
 		case "version":
 			p.Version = shownValue(value)
 			if value != "STSv1" {
-				f.fail(CodeMTASTSPolicySyntax, fmt.Sprintf("version %s is not STSv1", envelope.Quote(value)))
+				f.fail(CodeMTASTSPolicySyntax, fmt.Sprintf("version %s is not STSv1", textcut.Quote(value)))
 			}
 		case "mode":
 			switch value {
 			case "enforce", "testing", "none":
 				p.Mode = value
 			default:
-				f.fail(CodeMTASTSPolicySyntax, fmt.Sprintf("mode %s is not enforce, testing or none", envelope.Quote(value)))
+				f.fail(CodeMTASTSPolicySyntax, fmt.Sprintf("mode %s is not enforce, testing or none", textcut.Quote(value)))
 			}
 		case "max_age":
 			n, err := strconv.ParseInt(value, 10, 64)
 			if err != nil || n < 0 || n > MTASTSMaxAge || len(value) > 10 || value[0] < '0' || value[0] > '9' {
-				f.fail(CodeMTASTSPolicySyntax, fmt.Sprintf("max_age %s is not an integer from 0 to %d", envelope.Quote(value), MTASTSMaxAge))
+				f.fail(CodeMTASTSPolicySyntax, fmt.Sprintf("max_age %s is not an integer from 0 to %d", textcut.Quote(value), MTASTSMaxAge))
 				continue
 			}
 			p.MaxAge = n
@@ -230,7 +230,7 @@ func ParseMTASTSPolicy(text string) *MTASTSPolicy {
 			if !validMXPattern(value) {
 				msg := "" // not formatted when it would be dropped
 				if !f.full() {
-					msg = fmt.Sprintf("mx %s is not a host name or *.domain", envelope.Quote(value))
+					msg = fmt.Sprintf("mx %s is not a host name or *.domain", textcut.Quote(value))
 				}
 				f.fail(CodeMTASTSPolicySyntax, msg)
 				continue

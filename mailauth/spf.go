@@ -37,7 +37,7 @@ import (
 	"net/netip"
 	"strings"
 
-	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/resolver"
 )
 
@@ -163,7 +163,7 @@ func parseTerm(f string) (SPFTerm, error) {
 	if i := strings.IndexByte(f, '='); i > 0 && !strings.ContainsAny(f[:i], ":/") {
 		name := strings.ToLower(f[:i])
 		if !validName(name) {
-			return SPFTerm{}, fmt.Errorf("invalid modifier %s", envelope.Quote(f))
+			return SPFTerm{}, fmt.Errorf("invalid modifier %s", textcut.Quote(f))
 		}
 		if (name == "redirect" || name == "exp") && f[i+1:] == "" {
 			return SPFTerm{}, fmt.Errorf("%s needs a domain", name)
@@ -182,7 +182,7 @@ func parseTerm(f string) (SPFTerm, error) {
 	}
 	t.Name, t.Value = strings.ToLower(name), value
 	if !mechanisms[t.Name] {
-		return t, fmt.Errorf("unknown mechanism %s", envelope.Quote(f))
+		return t, fmt.Errorf("unknown mechanism %s", textcut.Quote(f))
 	}
 	switch t.Name {
 	case "all":
@@ -215,11 +215,11 @@ func checkNetwork(kind, v string) error {
 	addr, bits, hasBits := strings.Cut(v, "/")
 	a, err := netip.ParseAddr(addr)
 	if err != nil || (kind == "ip4") != a.Is4() {
-		return fmt.Errorf("%s:%s is not a valid %s address", kind, envelope.Excerpt(v), map[string]string{"ip4": "IPv4", "ip6": "IPv6"}[kind])
+		return fmt.Errorf("%s:%s is not a valid %s address", kind, textcut.Excerpt(v), map[string]string{"ip4": "IPv4", "ip6": "IPv6"}[kind])
 	}
 	if hasBits {
 		if _, err := netip.ParsePrefix(addr + "/" + bits); err != nil {
-			return fmt.Errorf("%s:%s has an invalid prefix length", kind, envelope.Excerpt(v))
+			return fmt.Errorf("%s:%s has an invalid prefix length", kind, textcut.Excerpt(v))
 		}
 	}
 	return nil
@@ -422,7 +422,7 @@ func (w *walker) fetch(ctx context.Context, domain string, depth int, kind strin
 	}
 	key := strings.ToLower(strings.TrimSuffix(domain, "."))
 	if w.seen[key] || depth >= maxSPFDepth {
-		w.f.fail(CodeSPFLoop, fmt.Sprintf("%s:%s loops back to a record already evaluated", kind, envelope.Excerpt(domain)))
+		w.f.fail(CodeSPFLoop, fmt.Sprintf("%s:%s loops back to a record already evaluated", kind, textcut.Excerpt(domain)))
 		return "", nil
 	}
 	w.seen[key] = true
@@ -433,17 +433,17 @@ func (w *walker) fetch(ctx context.Context, domain string, depth int, kind strin
 		if errors.Is(err, resolver.ErrNXDomain) || errors.Is(err, resolver.ErrNoData) {
 			w.s.VoidLookups++
 		}
-		w.f.fail(CodeSPFIncludeMissing, fmt.Sprintf("%s:%s has no SPF record (permerror)", kind, envelope.Excerpt(domain)))
+		w.f.fail(CodeSPFIncludeMissing, fmt.Sprintf("%s:%s has no SPF record (permerror)", kind, textcut.Excerpt(domain)))
 		return "", nil
 	case errors.Is(err, errMultiple):
-		w.f.fail(CodeSPFMultipleRecords, fmt.Sprintf("%s:%s publishes more than one SPF record (permerror)", kind, envelope.Excerpt(domain)))
+		w.f.fail(CodeSPFMultipleRecords, fmt.Sprintf("%s:%s publishes more than one SPF record (permerror)", kind, textcut.Excerpt(domain)))
 		return "", nil
 	case err != nil:
 		return "", err
 	}
 	terms, perrs := parseSPF(rec)
 	if perrs != nil {
-		w.f.fail(CodeSPFSyntax, fmt.Sprintf("%s:%s: %v", kind, envelope.Excerpt(domain), strings.ReplaceAll(errors.Join(perrs...).Error(), "\n", "; ")))
+		w.f.fail(CodeSPFSyntax, fmt.Sprintf("%s:%s: %v", kind, textcut.Excerpt(domain), strings.ReplaceAll(errors.Join(perrs...).Error(), "\n", "; ")))
 	}
 	return w.walk(ctx, domain, terms, depth+1)
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // maxTags bounds the tags read from one tag-list record (DKIM, MTA-STS,
@@ -42,7 +42,7 @@ func tagList(record string, f findings, code Code, version string, required bool
 		if !ok || !validTagName(name) {
 			msg := "" // not formatted when it would be dropped
 			if !f.full() {
-				msg = fmt.Sprintf("%s is not a tag=value pair", envelope.Quote(part))
+				msg = fmt.Sprintf("%s is not a tag=value pair", textcut.Quote(part))
 			}
 			f.fail(code, msg)
 			continue
@@ -50,7 +50,7 @@ func tagList(record string, f findings, code Code, version string, required bool
 		if seen[name] {
 			msg := "" // not formatted when it would be dropped
 			if !f.full() {
-				msg = fmt.Sprintf("tag %s appears more than once", envelope.Quote(name))
+				msg = fmt.Sprintf("tag %s appears more than once", textcut.Quote(name))
 			}
 			f.fail(code, msg)
 			continue
@@ -64,7 +64,7 @@ func tagList(record string, f findings, code Code, version string, required bool
 	switch {
 	case len(tags) > 0 && tags[0].name == "v":
 		if tags[0].value != version {
-			f.fail(code, fmt.Sprintf("v=%s is not v=%s", envelope.Excerpt(tags[0].value), version))
+			f.fail(code, fmt.Sprintf("v=%s is not v=%s", textcut.Excerpt(tags[0].value), version))
 		}
 	case seen["v"]:
 		f.fail(code, fmt.Sprintf("v=%s must be the first tag", version))

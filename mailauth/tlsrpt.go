@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // The codes of TLS-RPT problems.
@@ -81,7 +81,7 @@ func ParseTLSRPT(record string) *TLSRPT {
 			n++
 			u = strings.Trim(u, " \t")
 			if reason := checkReportURI(u); reason != "" {
-				f.fail(CodeTLSRPTInvalidRUA, fmt.Sprintf("rua %s %s", envelope.Quote(u), reason))
+				f.fail(CodeTLSRPTInvalidRUA, fmt.Sprintf("rua %s %s", textcut.Quote(u), reason))
 				continue
 			}
 			r.RUA = append(r.RUA, shownValue(u))

@@ -46,7 +46,6 @@ import (
 	"github.com/miekg/dns"
 	"golang.org/x/sync/singleflight"
 
-	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/textcut"
 )
 
@@ -108,14 +107,14 @@ const (
 )
 
 // String is "EDE 6 (DNSSEC Bogus)", followed by the quoted EXTRA-TEXT
-// (at most envelope.MaxExcerpt characters) when there is one.
+// (at most 100 characters, the cut marked "…") when there is one.
 func (e ExtendedError) String() string {
 	s := "EDE " + strconv.Itoa(int(e.InfoCode))
 	if name, ok := dns.ExtendedErrorCodeToString[e.InfoCode]; ok {
 		s += " (" + name + ")"
 	}
 	if e.ExtraText != "" {
-		s += ": " + envelope.Quote(e.ExtraText)
+		s += ": " + textcut.Quote(e.ExtraText)
 	}
 	return s
 }
@@ -278,7 +277,7 @@ func New(cfg Config) (*Resolver, error) {
 			}
 			addr, reason := parseServer(s)
 			if reason != "" {
-				return nil, fmt.Errorf("%w: Servers[%d] %s %s", ErrInvalidConfig, i, envelope.Quote(s), reason)
+				return nil, fmt.Errorf("%w: Servers[%d] %s %s", ErrInvalidConfig, i, textcut.Quote(s), reason)
 			}
 			r.servers = append(r.servers, addr)
 		}
@@ -349,7 +348,7 @@ func parseServer(s string) (addr, reason string) {
 		host = ip.String()
 	}
 	if n, err := strconv.ParseUint(port, 10, 16); err != nil || n == 0 {
-		return "", "has port " + envelope.Quote(port) + ": a port is a number from 1 to 65535"
+		return "", "has port " + textcut.Quote(port) + ": a port is a number from 1 to 65535"
 	}
 	if _, zone, _ := strings.Cut(host, "%"); strings.Trim(zone, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != "" {
 		return "", "has an IPv6 zone that is not an interface name or number, such as eth0 in fe80::53%eth0"
@@ -413,11 +412,11 @@ type LookupError struct {
 }
 
 // Error names the question (quoted when it is not a valid name, and cut
-// to envelope.MaxExcerpt characters) and the failure.
+// to 100 characters) and the failure.
 func (e *LookupError) Error() string {
 	name := e.Name
 	if errors.Is(e.Err, ErrInvalidName) {
-		name = envelope.Quote(name)
+		name = textcut.Quote(name)
 	}
 	return "resolver: lookup " + name + " " + dns.TypeToString[e.Type] + ": " + e.Err.Error()
 }

@@ -180,7 +180,7 @@ func notImp(t *testing.T) string {
 	return pc.LocalAddr().String()
 }
 
-// The message of an invalid name quotes at most envelope.MaxExcerpt
+// The message of an invalid name quotes at most textcut.MaxExcerpt
 // characters of it (issue 13: a 1 MiB name made a 1 MiB message).
 func TestInvalidNameMessageIsBounded(t *testing.T) {
 	r, err := New(Config{Servers: []string{"127.0.0.1:1"}})

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // DefaultOrigin is the origin a CORS check sends when none is given.
@@ -166,7 +167,7 @@ func (c *Checker) CheckCORS(ctx context.Context, req CORSRequest) (CORSResult, e
 		}
 	}
 	if acao != "" && acao != "*" && acao != origin && !strings.Contains(acao, "://") && acao != "null" {
-		res.Warnings = append(res.Warnings, "Access-Control-Allow-Origin has a malformed value: "+truncate(acao, 80))
+		res.Warnings = append(res.Warnings, "Access-Control-Allow-Origin has a malformed value: "+textcut.Mark(acao, 80, "..."))
 	}
 	if get.header.Get("Access-Control-Allow-Origin") != "" && acao != "*" && !headerHasToken(get.header.Values("Vary"), "Origin") {
 		res.Warnings = append(res.Warnings, "the answer varies with Origin but lacks Vary: Origin, so caches may serve one origin's grant to another")

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // RedirectHop is one step of a redirect chain.
@@ -79,7 +81,7 @@ func (c *Checker) followHops(ctx context.Context, u *url.URL, max int) (fetched,
 		resp.Body.Close()
 		next, err := resolveRef(f.final, loc)
 		if err != nil {
-			return f, fmt.Errorf("bad Location %q: %w", truncate(loc, 100), err)
+			return f, fmt.Errorf("bad Location %q: %w", textcut.Mark(loc, 100, "..."), err)
 		}
 		f.hops = append(f.hops, RedirectHop{URL: f.final.String(), StatusCode: resp.StatusCode, Location: next.String(), Kind: "http"})
 		if len(f.hops) > max {

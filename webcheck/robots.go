@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/textcut"
 )
 
@@ -91,7 +90,7 @@ func ParseRobots(data []byte) *Robots {
 		}
 		key, value, ok := splitRobotsLine(string(line))
 		if !ok {
-			r.warn(fmt.Sprintf("line %d: no colon after the key, ignored: %q", lineNo, truncate(string(line), 80)))
+			r.warn(fmt.Sprintf("line %d: no colon after the key, ignored: %q", lineNo, textcut.Mark(string(line), 80, "...")))
 			continue
 		}
 		switch key {
@@ -119,12 +118,12 @@ func ParseRobots(data []byte) *Robots {
 		case "sitemap":
 			r.sitemaps = append(r.sitemaps, value)
 			if su, err := url.Parse(value); err != nil || !su.IsAbs() {
-				r.warn(fmt.Sprintf("line %d: sitemap URL is not absolute: %s", lineNo, envelope.Quote(value)))
+				r.warn(fmt.Sprintf("line %d: sitemap URL is not absolute: %s", lineNo, textcut.Quote(value)))
 			}
 		case "crawl-delay", "host", "noindex", "nofollow", "clean-param", "request-rate", "visit-time":
 			r.warn(fmt.Sprintf("line %d: %s is not part of RFC 9309 and is ignored by major crawlers", lineNo, key))
 		default:
-			r.warn(fmt.Sprintf("line %d: unknown directive %q", lineNo, truncate(key, 40)))
+			r.warn(fmt.Sprintf("line %d: unknown directive %q", lineNo, textcut.Mark(key, 40, "...")))
 		}
 	}
 	r.index()
@@ -396,9 +395,6 @@ func blocksAll(rules []robotsRule) bool {
 	return true
 }
 
-// truncate cuts s after n bytes at a character boundary, marking the cut
-// with "...".
-func truncate(s string, n int) string { return textcut.Mark(s, n, "...") }
 func isUnreserved(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
 		c == '-' || c == '.' || c == '_' || c == '~'

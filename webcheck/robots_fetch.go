@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/url"
 	"strings"
+
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // MaxRobotsRedirects is how many redirects robots.txt fetching follows
@@ -111,7 +113,7 @@ func (c *Checker) AnalyzeRobots(ctx context.Context, req RobotsRequest) (RobotsR
 	}
 	res.Exists = true
 	if ct := f.resp.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "text/plain") {
-		res.Warnings = append(res.Warnings, "Content-Type is "+truncate(ct, 60)+", expected text/plain")
+		res.Warnings = append(res.Warnings, "Content-Type is "+textcut.Mark(ct, 60, "...")+", expected text/plain")
 	}
 	rb := ParseRobots(body)
 	res.Warnings = append(res.Warnings, rb.warnings...)

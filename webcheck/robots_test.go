@@ -11,9 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
-	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -162,11 +161,11 @@ func TestRobotsParsingStopsAt500KiB(t *testing.T) {
 }
 
 // TestRobotsWarningQuotesLittle: a warning quotes a long value as every
-// message does (envelope.Quote): 100 characters, the cut marked.
+// message does (textcut.Quote): 100 characters, the cut marked.
 func TestRobotsWarningQuotesLittle(t *testing.T) {
 	long := strings.Repeat("é", 300)
 	r := ParseRobots([]byte("User-agent: *\nSitemap: /" + long + "\n"))
-	want := "line 2: sitemap URL is not absolute: " + envelope.Quote("/"+long)
+	want := "line 2: sitemap URL is not absolute: " + textcut.Quote("/"+long)
 	if !slices.Contains(r.Warnings(), want) {
 		t.Errorf("warnings %q; want %q", r.Warnings(), want)
 	}
@@ -339,23 +338,4 @@ func letters(n int) string {
 		s = string(rune('a'+n%26)) + s
 	}
 	return s
-}
-
-func TestTruncateKeepsCharactersWhole(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		n    int
-		want string
-	}{
-		{"short", 10, "short"},
-		{"abcdef", 3, "abc..."},
-		{"aé€", 2, "a..."},  // é is 2 bytes: cutting at 2 would split it
-		{"aé€", 4, "aé..."}, // € is 3 bytes starting at offset 3
-		{"€€", 1, "..."},
-	} {
-		got := truncate(tt.in, tt.n)
-		if got != tt.want || !utf8.ValidString(got) {
-			t.Errorf("truncate(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
-		}
-	}
 }

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // Limits of the sitemaps protocol (sitemaps.org) and of the validator.
@@ -219,7 +221,7 @@ func (v *sitemapValidator) run(r io.Reader) {
 		tok, err := d.RawToken()
 		if err == io.EOF && len(open) > 0 {
 			v.report.IsValidXML = false
-			v.warnAlways(fmt.Sprintf("the document ends early: <%s> is not closed", truncate(open[len(open)-1].Local, 40)))
+			v.warnAlways(fmt.Sprintf("the document ends early: <%s> is not closed", textcut.Mark(open[len(open)-1].Local, 40, "...")))
 			return
 		}
 		if err == io.EOF {
@@ -272,12 +274,12 @@ func (v *sitemapValidator) run(r io.Reader) {
 			case depth == 1:
 				rootSeen = true
 				if name != "urlset" && name != "sitemapindex" {
-					v.warnAlways("the root element is <" + truncate(name, 40) + ">, not <urlset> or <sitemapindex>")
+					v.warnAlways("the root element is <" + textcut.Mark(name, 40, "...") + ">, not <urlset> or <sitemapindex>")
 					continue
 				}
 				v.report.Kind = name
 				if t.Name.Space != SitemapNamespace {
-					v.warn(fmt.Sprintf("the namespace is %q, want %q", truncate(t.Name.Space, 100), SitemapNamespace))
+					v.warn(fmt.Sprintf("the namespace is %q, want %q", textcut.Mark(t.Name.Space, 100, "..."), SitemapNamespace))
 				}
 			case depth == 2 && v.report.Kind != "" && t.Name.Space == prefix:
 				want := "url"
@@ -285,7 +287,7 @@ func (v *sitemapValidator) run(r io.Reader) {
 					want = "sitemap"
 				}
 				if name != want {
-					v.warn(fmt.Sprintf("unexpected <%s> in <%s>", truncate(name, 40), v.report.Kind))
+					v.warn(fmt.Sprintf("unexpected <%s> in <%s>", textcut.Mark(name, 40, "..."), v.report.Kind))
 					continue
 				}
 				index++
@@ -301,7 +303,7 @@ func (v *sitemapValidator) run(r io.Reader) {
 				case "priority":
 					field = &e.priority
 				default:
-					v.warn(fmt.Sprintf("entry %d: unknown element <%s>", index, truncate(name, 40)))
+					v.warn(fmt.Sprintf("entry %d: unknown element <%s>", index, textcut.Mark(name, 40, "...")))
 				}
 				if entryName == "sitemap" && (name == "changefreq" || name == "priority") {
 					v.warn(fmt.Sprintf("entry %d: <%s> does not belong in a sitemap index", index, name))
@@ -318,12 +320,12 @@ func (v *sitemapValidator) run(r io.Reader) {
 		case xml.EndElement:
 			if len(open) == 0 {
 				v.report.IsValidXML = false
-				v.warnAlways(fmt.Sprintf("XML syntax error on line %d: unexpected end element </%s>", lineOf(d), truncate(t.Name.Local, 40)))
+				v.warnAlways(fmt.Sprintf("XML syntax error on line %d: unexpected end element </%s>", lineOf(d), textcut.Mark(t.Name.Local, 40, "...")))
 				return
 			}
 			if top := open[len(open)-1]; top != t.Name {
 				v.report.IsValidXML = false
-				v.warnAlways(fmt.Sprintf("XML syntax error on line %d: element <%s> closed by </%s>", lineOf(d), truncate(top.Local, 40), truncate(t.Name.Local, 40)))
+				v.warnAlways(fmt.Sprintf("XML syntax error on line %d: element <%s> closed by </%s>", lineOf(d), textcut.Mark(top.Local, 40, "..."), textcut.Mark(t.Name.Local, 40, "...")))
 				return
 			}
 			open = open[:len(open)-1]
@@ -377,15 +379,15 @@ func (v *sitemapValidator) checkEntry(i int, kind string, e *entry) {
 		v.checkLoc(i, loc)
 	}
 	if lm := strings.TrimSpace(e.lastmod.String()); lm != "" && !isW3CDatetime(lm) {
-		v.warn(fmt.Sprintf("entry %d: lastmod %q is not a W3C datetime", i, truncate(lm, 40)))
+		v.warn(fmt.Sprintf("entry %d: lastmod %q is not a W3C datetime", i, textcut.Mark(lm, 40, "...")))
 	}
 	if cf := strings.TrimSpace(e.changefreq.String()); cf != "" && !changefreqs[cf] {
-		v.warn(fmt.Sprintf("entry %d: changefreq %q is not one of always, hourly, daily, weekly, monthly, yearly, never", i, truncate(cf, 40)))
+		v.warn(fmt.Sprintf("entry %d: changefreq %q is not one of always, hourly, daily, weekly, monthly, yearly, never", i, textcut.Mark(cf, 40, "...")))
 	}
 	if p := strings.TrimSpace(e.priority.String()); p != "" {
 		f, err := strconv.ParseFloat(p, 64)
 		if err != nil || f < 0 || f > 1 {
-			v.warn(fmt.Sprintf("entry %d: priority %q is not a number from 0.0 to 1.0", i, truncate(p, 40)))
+			v.warn(fmt.Sprintf("entry %d: priority %q is not a number from 0.0 to 1.0", i, textcut.Mark(p, 40, "...")))
 		}
 	}
 }
@@ -397,16 +399,16 @@ func (v *sitemapValidator) checkLoc(i int, loc string) {
 	u, err := url.Parse(loc)
 	switch {
 	case err != nil:
-		v.warn(fmt.Sprintf("entry %d: loc %q is not a valid URL", i, truncate(loc, 100)))
+		v.warn(fmt.Sprintf("entry %d: loc %q is not a valid URL", i, textcut.Mark(loc, 100, "...")))
 	case !u.IsAbs() || u.Host == "":
-		v.warn(fmt.Sprintf("entry %d: loc %q is relative; the protocol requires absolute URLs", i, truncate(loc, 100)))
+		v.warn(fmt.Sprintf("entry %d: loc %q is relative; the protocol requires absolute URLs", i, textcut.Mark(loc, 100, "...")))
 	case v.opts.Base != nil && !strings.EqualFold(u.Hostname(), v.opts.Base.Hostname()):
-		v.warn(fmt.Sprintf("entry %d: loc %q is on another host than the sitemap (%s)", i, truncate(loc, 100), v.opts.Base.Hostname()))
+		v.warn(fmt.Sprintf("entry %d: loc %q is on another host than the sitemap (%s)", i, textcut.Mark(loc, 100, "..."), v.opts.Base.Hostname()))
 	}
 	h := maphash.String(v.seed, loc)
 	if _, dup := v.seen[h]; dup {
 		v.dups++
-		v.warn(fmt.Sprintf("entry %d: duplicate URL %q", i, truncate(loc, 100)))
+		v.warn(fmt.Sprintf("entry %d: duplicate URL %q", i, textcut.Mark(loc, 100, "...")))
 	} else if len(v.seen) < maxSeen {
 		v.seen[h] = struct{}{}
 	}

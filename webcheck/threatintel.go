@@ -11,6 +11,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/safehttp"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // ThreatIntel is a source of known-bad URLs, consulted by
@@ -36,9 +37,9 @@ const DefaultSafeBrowsingBaseURL = "https://safebrowsing.googleapis.com"
 // SafeBrowsing is a [ThreatIntel] on the Google Safe Browsing v4 Lookup API
 // (threatMatches:find). Only APIKey is required.
 type SafeBrowsing struct {
-	// APIKey is the API key, sent in a header, never in the URL.
-	// Required.
-	APIKey string
+	// APIKey is the API key, sent in a header, never in the URL; its
+	// printed forms show "[redacted]" (see package secret). Required.
+	APIKey secret.String
 	// BaseURL is the API base URL. Default DefaultSafeBrowsingBaseURL.
 	BaseURL string
 	// ClientID and ClientVersion identify the client to Google. Default
@@ -108,7 +109,7 @@ func (s *SafeBrowsing) Lookup(ctx context.Context, urls []string) ([]ThreatMatch
 	req.Header.Set("Content-Type", "application/json")
 	// The key goes in the header Google APIs accept for it, not in the
 	// query string, where access logs and error texts would record it.
-	req.Header.Set("X-Goog-Api-Key", s.APIKey)
+	req.Header.Set("X-Goog-Api-Key", s.APIKey.Reveal())
 	hc := s.HTTPClient
 	if hc == nil {
 		hc = &http.Client{Timeout: 10 * time.Second}

@@ -258,7 +258,7 @@ func (c *command) execute(ctx context.Context, env *cmdEnv, args []string) int {
 	if err != nil {
 		fmt.Fprintf(env.stderr, "quiver %s: %v\n", c.name, err)
 		var ue usageError
-		if errors.As(err, &ue) || envelope.From(err).Code == envelope.CodeInvalidRequest {
+		if errors.As(err, &ue) || envelope.ErrorCode(err) == envelope.CodeInvalidRequest {
 			return 2
 		}
 		return 1

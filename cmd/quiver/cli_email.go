@@ -3,11 +3,11 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/email"
+	"github.com/quiverkit/quiver/internal/csvrec"
 )
 
 // emailCommands are the commands of package email: quiver email ...
@@ -307,15 +308,14 @@ func csvHeader(name string) ([]string, error) {
 		return nil, err
 	}
 	defer f.Close()
-	br := bufio.NewReader(f)
-	if b, _ := br.Peek(3); string(b) == "\xef\xbb\xbf" {
-		br.Discard(3)
+	rec, err := csvrec.NewReader(f, math.MaxInt32).Read()
+	if errors.Is(err, io.EOF) {
+		return nil, nil
 	}
-	header, err := csv.NewReader(br).Read()
-	if err != nil && !errors.Is(err, io.EOF) {
+	if err != nil {
 		return nil, fmt.Errorf("%s: header row: %w", name, err)
 	}
-	return header, nil
+	return rec.Strings(nil), nil
 }
 
 // rowsDone counts the complete data rows of the output of an earlier run
@@ -341,12 +341,14 @@ func rowsDone(name string, inputHeader []string) (int, error) {
 			return 0, fmt.Errorf("-resume: %s ends in the middle of a row; remove that last line, or run without -resume", name)
 		}
 	}
-	r := csv.NewReader(bufio.NewReader(f))
-	r.ReuseRecord = true
-	r.FieldsPerRecord = -1
-	header, err := r.Read()
+	r := csvrec.NewReader(f, math.MaxInt32)
+	rec, err := r.Read()
 	if errors.Is(err, io.EOF) {
 		return 0, fmt.Errorf("-resume: %s is empty; run without -resume", name)
+	}
+	var header []string
+	if err == nil {
+		header = rec.Strings(nil)
 	}
 	results := max(0, len(header)-len(email.CSVResultHeader()))
 	if err != nil || !slices.Equal(header[results:], email.CSVResultHeader()) {

@@ -117,6 +117,8 @@ func TestCLIEmail(t *testing.T) {
 			stderrHas: "3 rows: 2 valid, 1 invalid"},
 		{name: "verify-list from stdin", stdin: "email\nx@mx.test\n", args: []string{"email", "verify-list", "-no-mx", "-"},
 			contains: []string{"email,is_valid", "x@mx.test,true,,x@mx.test"}, lines: 2},
+		{name: "verify-list keeps a quoted CR", stdin: "email,note\r\nx@mx.test,\"line1\r\nline2\"\r\n", args: []string{"email", "verify-list", "-no-mx", "-"},
+			contains: []string{"email,note,is_valid", "x@mx.test,\"line1\r\nline2\",true,,x@mx.test"}, lines: 3},
 		{name: "verify-list unknown column", args: []string{"email", "verify-list", "-column", "mail", list}, code: 2,
 			stderrHas: `no column is headed "mail"`},
 		{name: "verify-list missing file", args: []string{"email", "verify-list", filepath.Join(dir, "none.csv")}, code: 1,

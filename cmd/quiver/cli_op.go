@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/strictjson"
+	"github.com/quiverkit/quiver/llm"
 )
 
 // opSpec describes a command that calls one operation with a typed
@@ -74,7 +74,7 @@ func done[Res any](res Res, err error) (any, bool, error) {
 
 // doneAI adapts an LLM-backed operation: the model's usage goes to
 // standard error, so that standard output stays the result.
-func doneAI[Res any](env *cmdEnv, res Res, ai envelope.AI, err error) (any, bool, error) {
+func doneAI[Res any](env *cmdEnv, res Res, ai llm.Usage, err error) (any, bool, error) {
 	if ai.Model != "" || ai.PromptTokens+ai.CompletionTokens > 0 {
 		fmt.Fprintf(env.stderr, "model %s: %d prompt + %d completion tokens, $%.6f\n", ai.Model, ai.PromptTokens, ai.CompletionTokens, ai.CostUSD)
 	}

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/quiverkit/quiver/content"
-	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
 )
@@ -95,7 +95,7 @@ func photosocialOp[Req, Res any](name, args, summary, operand, example string, f
 	})
 }
 
-func photosocialAIOp[Req, Res any](name, args, summary, operand, example string, fn func(*photosocial.Client, context.Context, Req) (Res, envelope.AI, error)) command {
+func photosocialAIOp[Req, Res any](name, args, summary, operand, example string, fn func(*photosocial.Client, context.Context, Req) (Res, llm.Usage, error)) command {
 	return op(opSpec{
 		command: command{name: "photosocial " + name, args: args, summary: summary, example: example, services: []setup{photosocialSetup, contentSetup}},
 		operand: operand,
@@ -141,7 +141,7 @@ var contentCommands = []command{
 		`quiver content faq -count 5 < terms.txt`, (*content.Generator).FAQ),
 }
 
-func contentOp[Req, Res any](name, args, summary, operand, example string, fn func(*content.Generator, context.Context, Req) (Res, envelope.AI, error)) command {
+func contentOp[Req, Res any](name, args, summary, operand, example string, fn func(*content.Generator, context.Context, Req) (Res, llm.Usage, error)) command {
 	return op(opSpec{
 		command: command{name: "content " + name, args: args, summary: summary, example: example, services: []setup{contentSetup}},
 		operand: operand, stdin: true,

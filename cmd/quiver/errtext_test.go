@@ -18,6 +18,7 @@ import (
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm/llmtest"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/microblog/microblogtest"
 	"github.com/quiverkit/quiver/social/photosocial/photosocialtest"
 )
@@ -46,7 +47,7 @@ func TestCLIErrorsSayTheirCauseOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, RatePerSecond: -1, Jobs: jm})
+	h, err := httpapi.New(httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Jobs: jm})
 	if err != nil {
 		t.Fatal(err)
 	}

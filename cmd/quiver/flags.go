@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/quiverkit/quiver/secret"
 )
 
 // flags is a FlagSet whose every flag has an environment twin: the twin,
@@ -37,12 +39,13 @@ func (f *flags) String(p *string, name, envName, def, usage string) {
 	f.StringVar(p, name, def, f.usage(usage, envName))
 }
 
-// Secret defines a string flag holding a credential. Unlike String, the
-// value its environment twin gives is not shown by -help as the default.
-func (f *flags) Secret(p *string, name, envName, usage string) {
-	*p, _ = f.env(name, envName)
+// Secret defines a flag holding a credential. Unlike String, the value
+// its environment twin gives is not shown by -help as the default.
+func (f *flags) Secret(p *secret.String, name, envName, usage string) {
+	v, _ := f.env(name, envName)
+	*p = secret.String(v)
 	f.Func(name, f.usage(usage, envName), func(s string) error {
-		*p = s
+		*p = secret.String(s)
 		return nil
 	})
 }

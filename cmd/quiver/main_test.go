@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/secret"
 )
 
 func env(m map[string]string) func(string) string {
@@ -312,7 +313,7 @@ func TestHelpHidesSecrets(t *testing.T) {
 
 	// The environment still configures the flag.
 	f := &flags{FlagSet: flag.NewFlagSet("x", flag.ContinueOnError), getenv: env(secrets)}
-	var key string
+	var key secret.String
 	f.Secret(&key, "microblog-api-key", "QUIVER_MICROBLOG_API_KEY", "key")
 	if key != "mb-hunter2" {
 		t.Errorf("from the environment: key = %q", key)

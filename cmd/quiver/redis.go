@@ -14,13 +14,14 @@ import (
 	"github.com/quiverkit/quiver/httpapi/redislimit"
 	"github.com/quiverkit/quiver/internal/httpcache"
 	"github.com/quiverkit/quiver/internal/llmcache"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // redisConfig selects the shared state of many instances: with
 // QUIVER_REDIS_URL set, the per-key rate limit lives in Redis, and with
 // QUIVER_LLM_CACHE_TTL too, language model answers are cached there.
 type redisConfig struct {
-	url         string
+	url         secret.String
 	timeout     time.Duration
 	prefix      string
 	llmTTL      time.Duration
@@ -59,7 +60,7 @@ func (rc *redisConfig) connect(ctx context.Context, logger *slog.Logger) error {
 		}
 		return nil
 	}
-	opts, err := redis.ParseURL(rc.url)
+	opts, err := redis.ParseURL(rc.url.Reveal())
 	if err != nil {
 		// A *url.Error repeats the URL, password included: keep its cause.
 		var ue *url.Error

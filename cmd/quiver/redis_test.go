@@ -21,6 +21,7 @@ import (
 	"github.com/quiverkit/quiver/internal/llmcache"
 	"github.com/quiverkit/quiver/internal/redistest"
 	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // Two quiver processes configured with one QUIVER_REDIS_URL enforce one
@@ -80,7 +81,7 @@ func TestLLMCacheWraps(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	rc := &redisConfig{url: "redis://" + rs.Addr, timeout: time.Second, prefix: "test:", llmTTL: time.Minute}
+	rc := &redisConfig{url: secret.String("redis://" + rs.Addr), timeout: time.Second, prefix: "test:", llmTTL: time.Minute}
 	cfg := &httpapi.Config{LLM: llm.Config{Model: model, Name: "m"}, RatePerSecond: -1}
 	if err := rc.start(t.Context(), cfg, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatal(err)
@@ -114,7 +115,7 @@ func TestRedisURLErrorHidesPassword(t *testing.T) {
 		"redis://user:hunter2@[::1:6379/0",
 		"redis://:hunter2%zz@host:6379/0",
 	} {
-		rc := &redisConfig{url: u}
+		rc := &redisConfig{url: secret.String(u)}
 		err := rc.connect(t.Context(), slog.New(slog.DiscardHandler))
 		var ue usageError
 		if !errors.As(err, &ue) {

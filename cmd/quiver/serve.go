@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // serverConfig is the configuration of the server itself; each service
@@ -103,7 +104,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		sc.keys = []string{newKey()}
 	}
 	cfg := httpapi.Config{
-		Keys:           sc.keys,
+		Keys:           secretKeys(sc.keys),
 		Hosts:          sc.hosts,
 		RatePerSecond:  sc.rate,
 		Burst:          sc.burst,
@@ -211,4 +212,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 // newKey returns a random API key: "qk_" and 26 base32 characters (130 bits).
 func newKey() string {
 	return "qk_" + rand.Text()
+}
+
+// secretKeys returns the gateway keys as the credentials httpapi takes.
+func secretKeys(keys []string) []secret.String {
+	out := make([]secret.String, len(keys))
+	for i, k := range keys {
+		out[i] = secret.String(k)
+	}
+	return out
 }

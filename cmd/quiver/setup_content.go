@@ -9,14 +9,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/llm"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/anthropic"
 	"github.com/tmc/langchaingo/llms/googleai"
 	"github.com/tmc/langchaingo/llms/ollama"
 	"github.com/tmc/langchaingo/llms/openai"
 	"google.golang.org/api/option"
+
+	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // llmConfig is the configuration of the language model shared by every
@@ -25,7 +27,7 @@ import (
 type llmConfig struct {
 	provider string
 	model    string
-	key      string
+	key      secret.String
 	baseURL  string
 	prices   []string
 	timeout  time.Duration
@@ -107,7 +109,7 @@ func (c llmConfig) build(ctx context.Context) (llm.Config, error) {
 	switch provider {
 	case "openai":
 		opts := []openai.Option{openai.WithModel(name), openai.WithHTTPClient(hc)}
-		key := c.key
+		key := c.key.Reveal()
 		if c.baseURL != "" {
 			opts = append(opts, openai.WithBaseURL(c.baseURL))
 			if key == "" {
@@ -121,7 +123,7 @@ func (c llmConfig) build(ctx context.Context) (llm.Config, error) {
 	case "anthropic":
 		opts := []anthropic.Option{anthropic.WithModel(name), anthropic.WithHTTPClient(hc)}
 		if c.key != "" {
-			opts = append(opts, anthropic.WithToken(c.key))
+			opts = append(opts, anthropic.WithToken(c.key.Reveal()))
 		}
 		if c.baseURL != "" {
 			opts = append(opts, anthropic.WithBaseURL(c.baseURL))
@@ -138,7 +140,7 @@ func (c llmConfig) build(ctx context.Context) (llm.Config, error) {
 		// its own HTTP client; status codes are read from its errors.
 		opts := []googleai.Option{googleai.WithDefaultModel(name)}
 		if c.key != "" {
-			opts = append(opts, googleai.WithAPIKey(c.key))
+			opts = append(opts, googleai.WithAPIKey(c.key.Reveal()))
 		}
 		if c.baseURL != "" {
 			opts = append(opts, func(o *googleai.Options) {

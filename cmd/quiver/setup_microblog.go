@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/microblog"
 )
 
@@ -14,7 +15,8 @@ import (
 // (twitterapi, xapi or file), its key, base URL and timeout, or the export
 // file. With no provider, the microblog routes answer 503.
 func microblogSetup(f *flags) func(context.Context, *httpapi.Config) error {
-	var kind, key, baseURL, file string
+	var kind, baseURL, file string
+	var key secret.String
 	var timeout time.Duration
 	var maxBytes int64
 	f.String(&kind, "microblog-provider", "QUIVER_MICROBLOG_PROVIDER", "", "microblog data provider: twitterapi, xapi or file; none disables the microblog routes (503)")
@@ -35,7 +37,7 @@ func microblogSetup(f *flags) func(context.Context, *httpapi.Config) error {
 
 // microblogProvider builds the configured provider; nil when none is.
 // Errors never include the key.
-func microblogProvider(kind, key, baseURL, file string, timeout time.Duration, maxBytes int64, hc *http.Client) (microblog.Provider, error) {
+func microblogProvider(kind string, key secret.String, baseURL, file string, timeout time.Duration, maxBytes int64, hc *http.Client) (microblog.Provider, error) {
 	needKey := func(name string) error {
 		if key == "" {
 			return fmt.Errorf("QUIVER_MICROBLOG_PROVIDER=%s needs QUIVER_MICROBLOG_API_KEY (-microblog-api-key)", name)

@@ -6,30 +6,31 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/microblog"
 )
 
 func TestMicroblogProvider(t *testing.T) {
-	const secret = "sk-secret-value"
+	const apiKey = "sk-apiKey-value"
 	tests := []struct {
 		kind, key, file string
 		name            string // provider name; "" for none
 		err             string
 	}{
 		{"", "", "", "", ""},
-		{"twitterapi", secret, "", "twitterapi.io", ""},
-		{"xapi", secret, "", "x-api-v2", ""},
+		{"twitterapi", apiKey, "", "twitterapi.io", ""},
+		{"xapi", apiKey, "", "x-api-v2", ""},
 		{"file", "", "../../examples/microblog/data/sample.jsonl", "file:sample.jsonl", ""},
 		{"twitterapi", "", "", "", "QUIVER_MICROBLOG_API_KEY"},
 		{"xapi", "", "", "", "QUIVER_MICROBLOG_API_KEY"},
 		{"file", "", "", "", "QUIVER_MICROBLOG_FILE"},
 		{"file", "", "does-not-exist.jsonl", "", "does-not-exist"},
-		{"mastodon", secret, "", "", "must be twitterapi, xapi or file"},
+		{"mastodon", apiKey, "", "", "must be twitterapi, xapi or file"},
 	}
 	for _, tt := range tests {
-		p, err := microblogProvider(tt.kind, tt.key, "", tt.file, 0, 0, nil)
+		p, err := microblogProvider(tt.kind, secret.String(tt.key), "", tt.file, 0, 0, nil)
 		if tt.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.err) || strings.Contains(err.Error(), secret) {
+			if err == nil || !strings.Contains(err.Error(), tt.err) || strings.Contains(err.Error(), apiKey) {
 				t.Errorf("%s: err = %v, want one mentioning %q without the key", tt.kind, err, tt.err)
 			}
 			continue

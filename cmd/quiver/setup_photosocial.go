@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/photosocial"
 )
 
@@ -14,13 +15,14 @@ import (
 // choose one.
 func photosocialSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	var (
-		provider, graphToken, graphUser, graphBase string
-		graphVersion                               string
-		apifyToken, apifyActor, apifyBase          string
-		apifyTimeout, timeout                      time.Duration
-		apifyRunItems                              int
-		files                                      []string
-		sample                                     bool
+		provider, graphUser, graphBase string
+		graphVersion                   string
+		graphToken, apifyToken         secret.String
+		apifyActor, apifyBase          string
+		apifyTimeout, timeout          time.Duration
+		apifyRunItems                  int
+		files                          []string
+		sample                         bool
 	)
 	f.String(&provider, "photosocial-provider", "QUIVER_PHOTOSOCIAL_PROVIDER", "", "photo-sharing data provider: graph, apify or file; empty disables the routes (503)")
 	f.Secret(&graphToken, "photosocial-graph-token", "QUIVER_PHOTOSOCIAL_GRAPH_TOKEN", "Instagram Graph API access token of the app user (provider graph)")
@@ -48,7 +50,7 @@ func photosocialSetup(f *flags) func(context.Context, *httpapi.Config) error {
 	}
 }
 
-func newPhotosocialProvider(kind string, graph photosocial.GraphConfig, apifyToken, apifyActor, apifyBase string,
+func newPhotosocialProvider(kind string, graph photosocial.GraphConfig, apifyToken secret.String, apifyActor, apifyBase string,
 	apifyTimeout time.Duration, apifyRunItems int, files []string, sample bool, d *deps) (photosocial.Provider, error) {
 	switch kind {
 	case "":

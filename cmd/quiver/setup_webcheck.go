@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/webcheck"
 )
 
@@ -17,7 +18,7 @@ func webcheckSetup(f *flags) func(context.Context, *httpapi.Config) error {
 		timeout       time.Duration
 		opTimeout     time.Duration
 		maxBody       int64
-		sbKey         string
+		sbKey         secret.String
 		sbEndpoint    string
 		userAgent     string
 	)

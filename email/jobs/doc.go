@@ -141,9 +141,9 @@
 //     are verify-list's columns (email.CSVResultHeader) after every
 //     input column, written by encoding/csv's writer, which writes the
 //     bytes of a field as they are (quoted when they need it). So a
-//     job's results equal verify-list's output of the same file, but for
-//     a quoted "\r\n", which verify-list reads as "\n". A header wider
-//     than MaxColumns is refused: each result row is padded to it.
+//     job's results equal verify-list's output of the same file, which
+//     reads it with the same reader. A header wider than MaxColumns is
+//     refused: each result row is padded to it.
 //
 // # Metrics
 //

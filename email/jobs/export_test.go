@@ -1,6 +1,10 @@
 package jobs
 
-import "context"
+import (
+	"context"
+	"strconv"
+	"time"
+)
 
 // HeldBytes returns the bytes that the in-process store of m counts
 // against Config.MaxMemory: rows, reserved results and results.
@@ -32,3 +36,9 @@ func Workers(m *Manager) int64 {
 
 // OwnerHash is what is stored of an owner.
 func OwnerHash(owner string) string { return ownerHash(owner) }
+
+// workers counts the workers that asked for a chunk within the last
+// minute.
+func (s *redisStore) workers(ctx context.Context) (int64, error) {
+	return s.rdb.ZCount(ctx, s.q+"workers", strconv.FormatInt(ms(time.Now().Add(-time.Minute)), 10), "+inf").Result()
+}

@@ -6,14 +6,12 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/email/jobs"
-	"github.com/quiverkit/quiver/internal/csvrec"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -110,57 +108,6 @@ func sameRows(t testing.TB, got, want []byte) {
 		}
 		if strings.Join(g, "\x00") != strings.Join(w, "\x00") {
 			t.Fatalf("row %d:\n got %q\nwant %q", row, g, w)
-		}
-	}
-}
-
-// records reads a CSV text with csvrec, as Submit does: every byte of a
-// quoted field kept.
-func records(t testing.TB, b []byte) [][]string {
-	t.Helper()
-	r := csvrec.NewReader(bytes.NewReader(b), 1<<30)
-	var out [][]string
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			return out
-		}
-		if err != nil {
-			t.Fatalf("%q: %v", b, err)
-		}
-		out = append(out, rec.Strings(nil))
-	}
-}
-
-// stdRecords reads a CSV text with encoding/csv, as verify-list does.
-func stdRecords(t testing.TB, b []byte) [][]string {
-	t.Helper()
-	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))))
-	r.FieldsPerRecord = -1
-	out, err := r.ReadAll()
-	if err != nil {
-		t.Fatalf("%q: %v", b, err)
-	}
-	return out
-}
-
-// readsAlike reports whether csvrec and encoding/csv read the same records
-// from b: they differ on a quoted "\r\n", which csvrec keeps.
-func readsAlike(b []byte) bool {
-	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))))
-	r.FieldsPerRecord = -1
-	std, err := r.ReadAll()
-	if err != nil {
-		return false
-	}
-	ours := csvrec.NewReader(bytes.NewReader(b), 1<<30)
-	for i := 0; ; i++ {
-		rec, err := ours.Read()
-		if err != nil {
-			return err == io.EOF && i == len(std)
-		}
-		if i >= len(std) || !slices.Equal(rec.Strings(nil), std[i]) {
-			return false
 		}
 	}
 }

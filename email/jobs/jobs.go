@@ -22,6 +22,7 @@ import (
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/cfgerr"
 	"github.com/quiverkit/quiver/internal/csvrec"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // Defaults of [Config].
@@ -688,7 +689,7 @@ var ErrNotFound = errors.New("jobs: no such job")
 var ErrNotDone = errors.New("jobs: the job is not done")
 
 func notFound(id string) error {
-	return &envelope.Error{Code: envelope.CodeNotFound, Message: "no job " + envelope.Quote(id), Err: ErrNotFound}
+	return &envelope.Error{Code: envelope.CodeNotFound, Message: "no job " + textcut.Quote(id), Err: ErrNotFound}
 }
 
 // validID reports whether id has the shape of a job ID: other strings

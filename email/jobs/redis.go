@@ -750,9 +750,3 @@ func (s *redisStore) depth(ctx context.Context) (int64, error) {
 	n, _ := strconv.ParseInt(queued.Val(), 10, 64)
 	return max(n, 0) + leased.Val(), nil
 }
-
-// workers counts the workers that asked for a chunk within the last
-// minute, for tests.
-func (s *redisStore) workers(ctx context.Context) (int64, error) {
-	return s.rdb.ZCount(ctx, s.q+"workers", strconv.FormatInt(ms(time.Now().Add(-time.Minute)), 10), "+inf").Result()
-}

@@ -83,7 +83,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, w io.Wr
 	}
 	summary, ai, err := g.Summarize(ctx, content.SummarizeRequest{
 		Text:     text,
-		MaxWords: content.Ptr(60),
+		MaxWords: new(60),
 		Format:   content.FormatParagraph,
 	})
 	if err != nil {

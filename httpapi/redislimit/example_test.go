@@ -8,6 +8,7 @@ import (
 
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/httpapi/redislimit"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // Every instance configured like this shares one limit of 10 requests per
@@ -24,7 +25,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	api, err := httpapi.New(httpapi.Config{Keys: []string{"key-of-team-a"}, Limiter: limiter})
+	api, err := httpapi.New(httpapi.Config{Keys: []secret.String{"key-of-team-a"}, Limiter: limiter})
 	if err != nil {
 		log.Fatal(err)
 	}

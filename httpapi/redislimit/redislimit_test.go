@@ -16,6 +16,7 @@ import (
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/httpapi/redislimit"
 	"github.com/quiverkit/quiver/internal/redistest"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // client returns a client of the server at addr, closed at the end of the
@@ -36,7 +37,7 @@ func client(t *testing.T, addr string) *redis.Client {
 // limiter, sharing only the Redis server.
 func instance(t *testing.T, addr string, cfg redislimit.Config) http.Handler {
 	cfg.Client = client(t, addr)
-	return handler(t, httpapi.Config{Keys: []string{"k1", "k2"}, Limiter: newLimiter(t, cfg)})
+	return handler(t, httpapi.Config{Keys: []secret.String{"k1", "k2"}, Limiter: newLimiter(t, cfg)})
 }
 
 // newLimiter returns the limiter of cfg, failing the test on an error.
@@ -218,7 +219,7 @@ func TestRedisDownFailsOpen(t *testing.T) {
 	if took := time.Since(start); took > time.Second {
 		t.Errorf("Allow with no Redis took %v", took)
 	}
-	h := handler(t, httpapi.Config{Keys: []string{"k1"}, Limiter: l})
+	h := handler(t, httpapi.Config{Keys: []secret.String{"k1"}, Limiter: l})
 	if rec := encode(h, "k1"); rec.Code != http.StatusOK {
 		t.Errorf("status %d, want 200 (fail open)", rec.Code)
 	}

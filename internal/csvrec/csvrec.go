@@ -62,6 +62,7 @@ type Reader struct {
 	src     io.Reader
 	buf     [BufferSize]byte
 	r, w    int   // the unread bytes are buf[r:w]
+	base    int64 // the bytes of the source before buf[0]
 	nl      int   // where the next '\n' was seen in buf, when r <= nl < w
 	err     error // the source's error, once it has returned one
 	stuck   error // the error Read returns from now on
@@ -118,6 +119,11 @@ func NewReader(src io.Reader, maxRecord int) *Reader {
 	return &Reader{src: src, max: min(max(maxRecord, 1), math.MaxInt32)}
 }
 
+// Offset returns how many bytes of the source the records read so far
+// span, from the start of the source (a byte order mark included) to the
+// line end of the last record, as encoding/csv's Reader.InputOffset does.
+func (r *Reader) Offset() int64 { return r.base + int64(r.r) }
+
 // errNoProgress is the error of a source that keeps returning nothing.
 var errNoProgress = errors.New("csvrec: the source returned no data many times")
 
@@ -129,6 +135,7 @@ func (r *Reader) more() bool {
 		return false
 	}
 	if r.r > 0 && r.w == len(r.buf) {
+		r.base += int64(r.r)
 		r.w = copy(r.buf[:], r.buf[r.r:r.w])
 		r.r, r.nl = 0, -1
 	}

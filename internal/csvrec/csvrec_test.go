@@ -18,7 +18,8 @@ import (
 // error, and that error's kind and start line.
 type outcome struct {
 	recs [][]string
-	err  error // nil, csv.ErrQuote, csv.ErrBareQuote, csvrec.ErrTooLong
+	offs []int64 // the input offset after each record
+	err  error   // nil, csv.ErrQuote, csv.ErrBareQuote, csvrec.ErrTooLong
 	line int
 }
 
@@ -27,11 +28,11 @@ func (o outcome) String() string {
 }
 
 func equal(a, b outcome) bool {
-	if a.err != b.err || a.line != b.line || len(a.recs) != len(b.recs) {
+	if a.err != b.err || a.line != b.line || len(a.recs) != len(b.recs) || len(a.offs) != len(b.offs) {
 		return false
 	}
 	for i := range a.recs {
-		if strings.Join(a.recs[i], "\x00|") != strings.Join(b.recs[i], "\x00|") || len(a.recs[i]) != len(b.recs[i]) {
+		if (a.offs != nil && a.offs[i] != b.offs[i]) || strings.Join(a.recs[i], "\x00|") != strings.Join(b.recs[i], "\x00|") || len(a.recs[i]) != len(b.recs[i]) {
 			return false
 		}
 	}
@@ -41,7 +42,9 @@ func equal(a, b outcome) bool {
 // std reads in with encoding/csv as Submit configured it: FieldsPerRecord
 // -1, the BOM skipped beforehand.
 func std(in []byte) outcome {
-	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(in, []byte("\xef\xbb\xbf"))))
+	body := bytes.TrimPrefix(in, []byte("\xef\xbb\xbf"))
+	bom := int64(len(in) - len(body))
+	r := csv.NewReader(bytes.NewReader(body))
 	r.FieldsPerRecord = -1
 	var o outcome
 	for {
@@ -58,6 +61,7 @@ func std(in []byte) outcome {
 			return o
 		}
 		o.recs = append(o.recs, rec)
+		o.offs = append(o.offs, bom+r.InputOffset())
 	}
 }
 
@@ -85,13 +89,14 @@ func ours(t testing.TB, src io.Reader, max int) outcome {
 			t.Fatalf("record of %d bytes under a bound of %d", rec.Size(), max)
 		}
 		o.recs = append(o.recs, rec.Strings(nil))
+		o.offs = append(o.offs, r.Offset())
 	}
 }
 
 // folded is o with every "\r\n" inside a field turned into "\n", as
 // encoding/csv reads a quoted field (an unquoted one never holds "\n").
 func folded(o outcome) outcome {
-	out := outcome{err: o.err, line: o.line}
+	out := outcome{offs: o.offs, err: o.err, line: o.line}
 	for _, rec := range o.recs {
 		f := make([]string, len(rec))
 		for i, s := range rec {
@@ -137,7 +142,7 @@ func TestAgainstEncodingCSV(t *testing.T) {
 			if !equal(folded(got), want) {
 				t.Errorf("%q: folded %v, encoding/csv %v", tc.in, folded(got), want)
 			}
-			want = outcome{recs: tc.want}
+			want = outcome{recs: tc.want, offs: got.offs}
 		}
 		if !equal(got, want) {
 			t.Errorf("%q:\n got %v\nwant %v", tc.in, got, want)
@@ -146,6 +151,21 @@ func TestAgainstEncodingCSV(t *testing.T) {
 		// change anything.
 		if slow := ours(t, iotest.OneByteReader(strings.NewReader(tc.in)), 1<<20); !equal(slow, got) {
 			t.Errorf("%q one byte at a time: %v, want %v", tc.in, slow, got)
+		}
+	}
+}
+
+// A file many buffers long, read whole or a few bytes at a time: the
+// records and their offsets are encoding/csv's across the buffer's moves.
+func TestOffsetAcrossBuffers(t *testing.T) {
+	file := append([]byte("\xef\xbb\xbf\n\n"), rowsFile(3000)...)
+	want := std(file)
+	if len(want.offs) != 3001 || want.offs[3000] != int64(len(file)) {
+		t.Fatalf("encoding/csv read %d records, last offset %d of %d", len(want.offs), want.offs[len(want.offs)-1], len(file))
+	}
+	for name, src := range map[string]io.Reader{"whole": bytes.NewReader(file), "half": iotest.HalfReader(bytes.NewReader(file))} {
+		if got := ours(t, src, 1<<10); !equal(got, want) {
+			t.Errorf("%s: records or offsets differ from encoding/csv's", name)
 		}
 	}
 }

@@ -182,7 +182,7 @@ type verdict struct {
 func TestContractFailuresNotCached(t *testing.T) {
 	srv := redistest.Start(t)
 	p := newScriptedProvider(t, `{"verdict":""}`, `not json`, `{"verdict":"fine"}`)
-	cfg := &llm.Config{Model: instance(t, p, srv.Addr, time.Minute)}
+	cfg := llmjson.Settings{Model: instance(t, p, srv.Addr, time.Minute), Attempts: llm.DefaultMaxAttempts}
 	check := func(v *verdict) []string {
 		if v.Verdict == "" {
 			return []string{"verdict is required"}

@@ -17,14 +17,14 @@
 //   - runs the caller's validate function, which returns the broken rules in
 //     words the model can act on;
 //   - when the answer cannot be decoded or breaks a rule, asks again, once by
-//     default ([Client.MaxAttempts] is 2), showing the model its previous
+//     by llm's default ([Settings.Attempts] is 2), showing the model its previous
 //     answer and the list of violations. When the last attempt fails too,
 //     Ask returns an UPSTREAM_ERROR whose cause is a [*ContractError]: an
 //     unchecked answer never reaches the caller;
 //   - sums the token usage of every attempt from the provider's
 //     GenerationInfo (PromptTokens and CompletionTokens for OpenAI, Ollama
 //     and Google AI; InputTokens and OutputTokens for Anthropic) and prices
-//     it with a [PriceTable];
+//     it with [Settings.Cost];
 //   - maps provider failures to envelope codes: HTTP 429 becomes
 //     RATE_LIMIT_EXCEEDED with the provider's Retry-After, timeouts and
 //     deadlines UPSTREAM_TIMEOUT, every other failure UPSTREAM_ERROR.
@@ -35,7 +35,11 @@
 // some (Ollama) drop the status code. Give the client llm.HTTPClient(), or
 // an *http.Client whose transport is an llm.Transport: it records the
 // status and Retry-After header of the provider's answer for the Ask call
-// in flight (internal/llmhttp), so the mapping is exact. Without it, Ask
+// in flight (internal/llmhttp), so the mapping is exact.
+//
+// The package depends on no public package but envelope: it takes its
+// model as [Settings] and reports its [Usage] in its own types, which
+// the public packages build from llm.Config and convert to llm.Usage. Without it, Ask
 // falls back to reading the status from the error text, and no
 // Retry-After is passed on.
 package llmjson

@@ -11,10 +11,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tmc/langchaingo/llms"
+
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmhttp"
 	"github.com/quiverkit/quiver/internal/upstream"
-	"github.com/tmc/langchaingo/llms"
 )
 
 // NoModel returns the SERVICE_UNAVAILABLE error of an operation that

@@ -8,13 +8,35 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmcache"
 	"github.com/quiverkit/quiver/internal/llmhttp"
-	"github.com/quiverkit/quiver/llm"
-	"github.com/tmc/langchaingo/llms"
 )
+
+// Settings are the model Ask calls and how. The public packages build them
+// from their llm.Config:
+//
+//	llmjson.Settings{Model: c.Model, Name: c.ModelName(), Cost: c.PriceTable().Cost,
+//		Timeout: c.Timeout, Attempts: c.Attempts(), DisableJSONMode: c.DisableJSONMode}
+type Settings struct {
+	// Model answers; nil means no model is configured.
+	Model llms.Model
+	// Name names the model in the usage and selects its price.
+	Name string
+	// Cost prices one call of the model named Name; nil prices every
+	// call at 0.
+	Cost func(model string, promptTokens, completionTokens int) float64
+	// Timeout bounds each call; 0 leaves the caller's context alone.
+	Timeout time.Duration
+	// Attempts is how many answers the model may give; below 1 means 1.
+	Attempts int
+	// DisableJSONMode stops requesting the provider's JSON mode.
+	DisableJSONMode bool
+}
 
 // maxViolationsShown bounds the violations repeated to the model and kept
 // in a [ContractError], so that a wildly wrong answer cannot blow up the
@@ -61,14 +83,13 @@ func (e *ContractError) Error() string {
 // SERVICE_UNAVAILABLE without a model, RATE_LIMIT_EXCEEDED,
 // UPSTREAM_TIMEOUT or UPSTREAM_ERROR from the provider, and UPSTREAM_ERROR
 // wrapping a *ContractError when no answer met the contract.
-func Ask[T any](ctx context.Context, c *llm.Config, req Request, validate func(*T) []string) (T, envelope.AI, error) {
+func Ask[T any](ctx context.Context, c Settings, req Request, validate func(*T) []string) (T, Usage, error) {
 	var zero T
-	if c == nil || c.Model == nil {
-		return zero, envelope.AI{}, envelope.Errorf(envelope.CodeServiceUnavailable, "no language model is configured")
+	if c.Model == nil {
+		return zero, Usage{}, envelope.Errorf(envelope.CodeServiceUnavailable, "no language model is configured")
 	}
-	usage := envelope.AI{Model: c.ModelName()}
-	prices := c.PriceTable()
-	attempts := c.Attempts()
+	usage := Usage{Model: c.Name}
+	attempts := max(c.Attempts, 1)
 
 	msgs := make([]llms.MessageContent, 0, 2+2*(attempts-1))
 	if req.System != "" {
@@ -81,9 +102,12 @@ func Ask[T any](ctx context.Context, c *llm.Config, req Request, validate func(*
 
 	var violations []string
 	for attempt := 1; attempt <= attempts; attempt++ {
-		answer, u, err := generate(ctx, c, msgs, opts)
-		usage.Add(envelope.AI{Model: usage.Model, PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
-			CostUSD: prices.Cost(usage.Model, u.PromptTokens, u.CompletionTokens)})
+		answer, u, err := generate(ctx, &c, msgs, opts)
+		usage.PromptTokens += u.PromptTokens
+		usage.CompletionTokens += u.CompletionTokens
+		if c.Cost != nil {
+			usage.CostUSD += c.Cost(c.Name, u.PromptTokens, u.CompletionTokens)
+		}
 		if err != nil {
 			return zero, usage, err
 		}
@@ -109,7 +133,7 @@ func Ask[T any](ctx context.Context, c *llm.Config, req Request, validate func(*
 		fmt.Sprintf("the language model's answer did not meet the contract after %d attempts", attempts))
 }
 
-func callOptions(c *llm.Config, req Request) []llms.CallOption {
+func callOptions(c Settings, req Request) []llms.CallOption {
 	var opts []llms.CallOption
 	if !c.DisableJSONMode {
 		opts = append(opts, llms.WithJSONMode())
@@ -125,7 +149,7 @@ func callOptions(c *llm.Config, req Request) []llms.CallOption {
 
 // generate makes one call to the model and returns the text of its first
 // choice with the usage it reported, or a classified error.
-func generate(ctx context.Context, c *llm.Config, msgs []llms.MessageContent, opts []llms.CallOption) (string, Usage, error) {
+func generate(ctx context.Context, c *Settings, msgs []llms.MessageContent, opts []llms.CallOption) (string, Usage, error) {
 	actx, cancel := ctx, context.CancelFunc(func() {})
 	if c.Timeout > 0 {
 		actx, cancel = context.WithTimeout(ctx, c.Timeout)

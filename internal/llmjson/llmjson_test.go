@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/llmjson"
 	"github.com/quiverkit/quiver/llm"
@@ -38,13 +39,17 @@ var modelOf = map[llmtest.Protocol]string{
 	llmtest.Ollama:    "llama3.2",
 }
 
-func client(t *testing.T, s *llmtest.Server) *llm.Config {
+// client returns the settings that llm.Config{Model: a client of s, Name:
+// the protocol's model} gives, as the public packages build them.
+func client(t *testing.T, s *llmtest.Server) *llmjson.Settings {
 	name := modelOf[s.Protocol()]
-	return &llm.Config{Model: s.ModelT(t, name), Name: name}
+	c := llm.Config{Model: s.ModelT(t, name), Name: name}
+	return &llmjson.Settings{Model: c.Model, Name: c.ModelName(), Cost: c.PriceTable().Cost,
+		Timeout: c.Timeout, Attempts: c.Attempts(), DisableJSONMode: c.DisableJSONMode}
 }
 
-func ask(t *testing.T, c *llm.Config) (colors, envelope.AI, error) {
-	return llmjson.Ask(context.Background(), c, llmjson.Request{
+func ask(t *testing.T, c *llmjson.Settings) (colors, llmjson.Usage, error) {
+	return llmjson.Ask(context.Background(), *c, llmjson.Request{
 		System: "Answer with a JSON object {\"colors\": [3 strings]}.",
 		Prompt: "Name three colors.",
 	}, wantThree)
@@ -69,7 +74,7 @@ func TestAskWithRealClients(t *testing.T) {
 				if diff := cmp.Diff(colors{[]string{"red", "green", "blue"}}, got); diff != "" {
 					t.Errorf("result (-want +got):\n%s", diff)
 				}
-				want := envelope.AI{Model: modelOf[p], PromptTokens: 120, CompletionTokens: 15, CostUSD: cost(p, 120, 15)}
+				want := llmjson.Usage{Model: modelOf[p], PromptTokens: 120, CompletionTokens: 15, CostUSD: cost(p, 120, 15)}
 				if ai != want {
 					t.Errorf("usage = %+v, want %+v", ai, want)
 				}
@@ -194,7 +199,7 @@ func TestAskHonoursCancellation(t *testing.T) {
 	s := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"colors":["a","b","c"]}`, Delay: 5 * time.Second})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(30*time.Millisecond, cancel)
-	_, _, err := llmjson.Ask(ctx, client(t, s), llmjson.Request{Prompt: "x"}, wantThree)
+	_, _, err := llmjson.Ask(ctx, *client(t, s), llmjson.Request{Prompt: "x"}, wantThree)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want it to wrap context.Canceled", err)
 	}
@@ -207,7 +212,7 @@ func TestAskCallerDeadline(t *testing.T) {
 	s := llmtest.Start(t, llmtest.Ollama, llmtest.Reply{Content: `{"colors":["a","b","c"]}`, Delay: 5 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	_, _, err := llmjson.Ask(ctx, client(t, s), llmjson.Request{Prompt: "x"}, wantThree)
+	_, _, err := llmjson.Ask(ctx, *client(t, s), llmjson.Request{Prompt: "x"}, wantThree)
 	if e := envelope.From(err); e.Code != envelope.CodeUpstreamTimeout {
 		t.Errorf("err = %v, want UPSTREAM_TIMEOUT", err)
 	}
@@ -226,7 +231,7 @@ func TestAskProviderUnreachable(t *testing.T) {
 }
 
 func TestAskWithoutModel(t *testing.T) {
-	_, _, err := llmjson.Ask(context.Background(), &llm.Config{}, llmjson.Request{}, wantThree)
+	_, _, err := llmjson.Ask(context.Background(), llmjson.Settings{}, llmjson.Request{}, wantThree)
 	if e := envelope.From(err); e.Code != envelope.CodeServiceUnavailable {
 		t.Errorf("err = %v, want SERVICE_UNAVAILABLE", err)
 	}
@@ -278,7 +283,7 @@ func TestAskMaxAttempts(t *testing.T) {
 	bad := llmtest.Reply{Content: `{"colors":[]}`, PromptTokens: 1, CompletionTokens: 1}
 	s := llmtest.Start(t, llmtest.OpenAI, bad, bad, bad)
 	c := client(t, s)
-	c.MaxAttempts = 3
+	c.Attempts = 3
 	_, ai, err := ask(t, c)
 	if err == nil || ai.PromptTokens != 3 || len(s.Requests()) != 3 {
 		t.Errorf("err = %v, usage %+v, %d calls; want 3 failed attempts", err, ai, len(s.Requests()))
@@ -319,10 +324,10 @@ func TestUsageOf(t *testing.T) {
 		info map[string]any
 		want llmjson.Usage
 	}{
-		{"openai and ollama", map[string]any{"PromptTokens": 12, "CompletionTokens": 34, "TotalTokens": 46}, llmjson.Usage{12, 34}},
-		{"anthropic", map[string]any{"InputTokens": 7, "OutputTokens": 9}, llmjson.Usage{7, 9}},
-		{"googleai int32", map[string]any{"PromptTokens": int32(5), "CompletionTokens": int32(6)}, llmjson.Usage{5, 6}},
-		{"floats", map[string]any{"PromptTokens": 5.0, "CompletionTokens": float32(6)}, llmjson.Usage{5, 6}},
+		{"openai and ollama", map[string]any{"PromptTokens": 12, "CompletionTokens": 34, "TotalTokens": 46}, llmjson.Usage{PromptTokens: 12, CompletionTokens: 34}},
+		{"anthropic", map[string]any{"InputTokens": 7, "OutputTokens": 9}, llmjson.Usage{PromptTokens: 7, CompletionTokens: 9}},
+		{"googleai int32", map[string]any{"PromptTokens": int32(5), "CompletionTokens": int32(6)}, llmjson.Usage{PromptTokens: 5, CompletionTokens: 6}},
+		{"floats", map[string]any{"PromptTokens": 5.0, "CompletionTokens": float32(6)}, llmjson.Usage{PromptTokens: 5, CompletionTokens: 6}},
 		{"missing", nil, llmjson.Usage{}},
 		{"wrong types", map[string]any{"PromptTokens": "5"}, llmjson.Usage{}},
 	}
@@ -342,7 +347,7 @@ func TestAskBoundsViolationsShown(t *testing.T) {
 		}
 		return v
 	}
-	_, _, err := llmjson.Ask(context.Background(), client(t, s), llmjson.Request{Prompt: "x"}, many)
+	_, _, err := llmjson.Ask(context.Background(), *client(t, s), llmjson.Request{Prompt: "x"}, many)
 	var ce *llmjson.ContractError
 	if !errors.As(err, &ce) || len(ce.Violations) != 21 || ce.Violations[20] != "... and 30 more problems" {
 		t.Fatalf("err = %v", err)

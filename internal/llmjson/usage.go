@@ -1,9 +1,12 @@
 package llmjson
 
-// Usage is the token count of one model call.
+// Usage is what the calls of one [Ask] used: the fields of llm.Usage, in
+// its order, so that the public packages convert it with llm.Usage(u).
 type Usage struct {
+	Model            string
 	PromptTokens     int
 	CompletionTokens int
+	CostUSD          float64
 }
 
 // UsageOf reads the token usage from a langchaingo choice's

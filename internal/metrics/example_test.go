@@ -12,12 +12,13 @@ import (
 
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/metrics"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // Metrics fed by the HTTP handler, scraped from the registry.
 func Example() {
 	reg := prometheus.NewRegistry()
-	api, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, Metrics: reg})
+	api, err := httpapi.New(httpapi.Config{Keys: []secret.String{"k"}, Metrics: reg})
 	if err != nil {
 		fmt.Println(err)
 		return

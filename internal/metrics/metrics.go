@@ -41,8 +41,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/quiverkit/quiver/envelope"
 )
 
 // Outcomes of an upstream call, the values of the outcome label.
@@ -219,19 +217,19 @@ func (m *Metrics) ObserveUpstream(provider, outcome string, d time.Duration) {
 	m.upstreamDuration.WithLabelValues(provider).Observe(d.Seconds())
 }
 
-// ObserveAI records the language model usage of one operation: tokens by
-// kind and cost, under ai.Model ("unknown" when empty).
-func (m *Metrics) ObserveAI(ai *envelope.AI) {
-	if m == nil || ai == nil {
+// ObserveAI records the language model usage of one operation (the
+// fields of llm.Usage): tokens by kind and cost, under model ("unknown"
+// when empty).
+func (m *Metrics) ObserveAI(model string, promptTokens, completionTokens int, costUSD float64) {
+	if m == nil {
 		return
 	}
-	model := ai.Model
 	if model == "" {
 		model = "unknown"
 	}
-	m.llmTokens.WithLabelValues(model, "prompt").Add(float64(max(ai.PromptTokens, 0)))
-	m.llmTokens.WithLabelValues(model, "completion").Add(float64(max(ai.CompletionTokens, 0)))
-	m.llmCost.WithLabelValues(model).Add(max(ai.CostUSD, 0))
+	m.llmTokens.WithLabelValues(model, "prompt").Add(float64(max(promptTokens, 0)))
+	m.llmTokens.WithLabelValues(model, "completion").Add(float64(max(completionTokens, 0)))
+	m.llmCost.WithLabelValues(model).Add(max(costUSD, 0))
 }
 
 // CacheStats reports a cache's cumulative hit and miss counts.

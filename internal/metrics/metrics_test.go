@@ -13,7 +13,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/metrics"
 )
 
@@ -24,7 +23,7 @@ func TestNilMetricsIsANoOp(t *testing.T) {
 	m.RateLimited()
 	m.LimiterFailed()
 	m.ObserveUpstream("p", metrics.OutcomeOK, time.Second)
-	m.ObserveAI(&envelope.AI{Model: "m", PromptTokens: 1})
+	m.ObserveAI("m", 1, 0, 0)
 	if err := m.WatchDNSCache(func() (uint64, uint64) { return 1, 2 }); err != nil {
 		t.Errorf("WatchDNSCache on nil: %v", err)
 	}
@@ -70,9 +69,8 @@ func TestExposition(t *testing.T) {
 	m.RequestDone("", 404, time.Millisecond)
 	m.RateLimited()
 	m.LimiterFailed()
-	m.ObserveAI(&envelope.AI{Model: "gpt-4o-mini", PromptTokens: 120, CompletionTokens: 30, CostUSD: 0.002})
-	m.ObserveAI(&envelope.AI{Model: "gpt-4o-mini", PromptTokens: 80, CompletionTokens: 20, CostUSD: 0.001})
-	m.ObserveAI(nil)
+	m.ObserveAI("gpt-4o-mini", 120, 30, 0.002)
+	m.ObserveAI("gpt-4o-mini", 80, 20, 0.001)
 	var hits, misses uint64 = 7, 3
 	if err := m.WatchDNSCache(func() (uint64, uint64) { return hits, misses }); err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"net/netip"
 	"strings"
 
-	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/internal/weburl"
 )
 
@@ -51,19 +51,19 @@ func ParseHost(host string) (Host, error) {
 	if err != nil {
 		var we *weburl.Error
 		if errors.As(err, &we) {
-			return Host{}, fmt.Errorf("%w: %s %s", ErrInvalidHost, envelope.Quote(host), strings.TrimPrefix(we.Rule, "has a host "))
+			return Host{}, fmt.Errorf("%w: %s %s", ErrInvalidHost, textcut.Quote(host), strings.TrimPrefix(we.Rule, "has a host "))
 		}
-		return Host{}, fmt.Errorf("%w: %s: %v", ErrInvalidHost, envelope.Quote(host), err)
+		return Host{}, fmt.Errorf("%w: %s: %v", ErrInvalidHost, textcut.Quote(host), err)
 	}
 	if addr.IsValid() {
 		return Host{Addr: addr}, nil
 	}
 	name := strings.TrimSuffix(s, ".")
 	if name == "" || strings.Contains(name, "..") || strings.HasPrefix(name, ".") {
-		return Host{}, fmt.Errorf("%w: %s has an empty label", ErrInvalidHost, envelope.Quote(host))
+		return Host{}, fmt.Errorf("%w: %s has an empty label", ErrInvalidHost, textcut.Quote(host))
 	}
 	if len(name) > 253 {
-		return Host{}, fmt.Errorf("%w: %s is longer than 253 characters", ErrInvalidHost, envelope.Quote(host))
+		return Host{}, fmt.Errorf("%w: %s is longer than 253 characters", ErrInvalidHost, textcut.Quote(host))
 	}
 	if name == "localhost" || strings.HasSuffix(name, ".localhost") {
 		return Host{}, fmt.Errorf("%w: %s is a loopback name", ErrDestinationNotAllowed, name)

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/net/idna"
 
-	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // refIDNA maps hosts the way browsers do (UTS #46, non-transitional,
@@ -38,53 +38,53 @@ func refParseHost(host string) (Host, error) {
 	}
 	if strings.HasPrefix(host, "[") {
 		if !strings.HasSuffix(host, "]") {
-			return Host{}, fmt.Errorf("%w: unterminated IPv6 literal %s", ErrInvalidHost, envelope.Quote(host))
+			return Host{}, fmt.Errorf("%w: unterminated IPv6 literal %s", ErrInvalidHost, textcut.Quote(host))
 		}
 		host = host[1 : len(host)-1]
 		a, err := netip.ParseAddr(host)
 		if err != nil || !a.Is6() {
-			return Host{}, fmt.Errorf("%w: bad IPv6 literal %s", ErrInvalidHost, envelope.Quote(host))
+			return Host{}, fmt.Errorf("%w: bad IPv6 literal %s", ErrInvalidHost, textcut.Quote(host))
 		}
 		return Host{Addr: a}, nil
 	}
 	if strings.Contains(host, ":") {
 		a, err := netip.ParseAddr(host)
 		if err != nil {
-			return Host{}, fmt.Errorf("%w: %s", ErrInvalidHost, envelope.Quote(host))
+			return Host{}, fmt.Errorf("%w: %s", ErrInvalidHost, textcut.Quote(host))
 		}
 		return Host{Addr: a}, nil
 	}
 	if strings.Contains(host, "%") {
 		u, err := url.PathUnescape(host)
 		if err != nil {
-			return Host{}, fmt.Errorf("%w: bad percent-encoding in %s", ErrInvalidHost, envelope.Quote(host))
+			return Host{}, fmt.Errorf("%w: bad percent-encoding in %s", ErrInvalidHost, textcut.Quote(host))
 		}
 		host = u
 	}
 	if !utf8.ValidString(host) {
-		return Host{}, fmt.Errorf("%w: %s is not valid UTF-8", ErrInvalidHost, envelope.Quote(host))
+		return Host{}, fmt.Errorf("%w: %s is not valid UTF-8", ErrInvalidHost, textcut.Quote(host))
 	}
 	ascii, err := refIDNA.ToASCII(host)
 	if err != nil {
-		return Host{}, fmt.Errorf("%w: %s: %s", ErrInvalidHost, envelope.Quote(host), envelope.Excerpt(err.Error()))
+		return Host{}, fmt.Errorf("%w: %s: %s", ErrInvalidHost, textcut.Quote(host), textcut.Excerpt(err.Error()))
 	}
 	ascii = strings.ToLower(ascii)
 	if i := strings.IndexAny(ascii, refForbiddenHostChars); i >= 0 {
-		return Host{}, fmt.Errorf("%w: %s contains the forbidden character %q", ErrInvalidHost, envelope.Quote(host), ascii[i])
+		return Host{}, fmt.Errorf("%w: %s contains the forbidden character %q", ErrInvalidHost, textcut.Quote(host), ascii[i])
 	}
 	if refEndsInNumber(ascii) {
 		a, err := refParseIPv4(ascii)
 		if err != nil {
-			return Host{}, fmt.Errorf("%w: %s looks like an IPv4 address but is not one: %v", ErrInvalidHost, envelope.Quote(host), err)
+			return Host{}, fmt.Errorf("%w: %s looks like an IPv4 address but is not one: %v", ErrInvalidHost, textcut.Quote(host), err)
 		}
 		return Host{Addr: a}, nil
 	}
 	name := strings.TrimSuffix(ascii, ".")
 	if name == "" || strings.Contains(name, "..") || strings.HasPrefix(name, ".") {
-		return Host{}, fmt.Errorf("%w: %s has an empty label", ErrInvalidHost, envelope.Quote(host))
+		return Host{}, fmt.Errorf("%w: %s has an empty label", ErrInvalidHost, textcut.Quote(host))
 	}
 	if len(name) > 253 {
-		return Host{}, fmt.Errorf("%w: %s is longer than 253 characters", ErrInvalidHost, envelope.Quote(host))
+		return Host{}, fmt.Errorf("%w: %s is longer than 253 characters", ErrInvalidHost, textcut.Quote(host))
 	}
 	if name == "localhost" || strings.HasSuffix(name, ".localhost") {
 		return Host{}, fmt.Errorf("%w: %s is a loopback name", ErrDestinationNotAllowed, name)

@@ -26,6 +26,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // Unmarshal decodes body, one JSON value with nothing after it but white
@@ -100,8 +101,8 @@ func syntaxOffset(body []byte, offset int64) int64 {
 // with any quoted input cut to an excerpt.
 func syntaxReason(err error) string {
 	msg := strings.TrimPrefix(err.Error(), "jsontext: ")
-	if len(msg) > 2*envelope.MaxExcerpt {
-		msg = envelope.Excerpt(msg)
+	if len(msg) > 2*textcut.MaxExcerpt {
+		msg = textcut.Excerpt(msg)
 	}
 	return msg
 }
@@ -131,7 +132,7 @@ func semanticError(body []byte, err error) error {
 
 // numberIssue says why the JSON number n does not fit the Go type t.
 func numberIssue(n string, t reflect.Type) string {
-	shown := envelope.Excerpt(n)
+	shown := textcut.Excerpt(n)
 	if !isInteger(t) {
 		return "number " + shown + " is out of range for " + jsonTypeName(t)
 	}
@@ -155,7 +156,7 @@ func fieldOf(p jsontext.Pointer) string {
 		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
-		b.WriteString(envelope.Excerpt(tok))
+		b.WriteString(textcut.Excerpt(tok))
 	}
 	return b.String()
 }

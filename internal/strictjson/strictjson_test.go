@@ -9,6 +9,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/strictjson"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 type inner struct {
@@ -86,7 +87,7 @@ func FuzzUnmarshal(f *testing.F) {
 			t.Fatalf("Unmarshal(%q) = %T %v, want a validation error", body, err, err)
 		}
 		for _, is := range verr.Issues {
-			if len(is.Field) > 4*envelope.MaxExcerpt+64 || len(is.Issue) > 1024 {
+			if len(is.Field) > 4*textcut.MaxExcerpt+64 || len(is.Issue) > 1024 {
 				t.Fatalf("issue too long for %q: %+v", body, is)
 			}
 		}

@@ -23,8 +23,8 @@
 // Credentials travel only in request headers set from [Client.Header], and
 // a redirect is followed only within the provider's host, so that they
 // are never forwarded elsewhere. Error messages name the provider and the
-// path, never the query or the headers, and [Secret] keeps a key out of
-// logs and fmt output.
+// path, never the query or the headers; [FormatProvider] prints a
+// provider without its credential.
 package upstream
 
 import (
@@ -34,7 +34,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"math"
 	"net"
 	"net/http"
@@ -42,10 +41,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/strictjson"
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // Defaults of [Client].
@@ -56,20 +55,6 @@ const (
 	// does not say when to retry.
 	DefaultRetryAfter = 60 * time.Second
 )
-
-// Secret is a credential. It formats as "[redacted]" with fmt, log/slog
-// and encoding/json, so that printing a config never leaks it; use
-// string(s) where the value itself is needed.
-type Secret string
-
-// String implements fmt.Stringer.
-func (s Secret) String() string { return "[redacted]" }
-
-// GoString implements fmt.GoStringer.
-func (s Secret) GoString() string { return `"[redacted]"` }
-
-// MarshalJSON implements json.Marshaler.
-func (s Secret) MarshalJSON() ([]byte, error) { return []byte(`"[redacted]"`), nil }
 
 // Client fetches JSON from one provider. The zero value is not usable:
 // set Name and BaseURL. A Client is safe for concurrent use.
@@ -259,7 +244,7 @@ func (c *Client) statusError(resp *http.Response, body []byte, path string) erro
 	// The message names the provider and the status; the cause adds what
 	// the provider said, for the logs and Go callers.
 	cause := errors.New("it answered with an empty body")
-	if said := Excerpt(string(body), 200); said != "" {
+	if said := textcut.OneLine(string(body), 200, "..."); said != "" {
 		cause = errors.New("it answered " + said)
 	}
 	switch {
@@ -354,17 +339,6 @@ func graphRegainAccess(h http.Header) time.Duration {
 	return time.Duration(min(minutes, maxRetryAfter.Minutes()) * float64(time.Minute)).Round(time.Second)
 }
 
-// Excerpt returns s on one line, its runs of white space collapsed, cut
-// to at most n runes ("..." marks a cut): how an error quotes what a
-// provider said, without letting the provider choose its size.
-func Excerpt(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n]) + "..."
-}
-
 // NotConfigured returns the SERVICE_UNAVAILABLE error of a service whose
 // provider is not configured; how says how to configure one.
 func NotConfigured(service, how string) error {
@@ -376,30 +350,6 @@ func NotConfigured(service, how string) error {
 // 404 with one the caller understands ("user @nobody not found").
 func NotFound(err error, format string, args ...any) error {
 	return &envelope.Error{Code: envelope.CodeNotFound, Message: fmt.Sprintf(format, args...), Err: err}
-}
-
-// Redact returns "[redacted]" for a non-empty credential and "" for an
-// empty one, so that a printed config still shows whether it is set.
-func Redact(secret string) string {
-	if secret == "" {
-		return ""
-	}
-	return "[redacted]"
-}
-
-// LogValue is the log/slog value of a provider config: its settings, and
-// whether the credential is set, never the credential.
-func LogValue(baseURL string, credentialSet bool, maxBytes int64, timeout time.Duration) slog.Value {
-	cred := ""
-	if credentialSet {
-		cred = "[redacted]"
-	}
-	return slog.GroupValue(
-		slog.String("base_url", baseURL),
-		slog.String("credential", cred),
-		slog.Int64("max_response_bytes", maxBytes),
-		slog.Duration("timeout", timeout),
-	)
 }
 
 // FormatProvider writes a provider for fmt as "typeName{base URL}",

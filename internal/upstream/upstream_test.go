@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -124,19 +123,6 @@ func TestCallerDeadline(t *testing.T) {
 	}
 }
 
-func TestSecret(t *testing.T) {
-	s := Secret(key)
-	var b strings.Builder
-	slog.New(slog.NewTextHandler(&b, nil)).Info("config", "key", s)
-	out := fmt.Sprint(s) + fmt.Sprintf("%v %+v %#v %s", s, s, s, s) + b.String()
-	if strings.Contains(out, key) {
-		t.Errorf("secret leaked: %s", out)
-	}
-	if string(s) != key {
-		t.Error("string conversion lost the value")
-	}
-}
-
 func TestNotConfigured(t *testing.T) {
 	e := envelope.From(NotConfigured("microblog", "set QUIVER_MICROBLOG_PROVIDER"))
 	if e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "QUIVER_MICROBLOG_PROVIDER") {
@@ -185,25 +171,6 @@ func TestRedirectKeepsKeyOnHost(t *testing.T) {
 	}
 	if leaked.Load() {
 		t.Error("the key was sent to the host redirected to")
-	}
-}
-
-func TestExcerpt(t *testing.T) {
-	tests := []struct {
-		in   string
-		n    int
-		want string
-	}{
-		{"", 10, ""},
-		{"  user\n\tnot   found ", 20, "user not found"},
-		{"abcdef", 6, "abcdef"},
-		{"abcdefg", 6, "abcdef..."},
-		{"ééééé", 3, "ééé..."},
-	}
-	for _, tt := range tests {
-		if got := Excerpt(tt.in, tt.n); got != tt.want {
-			t.Errorf("Excerpt(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
-		}
 	}
 }
 

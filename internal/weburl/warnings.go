@@ -68,9 +68,6 @@ var warningOrder = []string{
 // one).
 func WarningMessage(code string) string { return warnMessages[code] }
 
-// WarningCodes returns every warning code, in report order.
-func WarningCodes() []string { return append([]string(nil), warningOrder...) }
-
 // warnings derives the warnings of a parsed URL from the validation
 // errors the library reported and, to tell apart repairs that share one
 // validation error, from the input as written.

@@ -21,6 +21,8 @@ import (
 
 	werrors "github.com/nlnwa/whatwg-url/errors"
 	wurl "github.com/nlnwa/whatwg-url/url"
+
+	"github.com/quiverkit/quiver/internal/textcut"
 )
 
 // Error is a URL the Standard refuses (or that Quiver refuses on top of
@@ -196,13 +198,15 @@ func parse(raw, base string) (*URL, error) {
 	return res, nil
 }
 
-// quoteShort quotes at most 60 bytes of s.
+// quoteShort quotes at most 60 bytes of s in ASCII (so that an invisible
+// or look-alike character shows as its escape), "…" after the quotes
+// marking a cut.
 func quoteShort(s string) string {
+	q := strconv.QuoteToASCII(textcut.Cut(s, 60))
 	if len(s) > 60 {
-		s = s[:60]
-		return strconv.QuoteToASCII(s) + "…"
+		q += "…"
 	}
-	return strconv.QuoteToASCII(s)
+	return q
 }
 
 // failure turns the library's refusal into an *Error naming the rule.
@@ -230,7 +234,7 @@ func failure(err error) error {
 		if why == "" {
 			why = cause
 		}
-		return &Error{Rule: "has a host that is not a valid internationalized domain name (UTS #46): " + truncate(why, 80)}
+		return &Error{Rule: "has a host that is not a valid internationalized domain name (UTS #46): " + textcut.Mark(why, 80, "…")}
 	case werrors.IPv4EmptyPart, werrors.IPv4TooManyParts, werrors.IPv4NonNumericPart, werrors.IPv4OutOfRangePart:
 		return &Error{Rule: "has a host that ends in a number, so must be an IPv4 address, but is not one: " + ipv4Why[werrors.Type(err)]}
 	case werrors.IPv6Unclosed:
@@ -250,17 +254,6 @@ var ipv4Why = map[werrors.ErrorType]string{
 	werrors.IPv4OutOfRangePart: "a part is out of range (over 255, or the last part over what the remaining bytes hold)",
 }
 
-// truncate cuts s after n bytes at a character boundary.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
-}
-
 // Go returns u as a net/url URL for an HTTP client, refusing a URL whose
 // host or port net/url would read differently from the Standard (so that
 // a check on the Standard's host is a check on the dialed one).
@@ -272,7 +265,7 @@ func (u *URL) Go() (*url.URL, error) {
 		if errors.As(err, &ue) {
 			reason = ue.Err.Error()
 		}
-		return nil, &Error{Rule: "cannot be fetched: Go's HTTP client does not accept its normal form: " + truncate(reason, 120)}
+		return nil, &Error{Rule: "cannot be fetched: Go's HTTP client does not accept its normal form: " + textcut.Mark(reason, 120, "…")}
 	}
 	if g.Hostname() != strings.Trim(u.Host, "[]") || g.Port() != u.Port {
 		return nil, &Error{Rule: fmt.Sprintf("cannot be fetched: Go's HTTP client reads its host as %s, the URL Standard as %s", quoteShort(g.Host), quoteShort(u.Host))}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/quiverkit/quiver/social"
 	"github.com/quiverkit/quiver/social/microblog"
 )

@@ -15,8 +15,8 @@
 // A [Provider] fetches the data: [TwitterAPIIO] (header X-API-Key),
 // [XAPI] (X API v2, bearer token) or [File] (a local JSON Lines export, for
 // offline analysis), built by [NewTwitterAPIIO], [NewXAPI] and [NewFile]
-// from a config struct; the credential is a plain string that the package
-// keeps out of errors, fmt, log/slog and encoding/json output. Each names
+// from a config struct; the credential is a secret.String, kept out of
+// errors and shown as "[redacted]" by fmt, log/slog and encoding/json. Each names
 // itself in data_source. Package microblogtest serves loopback replays of
 // twitterapi.io and the X API for tests and examples. Provider failures
 // are *envelope.Error values: an unknown user or tweet is NOT_FOUND (404),

@@ -92,7 +92,7 @@ func (c *Client) Thread(ctx context.Context, req ThreadRequest) (Thread, error) 
 		switch {
 		case err == nil:
 			root = r
-		case envelope.From(err).Code == envelope.CodeNotFound:
+		case envelope.ErrorCode(err) == envelope.CodeNotFound:
 			rootMissing = true // deleted: start from the author's earliest tweet found
 		default:
 			return Thread{}, err

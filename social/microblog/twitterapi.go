@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -16,7 +15,9 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/strictjson"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/internal/upstream"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // TwitterAPIIOBaseURL is the API root of twitterapi.io.
@@ -36,12 +37,11 @@ type TwitterAPIIO struct {
 }
 
 // TwitterAPIIOConfig configures a [TwitterAPIIO] provider.
-// Printing it with fmt, log/slog or encoding/json shows "[redacted]" in
-// place of APIKey.
 type TwitterAPIIOConfig struct {
 	// APIKey is the twitterapi.io API key, sent in the X-API-Key header.
-	// Required. It never appears in errors, fmt or log/slog output.
-	APIKey string
+	// Required. It never appears in errors, and its printed forms show
+	// "[redacted]" (see package secret).
+	APIKey secret.String
 	// BaseURL is the API root; default TwitterAPIIOBaseURL. Tests point
 	// it at a microblogtest server.
 	BaseURL string
@@ -62,39 +62,20 @@ type TwitterAPIIOConfig struct {
 	Metrics prometheus.Registerer
 }
 
-// Format implements fmt.Formatter: the API key is redacted.
-func (c TwitterAPIIOConfig) Format(f fmt.State, verb rune) {
-	type plain TwitterAPIIOConfig
-	c.APIKey = upstream.Redact(c.APIKey)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), plain(c))
-}
-
-// LogValue implements slog.LogValuer: the API key is redacted.
-func (c TwitterAPIIOConfig) LogValue() slog.Value {
-	return upstream.LogValue(c.BaseURL, c.APIKey != "", c.MaxResponseBytes, c.Timeout)
-}
-
 // Format implements fmt.Formatter: every verb prints the provider's type
 // and base URL, never its credential.
 func (p TwitterAPIIO) Format(f fmt.State, _ rune) {
 	upstream.FormatProvider(f, "microblog.TwitterAPIIO", p.up)
 }
 
-// MarshalJSON implements json.Marshaler: the APIKey is redacted.
-func (c TwitterAPIIOConfig) MarshalJSON() ([]byte, error) {
-	type plain TwitterAPIIOConfig
-	c.APIKey = upstream.Redact(c.APIKey)
-	return json.Marshal(plain(c))
-}
-
 // NewTwitterAPIIO returns the twitterapi.io provider. The error wraps
 // [ErrInvalidConfig] when APIKey is empty or a setting cannot work.
 func NewTwitterAPIIO(cfg TwitterAPIIOConfig) (*TwitterAPIIO, error) {
-	if strings.TrimSpace(cfg.APIKey) == "" {
+	if strings.TrimSpace(cfg.APIKey.Reveal()) == "" {
 		return nil, invalidConfig("twitterapi.io: APIKey is required")
 	}
 	h := httpSettings{cfg.HTTPClient, cfg.BaseURL, cfg.MaxResponseBytes, cfg.Timeout, cfg.Metrics, "twitterapi"}
-	up, err := h.newUpstream("twitterapi.io", TwitterAPIIOBaseURL, http.Header{"X-Api-Key": {cfg.APIKey}})
+	up, err := h.newUpstream("twitterapi.io", TwitterAPIIOBaseURL, http.Header{"X-Api-Key": {cfg.APIKey.Reveal()}})
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +231,7 @@ func tapiStatus(status, msg string) error {
 }
 
 // excerptMsg quotes a provider's error message.
-func excerptMsg(s string) string { return cmp.Or(upstream.Excerpt(s, 160), "no message") }
+func excerptMsg(s string) string { return cmp.Or(textcut.OneLine(s, 160, "..."), "no message") }
 
 // Profile implements Provider.
 func (p *TwitterAPIIO) Profile(ctx context.Context, username string) (Profile, error) {

@@ -2,9 +2,7 @@ package microblog
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/upstream"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // XAPIBaseURL is the API root of the X API v2.
@@ -35,12 +34,11 @@ type XAPI struct {
 }
 
 // XAPIConfig configures an [XAPI] provider.
-// Printing it with fmt, log/slog or encoding/json shows "[redacted]" in
-// place of Token.
 type XAPIConfig struct {
 	// Token is the app-only bearer token, sent in the Authorization
-	// header. Required. It never appears in errors, fmt or log/slog output.
-	Token string
+	// header. Required. It never appears in errors, and its printed forms
+	// show "[redacted]" (see package secret).
+	Token secret.String
 	// BaseURL is the API root; default XAPIBaseURL. Tests point it at a
 	// microblogtest server.
 	BaseURL string
@@ -61,37 +59,18 @@ type XAPIConfig struct {
 	Metrics prometheus.Registerer
 }
 
-// Format implements fmt.Formatter: the token is redacted.
-func (c XAPIConfig) Format(f fmt.State, verb rune) {
-	type plain XAPIConfig
-	c.Token = upstream.Redact(c.Token)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), plain(c))
-}
-
-// LogValue implements slog.LogValuer: the token is redacted.
-func (c XAPIConfig) LogValue() slog.Value {
-	return upstream.LogValue(c.BaseURL, c.Token != "", c.MaxResponseBytes, c.Timeout)
-}
-
 // Format implements fmt.Formatter: every verb prints the provider's type
 // and base URL, never its credential.
 func (p XAPI) Format(f fmt.State, _ rune) { upstream.FormatProvider(f, "microblog.XAPI", p.up) }
 
-// MarshalJSON implements json.Marshaler: the Token is redacted.
-func (c XAPIConfig) MarshalJSON() ([]byte, error) {
-	type plain XAPIConfig
-	c.Token = upstream.Redact(c.Token)
-	return json.Marshal(plain(c))
-}
-
 // NewXAPI returns the X API v2 provider. The error wraps
 // [ErrInvalidConfig] when Token is empty or a setting cannot work.
 func NewXAPI(cfg XAPIConfig) (*XAPI, error) {
-	if strings.TrimSpace(cfg.Token) == "" {
+	if strings.TrimSpace(cfg.Token.Reveal()) == "" {
 		return nil, invalidConfig("x-api-v2: Token is required")
 	}
 	h := httpSettings{cfg.HTTPClient, cfg.BaseURL, cfg.MaxResponseBytes, cfg.Timeout, cfg.Metrics, "xapi"}
-	up, err := h.newUpstream("x-api-v2", XAPIBaseURL, http.Header{"Authorization": {"Bearer " + cfg.Token}})
+	up, err := h.newUpstream("x-api-v2", XAPIBaseURL, http.Header{"Authorization": {"Bearer " + cfg.Token.Reveal()}})
 	if err != nil {
 		return nil, err
 	}

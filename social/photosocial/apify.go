@@ -15,7 +15,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/internal/upstream"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // Defaults of [ApifyConfig] (and DefaultMaxResponseBytes).
@@ -39,13 +41,12 @@ const (
 )
 
 // ApifyConfig configures an [Apify] provider.
-// Printing it with fmt, log/slog or encoding/json shows "[redacted]" in
-// place of Token.
 type ApifyConfig struct {
 	// Token is the Apify API token. Required. It travels in the
-	// Authorization header and never appears in errors, fmt or log/slog
-	// output. It also keys the encryption of the provider's cursors.
-	Token string
+	// Authorization header, never appears in errors, and its printed forms
+	// show "[redacted]" (see package secret). It also keys the encryption
+	// of the provider's cursors.
+	Token secret.String
 	// Actor is the actor to run, "user~name" or its ID; default
 	// DefaultApifyActor.
 	Actor string
@@ -83,18 +84,6 @@ type ApifyConfig struct {
 	Logger *slog.Logger
 }
 
-// Format implements fmt.Formatter: the token is redacted.
-func (c ApifyConfig) Format(f fmt.State, verb rune) {
-	type plain ApifyConfig
-	c.Token = upstream.Redact(c.Token)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), plain(c))
-}
-
-// LogValue implements slog.LogValuer: the token is redacted.
-func (c ApifyConfig) LogValue() slog.Value {
-	return upstream.LogValue(c.BaseURL, c.Token != "", c.MaxResponseBytes, c.Timeout)
-}
-
 // Apify serves data through the Apify Instagram scraper actor: profiles
 // ("details") and single media with run-sync-get-dataset-items; posts,
 // reels, comments, hashtag media and profile or hashtag search with one
@@ -128,17 +117,10 @@ type Apify struct {
 // and base URL, never its credential.
 func (p Apify) Format(f fmt.State, _ rune) { upstream.FormatProvider(f, "photosocial.Apify", p.up) }
 
-// MarshalJSON implements json.Marshaler: the Token is redacted.
-func (c ApifyConfig) MarshalJSON() ([]byte, error) {
-	type plain ApifyConfig
-	c.Token = upstream.Redact(c.Token)
-	return json.Marshal(plain(c))
-}
-
 // NewApify returns an Apify provider. The error wraps [ErrInvalidConfig]
 // when Token is empty or a setting cannot work.
 func NewApify(cfg ApifyConfig) (*Apify, error) {
-	if strings.TrimSpace(cfg.Token) == "" {
+	if strings.TrimSpace(cfg.Token.Reveal()) == "" {
 		return nil, invalidConfig("the Apify provider needs Token")
 	}
 	if cfg.Actor == "" {
@@ -165,13 +147,13 @@ func NewApify(cfg ApifyConfig) (*Apify, error) {
 	if err != nil {
 		return nil, invalidConfig("the Apify provider's Metrics: %v", err)
 	}
-	up, err := newUpstream("Apify", DefaultApifyBaseURL, cfg.Token, cfg.BaseURL, hc, cfg.MaxResponseBytes, cfg.Timeout, 10*time.Second)
+	up, err := newUpstream("Apify", DefaultApifyBaseURL, cfg.Token.Reveal(), cfg.BaseURL, hc, cfg.MaxResponseBytes, cfg.Timeout, 10*time.Second)
 	if err != nil {
 		return nil, err
 	}
 	return &Apify{
 		actor: strings.Replace(cfg.Actor, "/", "~", 1), timeout: cfg.Timeout, runItems: cfg.RunItems,
-		log: cfg.Logger, cursors: newCursorKey(cfg.Token), up: up,
+		log: cfg.Logger, cursors: newCursorKey(cfg.Token.Reveal()), up: up,
 	}, nil
 }
 
@@ -220,7 +202,7 @@ func screen(items []json.RawMessage, what string) ([]json.RawMessage, error) {
 		case "no_items":
 			noItems = true
 		default:
-			return nil, envelope.Errorf(envelope.CodeUpstreamError, "the Apify actor failed on %s (%s)", what, upstream.Excerpt(e, 160))
+			return nil, envelope.Errorf(envelope.CodeUpstreamError, "the Apify actor failed on %s (%s)", what, textcut.OneLine(e, 160, "..."))
 		}
 	}
 	if real == nil && noItems {
@@ -273,7 +255,7 @@ func typeSuffix(t string) string {
 	if t == "" {
 		return ""
 	}
-	return ", " + upstream.Excerpt(t, 60)
+	return ", " + textcut.OneLine(t, 60, "...")
 }
 
 // apifyPost is a post or reel item of the actor.

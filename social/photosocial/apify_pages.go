@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/internal/upstream"
 )
 
@@ -331,7 +332,7 @@ func (a *Apify) start(ctx context.Context, in apifyInput, what string) (string, 
 			return "", envelope.Errorf(envelope.CodeUpstreamTimeout, "the Apify actor run for %s did not finish within %s (status TIMED-OUT)", what, a.timeout)
 		case "READY", "RUNNING", "TIMING-OUT", "ABORTING":
 		default:
-			return "", envelope.Errorf(envelope.CodeUpstreamError, "the Apify API answered a run of unknown status %q", upstream.Excerpt(d.Status, 40))
+			return "", envelope.Errorf(envelope.CodeUpstreamError, "the Apify API answered a run of unknown status %q", textcut.OneLine(d.Status, 40, "..."))
 		}
 		if polls >= apifyMaxPolls || !time.Now().Before(deadline) {
 			return "", envelope.Errorf(envelope.CodeUpstreamTimeout, "the Apify actor run for %s did not finish within %s (status %s)", what, a.timeout, d.Status)

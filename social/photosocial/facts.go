@@ -13,6 +13,7 @@ import (
 
 	"github.com/quiverkit/quiver/internal/sentiment"
 	"github.com/quiverkit/quiver/internal/stopwords"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/social"
 )
 
@@ -125,15 +126,6 @@ func median(xs []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// excerpt cuts s to n runes at most.
-func excerpt(s string, n int) string {
-	r := []rune(strings.TrimSpace(s))
-	if len(r) <= n {
-		return string(r)
-	}
-	return string(r[:n]) + "…"
-}
-
 func counts(m map[string]int, max int) []social.Count {
 	out := make([]social.Count, 0, len(m))
 	for k, v := range m {
@@ -223,7 +215,7 @@ func ComputeProfileFacts(p Profile, media []Media) ProfileFacts {
 		return cmp.Or(cmp.Compare(engagement(b), engagement(a)), cmp.Compare(a.ID, b.ID))
 	})
 	ref := func(m Media) PostRef {
-		return PostRef{ID: m.ID, Shortcode: m.Shortcode, Type: m.Type, Engagement: engagement(m), Caption: excerpt(m.Caption, 120)}
+		return PostRef{ID: m.ID, Shortcode: m.Shortcode, Type: m.Type, Engagement: engagement(m), Caption: textcut.MarkRunes(strings.TrimSpace(m.Caption), 120, "…")}
 	}
 	n := min(3, len(sorted))
 	for _, m := range sorted[:n] {
@@ -408,13 +400,13 @@ func ComputeCommentFacts(cs []Comment) CommentFacts {
 		sum += s.Compound
 		f.Sentiment.Add(l)
 		if isQuestion(c.Text) {
-			f.Questions = append(f.Questions, CommentQuote{c.ID, excerpt(c.Text, 280)})
+			f.Questions = append(f.Questions, CommentQuote{c.ID, textcut.MarkRunes(strings.TrimSpace(c.Text), 280, "…")})
 		}
 		lower := strings.ToLower(c.Text)
 		for _, rule := range moderationRules {
 			if m := rule.match(lower); m != "" {
 				f.ModerationFlags = append(f.ModerationFlags, ModerationFlag{CommentID: c.ID, Rule: rule.Name,
-					Excerpt: excerpt(c.Text, 120), Reason: "matched " + m, Source: "rules"})
+					Excerpt: textcut.MarkRunes(strings.TrimSpace(c.Text), 120, "…"), Reason: "matched " + m, Source: "rules"})
 			}
 		}
 		ws := words(c.Text)

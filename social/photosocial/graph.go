@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/upstream"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // Defaults of [GraphConfig].
@@ -35,14 +35,13 @@ const (
 )
 
 // GraphConfig configures a [Graph] provider.
-// Printing it with fmt, log/slog or encoding/json shows "[redacted]" in
-// place of Token.
 type GraphConfig struct {
 	// Token is the app user's access token (instagram_basic and
 	// pages_read_engagement; Instagram Public Content Access for
 	// hashtags). Required. It travels in the Authorization header, never
-	// in URLs, and never appears in errors, fmt or log/slog output.
-	Token string
+	// in URLs, never appears in errors, and its printed forms show
+	// "[redacted]" (see package secret).
+	Token secret.String
 	// UserID is the app user's Instagram professional account ID, on
 	// which business discovery and hashtag search are performed. Required.
 	UserID string
@@ -74,18 +73,6 @@ type GraphConfig struct {
 	Metrics prometheus.Registerer
 }
 
-// Format implements fmt.Formatter: the token is redacted.
-func (c GraphConfig) Format(f fmt.State, verb rune) {
-	type plain GraphConfig
-	c.Token = upstream.Redact(c.Token)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), plain(c))
-}
-
-// LogValue implements slog.LogValuer: the token is redacted.
-func (c GraphConfig) LogValue() slog.Value {
-	return upstream.LogValue(c.BaseURL, c.Token != "", c.MaxResponseBytes, c.Timeout)
-}
-
 // Graph serves data through the Instagram Graph API (Instagram API
 // with Facebook Login): business discovery for the profiles and media of
 // business and creator accounts, and hashtag search (ig_hashtag_search,
@@ -115,13 +102,6 @@ type Graph struct {
 // and base URL, never its credential.
 func (p Graph) Format(f fmt.State, _ rune) { upstream.FormatProvider(f, "photosocial.Graph", p.up) }
 
-// MarshalJSON implements json.Marshaler: the Token is redacted.
-func (c GraphConfig) MarshalJSON() ([]byte, error) {
-	type plain GraphConfig
-	c.Token = upstream.Redact(c.Token)
-	return json.Marshal(plain(c))
-}
-
 // graphVersionRE matches a Graph API version: "v" and major.minor.
 var graphVersionRE = regexp.MustCompile(`^v[0-9]{1,3}\.[0-9]{1,2}$`)
 
@@ -130,7 +110,7 @@ var graphVersionRE = regexp.MustCompile(`^v[0-9]{1,3}\.[0-9]{1,2}$`)
 // work: an APIVersion that is not "v" and major.minor, or a BaseURL that
 // ends with a version.
 func NewGraph(cfg GraphConfig) (*Graph, error) {
-	if strings.TrimSpace(cfg.Token) == "" || strings.TrimSpace(cfg.UserID) == "" {
+	if strings.TrimSpace(cfg.Token.Reveal()) == "" || strings.TrimSpace(cfg.UserID) == "" {
 		return nil, invalidConfig("the Graph provider needs Token and UserID (the app user's IG user ID)")
 	}
 	version := cmp.Or(cfg.APIVersion, DefaultGraphAPIVersion)
@@ -145,7 +125,7 @@ func NewGraph(cfg GraphConfig) (*Graph, error) {
 	if err != nil {
 		return nil, invalidConfig("the Graph provider's Metrics: %v", err)
 	}
-	up, err := newUpstream("Instagram Graph API", DefaultGraphBaseURL, cfg.Token, base, hc, cfg.MaxResponseBytes, cfg.Timeout, 0)
+	up, err := newUpstream("Instagram Graph API", DefaultGraphBaseURL, cfg.Token.Reveal(), base, hc, cfg.MaxResponseBytes, cfg.Timeout, 0)
 	if err != nil {
 		return nil, err
 	}

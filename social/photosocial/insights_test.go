@@ -205,12 +205,12 @@ func TestInsightsWithoutItemsSkipTheModel(t *testing.T) {
 	c := newClient(Sample())
 	c.llm = llm.Config{Model: srv.ModelT(t, "gpt-4o-mini")}
 	res, ai, err := c.ProfileInsights(context.Background(), ProfileInsightsRequest{Username: "sample.private"})
-	if err != nil || ai != (envelope.AI{}) || res.Confidence != 0 || len(res.Limitations) != 2 || res.ContentThemes == nil {
+	if err != nil || ai != (llm.Usage{}) || res.Confidence != 0 || len(res.Limitations) != 2 || res.ContentThemes == nil {
 		t.Errorf("private profile: %+v, %+v, %v", res, ai, err)
 	}
 	l, _ := c.Posts(context.Background(), PostsRequest{Username: "sample.bakery", Limit: 1})
 	cres, ai, err := c.CommentInsights(context.Background(), CommentInsightsRequest{Shortcode: l.Media[0].Shortcode})
-	if err != nil || ai != (envelope.AI{}) || cres.Facts.CommentsAnalyzed != 0 || cres.ModerationFlags == nil {
+	if err != nil || ai != (llm.Usage{}) || cres.Facts.CommentsAnalyzed != 0 || cres.ModerationFlags == nil {
 		t.Errorf("no comments: %+v, %v", cres, err)
 	}
 }

@@ -15,11 +15,12 @@ import (
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/upstream"
 	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/photosocial"
 	"github.com/quiverkit/quiver/social/photosocial/photosocialtest"
 )
 
-const secret = "EAAG-DO-NOT-PRINT-4242"
+const credential = "EAAG-DO-NOT-PRINT-4242"
 
 // replay starts the loopback server of a provider ("graph" or "apify")
 // that accepts token, closed when the test ends, and a Client over a
@@ -31,10 +32,10 @@ func replay(t testing.TB, provider, token, cred string) (*photosocialtest.Server
 	var err error
 	if provider == "graph" {
 		srv = photosocialtest.StartGraph(t, token)
-		p, err = photosocial.NewGraph(photosocial.GraphConfig{Token: cred, UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
+		p, err = photosocial.NewGraph(photosocial.GraphConfig{Token: secret.String(cred), UserID: photosocialtest.GraphUserID, BaseURL: srv.URL})
 	} else {
 		srv = photosocialtest.StartApify(t, token)
-		p, err = photosocial.NewApify(photosocial.ApifyConfig{Token: cred, BaseURL: srv.URL})
+		p, err = photosocial.NewApify(photosocial.ApifyConfig{Token: secret.String(cred), BaseURL: srv.URL})
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +53,7 @@ func TestReplayServers(t *testing.T) {
 	ctx := context.Background()
 	for _, provider := range []string{"graph", "apify"} {
 		t.Run(provider, func(t *testing.T) {
-			srv, c := replay(t, provider, secret, secret)
+			srv, c := replay(t, provider, credential, credential)
 			prof, err := c.Profile(ctx, photosocial.ProfileRequest{Username: "@" + photosocialtest.Username})
 			if err != nil || prof.Username != photosocialtest.Username || prof.FollowersCount == 0 {
 				t.Fatalf("profile: %+v, %v", prof, err)
@@ -89,8 +90,8 @@ func TestReplayServers(t *testing.T) {
 // every way fmt, log/slog and encoding/json can, and provokes the errors
 // a credential could travel in: none may show it.
 func TestCredentialsAreRedacted(t *testing.T) {
-	gcfg := photosocial.GraphConfig{Token: secret, UserID: "1", BaseURL: "http://127.0.0.1:1"}
-	acfg := photosocial.ApifyConfig{Token: secret, BaseURL: "http://127.0.0.1:1"}
+	gcfg := photosocial.GraphConfig{Token: credential, UserID: "1", BaseURL: "http://127.0.0.1:1"}
+	acfg := photosocial.ApifyConfig{Token: credential, BaseURL: "http://127.0.0.1:1"}
 	g, err := photosocial.NewGraph(gcfg)
 	if err != nil {
 		t.Fatal(err)
@@ -102,21 +103,21 @@ func TestCredentialsAreRedacted(t *testing.T) {
 	values := map[string]any{"GraphConfig": gcfg, "ApifyConfig": acfg, "*Graph": g, "*Apify": a, "Graph": *g, "[]any": []any{gcfg, acfg, g}}
 	for name, v := range values {
 		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x"} {
-			if out := fmt.Sprintf(verb, v); strings.Contains(out, secret) || strings.Contains(out, fmt.Sprintf("%x", secret)) {
+			if out := fmt.Sprintf(verb, v); strings.Contains(out, credential) || strings.Contains(out, fmt.Sprintf("%x", credential)) {
 				t.Errorf("fmt %s of %s shows the token: %s", verb, name, out)
 			}
 		}
 		var buf bytes.Buffer
 		slog.New(slog.NewTextHandler(&buf, nil)).Info("config", "v", v)
 		slog.New(slog.NewJSONHandler(&buf, nil)).Info("config", "v", v)
-		if strings.Contains(buf.String(), secret) {
+		if strings.Contains(buf.String(), credential) {
 			t.Errorf("slog of %s shows the token: %s", name, buf.String())
 		}
 	}
 	for _, provider := range []string{"graph", "apify"} {
-		_, c := replay(t, provider, "the-right-token", secret)
+		_, c := replay(t, provider, "the-right-token", credential)
 		_, err := c.Profile(context.Background(), photosocial.ProfileRequest{Username: photosocialtest.Username})
-		if err == nil || strings.Contains(fmt.Sprintf("%+v", err), secret) {
+		if err == nil || strings.Contains(fmt.Sprintf("%+v", err), credential) {
 			t.Errorf("%s: refused token gives %v", provider, err)
 		}
 	}
@@ -153,7 +154,7 @@ func TestNewRefusesModelSettingsThatCannotWork(t *testing.T) {
 // TestGraphReplayThrottled: the replay's throttled account answers code
 // 80002 with X-Business-Use-Case-Usage; the wait it names is RetryAfter.
 func TestGraphReplayThrottled(t *testing.T) {
-	_, c := replay(t, "graph", secret, secret)
+	_, c := replay(t, "graph", credential, credential)
 	_, err := c.Profile(context.Background(), photosocial.ProfileRequest{Username: photosocialtest.GraphThrottledUser})
 	e := envelope.From(err)
 	if e == nil || e.Code != envelope.CodeRateLimitExceeded || e.RetryAfter != photosocialtest.GraphRegainAccessMinutes*time.Minute {
@@ -165,8 +166,8 @@ func TestGraphReplayThrottled(t *testing.T) {
 // of it with cfg (Token and BaseURL are set here).
 func apifyReplay(t *testing.T, cfg photosocial.ApifyConfig) (*photosocialtest.Server, *photosocial.Apify) {
 	t.Helper()
-	srv := photosocialtest.StartApify(t, secret)
-	cfg.Token, cfg.BaseURL = secret, srv.URL
+	srv := photosocialtest.StartApify(t, credential)
+	cfg.Token, cfg.BaseURL = credential, srv.URL
 	a, err := photosocial.NewApify(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -498,7 +499,7 @@ func TestApifyExpiredDatasetLogged(t *testing.T) {
 	q.Cursor = p1.Next
 	p2, err := a.Comments(context.Background(), q)
 	runs, _, _ := apifyCalls(srv)
-	if err != nil || len(p2.Comments) != 2 || runs != 2 || !strings.Contains(buf.String(), "had expired") || strings.Contains(buf.String(), secret) {
+	if err != nil || len(p2.Comments) != 2 || runs != 2 || !strings.Contains(buf.String(), "had expired") || strings.Contains(buf.String(), credential) {
 		t.Errorf("page 2: %+v, %v; %d runs; log %q", p2, err, runs, buf.String())
 	}
 }
@@ -522,8 +523,8 @@ func TestGraphReplayThumbnails(t *testing.T) {
 		{"v18.0", 1, true},
 		{"v14.0", 2, false},
 	} {
-		srv := photosocialtest.StartGraph(t, secret)
-		g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: secret, UserID: photosocialtest.GraphUserID, BaseURL: srv.URL, APIVersion: tt.version})
+		srv := photosocialtest.StartGraph(t, credential)
+		g, err := photosocial.NewGraph(photosocial.GraphConfig{Token: credential, UserID: photosocialtest.GraphUserID, BaseURL: srv.URL, APIVersion: tt.version})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,14 +15,6 @@ const module = "github.com/quiverkit/quiver"
 // returns.
 var allowedUp = []string{module + "/envelope"}
 
-// pendingUp are imports from internal/ to public packages that another
-// part of issue 24 removes (internal/llmjson takes its own settings
-// instead of llm's). TestInternalIsOneLayer fails when one of them is no
-// longer there, so that the list only shrinks.
-var pendingUp = map[string][]string{
-	module + "/internal/llmjson": {module + "/llm"},
-}
-
 // TestInternalIsOneLayer keeps internal/ the plumbing that the services
 // use: no package under it imports a package of this module outside
 // internal/, but envelope. (What sits above the services, such as the
@@ -47,15 +39,7 @@ func TestInternalIsOneLayer(t *testing.T) {
 			if !strings.HasPrefix(imp, module+"/") || isInternal(imp) || slices.Contains(allowedUp, imp) {
 				continue
 			}
-			if slices.Contains(pendingUp[pkg], imp) {
-				continue
-			}
 			t.Errorf("%s imports %s: a package under internal/ may import only internal packages and envelope; move the shared type down, or the package up (under tests/ if it sits above the services)", pkg, imp)
-		}
-		for _, imp := range pendingUp[pkg] {
-			if !strings.Contains(" "+imports+" ", " "+imp+" ") {
-				t.Errorf("%s no longer imports %s: remove it from pendingUp", pkg, imp)
-			}
 		}
 	}
 	// A guard that reads nothing passes for nothing.

@@ -39,6 +39,7 @@ var readmeImports = map[string]string{
 	"photosocial":     "github.com/quiverkit/quiver/social/photosocial",
 	"photosocialtest": "github.com/quiverkit/quiver/social/photosocial/photosocialtest",
 	"microblogtest":   "github.com/quiverkit/quiver/social/microblog/microblogtest",
+	"secret":          "github.com/quiverkit/quiver/secret",
 	"social":          "github.com/quiverkit/quiver/social",
 	"webcheck":        "github.com/quiverkit/quiver/webcheck",
 	"llms":            "github.com/tmc/langchaingo/llms",

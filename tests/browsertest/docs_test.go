@@ -29,6 +29,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // chromium returns the path of the browser, or skips the test (fails it
@@ -89,7 +90,7 @@ func TestDocsPageInBrowser(t *testing.T) {
 	start := time.Now()
 
 	key := "qk_" + rand.Text()
-	api, err := httpapi.New(httpapi.Config{Keys: []string{key}})
+	api, err := httpapi.New(httpapi.Config{Keys: []secret.String{secret.String(key)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	qenvelope "github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
@@ -35,7 +36,7 @@ func TestConstructorsWrapTheirSentinels(t *testing.T) {
 		{"devutil.NewRegexGenerator", devutil.ErrInvalidConfig, func() error { _, err := devutil.NewRegexGenerator(devutil.Config{LLM: bad}); return err }},
 		{"devutil.NewStacktraceAnalyzer", devutil.ErrInvalidConfig, func() error { _, err := devutil.NewStacktraceAnalyzer(devutil.Config{LLM: bad}); return err }},
 		{"devutil.NewReadmeGenerator", devutil.ErrInvalidConfig, func() error { _, err := devutil.NewReadmeGenerator(devutil.Config{LLM: bad}); return err }},
-		{"httpapi.New", httpapi.ErrInvalidConfig, func() error { _, err := httpapi.New(httpapi.Config{Keys: []string{"k"}, LLM: bad}); return err }},
+		{"httpapi.New", httpapi.ErrInvalidConfig, func() error { _, err := httpapi.New(httpapi.Config{Keys: []secret.String{"k"}, LLM: bad}); return err }},
 	} {
 		err := tt.new()
 		if !errors.Is(err, llm.ErrInvalidConfig) || !errors.Is(err, tt.own) || !strings.Contains(fmtErr(err), "Timeout") {

@@ -41,6 +41,7 @@ import (
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
 	"github.com/quiverkit/quiver/webcheck"
@@ -137,7 +138,7 @@ func newApp(o options) (http.Handler, error) {
 	}
 	reg := prometheus.NewRegistry()
 	api, err := httpapi.New(httpapi.Config{
-		Keys:                []string{o.key},
+		Keys:                []secret.String{secret.String(o.key)},
 		Resolver:            r,
 		LLM:                 lc,
 		Metrics:             reg,

@@ -12,6 +12,7 @@ import (
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
+	"github.com/quiverkit/quiver/secret"
 )
 
 // TestREADMEModelKeepsRetryAfter builds the model client exactly as the
@@ -31,7 +32,7 @@ func TestREADMEModelKeepsRetryAfter(t *testing.T) {
 		t.Fatal(err)
 	}
 	api, err := httpapi.New(httpapi.Config{
-		Keys: []string{"k"},
+		Keys: []secret.String{"k"},
 		LLM:  llm.Config{Model: model, Name: "gpt-4o-mini", Timeout: 30 * time.Second},
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/microblog/microblogtest"
 	"github.com/quiverkit/quiver/social/photosocial"
@@ -54,7 +55,7 @@ func TestEmbedderProvidersAreCounted(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg.Keys, cfg.Metrics = []string{"k"}, reg
+			cfg.Keys, cfg.Metrics = []secret.String{"k"}, reg
 			api, err := httpapi.New(cfg)
 			if err != nil {
 				t.Fatal(err)
