@@ -118,6 +118,14 @@ func TestValidationError(t *testing.T) {
 	if e.Code != envelope.CodeInvalidRequest || len(e.Details) != 2 || e.Details[1].Field != "max_words" {
 		t.Errorf("From(validation) = %+v", e)
 	}
+	if errors.Unwrap(err) != nil {
+		t.Errorf("Unwrap() = %v without a cause", errors.Unwrap(err))
+	}
+	sentinel := errors.New("bad id")
+	v.Cause = sentinel
+	if err := fmt.Errorf("media: %w", v.Err()); !errors.Is(err, sentinel) || envelope.From(err).Code != envelope.CodeInvalidRequest {
+		t.Errorf("with Cause: errors.Is = false or code %v", envelope.From(err).Code)
+	}
 }
 
 func TestEnvelopeJSON(t *testing.T) {

@@ -211,7 +211,15 @@ func Wrap(code Code, err error, message string) *Error {
 // collect problems and [ValidationError.Err] to return them.
 type ValidationError struct {
 	Issues []FieldIssue
+
+	// Cause, when not nil, is the error behind the issues: a package's
+	// sentinel such as photosocial.ErrInvalidMediaID, found by errors.Is
+	// and errors.As through Unwrap. Clients see the issues, never Cause.
+	Cause error
 }
+
+// Unwrap returns v.Cause.
+func (v *ValidationError) Unwrap() error { return v.Cause }
 
 // Invalid returns a *ValidationError for one field and one broken rule.
 func Invalid(field, issue string) error {

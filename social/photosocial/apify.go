@@ -410,7 +410,7 @@ func refShortcode(ref MediaRef) (string, error) {
 	}
 	sc, err := MediaIDToShortcode(ref.MediaID)
 	if err != nil {
-		return "", envelope.Invalid("media_id", err.Error())
+		return "", &envelope.ValidationError{Issues: []envelope.FieldIssue{{Field: "media_id", Issue: err.Error()}}, Cause: err}
 	}
 	return sc, nil
 }

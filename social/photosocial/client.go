@@ -462,11 +462,13 @@ func checkMediaRef(v *envelope.ValidationError, shortcode, mediaID string) Media
 		sc, ok := parseShortcode(ref.Shortcode)
 		if !ok {
 			v.Add("shortcode", "must be the code of a post URL (A-Z a-z 0-9 - _, at most 64 characters) or such a URL")
+			v.Cause = ErrInvalidShortcode
 		}
 		ref.Shortcode = sc
 	}
 	if ref.MediaID != "" && !mediaIDRE.MatchString(ref.MediaID) {
 		v.Add("media_id", "must be decimal digits, optionally followed by _<user id>")
+		v.Cause = ErrInvalidMediaID
 	}
 	return ref
 }

@@ -767,3 +767,30 @@ func TestApifyDatasetGoneSaysItOnce(t *testing.T) {
 		t.Errorf("err = %v\n\twant %s, wrapping errDatasetGone", err, want)
 	}
 }
+
+// A media ID that is not one is INVALID_REQUEST naming media_id, and still
+// ErrInvalidMediaID for errors.Is, through the client and the provider.
+func TestApifyInvalidMediaID(t *testing.T) {
+	a := apifyServer(t, func(apifyInput) (int, string) {
+		t.Error("the actor was called for an invalid media ID")
+		return 200, "posts.json"
+	})
+	for name, get := range map[string]func() error{
+		"provider": func() error {
+			_, err := a.Media(context.Background(), MediaRef{MediaID: "12x"})
+			return err
+		},
+		"client": func() error {
+			_, err := newClient(a).Media(context.Background(), MediaRequest{MediaID: "12x"})
+			return err
+		},
+	} {
+		err := get()
+		if !errors.Is(err, ErrInvalidMediaID) {
+			t.Errorf("%s: error %v is not ErrInvalidMediaID", name, err)
+		}
+		if e := wantCode(t, err, envelope.CodeInvalidRequest); len(e.Details) != 1 || e.Details[0].Field != "media_id" {
+			t.Errorf("%s: details %+v, want one naming media_id", name, e.Details)
+		}
+	}
+}

@@ -18,6 +18,8 @@ const shortcodeAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 const maxShortcodeLen = 11
 
 // Errors of the shortcode conversions, wrapped with the offending value.
+// A request whose shortcode or media_id is malformed fails with an
+// INVALID_REQUEST *envelope.ValidationError that wraps them too.
 var (
 	ErrInvalidShortcode = errors.New("invalid shortcode")
 	ErrInvalidMediaID   = errors.New("invalid media ID")
