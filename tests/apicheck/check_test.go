@@ -12,6 +12,12 @@
 // arguments of generic instances. Unexported types of the same package
 // that an exported declaration exposes are walked too.
 //
+// [API] writes the public API as the lines of api/quiver.txt, and
+// TestAPIFile fails when the file and the code differ, with the lines
+// that differ and the command that rewrites the file:
+//
+//	go test ./tests/apicheck -run TestAPIFile -update
+//
 // Its tests also keep internal/ one layer (TestInternalIsOneLayer: no
 // package under it imports a public package but envelope) and
 // type-check the Go snippets of README.md. Its code is all in test
@@ -26,8 +32,10 @@ import (
 	"go/token"
 	"go/types"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -77,6 +85,9 @@ type Package struct {
 // module at dir, and of their dependencies, from the export data that
 // `go list -export` builds; and the packages that matched.
 func Importer(dir string, patterns ...string) (types.ImporterFrom, []Package, error) {
+	if err := dependOnSources(dir); err != nil {
+		return nil, nil, err
+	}
 	args := append([]string{"list", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}\t{{.Name}}\t{{.DepOnly}}\t{{len .GoFiles}}"}, patterns...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
@@ -107,6 +118,35 @@ func Importer(dir string, patterns ...string) (types.ImporterFrom, []Package, er
 		return os.Open(file)
 	})
 	return imp.(types.ImporterFrom), listed, nil
+}
+
+// dependOnSources tells go test's result cache that the test reads the
+// module's sources at dir. The test reads them through `go list`, in
+// another process, which the cache does not see: without this, a test
+// run after a change of the API would replay the result of the run
+// before it, "(cached)". The cache notes the directories a test opens
+// (their listings) and the files it stats.
+func dependOnSources(dir string) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != dir && (name == "testdata" || strings.HasPrefix(name, ".")) {
+				return filepath.SkipDir
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				return err
+			}
+			return f.Close()
+		}
+		if strings.HasSuffix(name, ".go") || name == "go.mod" || name == "go.sum" {
+			_, err = os.Stat(path)
+		}
+		return err
+	})
 }
 
 // isInternal reports whether path has an element "internal".

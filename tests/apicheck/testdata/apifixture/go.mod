@@ -1,0 +1,3 @@
+module example.com/apifixture
+
+go 1.26.0
