@@ -244,7 +244,7 @@ func requestBody(rt route, mediaType string, schema any) map[string]any {
 
 // errorResponses are the shared responses of the error envelope.
 func errorResponses() map[string]any {
-	out := map[string]any{"Error": errorResponse("Any other failure (404, 415, 502, 504, 500...); error.code says why, see the README for the codes and statuses")}
+	out := map[string]any{"Error": errorResponse("Any other failure (404, 415, 502, 504, 500...); error.code says why, see docs/http-api.md for the codes and statuses")}
 	for _, e := range errorStatuses {
 		r := errorResponse(e.description)
 		if e.status == "429" || e.status == "503" {
