@@ -42,7 +42,7 @@
 // are checked; characters are Unicode code points; distinct compares
 // case-insensitively. A field the result type does not have is refused.
 //
-// # Decisions on what the specification leaves open
+// # Decisions on what the contract leaves open
 //
 //   - format is "paragraph" or "bullets"; length is short, medium or long;
 //     platform is one of linkedin, x (alias twitter), photosocial,

@@ -10,7 +10,7 @@ import (
 	"github.com/quiverkit/quiver/envelope"
 )
 
-// Bounds beyond those of the specification, so that no request can build
+// Bounds beyond those of the contract, so that no request can build
 // an unbounded prompt. The HTTP body limit (1 MiB by default) applies on
 // top.
 const (

@@ -33,8 +33,8 @@
 // # Base64
 //
 // [EncodeBase64] encodes UTF-8 text; [DecodeBase64] decodes to UTF-8 text.
-// Both use the standard alphabet of RFC 4648 section 4, or the URL-safe
-// alphabet of section 5 when URLSafe is set. Encoding always pads. Decoding
+// Both use the standard alphabet (RFC 4648 section 4), or the URL-safe
+// one (RFC 4648 section 5) when URLSafe is set. Encoding always pads. Decoding
 // accepts padded and unpadded input, ignores CR and LF (so MIME-wrapped
 // text decodes), and is strict otherwise: a character outside the
 // alphabet, wrong padding, or non-zero trailing bits make the input
@@ -66,8 +66,8 @@
 //     each, to UnsupportedAlgorithms and are never an error.
 //   - The empty string is a value like any other (its digests are
 //     published test vectors) and is hashed; over HTTP a missing value
-//     is INVALID_REQUEST, as the spec requires it.
-//   - Beyond the spec, Encoding picks hex (default), base64 or base64url
+//     is INVALID_REQUEST: the value is required.
+//   - As extensions, Encoding picks hex (default), base64 or base64url
 //     (unpadded) digests, and HMACKey turns every hash into its HMAC
 //     (RFC 2104). Checksums and SHAKE have no HMAC and are then reported
 //     unsupported.

@@ -48,7 +48,7 @@ func (it *BulkItem) DuplicateKey() string {
 	return strings.TrimSpace(it.Input)
 }
 
-// Summary counts the results of a bulk validation (section 2.2).
+// Summary counts the results of a bulk validation.
 type Summary struct {
 	// Total is the number of addresses.
 	Total int `json:"total"`

@@ -41,7 +41,7 @@
 // Invalid addresses get a [Reason] from a fixed set (see [Reasons]), each
 // with a message.
 //
-// # Decisions on points the specification leaves open
+// # Decisions on points the contract leaves open
 //
 //   - is_valid is false for a syntax error and, when MX is checked, for a
 //     domain that does not exist (domain_not_found), publishes a null MX

@@ -25,11 +25,11 @@ type DomainHealthRequest struct {
 	// several of the domains is contacted once, and at most
 	// MaxSTARTTLSHosts distinct hosts are (the others get starttls null
 	// and their domains an mx_starttls_bound warning). Default false: DNS
-	// only. An extension beyond the specification.
+	// only. An extension beyond the contract.
 	CheckSTARTTLS bool `json:"check_starttls,omitempty" openapi:"extension"`
 	// DKIMSelectors are DKIM selectors to probe besides
 	// DefaultDKIMSelectors, at most MaxDKIMSelectors, each DNS labels.
-	// An extension beyond the specification.
+	// An extension beyond the contract.
 	DKIMSelectors []string `json:"dkim_selectors,omitempty" openapi:"extension"`
 }
 
@@ -108,7 +108,7 @@ type DomainHealth struct {
 	// of the entries that normalize to Domain, in order: several when
 	// the request names a domain more than once ("Example.com",
 	// "example.com."), each answered by this one result. An extension
-	// beyond the specification.
+	// beyond the contract.
 	Inputs []int `json:"inputs" openapi:"extension"`
 	// MX is the MX check: status and hosts by preference.
 	MX MX `json:"mx"`
@@ -122,7 +122,7 @@ type DomainHealth struct {
 	// [Verifier.CheckMXHosts]): addresses, forward-confirmed reverse
 	// DNS, DNSBL listings and, when asked, STARTTLS. Empty when the
 	// domain has no mail host or its MX lookup failed. An extension
-	// beyond the specification.
+	// beyond the contract.
 	MXHosts []MXHost `json:"mx_hosts" openapi:"extension"`
 	// MTASTS is the MTA-STS record and policy (an extension); null when
 	// not checked: the domain does not exist or its MX lookup timed out.

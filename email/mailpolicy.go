@@ -126,7 +126,7 @@ type MTASTS struct {
 	Error string `json:"error"`
 	// Problems are the findings (record, policy fetch, policy, MX match),
 	// with the codes and severities DomainHealth reports them under, which
-	// lists them too. Never nil. An extension beyond the specification.
+	// lists them too. Never nil. An extension beyond the contract.
 	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
@@ -141,7 +141,7 @@ type TLSRPT struct {
 	Error string `json:"error"`
 	// Problems are the findings, with the codes and severities
 	// DomainHealth reports them under, which lists them too. Never nil.
-	// An extension beyond the specification.
+	// An extension beyond the contract.
 	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
@@ -159,7 +159,7 @@ type BIMI struct {
 	Error string `json:"error"`
 	// Problems are the findings, with the codes and severities
 	// DomainHealth reports them under, which lists them too. Never nil.
-	// An extension beyond the specification.
+	// An extension beyond the contract.
 	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
@@ -180,7 +180,7 @@ type DKIM struct {
 	Error string `json:"error"`
 	// Problems are the findings, with the codes and severities
 	// DomainHealth reports them under, which lists them too. Never nil.
-	// An extension beyond the specification.
+	// An extension beyond the contract.
 	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
@@ -195,7 +195,7 @@ type DKIMSelectorKey struct {
 	Record string `json:"record"`
 	// RecordTruncated reports a record longer than
 	// mailauth.MaxRecordBytes, of which Record shows the first bytes. An
-	// extension beyond the specification.
+	// extension beyond the contract.
 	RecordTruncated bool `json:"record_truncated,omitempty" openapi:"extension"`
 	// KeyType is "rsa" or "ed25519" (k=); another value, up to
 	// mailauth.MaxValueBytes, is an error.
@@ -236,13 +236,13 @@ type DNSSEC struct {
 	// MX, its TXT (SPF) and the TXT of _dmarc.<domain>. A validating
 	// resolver answers SERVFAIL to these lookups, as it does to every
 	// sender that validates DNSSEC; each is a dnssec_bogus problem.
-	// Never nil. An extension beyond the specification.
+	// Never nil. An extension beyond the contract.
 	Bogus []string `json:"bogus" openapi:"extension"`
 	// Error says why a lookup failed; "" when none did.
 	Error string `json:"error"`
 	// Problems are the findings, with the codes and severities
 	// DomainHealth reports them under, which lists them too. Never nil.
-	// An extension beyond the specification.
+	// An extension beyond the contract.
 	Problems []Problem `json:"problems" openapi:"extension"`
 }
 

@@ -154,21 +154,21 @@ type SMTPResult struct {
 	Message string `json:"message,omitempty"`
 	// EnhancedCode is the RFC 3463 enhanced status code that opens
 	// Message ("5.1.1"), when there is one. An extension beyond the
-	// specification.
+	// contract.
 	EnhancedCode string `json:"enhanced_code,omitempty" openapi:"extension"`
 	// MailboxFull: the server said the mailbox exists and is over its
 	// quota (status unknown, reason mailbox_full). An extension beyond
-	// the specification.
+	// the contract.
 	MailboxFull bool `json:"mailbox_full" openapi:"extension"`
 	// Disabled: the server said the mailbox's account is disabled
-	// (status rejected). An extension beyond the specification.
+	// (status rejected). An extension beyond the contract.
 	Disabled bool `json:"disabled" openapi:"extension"`
 	// CatchAll reports whether a random recipient was accepted; null when
 	// not tested.
 	CatchAll *bool `json:"catch_all"`
 	// STARTTLS reports whether the server offered STARTTLS in its answer
 	// to EHLO; null when the conversation did not get that far. An
-	// extension beyond the specification.
+	// extension beyond the contract.
 	STARTTLS *bool `json:"starttls" openapi:"extension"`
 	// Verified is true only for status verified.
 	Verified bool `json:"-"`

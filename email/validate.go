@@ -144,9 +144,10 @@ type Checks struct {
 	SMTP bool
 }
 
-// Result is what the checks found about one address: the fields of
-// section 2.1 of the specification shared by single and bulk validation,
-// plus Quiver's extras.
+// Result is what the checks found about one address: the fields shared
+// by single and bulk validation (is_valid, email, local_part, domain,
+// is_disposable, has_mx_records, is_role_account, reason), plus Quiver's
+// extras.
 type Result struct {
 	// IsValid: the address is syntactically valid and, when MX was
 	// checked, its domain exists and can receive mail.
@@ -188,20 +189,20 @@ type Result struct {
 	MX *MX `json:"mx"`
 	// MailboxProvider is the provider of the domain's best MX host (see
 	// [ProviderOf]); absent when no MX host is known. An extension
-	// beyond the specification.
+	// beyond the contract.
 	MailboxProvider Provider `json:"mailbox_provider,omitempty" openapi:"extension"`
 	// Reachability is the verdict: safe, risky, invalid or unknown (see
 	// [ReachabilityOf]). Lists are never probed, so their rows are never
-	// safe. An extension beyond the specification.
+	// safe. An extension beyond the contract.
 	Reachability Reachability `json:"reachability" openapi:"extension"`
 	// ReachabilityReasons say why: empty for safe, at least one code
 	// otherwise (see [ReachabilityReasons]). An extension beyond the
-	// specification.
+	// contract.
 	ReachabilityReasons []ReachabilityReason `json:"reachability_reasons" openapi:"extension"`
 }
 
 // Validation is the result of a single validation: [Result] plus the SMTP
-// probe (section 2.1).
+// probe (smtp_verified and its details).
 type Validation struct {
 	Result
 	// SMTPVerified: the probe got a 250 for the address on a domain that
@@ -242,7 +243,7 @@ type MX struct {
 	// HostsOmitted counts the mail hosts past MaxMXHostsListed, not
 	// listed in Hosts (nor checked by anything that reads Hosts); 0 and
 	// absent from the JSON form for every domain of up to
-	// MaxMXHostsListed hosts. An extension beyond the specification.
+	// MaxMXHostsListed hosts. An extension beyond the contract.
 	HostsOmitted int `json:"hosts_omitted,omitempty" openapi:"extension"`
 	// Error describes a DNS failure.
 	Error string `json:"error,omitempty"`

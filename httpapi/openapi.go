@@ -22,7 +22,7 @@ import (
 // struct becomes a component schema, a pointer or a nil-able slice may be
 // null, a field tagged omitempty is optional, and a field tagged
 // openapi:"extension" is described as an extension beyond the
-// specification.
+// contract.
 func (s *server) openAPI(routes []route) []byte {
 	g := &schemaGen{components: map[string]any{}}
 	paths := map[string]map[string]any{}
@@ -217,7 +217,7 @@ func (g *schemaGen) sharedResponses() map[string]any {
 var groups = []struct{ name, description string }{
 	{groupPhotosocial, "Public data of the photo-sharing network: profiles, posts, reels, media, comments, hashtag and general search, and insights on a profile or a post's comments from a language model. Needs a provider (503 without one)."},
 	{groupMicroblog, "Public data of the microblogging network: profiles, posts, threads, replies, search and brand mentions, and insights on them. Needs a provider (503 without one)."},
-	{groupEmail, "Email lists: bulk validation of addresses (JSON or a CSV upload), disposable and role-account checks, and the mail health of domains (MX, SPF, DMARC). The /v1/email/bulk/jobs routes, bulk verification jobs of up to a million rows, are an extension beyond the specification."},
+	{groupEmail, "Email lists: bulk validation of addresses (JSON or a CSV upload), disposable and role-account checks, and the mail health of domains (MX, SPF, DMARC). The /v1/email/bulk/jobs routes, bulk verification jobs of up to a million rows, are an extension beyond the contract."},
 	{groupUtility, "Web and domain checks: TLS certificate, DNS records, robots.txt, sitemap, URL safety and CORS policy; and the validation of one email address."},
 	{groupDev, "Developer utilities: Base64, hashes, JSON formatting, URL parsing, email validation, regular expressions explained or generated, stack traces explained, READMEs written."},
 	{groupContent, "Text written by a language model: summaries, meta tags, FAQs, headlines, blog outlines, rewrites, social captions and product descriptions. Summaries and meta tags fall back to extraction without a model; the others answer 503."},
@@ -244,7 +244,7 @@ func requestBody(rt route, mediaType string, schema any) map[string]any {
 
 // errorResponses are the shared responses of the error envelope.
 func errorResponses() map[string]any {
-	out := map[string]any{"Error": errorResponse("Any other failure (404, 415, 502, 504, 500...); error.code says why, see the README for the codes and statuses")}
+	out := map[string]any{"Error": errorResponse("Any other failure (404, 415, 502, 504, 500...); error.code says why, see docs/http-api.md for the codes and statuses")}
 	for _, e := range errorStatuses {
 		r := errorResponse(e.description)
 		if e.status == "429" || e.status == "503" {
@@ -503,8 +503,8 @@ func (g *schemaGen) addFields(t reflect.Type, props map[string]any, required *[]
 }
 
 // extensionNote describes a field tagged openapi:"extension": one that
-// Quiver adds beyond the specification.
-const extensionNote = "Extension beyond the specification (see the README)."
+// Quiver adds beyond the contract.
+const extensionNote = "Extension beyond the contract (see docs/extensions.md)."
 
 // describe returns a copy of s with a description.
 func describe(s map[string]any, desc string) map[string]any {

@@ -79,7 +79,7 @@ func TestOpenAPIDocument(t *testing.T) {
 }
 
 // TestOpenAPIDocumentsURLWarnings: the warnings of url/parse, an
-// extension beyond the specification, are in the schema and described as
+// extension beyond the contract, are in the schema and described as
 // an extension.
 func TestOpenAPIDocumentsURLWarnings(t *testing.T) {
 	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}})
@@ -88,7 +88,7 @@ func TestOpenAPIDocumentsURLWarnings(t *testing.T) {
 		t.Fatal(err)
 	}
 	op := doc.Paths.Find("/v1/dev/data/url/parse").GetOperation("POST")
-	for _, want := range []string{"WHATWG URL Standard", "Extension beyond the specification: warnings", "backslash", "missing_slashes", "stripped_control", "empty_userinfo"} {
+	for _, want := range []string{"WHATWG URL Standard", "Extension beyond the contract: warnings", "backslash", "missing_slashes", "stripped_control", "empty_userinfo"} {
 		if !strings.Contains(op.Description, want) {
 			t.Errorf("url/parse description lacks %q: %s", want, op.Description)
 		}

@@ -38,7 +38,7 @@ type route struct {
 	group   string // one of the group constants
 	summary string // one line for the OpenAPI document
 	// description is the OpenAPI operation's longer text: how the route
-	// reads its input, and the extensions beyond the specification.
+	// reads its input, and the extensions beyond the contract.
 	description string
 	status      int // the status of success; 0 means 200
 

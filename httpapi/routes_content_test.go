@@ -99,8 +99,8 @@ func validAnswer(path string, n int, variant string) string {
 	panic("no answer for " + path)
 }
 
-// TestContentBounds checks every bound and default of spec 002 section
-// 4.2 through the routes. Rejected bodies must be 400 naming the field,
+// TestContentBounds checks every bound and default of the content routes'
+// request fields through the routes. Rejected bodies must be 400 naming the field,
 // before any model call; accepted ones must reach the model with the
 // defaults applied (seen in the prompt) and answer 200.
 func TestContentBounds(t *testing.T) {

@@ -34,8 +34,8 @@ func (s *server) devutilRoutes() ([]route, error) {
 	}, err
 }
 
-// hash decodes a hash request telling a missing value (400: the spec
-// requires it) from an empty one, which [devutil.Hash] hashes like any
+// hash decodes a hash request telling a missing value (400: the value
+// is required) from an empty one, which [devutil.Hash] hashes like any
 // other string. The shallower Value shadows the embedded one.
 func hash(r *http.Request) (any, *llm.Usage, error) {
 	var req struct {

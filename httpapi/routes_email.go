@@ -33,7 +33,7 @@ func (s *server) emailRoutes() ([]route, error) {
 		post(groupEmail, "/v1/email/domain/health", "Check the MX, SPF and DMARC readiness of 1 to 500 domains, and their MX hosts (extension: mx_hosts, check_starttls)", v.DomainHealth).describe(
 			"Domains are normalized (lowercase A-labels, without a final dot) and de-duplicated: results has one result per distinct domain, in the order of first appearance, " +
 				"and each result's inputs (an extension) are the zero-based indexes in domains that it answers. " +
-				"Extensions beyond the specification: the request fields check_starttls and dkim_selectors (at most 10 DKIM selectors to probe besides the default list), " +
+				"Extensions beyond the contract: the request fields check_starttls and dkim_selectors (at most 10 DKIM selectors to probe besides the default list), " +
 				"and per result mx_hosts (addresses, forward-confirmed reverse DNS, DNSBL listings, STARTTLS when asked: null with an mx_starttls_unreachable warning giving the reason when a host could not be checked), mta_sts (RFC 8461 record and policy, with mx_match), tls_rpt (RFC 8460), dkim (keys found at the probed selectors, key type and bits), " +
 				"bimi (record, and whether DMARC enforcement lets receivers honour it), dnssec (DS, DNSKEY, the resolver's AD bit, and bogus: the lookups whose answers failed DNSSEC validation at the resolver) and bulk_sender " +
 				"(Gmail and Yahoo bulk-sender requirements that DNS can show: pass, fail or unknown with a reason each, and those it cannot show), " +
@@ -50,7 +50,7 @@ func (s *server) emailRoutes() ([]route, error) {
 
 // Descriptions of the verdict the validation routes add (extensions).
 const (
-	validateReachability = "Extensions beyond the specification: reachability (safe, risky, invalid or unknown) with coded reachability_reasons, " +
+	validateReachability = "Extensions beyond the contract: reachability (safe, risky, invalid or unknown) with coded reachability_reasons, " +
 		"and mailbox_provider (google, microsoft365, outlook_consumer, yahoo, proofpoint, mimecast or other, from the best MX host). " +
 		"Without check_smtp nothing is safe: reachability is unknown with not_probed, or risky for a disposable or role address. " +
 		"With check_smtp, the server's replies are read by their RFC 3463 enhanced code, then the reply code, then a documented table of phrases: " +
@@ -59,7 +59,7 @@ const (
 		"and smtp.mailbox_full, a disabled one rejected with smtp.disabled; smtp.enhanced_code shows the code. " +
 		"A 250 from Yahoo or Outlook.com consumer hosts proves nothing (reason provider_unverifiable, reachability at most risky). " +
 		"The reply table, with the source of each rule, is in the documentation of Go package email."
-	listReachability = "Extensions beyond the specification: each result has reachability (safe, risky, invalid or unknown) with coded reachability_reasons, " +
+	listReachability = "Extensions beyond the contract: each result has reachability (safe, risky, invalid or unknown) with coded reachability_reasons, " +
 		"and mailbox_provider. Lists are never probed over SMTP, so no result is safe: an address that passes every check is unknown with not_probed, " +
 		"a disposable or role address risky."
 )

@@ -139,7 +139,7 @@ func TestNewRefusesBadSMTPProxy(t *testing.T) {
 }
 
 // The OpenAPI document describes the fields added beyond the
-// specification as extensions.
+// contract as extensions.
 func TestOpenAPIMarksEmailExtensions(t *testing.T) {
 	var doc struct {
 		Components struct {
@@ -165,6 +165,6 @@ func TestOpenAPIMarksEmailExtensions(t *testing.T) {
 		}
 	}
 	if d := doc.Components.Schemas["email.DomainHealth"].Properties["domain"].Description; d != "" {
-		t.Errorf("a field of the specification is described as %q", d)
+		t.Errorf("a field of the contract is described as %q", d)
 	}
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // jobsExtension opens the OpenAPI description of every bulk job route.
-const jobsExtension = "An extension beyond the Quiver specification: bulk verification jobs (package email/jobs). "
+const jobsExtension = "An extension beyond the contract: bulk verification jobs (package email/jobs). "
 
 // jobsUploadSlack is what the body limit of a job upload allows past the
 // file's own limit: the multipart headers and the check_* fields.

@@ -60,7 +60,7 @@ func twitterAPIHandler(t *testing.T) (http.Handler, *microblogtest.Server) {
 
 var createdAtRE = regexp.MustCompile(`^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d\d \d\d:\d\d:\d\d \+0000 \d{4}$`)
 
-// checkTweets asserts the Tweet shape of section 2.5 on every tweet.
+// checkTweets asserts the contract's Tweet shape on every tweet.
 func checkTweets(t *testing.T, route string, tweets []any) {
 	t.Helper()
 	for _, x := range tweets {
@@ -70,7 +70,7 @@ func checkTweets(t *testing.T, route string, tweets []any) {
 			keys = append(keys, k)
 		}
 		if len(tw) != 8 {
-			t.Errorf("%s: tweet has fields %v, want exactly the 8 of the spec", route, keys)
+			t.Errorf("%s: tweet has fields %v, want exactly the 8 of the contract", route, keys)
 		}
 		if !createdAtRE.MatchString(tw["created_at"].(string)) {
 			t.Errorf("%s: created_at %q", route, tw["created_at"])

@@ -42,10 +42,10 @@ func needs[Req, Res any](wc *webcheck.Checker, m func(*webcheck.Checker, context
 }
 
 // urlParseDescription documents how url/parse reads a URL and its
-// extension beyond the specification.
+// extension beyond the contract.
 const urlParseDescription = "Parses the URL as browsers do, by the WHATWG URL Standard: normalized_url is the Standard's href; " +
 	"host, port, path, query, fragment, username and has_password are its components (port falls back to the scheme's default); " +
 	"query_params follows application/x-www-form-urlencoded. " +
-	"Extension beyond the specification: warnings, an array of {code, message} naming each repair a browser makes that signals a " +
+	"Extension beyond the contract: warnings, an array of {code, message} naming each repair a browser makes that signals a " +
 	"parser-differential trick: stripped_control, stripped_tab_newline, backslash, missing_slashes, extra_slashes, empty_userinfo, " +
 	"credentials, multiple_at, percent_encoded_host, ipv4_non_decimal, ipv4_shorthand, ipv4_trailing_dot, invalid_percent_escape, host_mapped."

@@ -288,7 +288,7 @@ type Config struct {
 	EmailDNSBLZones []string
 
 	// Jobs runs the bulk verification jobs of /v1/email/bulk/jobs, an
-	// extension beyond the specification: package email/jobs, on Redis
+	// extension beyond the contract: package email/jobs, on Redis
 	// or in process; the embedder runs its workers (Manager.Run). The
 	// upload's body limit is the Manager's file limit, not MaxBodyBytes.
 	// Default (nil): those routes answer 503.

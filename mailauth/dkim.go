@@ -56,7 +56,7 @@ type DKIMKey struct {
 	Record string `json:"record"`
 	// RecordTruncated reports a record longer than MaxRecordBytes, of
 	// which Record shows the first MaxRecordBytes bytes. Every check
-	// applies to the whole record. An extension beyond the specification.
+	// applies to the whole record. An extension beyond the contract.
 	RecordTruncated bool `json:"record_truncated,omitempty" openapi:"extension"`
 	// KeyType is k: "rsa" (the default) or "ed25519" (RFC 8463); another
 	// value, up to MaxValueBytes, is an error.
@@ -75,7 +75,7 @@ type DKIMKey struct {
 	Warnings []string `json:"warnings"`
 	// Problems are the errors and warnings with their Code and Severity,
 	// in the order found; their messages are also in Errors and
-	// Warnings. Never nil. An extension beyond the specification in the
+	// Warnings. Never nil. An extension beyond the contract in the
 	// answers of the HTTP API.
 	Problems []Problem `json:"problems" openapi:"extension"`
 }

@@ -20,7 +20,7 @@ type DMARC struct {
 	Record string `json:"record"`
 	// RecordTruncated reports a record longer than MaxRecordBytes, of
 	// which Record shows the first MaxRecordBytes bytes. Every check
-	// applies to the whole record. An extension beyond the specification.
+	// applies to the whole record. An extension beyond the contract.
 	RecordTruncated bool `json:"record_truncated,omitempty" openapi:"extension"`
 
 	// Domain is where the record was found: the domain itself or, when it
@@ -57,7 +57,7 @@ type DMARC struct {
 	Warnings []string `json:"warnings"`
 	// Problems are the errors and warnings with their Code and Severity,
 	// in the order found; their messages are also in Errors and
-	// Warnings. Never nil. An extension beyond the specification in the
+	// Warnings. Never nil. An extension beyond the contract in the
 	// answers of the HTTP API.
 	Problems []Problem `json:"problems" openapi:"extension"`
 }

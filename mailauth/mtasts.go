@@ -55,7 +55,7 @@ type MTASTSRecord struct {
 	Record string `json:"record"`
 	// RecordTruncated reports a record longer than MaxRecordBytes, of
 	// which Record shows the first MaxRecordBytes bytes. Every check
-	// applies to the whole record. An extension beyond the specification.
+	// applies to the whole record. An extension beyond the contract.
 	RecordTruncated bool `json:"record_truncated,omitempty" openapi:"extension"`
 	// ID is the policy id: a change tells senders to fetch the policy
 	// again. Up to MaxValueBytes.
@@ -67,7 +67,7 @@ type MTASTSRecord struct {
 	Warnings []string `json:"warnings"`
 	// Problems are the errors and warnings with their Code and Severity,
 	// in the order found; their messages are also in Errors and
-	// Warnings. Never nil. An extension beyond the specification in the
+	// Warnings. Never nil. An extension beyond the contract in the
 	// answers of the HTTP API.
 	Problems []Problem `json:"problems" openapi:"extension"`
 }
@@ -136,7 +136,7 @@ type MTASTSPolicy struct {
 	Warnings []string `json:"warnings"`
 	// Problems are the errors and warnings with their Code and Severity,
 	// in the order found; their messages are also in Errors and
-	// Warnings. Never nil. An extension beyond the specification in the
+	// Warnings. Never nil. An extension beyond the contract in the
 	// answers of the HTTP API.
 	Problems []Problem `json:"problems" openapi:"extension"`
 }

@@ -80,7 +80,7 @@ type SPF struct {
 	Record string `json:"record"`
 	// RecordTruncated reports a record longer than MaxRecordBytes, of
 	// which Record shows the first MaxRecordBytes bytes. Every check
-	// applies to the whole record. An extension beyond the specification.
+	// applies to the whole record. An extension beyond the contract.
 	RecordTruncated bool `json:"record_truncated,omitempty" openapi:"extension"`
 	// Terms are the record's terms in order, at most 100, each Name and
 	// Value up to MaxValueBytes.
@@ -107,7 +107,7 @@ type SPF struct {
 	Warnings []string `json:"warnings"`
 	// Problems are the errors and warnings with their Code and Severity,
 	// in the order found; their messages are also in Errors and
-	// Warnings. Never nil. An extension beyond the specification in the
+	// Warnings. Never nil. An extension beyond the contract in the
 	// answers of the HTTP API.
 	Problems []Problem `json:"problems" openapi:"extension"`
 }

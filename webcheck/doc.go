@@ -20,7 +20,7 @@
 // [Config.AllowLoopback] lifts the loopback refusal for tests and internal
 // deployments; private ranges stay refused.
 //
-// # Decisions on what the specification leaves open
+// # Decisions on what the contract leaves open
 //
 //   - SSL subject and issuer are objects with common_name, organization,
 //     organizational_unit, country, locality and province; multi-valued

@@ -283,7 +283,7 @@ func (r *Robots) rulesFor(token string) []robotsRule {
 // percent-encoded, escapes of unreserved characters decoded, hex digits
 // in upper case; so "/foo/bar/ツ" matches "/foo/bar/%E3%83%84" and
 // "/foo/bar/%62%61%7A" matches "/foo/bar/baz". A "*" or "$" in the URL
-// is matched by "%2A" or "%24" in a rule (section 2.2.3). /robots.txt is
+// is matched by "%2A" or "%24" in a rule (RFC 9309 section 2.2.3). /robots.txt is
 // always allowed.
 func (r *Robots) Allowed(userAgent, rawURL string) bool {
 	if r == nil {

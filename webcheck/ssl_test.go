@@ -50,7 +50,8 @@ type leafSpec struct {
 	rsaBits             int
 }
 
-// issue makes a leaf certificate for spec, signed by ca (or by itself).
+// issue makes the leaf certificate leafSpec describes, signed by ca (or by
+// itself).
 func (ca testCA) issue(t *testing.T, spec leafSpec) tls.Certificate {
 	t.Helper()
 	var pub, priv any
@@ -112,7 +113,7 @@ func TestCheckSSL(t *testing.T) {
 				t.Errorf("sans=%q", r.SANs)
 			}
 			if r.KeyType != "ECDSA" || r.KeyBits != 256 || r.SignatureAlgorithm != "ECDSA-SHA256" || r.TLSVersion != "TLS 1.3" || r.CipherSuite == "" || r.SelfSigned || r.WeakKey {
-				t.Errorf("beyond-spec fields: %+v", r)
+				t.Errorf("fields beyond the contract: %+v", r)
 			}
 			if _, err := time.Parse(time.RFC3339, r.NotAfter); err != nil || !strings.HasSuffix(r.NotAfter, "Z") {
 				t.Errorf("not_after=%q", r.NotAfter)

@@ -62,7 +62,7 @@ type URLParseResult struct {
 	// but that signal trouble (backslashes, missing slashes, stripped
 	// controls, empty credentials...): ways of writing a URL that other
 	// parsers read differently. Empty when there are none. An extension
-	// beyond the specification.
+	// beyond the contract.
 	Warnings []URLWarning `json:"warnings"`
 }
 

@@ -20,7 +20,7 @@ import (
 )
 
 // jobCommands drive the bulk jobs of a running server: quiver email job
-// ... (an extension beyond the specification, as the routes are).
+// ... (an extension beyond the contract, as the routes are).
 var jobCommands = []command{
 	{
 		name:    "email job submit",

@@ -165,7 +165,7 @@ func redisMemoryWarnings(ctx context.Context, rdb *redis.Client, timeout time.Du
 	case limit == "" && policy == "":
 		warns = append(warns, fmt.Sprintf("could not read redis's maxmemory (INFO memory: %v); bulk jobs need maxmemory set, with maxmemory-policy noeviction", err))
 	case limit == "0":
-		warns = append(warns, "redis has no maxmemory: jobs may use all the memory of its machine; set maxmemory (see the README's bulk jobs section for its size) with maxmemory-policy noeviction")
+		warns = append(warns, "redis has no maxmemory: jobs may use all the memory of its machine; set maxmemory (docs/http-api.md, bulk jobs, says how large) with maxmemory-policy noeviction")
 	}
 	if policy != "" && policy != "noeviction" {
 		warns = append(warns, "redis's maxmemory-policy is "+policy+": when full it evicts keys, a job's rows, results or place in the queue among them; set maxmemory-policy noeviction")

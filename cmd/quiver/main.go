@@ -29,7 +29,7 @@
 //	quiver email job submit -server http://quiver:8080 -wait contacts.csv
 //
 // uploads a list to a server as a bulk job (an extension beyond the
-// specification: /v1/email/bulk/jobs), which the workers (-workers) of
+// contract: /v1/email/bulk/jobs), which the workers (-workers) of
 // every instance sharing -redis-url check; status, results and cancel
 // follow it, with the key in QUIVER_API_KEY.
 //

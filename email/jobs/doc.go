@@ -2,7 +2,7 @@
 // million rows is uploaded once, checked by workers on every instance
 // that shares a Redis, and its results are read back as CSV in input
 // order. It is the engine of the /v1/email/bulk/jobs routes, an
-// extension beyond the Quiver specification.
+// extension beyond the contract.
 //
 // A [Manager] is built by [New]. [Manager.Submit] reads the CSV once and
 // stores its rows in chunks of Config.ChunkRows rows or Config.ChunkBytes

@@ -17,7 +17,7 @@ import (
 
 // Bounds and defaults of the request fields.
 const (
-	// MaxLimit bounds every limit parameter (spec section 8).
+	// MaxLimit bounds every limit parameter.
 	MaxLimit = 100
 	// DefaultLimit is the limit when none is given: one page of a profile
 	// grid.

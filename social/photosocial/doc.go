@@ -74,8 +74,8 @@
 // # Objects
 //
 // The JSON shapes are stable: every field is always present, lists are []
-// rather than null, and absent numbers are 0. A profile is section 2.2 of
-// the specification exactly:
+// rather than null, and absent numbers are 0. A profile has exactly the
+// contract's fields:
 //
 //	{"id":"5500000001","username":"sample.bakery","full_name":"Sample Bakery",
 //	 "is_verified":true,"followers_count":48210,"following_count":312,

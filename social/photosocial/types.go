@@ -1,7 +1,7 @@
 package photosocial
 
-// Profile is the normalized profile of section 2.2 of the specification,
-// field for field.
+// Profile is the normalized profile, with exactly the contract's
+// fields.
 type Profile struct {
 	// ID is the provider's user ID.
 	ID string `json:"id"`

@@ -20,7 +20,7 @@
 //
 // Its tests also keep internal/ one layer (TestInternalIsOneLayer: no
 // package under it imports a public package but envelope) and
-// type-check the Go snippets of README.md. Its code is all in test
+// type-check the Go snippets of README.md and docs/*.md. Its code is all in test
 // files, so that it adds nothing to the API it checks.
 package apicheck
 

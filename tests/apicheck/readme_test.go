@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -22,7 +23,10 @@ var readmeImports = map[string]string{
 	"fmt":             "fmt",
 	"log":             "log",
 	"http":            "net/http",
+	"redis":           "github.com/redis/go-redis/v9",
+	"jobs":            "github.com/quiverkit/quiver/email/jobs",
 	"os":              "os",
+	"strings":         "strings",
 	"time":            "time",
 	"content":         "github.com/quiverkit/quiver/content",
 	"devutil":         "github.com/quiverkit/quiver/devutil",
@@ -64,7 +68,7 @@ var (
 )
 `
 
-// snippet is one ```go block of the README.
+// snippet is one ```go block of the README or of a page under docs/.
 type snippet struct {
 	line int // of the opening fence
 	code string
@@ -93,17 +97,28 @@ func readmeSnippets(t *testing.T, path string) []snippet {
 		}
 	}
 	if cur != nil {
-		t.Fatalf("README.md:%d: unterminated ```go block", cur.line)
+		t.Fatalf("%s:%d: unterminated ```go block", path, cur.line)
 	}
 	return out
 }
 
-// TestREADMESnippetsCompile type-checks every ```go block of README.md as
-// the body of a function returning error, with the public packages
-// imported and the givens of readmeGivens declared. Unused variables and
-// imports are allowed (a snippet shows calls, not a whole program);
-// anything else the compiler would reject fails. A snippet also may not
-// reach through a pointer field without a nil check in front of it.
+// snippetDocs are the documents whose ```go blocks are type-checked:
+// README.md and every page under docs/.
+func snippetDocs(t *testing.T) []string {
+	t.Helper()
+	docs, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{"../../README.md"}, docs...)
+}
+
+// TestREADMESnippetsCompile type-checks every ```go block of README.md and
+// of docs/*.md as the body of a function returning error, with the public
+// packages imported and the givens of readmeGivens declared. Unused
+// variables and imports are allowed (a snippet shows calls, not a whole
+// program); anything else the compiler would reject fails. A snippet also
+// may not reach through a pointer field without a nil check in front of it.
 func TestREADMESnippetsCompile(t *testing.T) {
 	names := slices.Sorted(func(yield func(string) bool) {
 		for n := range readmeImports {
@@ -120,45 +135,57 @@ func TestREADMESnippetsCompile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snippets := readmeSnippets(t, "../../README.md")
-	if len(snippets) < 5 {
-		t.Fatalf("found %d Go snippets in README.md; the extraction is broken", len(snippets))
+	total := 0
+	for _, doc := range snippetDocs(t) {
+		name := strings.TrimPrefix(doc, "../../")
+		snippets := readmeSnippets(t, doc)
+		total += len(snippets)
+		for _, sn := range snippets {
+			checkSnippet(t, imp, names, name, sn)
+		}
 	}
-	for _, sn := range snippets {
-		var src strings.Builder
-		src.WriteString("package readme\n\nimport (\n")
-		for _, n := range names {
-			fmt.Fprintf(&src, "\t%s %q\n", n, readmeImports[n])
-		}
-		src.WriteString(")\n" + readmeGivens + "\nfunc snippet() error {\n")
-		header := strings.Count(src.String(), "\n")
-		src.WriteString(sn.code + "\treturn nil\n}\n")
+	if total < 15 {
+		t.Fatalf("found %d Go snippets in README.md and docs/*.md; the extraction is broken", total)
+	}
+}
 
-		fset := token.NewFileSet()
-		at := func(p token.Pos) string {
-			return fmt.Sprintf("README.md:%d", sn.line+fset.Position(p).Line-header)
+// checkSnippet type-checks one snippet of the document name, reporting
+// errors at the document's lines.
+func checkSnippet(t *testing.T, imp types.Importer, names []string, name string, sn snippet) {
+	t.Helper()
+	var src strings.Builder
+	src.WriteString("package readme\n\nimport (\n")
+	for _, n := range names {
+		fmt.Fprintf(&src, "\t%s %q\n", n, readmeImports[n])
+	}
+	src.WriteString(")\n" + readmeGivens + "\nfunc snippet() error {\n")
+	header := strings.Count(src.String(), "\n")
+	src.WriteString(sn.code + "\treturn nil\n}\n")
+
+	fset := token.NewFileSet()
+	at := func(p token.Pos) string {
+		return fmt.Sprintf("%s:%d", name, sn.line+fset.Position(p).Line-header)
+	}
+	file, err := parser.ParseFile(fset, "snippet.go", src.String(), 0)
+	if err != nil {
+		if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 {
+			t.Errorf("%s:%d: the snippet does not parse: %s", name, sn.line+list[0].Pos.Line-header, list[0].Msg)
+		} else {
+			t.Errorf("%s:%d: the snippet does not parse: %v", name, sn.line, err)
 		}
-		file, err := parser.ParseFile(fset, "snippet.go", src.String(), 0)
-		if err != nil {
-			if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 {
-				t.Errorf("README.md:%d: the snippet does not parse: %s", sn.line+list[0].Pos.Line-header, list[0].Msg)
-			} else {
-				t.Errorf("README.md:%d: the snippet does not parse: %v", sn.line, err)
-			}
-			continue
+		return
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	conf := types.Config{Importer: imp, Error: func(err error) {
+		te := err.(types.Error)
+		if strings.Contains(te.Msg, "declared and not used") || strings.Contains(te.Msg, "and not used") {
+			return
 		}
-		info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
-		conf := types.Config{Importer: imp, Error: func(err error) {
-			te := err.(types.Error)
-			if strings.Contains(te.Msg, "declared and not used") || strings.Contains(te.Msg, "imported and not used") {
-				return
-			}
-			t.Errorf("%s: %s", at(te.Pos), te.Msg)
-		}}
-		conf.Check("readme", fset, []*ast.File{file}, info)
-		for _, d := range nilDerefs(file, info) {
-			t.Errorf("%s: %s is a pointer that may be nil; check it before reaching through it", at(d.Pos()), types.ExprString(d))
-		}
+		t.Errorf("%s: %s", at(te.Pos), te.Msg)
+	}}
+	conf.Check("readme", fset, []*ast.File{file}, info)
+	for _, d := range nilDerefs(file, info) {
+		t.Errorf("%s: %s is a pointer that may be nil; check it before reaching through it", at(d.Pos()), types.ExprString(d))
 	}
 }
 

@@ -249,7 +249,7 @@ func TestDocsPageInBrowser(t *testing.T) {
 	}
 	t.Logf("screenshot: %s", path)
 	if dst := os.Getenv("QUIVER_DOCS_SCREENSHOT"); dst != "" {
-		// The README's picture (docs/api-docs.png): a tall window on the
+		// The picture of docs/http-api.md (docs/api-docs.png): a tall window on the
 		// operation just run.
 		view, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
 			err := chromedp.Do(ctx,

@@ -1,5 +1,5 @@
 // Command quiverconsumer is a program outside the Quiver module that uses
-// Quiver the way README.md shows, so that the public API is proven usable
+// Quiver the way README.md and docs/packages.md show, so that the public API is proven usable
 // from another module: it imports nothing under internal/ (the Go
 // toolchain would refuse), and `.ci/run` builds and tests it.
 //
@@ -210,7 +210,7 @@ func (a *app) report(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(rep)
 }
 
-// build calls each package as README.md shows.
+// build calls each package as README.md and docs/packages.md show.
 func (a *app) build(ctx context.Context) (report, error) {
 	var rep report
 	b64, err := devutil.EncodeBase64(ctx, devutil.Base64Request{Value: "hello"})

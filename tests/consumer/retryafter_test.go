@@ -16,17 +16,17 @@ import (
 )
 
 // TestREADMEModelKeepsRetryAfter builds the model client exactly as the
-// README's "Embedding it in your own server" does (the environment points
+// "httpapi and httpapi/redislimit" of docs/packages.md does (the environment points
 // it at a scripted OpenAI server on loopback that answers 429 with
 // Retry-After: 7), and the route answers 429 RATE_LIMIT_EXCEEDED with
-// Retry-After: 7. Issue 22: with the README's openai.New(...) client the
+// Retry-After: 7. Issue 22: with the documented openai.New(...) client the
 // Retry-After was lost, as only an internal HTTP client kept it.
 func TestREADMEModelKeepsRetryAfter(t *testing.T) {
 	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Status: http.StatusTooManyRequests, RetryAfter: "7", Message: "rate limited"})
 	t.Setenv("OPENAI_API_KEY", llmtest.TestKey)
 	t.Setenv("OPENAI_BASE_URL", srv.BaseURL())
 
-	// As the README writes it.
+	// As docs/packages.md writes it.
 	model, err := openai.New(openai.WithModel("gpt-4o-mini"), openai.WithHTTPClient(llm.HTTPClient()))
 	if err != nil {
 		t.Fatal(err)
