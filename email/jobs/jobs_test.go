@@ -483,16 +483,18 @@ func TestInProcessMemoryIsBounded(t *testing.T) {
 	}
 }
 
-// A chunk that takes several ClaimIdles (slow DNS) stays with the worker
-// checking it: its claim is refreshed, so no idle worker claims it again,
-// and the job completes with no retry.
+// A chunk that takes longer than ClaimIdle (slow DNS) stays with the
+// worker checking it: its claim is refreshed, so no idle worker claims it
+// again, and the job completes with no retry. ClaimIdle is 2 s, so that a
+// refresh (every ClaimIdle/3) would have to stall for 2 s on a busy
+// machine before the test saw a retry; each chunk takes some 3 s.
 func TestSlowChunkIsNotClaimed(t *testing.T) {
 	srv := dns(t, 100, resolvertest.Config{Delay: 150 * time.Millisecond})
 	_, rdb := newRedis(t)
 	file := listCSV(80, 100) // 2 chunks of 40 rows, some 3 s each
 	reg := prometheus.NewRegistry()
 	m := manager(t, jobs.Config{Redis: rdb, Verifier: verifier(t, srv.Addr, -1, 2), ChunkRows: 40,
-		Workers: 3, ClaimIdle: 300 * time.Millisecond, Metrics: reg})
+		Workers: 3, ClaimIdle: 2 * time.Second, Metrics: reg})
 	run(t, m)
 	j, err := m.Submit(context.Background(), jobs.SubmitRequest{Owner: "a", File: bytes.NewReader(file)})
 	if err != nil {
