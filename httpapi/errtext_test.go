@@ -194,6 +194,7 @@ type scenario struct {
 	name   string
 	cfg    httpapi.Config
 	model  *failingModel // armed before each request, when set
+	ps     photosocial.Provider
 	routes []string
 	mutate bool // also send every mutation of each example, not only the example
 	// values, when set, replace the hostile strings of the mutations,
@@ -228,7 +229,9 @@ func TestErrorsSayTheirCauseOnce(t *testing.T) {
 	refusing := checker(t, webcheck.Config{Resolver: f.resolver, Timeout: 2 * time.Second})
 	loopback := checker(t, webcheck.Config{Resolver: f.resolver, AllowLoopback: true, Timeout: 2 * time.Second, OperationTimeout: 4 * time.Second})
 
-	base := httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Resolver: f.resolver, Jobs: f.jobs, MaxBodyBytes: 64 << 10}
+	// The DNS questions of the email and web routes go to f.resolver.
+	base := httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Email: verifierT(t, email.Config{Resolver: f.resolver}),
+		WebCheck: refusing, Jobs: f.jobs, MaxBodyBytes: 64 << 10}
 	with := func(mod func(*httpapi.Config)) httpapi.Config {
 		cfg := base
 		mod(&cfg)
@@ -242,17 +245,17 @@ func TestErrorsSayTheirCauseOnce(t *testing.T) {
 	tlsWeb.StartTLS()
 	t.Cleanup(tlsWeb.Close)
 	scenarios := []scenario{
-		{name: "inputs", mutate: true, model: contract, cfg: with(func(c *httpapi.Config) {
-			c.WebCheck, c.MicroblogProvider, c.PhotosocialProvider = refusing, mbTwitter, psGraph
+		{name: "inputs", mutate: true, model: contract, ps: psGraph, cfg: with(func(c *httpapi.Config) {
+			c.WebCheck, c.Microblog = refusing, microblogT(t, mbTwitter)
 		})},
 		{name: "loopback web", mutate: true, routes: []string{"POST /v1/utility/", "POST /v1/dev/data/url"}, cfg: with(func(c *httpapi.Config) {
 			c.WebCheck = loopback
 		}), extra: map[string]map[string]any{"POST /v1/utility/ssl/check": {"port": tlsWeb.Listener.Addr().(*net.TCPAddr).Port}}},
-		{name: "x api", mutate: true, routes: []string{"GET /v1/microblog/"}, cfg: with(func(c *httpapi.Config) { c.MicroblogProvider = mbX })},
+		{name: "x api", mutate: true, routes: []string{"GET /v1/microblog/"}, cfg: with(func(c *httpapi.Config) { c.Microblog = microblogT(t, mbX) })},
 		{name: "apify", mutate: true, routes: []string{"GET /v1/photosocial/", "POST /v1/photosocial/"}, model: contract,
-			cfg: with(func(c *httpapi.Config) { c.PhotosocialProvider = psApify })},
+			ps: psApify, cfg: base},
 		{name: "provider key refused", routes: []string{"GET /v1/microblog/", "GET /v1/photosocial/", "POST /v1/photosocial/"}, model: contract,
-			cfg: with(func(c *httpapi.Config) { c.MicroblogProvider, c.PhotosocialProvider = wrongKey, wrongToken })},
+			ps: wrongToken, cfg: with(func(c *httpapi.Config) { c.Microblog = microblogT(t, wrongKey) })},
 		{name: "no services", cfg: httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1}},
 	}
 	// A model that fails in each way a provider does.
@@ -271,21 +274,21 @@ func TestErrorsSayTheirCauseOnce(t *testing.T) {
 		m := newFailingModel(t, reply)
 		scenarios = append(scenarios, scenario{name: fmt.Sprintf("model %d %.20s", reply.Status, reply.Content), model: m,
 			routes: []string{"POST /v1/content/", "POST /v1/dev/", "POST /v1/photosocial/ai/"},
-			cfg:    with(func(c *httpapi.Config) { c.PhotosocialProvider = psGraph })})
+			ps:     psGraph, cfg: base})
 	}
 	// A model that does not answer in time.
 	slow := newFailingModel(t, llmtest.Reply{Delay: time.Minute})
 	slow.timeout = 100 * time.Millisecond
 	scenarios = append(scenarios, scenario{name: "model timeout", model: slow,
 		routes: []string{"POST /v1/content/headlines", "POST /v1/dev/", "POST /v1/photosocial/ai/"},
-		cfg:    with(func(c *httpapi.Config) { c.PhotosocialProvider = psGraph })})
+		ps:     psGraph, cfg: base})
 	// Names whose DNS servers do not answer, in every field of the email
 	// and web routes.
 	dead := []string{"dead.test", "a@dead.test", "https://dead.test/"}
 	scenarios = append(scenarios, scenario{name: "dns timeouts", mutate: true, values: dead,
 		routes: []string{"POST /v1/utility/", "POST /v1/email/", "POST /v1/dev/email/"},
 		cfg: with(func(c *httpapi.Config) {
-			c.Resolver = f.impatient
+			c.Email = verifierT(t, email.Config{Resolver: f.impatient})
 			c.WebCheck = checker(t, webcheck.Config{Resolver: f.impatient, AllowLoopback: true, Timeout: 2 * time.Second})
 		})})
 	// Mail peers that fail: an MTA-STS policy host that speaks plain
@@ -303,9 +306,10 @@ func TestErrorsSayTheirCauseOnce(t *testing.T) {
 			},
 			routes: []string{"POST /v1/email/", "POST /v1/utility/email/", "POST /v1/dev/email/"},
 			cfg: with(func(c *httpapi.Config) {
-				c.EmailMTASTS = email.MTASTSOptions{Port: port, AllowLoopback: true, Timeout: 2 * time.Second}
-				c.EmailSMTP = email.SMTPOptions{Port: smtp.Port, AllowPrivateAddresses: true, HostInterval: -1,
-					ConnectTimeout: 2 * time.Second, StepTimeout: 2 * time.Second}
+				c.Email = verifierT(t, email.Config{Resolver: f.resolver,
+					MTASTS: email.MTASTSOptions{Port: port, AllowLoopback: true, Timeout: 2 * time.Second},
+					SMTP: email.SMTPOptions{Port: smtp.Port, AllowPrivateAddresses: true, HostInterval: -1,
+						ConnectTimeout: 2 * time.Second, StepTimeout: 2 * time.Second}})
 			})})
 	}
 	// A threat-intelligence source that fails.
@@ -347,15 +351,20 @@ func TestErrorsSayTheirCauseOnce(t *testing.T) {
 		routes := []string{"GET /v1/microblog/", "GET /v1/photosocial/", "POST /v1/photosocial/"}
 		scenarios = append(scenarios,
 			scenario{name: fmt.Sprintf("providers %d %.10s", fail.status, fail.body), model: contract, routes: routes,
-				cfg: with(func(c *httpapi.Config) { c.MicroblogProvider, c.PhotosocialProvider = p, g })},
+				ps: g, cfg: with(func(c *httpapi.Config) { c.Microblog = microblogT(t, p) })},
 			scenario{name: fmt.Sprintf("apify %d %.10s", fail.status, fail.body), model: contract, routes: routes[1:],
-				cfg: with(func(c *httpapi.Config) { c.PhotosocialProvider = a })})
+				ps: a, cfg: base})
 	}
 
 	sent := 0
 	for _, sc := range scenarios {
+		var lc llm.Config
 		if sc.model != nil {
-			sc.cfg.LLM = sc.model.config(t)
+			lc = sc.model.config(t)
+		}
+		sc.cfg = withLLM(t, sc.cfg, lc)
+		if sc.ps != nil {
+			sc.cfg.Photosocial = photosocialT(t, sc.ps, lc)
 		}
 		h, err := httpapi.NewReporting(sc.cfg, func(pattern string, err error) {
 			c.add(c.goErrors, err.Error(), sc.name+": "+pattern)

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/secret"
 )
@@ -131,4 +133,48 @@ func ExampleConfig_disableDocs() {
 	// DisableDocs=false GET /docs: 200, Content-Type: text/html; charset=utf-8
 	// DisableDocs=true GET /: 404, Content-Type: application/json; charset=utf-8
 	// DisableDocs=true GET /docs: 404, Content-Type: application/json; charset=utf-8
+}
+
+// The handler serves the services the embedder built, each from its own
+// package's Config: here an email verifier whose lists also count
+// example-throwaway.test as disposable.
+func ExampleConfig_services() {
+	lists, err := email.DefaultLists().WithDisposable(strings.NewReader("example-throwaway.test\n"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	verifier, err := email.New(email.Config{Lists: lists}) // no Resolver: syntax and lists only
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	api, err := httpapi.New(httpapi.Config{Keys: []secret.String{"secret-key"}, Email: verifier})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	req := httptest.NewRequest("POST", "/v1/email/disposable/check", strings.NewReader(`{"emails":["ana@example-throwaway.test"]}`))
+	req.Header.Set("X-Gateway-Key", "secret-key")
+	req.Header.Set("X-Gateway-Host", "quiver.example")
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	api.ServeHTTP(rec, req)
+	var res struct {
+		Data struct {
+			Results []struct {
+				Input        string `json:"input"`
+				IsDisposable bool   `json:"is_disposable"`
+			} `json:"results"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(rec.Body).Decode(&res); err != nil {
+		fmt.Println(rec.Code, err)
+		return
+	}
+	for _, r := range res.Data.Results {
+		fmt.Println(r.Input, r.IsDisposable)
+	}
+	// Output:
+	// ana@example-throwaway.test true
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/microblog/microblogtest"
 	"github.com/quiverkit/quiver/social/photosocial"
+	"github.com/quiverkit/quiver/webcheck"
 )
 
 // The fault tests: a dependency stops answering, and each route ends
@@ -62,7 +63,8 @@ func TestFaultDNSStopsAnswering(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Resolver: r})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Email: verifierT(t, email.Config{Resolver: r}),
+		WebCheck: checker(t, webcheck.Config{Resolver: r})})
 
 	// A DNS timeout proves nothing about an address: it stays valid, and
 	// mx.status says what happened.
@@ -107,7 +109,7 @@ func TestFaultUpstreamProviderHangs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, MicroblogProvider: p, PhotosocialProvider: g})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Microblog: microblogT(t, p), Photosocial: photosocialT(t, g, llm.Config{})})
 
 	for _, target := range []string{
 		"/v1/microblog/profile?username=ana_dev",
@@ -129,7 +131,7 @@ func TestFaultLLMHangs(t *testing.T) {
 	for range 8 {
 		s.Push(llmtest.Reply{Delay: time.Minute})
 	}
-	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, LLM: llm.Config{Model: s.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini", Timeout: timeout}})
+	h := mustNew(t, withLLM(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1}, llm.Config{Model: s.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini", Timeout: timeout}))
 	for _, c := range []struct{ path, body string }{
 		{"/v1/content/headlines", `{"topic":"remote work for small teams"}`},
 		{"/v1/content/summarize", `{"text":"` + strings.Repeat("Quiver checks email addresses and domains. ", 5) + `"}`},

@@ -9,8 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverkit/quiver/content"
+	"github.com/quiverkit/quiver/devutil"
+	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/social/microblog"
+	"github.com/quiverkit/quiver/social/photosocial"
 )
 
 // envelopeBody is the envelope as route tests decode it.
@@ -78,4 +84,62 @@ func runJobs(t testing.TB, cfg jobs.Config) *jobs.Manager {
 	go func() { m.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return m
+}
+
+// The services of a Config, built as an embedder builds them.
+
+// verifierT returns the email verifier of c.
+func verifierT(t testing.TB, c email.Config) *email.Verifier {
+	t.Helper()
+	v, err := email.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// microblogT returns a microblog client on p.
+func microblogT(t testing.TB, p microblog.Provider) *microblog.Client {
+	t.Helper()
+	c, err := microblog.New(microblog.Config{Provider: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// photosocialT returns a photo-sharing client on p, with the model of lc.
+func photosocialT(t testing.TB, p photosocial.Provider, lc llm.Config) *photosocial.Client {
+	t.Helper()
+	c, err := photosocial.New(photosocial.Config{Provider: p, LLM: lc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// withLLM returns cfg with the content and devutil services on the model
+// of lc.
+func withLLM(t testing.TB, cfg httpapi.Config, lc llm.Config) httpapi.Config {
+	t.Helper()
+	var err error
+	check := func(e error) {
+		if e != nil && err == nil {
+			err = e
+		}
+	}
+	var e error
+	cfg.Content, e = content.New(content.Config{LLM: lc})
+	check(e)
+	dc := devutil.Config{LLM: lc}
+	cfg.Regex, e = devutil.NewRegexGenerator(dc)
+	check(e)
+	cfg.Stacktrace, e = devutil.NewStacktraceAnalyzer(dc)
+	check(e)
+	cfg.Readme, e = devutil.NewReadmeGenerator(dc)
+	check(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }

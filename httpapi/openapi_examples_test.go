@@ -19,6 +19,7 @@ import (
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 	"github.com/quiverkit/quiver/secret"
@@ -58,8 +59,8 @@ _dmarc.example.com. 60 IN TXT "v=DMARC1; p=reject; rua=mailto:dmarc@example.com"
 	}
 	m := runJobs(t, jobs.Config{Verifier: v})
 	return mustNew(t, httpapi.Config{
-		Keys: []secret.String{"k"}, RatePerSecond: -1, Resolver: r, WebCheck: wc,
-		MicroblogProvider: mb, PhotosocialProvider: photosocial.Sample(), Jobs: m,
+		Keys: []secret.String{"k"}, RatePerSecond: -1, Email: verifierT(t, email.Config{Resolver: r}), WebCheck: wc,
+		Microblog: microblogT(t, mb), Photosocial: photosocialT(t, photosocial.Sample(), llm.Config{}), Jobs: m,
 	}), m
 }
 

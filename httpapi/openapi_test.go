@@ -18,6 +18,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
@@ -165,10 +166,10 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := mustNew(t, httpapi.Config{
-		Keys:                []secret.String{"k"},
-		RatePerSecond:       -1,
-		MicroblogProvider:   mb,
-		PhotosocialProvider: photosocial.Sample(),
+		Keys:          []secret.String{"k"},
+		RatePerSecond: -1,
+		Microblog:     microblogT(t, mb),
+		Photosocial:   photosocialT(t, photosocial.Sample(), llm.Config{}),
 	})
 	router := documentRouter(t, h)
 	article := strings.Repeat("Rooftop beekeeping has grown in many cities over the last decade. ", 3) +

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
@@ -51,7 +52,7 @@ func contentHandler(t *testing.T, s *llmtest.Server, model string, st llm.Config
 	if s != nil {
 		st.Model = s.ModelT(t, model)
 		st.Name = model
-		cfg.LLM = st
+		cfg = withLLM(t, cfg, st)
 	}
 	return mustNew(t, cfg)
 }
@@ -452,13 +453,13 @@ func TestContentLLMSettings(t *testing.T) {
 }
 
 // TestInvalidLLMSettingsRefused checks that settings that cannot work
-// (a negative attempt count) make New fail, naming the field, rather
-// than serve with a silently corrected setting.
+// (a negative attempt count) make the service's constructor fail, naming
+// the field, rather than serve with a silently corrected setting.
 func TestInvalidLLMSettingsRefused(t *testing.T) {
 	s := llmtest.Start(t, llmtest.OpenAI)
-	h, err := httpapi.New(httpapi.Config{Keys: []secret.String{"k"}, LLM: llm.Config{Model: s.ModelT(t, "gpt-4o-mini"), MaxAttempts: -1}})
-	if h != nil || !errors.Is(err, httpapi.ErrInvalidConfig) || !errors.Is(err, llm.ErrInvalidConfig) || !strings.Contains(err.Error(), "MaxAttempts") {
-		t.Errorf("New = %v, %v; want ErrInvalidConfig naming MaxAttempts", h, err)
+	g, err := content.New(content.Config{LLM: llm.Config{Model: s.ModelT(t, "gpt-4o-mini"), MaxAttempts: -1}})
+	if g != nil || !errors.Is(err, content.ErrInvalidConfig) || !errors.Is(err, llm.ErrInvalidConfig) || !strings.Contains(err.Error(), "MaxAttempts") {
+		t.Errorf("content.New = %v, %v; want ErrInvalidConfig naming MaxAttempts", g, err)
 	}
 	if n := len(s.Requests()); n != 0 {
 		t.Errorf("the model was called %d times", n)

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"net/http"
 
 	"github.com/quiverkit/quiver/devutil"
@@ -10,11 +11,9 @@ import (
 
 // devutilRoutes returns the routes served by package devutil.
 func (s *server) devutilRoutes() ([]route, error) {
-	cfg := devutil.Config{LLM: s.cfg.LLM, RegexMatchTimeout: s.cfg.RegexMatchTimeout}
-	regex, err := devutil.NewRegexGenerator(cfg)
-	// The three constructors validate cfg alike: err is theirs too.
-	stacktrace, _ := devutil.NewStacktraceAnalyzer(cfg)
-	readme, _ := devutil.NewReadmeGenerator(cfg)
+	// The zero values have no model (see package devutil).
+	regex, stacktrace, readme := cmp.Or(s.cfg.Regex, new(devutil.RegexGenerator)),
+		cmp.Or(s.cfg.Stacktrace, new(devutil.StacktraceAnalyzer)), cmp.Or(s.cfg.Readme, new(devutil.ReadmeGenerator))
 	return []route{
 		post(groupDev, "/v1/dev/data/base64/encode", "Encode UTF-8 text to Base64", devutil.EncodeBase64),
 		post(groupDev, "/v1/dev/data/base64/decode", "Decode Base64 to UTF-8 text", devutil.DecodeBase64),
@@ -31,7 +30,7 @@ func (s *server) devutilRoutes() ([]route, error) {
 		post(groupDev, "/v1/dev/regex/explain", "Explain a regular expression token by token", devutil.ExplainRegex),
 		postAI(groupDev, "/v1/dev/stacktrace", "Analyze a stack trace", stacktrace.Analyze),
 		postAI(groupDev, "/v1/dev/readme", "Draft a README from repository metadata", readme.Generate),
-	}, err
+	}, nil
 }
 
 // hash decodes a hash request telling a missing value (400: the value

@@ -16,7 +16,7 @@ func TestDevOpenAPI(t *testing.T) {
 		llmtest.Reply{Content: `{"pattern":"^[0-9]{5}$","explanation":"Five digits.","test_cases":[{"string":"10115","should_match":true},{"string":"80331","should_match":true},{"string":"1011","should_match":false},{"string":"x","should_match":false}]}`, PromptTokens: 10, CompletionTokens: 5},
 		llmtest.Reply{Content: `{"suggestion":"Initialize the map."}`, PromptTokens: 10, CompletionTokens: 5},
 		llmtest.Reply{Content: `{"description":"A tool.","features":["F."]}`, PromptTokens: 10, CompletionTokens: 5})
-	withModel := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, LLM: llm.Config{Model: srv.ModelT(t, "m"), Name: "m"}})
+	withModel := mustNew(t, withLLM(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1}, llm.Config{Model: srv.ModelT(t, "m"), Name: "m"}))
 	plain := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1})
 	router := documentRouter(t, plain)
 	goTrace := jsonString("panic: assignment to entry in nil map\n\ngoroutine 1 [running]:\nmain.main()\n\t/app/main.go:9 +0x45\n")

@@ -171,7 +171,7 @@ func TestDevRegexGenerateRoute(t *testing.T) {
 
 	answer := `{"pattern":"^[0-9]{5}$","explanation":"Five digits.","test_cases":[{"string":"10115","should_match":true},{"string":"80331","should_match":true},{"string":"1011","should_match":false},{"string":"1011a","should_match":false}]}`
 	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: answer, PromptTokens: 200, CompletionTokens: 50})
-	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, LLM: llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}})
+	h := mustNew(t, withLLM(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1}, llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}))
 	status, res := postDev(t, h, "/v1/dev/regex/generate", `{"description":"German postcodes","flavor":"javascript"}`)
 	if status != 200 || !bytes.Contains(res.Data, []byte(`"source":"model"`)) {
 		t.Fatalf("status %d %s %+v", status, res.Data, res.Error)
@@ -195,7 +195,7 @@ func TestDevStacktraceRoute(t *testing.T) {
 
 	// With a model, the suggestion is added and meta accounts for it.
 	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"suggestion":"Create the map in the constructor of Cache."}`, PromptTokens: 90, CompletionTokens: 12})
-	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, LLM: llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}})
+	h := mustNew(t, withLLM(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1}, llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}))
 	status, res := postDev(t, h, "/v1/dev/stacktrace", `{"stacktrace":`+jsonString(goTrace)+`}`)
 	if status != 200 || !bytes.Contains(res.Data, []byte(`"ai_suggestion":"Create the map in the constructor of Cache."`)) ||
 		!bytes.Contains(res.Data, []byte(`"error_type":"runtime error: assignment to entry in nil map"`)) {
@@ -225,7 +225,7 @@ func TestDevReadmeRoute(t *testing.T) {
 	})
 
 	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"description":"A small tool.","features":["Fast."]}`, PromptTokens: 40, CompletionTokens: 9})
-	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, LLM: llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}})
+	h := mustNew(t, withLLM(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1}, llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}))
 	status, res := postDev(t, h, "/v1/dev/readme", `{"repo_name":"r","description":"tool, small","features":["fast"],"polish":true}`)
 	if status != 200 || !bytes.Contains(res.Data, []byte(`A small tool.\n\n## Features\n\n- Fast.`)) || !bytes.Contains(res.Data, []byte(`"polished":true`)) {
 		t.Fatalf("status %d %s", status, res.Data)

@@ -28,7 +28,7 @@ func TestEmailDomainHealthDNSSECBogusRoute(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Resolver: r})
+		h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Email: verifierT(t, email.Config{Resolver: r})})
 		code, env := postJSON(t, h, "/v1/email/domain/health", `{"domains":["good.example","bogus.example","expired.example"]}`)
 		if code != 200 {
 			t.Fatalf("status %d: %s", code, errorText(env))

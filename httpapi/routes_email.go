@@ -14,7 +14,11 @@ import (
 
 // emailRoutes returns the routes served by package email.
 func (s *server) emailRoutes() ([]route, error) {
-	v, err := email.New(email.Config{Resolver: s.cfg.Resolver, Lists: s.cfg.EmailLists, SMTP: s.cfg.EmailSMTP, DNSBLZones: s.cfg.EmailDNSBLZones, MTASTS: s.cfg.EmailMTASTS})
+	v := s.cfg.Email
+	var err error
+	if v == nil {
+		v, err = email.New(email.Config{}) // syntax and lists only: no resolver
+	}
 	return []route{
 		post(groupEmail, "/v1/email/bulk/validate", "Validate 1 to 500 email addresses", v.ValidateBulk).describe(listReachability),
 		{

@@ -42,7 +42,7 @@ func TestEmailValidateReadsRepliesRoute(t *testing.T) {
 	for _, pc := range testutil.ProbeCases() {
 		t.Run(pc.Name, func(t *testing.T) {
 			port, _ := pc.Start(t)
-			h := smtpHandler(t, httpapi.Config{EmailSMTP: email.SMTPOptions{Port: port, AllowPrivateAddresses: true, HostInterval: -1}})
+			h := smtpHandler(t, email.Config{SMTP: email.SMTPOptions{Port: port, AllowPrivateAddresses: true, HostInterval: -1}}, httpapi.Config{})
 			body := fmt.Sprintf(`{"email":%q,"check_smtp":true}`, pc.Addr)
 			code, env := postJSON(t, h, "/v1/dev/email/validate", body)
 			if code != 200 {
@@ -98,8 +98,8 @@ func TestEmailValidateProvidersRoute(t *testing.T) {
 	} {
 		t.Run(tt.addr, func(t *testing.T) {
 			mail := testutil.NewSMTPServer(t, testutil.SMTPOptions{Known: map[string]bool{tt.addr: true}})
-			h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Resolver: r,
-				EmailSMTP: email.SMTPOptions{Port: mail.Port, AllowPrivateAddresses: true, HostInterval: -1}})
+			h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Email: verifierT(t, email.Config{Resolver: r,
+				SMTP: email.SMTPOptions{Port: mail.Port, AllowPrivateAddresses: true, HostInterval: -1}})})
 			body := fmt.Sprintf(`{"email":%q,"check_smtp":true}`, tt.addr)
 			code, env := postJSON(t, h, "/v1/dev/email/validate", body)
 			if code != 200 {

@@ -41,6 +41,11 @@ $ORIGIN 0.0.127.in-addr.arpa.
 // domain at once, and a saturated machine must not turn a slow answer
 // into a dns_error. No test here relies on a timeout.
 func emailHandler(t *testing.T, cfg httpapi.Config) http.Handler {
+	return emailHandlerLists(t, cfg, nil)
+}
+
+// emailHandlerLists is emailHandler with the verifier's lists.
+func emailHandlerLists(t *testing.T, cfg httpapi.Config, lists *email.Lists) http.Handler {
 	t.Helper()
 	srv := resolvertest.Start(t, resolvertest.Config{Zone: emailZone})
 	r, err := resolver.New(resolver.Config{Servers: []string{srv.Addr}, Timeout: 2 * time.Second, Attempts: 1})
@@ -48,7 +53,7 @@ func emailHandler(t *testing.T, cfg httpapi.Config) http.Handler {
 		t.Fatal(err)
 	}
 	cfg.Keys = []secret.String{"k"}
-	cfg.Resolver = r
+	cfg.Email = verifierT(t, email.Config{Resolver: r, Lists: lists})
 	return mustNew(t, cfg)
 }
 
@@ -360,7 +365,7 @@ func TestEmailDomainHealthRouteCharged(t *testing.T) {
 		share  int64
 		status int
 	}{{256 << 10, 429}, {0, 200}} {
-		h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Resolver: r, KeyMemoryBudget: tt.share})
+		h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Email: verifierT(t, email.Config{Resolver: r}), KeyMemoryBudget: tt.share})
 		resp, env := send(t, h, http.MethodPost, "/v1/email/domain/health", "application/json", bytes.NewReader(body))
 		if resp.StatusCode != tt.status {
 			t.Fatalf("share %d: status %d, %s", tt.share, resp.StatusCode, errorText(env))
@@ -375,7 +380,7 @@ func TestEmailDomainHealthRouteCharged(t *testing.T) {
 }
 
 func TestEmailListRoutes(t *testing.T) {
-	h := emailHandler(t, httpapi.Config{EmailLists: email.DefaultLists().WithAllowed("yopmail.com")})
+	h := emailHandlerLists(t, httpapi.Config{}, email.DefaultLists().WithAllowed("yopmail.com"))
 	code, env := postJSON(t, h, "/v1/email/disposable/check", `{"emails":["a@mailinator.com","b@x.mailinator.com","c@yopmail.com","d@gmail.com"]}`)
 	var d email.DisposableResult
 	json.Unmarshal(env.Data, &d)

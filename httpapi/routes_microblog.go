@@ -4,7 +4,10 @@ import "github.com/quiverkit/quiver/social/microblog"
 
 // microblogRoutes returns the routes served by package microblog.
 func (s *server) microblogRoutes() ([]route, error) {
-	mb, err := microblog.New(microblog.Config{Provider: s.cfg.MicroblogProvider})
+	mb := s.cfg.Microblog
+	if mb == nil {
+		mb = new(microblog.Client) // no provider: 503 saying how to configure one
+	}
 	return []route{
 		get(groupMicroblog, "/v1/microblog/profile", "Profile of a user", mb.Profile),
 		get(groupMicroblog, "/v1/microblog/user-tweets", "Latest tweets of a user", mb.UserTweets),
@@ -17,5 +20,5 @@ func (s *server) microblogRoutes() ([]route, error) {
 		get(groupMicroblog, "/v1/microblog/replies", "Replies to a tweet", mb.Replies),
 		get(groupMicroblog, "/v1/microblog/tweet/conversation-insights", "A tweet, sampled replies and conversation insights", mb.ConversationInsights),
 		get(groupMicroblog, "/v1/microblog/thread", "The author's thread as tweets, text or Markdown", mb.Thread),
-	}, err
+	}, nil
 }

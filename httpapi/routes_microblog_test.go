@@ -55,7 +55,7 @@ func twitterAPIHandler(t *testing.T) (http.Handler, *microblogtest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, MicroblogProvider: p}), srv
+	return mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Microblog: microblogT(t, p)}), srv
 }
 
 var createdAtRE = regexp.MustCompile(`^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d\d \d\d:\d\d:\d\d \+0000 \d{4}$`)
@@ -243,7 +243,7 @@ func TestMicroblogFileProviderRoutes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, MicroblogProvider: p})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Microblog: microblogT(t, p)})
 	rec, env := microblogGet(t, h, "/v1/microblog/tweet/conversation-insights?tweet_id=2008")
 	if rec.Code != 200 || env.Data["controversy_score"] == nil {
 		t.Fatalf("%d %+v", rec.Code, env.Error)

@@ -4,9 +4,9 @@ import "github.com/quiverkit/quiver/social/photosocial"
 
 // photosocialRoutes returns the routes served by package photosocial.
 func (s *server) photosocialRoutes() ([]route, error) {
-	c, err := photosocial.New(photosocial.Config{Provider: s.cfg.PhotosocialProvider, LLM: s.cfg.LLM})
-	if err != nil {
-		return nil, err
+	c := s.cfg.Photosocial
+	if c == nil {
+		c = new(photosocial.Client) // no provider nor model: 503 saying how to configure them
 	}
 	const p = "/v1/photosocial"
 	return []route{

@@ -49,7 +49,7 @@ func callJSON(t *testing.T, h http.Handler, method, target, body string) (*http.
 
 func TestPhotosocialDataRoutes(t *testing.T) {
 	_, p := apifyReplay(t)
-	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, PhotosocialProvider: p})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Photosocial: photosocialT(t, p, llm.Config{})})
 	tests := []struct {
 		target string
 		status int
@@ -95,7 +95,7 @@ func TestPhotosocialDataRoutes(t *testing.T) {
 // turned to another dataset or account (issue 14).
 func TestPhotosocialApifyPaging(t *testing.T) {
 	srv, p := apifyReplay(t)
-	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, PhotosocialProvider: p})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Photosocial: photosocialT(t, p, llm.Config{})})
 	var ids []string
 	cursor, pages := "", 0
 	for pages < 10 {
@@ -156,7 +156,7 @@ func TestPhotosocialApifyRateLimit(t *testing.T) {
 		{nil, "60"},
 	} {
 		srv, p := apifyReplay(t)
-		h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, PhotosocialProvider: p})
+		h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Photosocial: photosocialT(t, p, llm.Config{})})
 		srv.Respond("/v2/", http.StatusTooManyRequests, tt.header, `{"error":{"type":"rate-limit-exceeded","message":"You have exceeded the rate limit of 60 requests per second"}}`)
 		res, env := callJSON(t, h, http.MethodGet, "/v1/photosocial/posts?username=northwind.coffee", "")
 		if res.StatusCode != 429 || res.Header.Get("Retry-After") != tt.want || env.Error == nil || env.Error.Code != "RATE_LIMIT_EXCEEDED" {
@@ -171,7 +171,7 @@ func TestPhotosocialNotConfigured(t *testing.T) {
 	if res.StatusCode != 503 || !strings.Contains(env.Error.Message, "QUIVER_PHOTOSOCIAL_PROVIDER") {
 		t.Errorf("status %d, error %+v", res.StatusCode, env.Error)
 	}
-	h = mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, PhotosocialProvider: photosocial.Sample()})
+	h = mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Photosocial: photosocialT(t, photosocial.Sample(), llm.Config{})})
 	res, env = callJSON(t, h, http.MethodPost, "/v1/photosocial/ai/profile-insights", `{"username":"sample.bakery"}`)
 	if res.StatusCode != 503 || !strings.Contains(env.Error.Message, "language model") {
 		t.Errorf("no model: status %d, error %+v", res.StatusCode, env.Error)
@@ -196,7 +196,7 @@ func TestPhotosocialAIRoutes(t *testing.T) {
 		llmtest.Reply{Content: `{"content_themes":[{"name":"Bread","description":"","evidence_ids":["` + id + `"]}],"posting_summary":"steady","engagement_drivers":[],"strengths":[],"opportunities":[],"evidence":[{"id":"` + id + `","reason":"r"},{"id":"ghost","reason":"r"}],"confidence":0.6,"limitations":[]}`, PromptTokens: 800, CompletionTokens: 60},
 		llmtest.Reply{Content: `{"sentiment_summary":"warm","recurring_topics":[],"objections":[],"moderation_flags":[],"evidence":[],"confidence":0.5,"limitations":[]}`, PromptTokens: 500, CompletionTokens: 30},
 	)
-	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, PhotosocialProvider: prov, LLM: llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"}})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Photosocial: photosocialT(t, prov, llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"})})
 	res, env := callJSON(t, h, http.MethodPost, "/v1/photosocial/ai/profile-insights", `{"username":"@sample.bakery","media_limit":12,"analysis_goal":"grow"}`)
 	if res.StatusCode != 200 || env.Meta["model"] != "gpt-4o-mini" || env.Meta["prompt_tokens"] != float64(800) || env.Meta["request_id"] == nil {
 		t.Fatalf("profile insights: %d %+v %+v", res.StatusCode, env.Meta, env.Error)
@@ -278,7 +278,7 @@ func TestPhotosocialGraphRoutes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, PhotosocialProvider: g})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Photosocial: photosocialT(t, g, llm.Config{})})
 	for _, tt := range []struct {
 		target string
 		status int
@@ -315,7 +315,7 @@ func TestPhotosocialGraphConformance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, PhotosocialProvider: g})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Photosocial: photosocialT(t, g, llm.Config{})})
 
 	res, env := callJSON(t, h, http.MethodGet, "/v1/photosocial/posts?username="+photosocialtest.Username+"&limit=3", "")
 	if res.StatusCode != 200 || !strings.Contains(string(env.Data), `"source":"instagram_graph"`) {
@@ -354,7 +354,7 @@ func TestPhotosocialGraphConformance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h = mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, PhotosocialProvider: g})
+	h = mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Photosocial: photosocialT(t, g, llm.Config{})})
 	res, env = callJSON(t, h, http.MethodGet, "/v1/photosocial/posts?username="+photosocialtest.Username+"&limit=2", "")
 	if res.StatusCode != 200 || !strings.Contains(string(env.Data), "refused optional media fields") {
 		t.Errorf("field refusal: %d %s %+v", res.StatusCode, env.Data, env.Error)

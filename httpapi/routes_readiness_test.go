@@ -96,8 +96,8 @@ nothing MX 10 mx.nothing.test.
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Resolver: r,
-		EmailMTASTS: email.MTASTSOptions{RootCAs: roots, Port: port, AllowLoopback: true}})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Email: verifierT(t, email.Config{Resolver: r,
+		MTASTS: email.MTASTSOptions{RootCAs: roots, Port: port, AllowLoopback: true}})})
 
 	body := `{"domains":["ready.test","notls.test","nodkim.test","weakdkim.test","nodmarc.test","nothing.test","gone.test"]}`
 	code, env := postJSON(t, h, "/v1/email/domain/health", body)

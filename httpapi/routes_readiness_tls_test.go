@@ -91,8 +91,8 @@ func TestEmailReadinessTLSAgreesWithMTASTS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Resolver: r,
-		EmailMTASTS: email.MTASTSOptions{RootCAs: roots, Port: port, AllowLoopback: true}})
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Email: verifierT(t, email.Config{Resolver: r,
+		MTASTS: email.MTASTSOptions{RootCAs: roots, Port: port, AllowLoopback: true}})})
 	res := domainHealth(t, h, `{"domains":["enforce-mismatch.test","testing-mismatch.test","enforce-match.test"]}`)
 	for i, want := range []struct {
 		status, reason, problem string
@@ -158,8 +158,8 @@ mx.mail A 127.0.0.1
 		{"refused", refusedPort, email.SMTPPortUnreachable},
 		{"silent", silent.Addr().(*net.TCPAddr).Port, email.SMTPTimeout},
 	} {
-		h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Resolver: r,
-			EmailSMTP: email.SMTPOptions{Port: tc.port, AllowPrivateAddresses: true, ConnectTimeout: time.Second, StepTimeout: time.Second, HostInterval: -1}})
+		h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Email: verifierT(t, email.Config{Resolver: r,
+			SMTP: email.SMTPOptions{Port: tc.port, AllowPrivateAddresses: true, ConnectTimeout: time.Second, StepTimeout: time.Second, HostInterval: -1}})})
 		d := domainHealth(t, h, `{"domains":["mail.test"],"check_starttls":true}`)[0]
 		if len(d.MXHosts) != 1 || d.MXHosts[0].STARTTLS != nil {
 			t.Fatalf("%s: mx_hosts %+v, want one host with starttls null", tc.name, d.MXHosts)

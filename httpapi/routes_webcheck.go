@@ -13,7 +13,7 @@ func (s *server) webcheckRoutes() ([]route, error) {
 	wc := s.cfg.WebCheck
 	var err error
 	if wc == nil {
-		if wc, err = webcheck.New(webcheck.Config{Resolver: s.cfg.Resolver}); err != nil {
+		if wc, err = webcheck.New(webcheck.Config{}); err != nil {
 			err = fmt.Errorf("web checks: %w", err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
@@ -35,7 +36,7 @@ example.test. 60 IN TXT "v=spf1 -all"
 	if err != nil {
 		t.Fatal(err)
 	}
-	return mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Resolver: r, WebCheck: wc})
+	return mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Email: verifierT(t, email.Config{Resolver: r}), WebCheck: wc})
 }
 
 // wcPost posts a JSON body and returns the status and the envelope.

@@ -91,14 +91,14 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/quiverkit/quiver/content"
+	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/cfgerr"
 	"github.com/quiverkit/quiver/internal/metrics"
 	"github.com/quiverkit/quiver/internal/textcut"
-	"github.com/quiverkit/quiver/llm"
-	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
@@ -233,8 +233,8 @@ type Config struct {
 	// served.
 	DisableDocs bool
 
-	// Logger receives access logs, internal errors and, from New, a
-	// warning when the model's price is unknown. Default (nil): discard.
+	// Logger receives access logs and internal errors. Default (nil):
+	// discard.
 	Logger *slog.Logger
 
 	// Metrics, when set, is the Prometheus registry in which New registers
@@ -243,49 +243,25 @@ type Config struct {
 	// language model tokens and cost by model (quiver_* names; see the
 	// package documentation). Serve it with promhttp.HandlerFor. Several
 	// handlers may share one registry, and then share their counters.
-	// The calls of MicroblogProvider and PhotosocialProvider are counted
-	// (quiver_upstream_*) when they were built with this registry as
-	// their Config's Metrics. Default (nil): no metrics.
+	// The calls of the microblog and photo-sharing providers are counted
+	// (quiver_upstream_*) when the providers were built with this
+	// registry as their Config's Metrics. Default (nil): no metrics.
 	Metrics prometheus.Registerer
 
-	// The services' dependencies follow. A nil dependency makes the routes
-	// that need it answer 503 or fall back as their package documents.
+	// The services follow, each built by its own package from its own
+	// Config (the DNS resolver, lists, SMTP and MTA-STS settings of the
+	// email routes are the email.Config of Email; the language model is
+	// the llm.Config of Content, Regex, Stacktrace, Readme and
+	// Photosocial). A nil service keeps the default its comment gives, or
+	// makes its routes answer 503 SERVICE_UNAVAILABLE saying what to
+	// configure. New builds no service from settings of its own.
 
-	// LLM is the language model of the content generation, regex
-	// generation, stack trace, README and photo-sharing insight routes,
-	// with its name, prices, timeout, attempts and JSON mode (see
-	// package llm for each field's default). Default (zero value): no
-	// model; summarize and meta-tags use their extractive fallback and the
-	// other model-backed routes answer 503. When the price table does not
-	// name the model, its cost is reported as 0 and New logs a warning.
-	LLM llm.Config
-
-	// Resolver answers every DNS question of the email routes (MX, SPF,
-	// DMARC) and of the webcheck routes. Default (nil): the email routes
-	// check syntax, disposable and role lists only and report no MX, and
-	// the default WebCheck resolves with the system's nameservers.
-	Resolver *resolver.Resolver
-	// EmailLists are the disposable, free-provider and role lists.
-	// Default (nil): email.DefaultLists(), the lists embedded at build
-	// time.
-	EmailLists *email.Lists
-	// EmailSMTP configures the SMTP probe of single validations and the
-	// STARTTLS check of domain health (EHLO name, MAIL FROM, port,
-	// dialer, SOCKS5 proxy, timeouts, pacing per mail server). Its proxy
-	// credentials are redacted wherever it is printed. Default (zero
-	// value): the defaults of email.SMTPOptions.
-	EmailSMTP email.SMTPOptions
-	// EmailMTASTS configures the fetch of MTA-STS policies by domain
-	// health (roots, port, timeout, loopback for tests, non-public
-	// addresses for internal deployments). Default (zero
-	// value): the defaults of email.MTASTSOptions: system roots, port
-	// 443, 10s, public addresses only.
-	EmailMTASTS email.MTASTSOptions
-	// EmailDNSBLZones are the DNS blocklist zones in which domain health
-	// looks up the addresses of each MX host (email.Config.DNSBLZones).
-	// Default (nil): none; public DNSBLs refuse queries from large public
-	// resolvers.
-	EmailDNSBLZones []string
+	// Email serves the email routes: single and bulk validation, CSV
+	// lists, disposable and role checks, and domain health. Default
+	// (nil): the Verifier of email.New(email.Config{}), which checks
+	// syntax and the embedded lists only and reports no MX (it has no
+	// resolver).
+	Email *email.Verifier
 
 	// Jobs runs the bulk verification jobs of /v1/email/bulk/jobs, an
 	// extension beyond the contract: package email/jobs, on Redis
@@ -294,25 +270,37 @@ type Config struct {
 	// Default (nil): those routes answer 503.
 	Jobs *jobs.Manager
 
-	// WebCheck runs the web and domain checks. Default (nil): New builds
-	// one with the defaults of webcheck.Config on Resolver (loopback and
-	// private destinations refused, system roots).
+	// WebCheck runs the web and domain checks. Default (nil): the Checker
+	// of webcheck.New(webcheck.Config{}), which resolves with the
+	// nameservers of /etc/resolv.conf and refuses loopback and private
+	// destinations; New fails when it cannot be built.
 	WebCheck *webcheck.Checker
 
-	// RegexMatchTimeout bounds each test-case match when a generated
-	// regex is checked in a backtracking flavor. Default (0):
-	// devutil.DefaultRegexMatchTimeout (100ms).
-	RegexMatchTimeout time.Duration
+	// Content runs the content generation routes. Default (nil): a
+	// Generator without a model, as content.New(content.Config{}):
+	// summarize and meta-tags use their extractive engine and the other
+	// content routes answer 503.
+	Content *content.Generator
 
-	// MicroblogProvider serves the /v1/microblog routes (package
-	// microblog's providers). Default (nil): those routes answer 503
-	// saying how to configure one.
-	MicroblogProvider microblog.Provider
+	// Regex serves /v1/dev/regex/generate. Default (nil): a generator
+	// without a model, which answers from its built-in catalog.
+	Regex *devutil.RegexGenerator
+	// Stacktrace serves /v1/dev/stacktrace. Default (nil): an analyzer
+	// without a model, the deterministic analysis alone.
+	Stacktrace *devutil.StacktraceAnalyzer
+	// Readme serves /v1/dev/readme. Default (nil): a generator without a
+	// model, which answers 503 when a request asks to polish.
+	Readme *devutil.ReadmeGenerator
 
-	// PhotosocialProvider serves the /v1/photosocial data routes (package
-	// photosocial's providers). Default (nil): those routes answer 503
-	// saying how to configure one.
-	PhotosocialProvider photosocial.Provider
+	// Microblog serves the /v1/microblog routes. Default (nil): a Client
+	// without a provider, whose routes answer 503 saying how to
+	// configure one.
+	Microblog *microblog.Client
+
+	// Photosocial serves the /v1/photosocial routes, its insights with
+	// the model of its Config. Default (nil): a Client without a provider
+	// or a model, whose routes answer 503 saying how to configure them.
+	Photosocial *photosocial.Client
 }
 
 // validate reports the fields of c that hold values that cannot work.
@@ -353,10 +341,6 @@ func (c *Config) validate() error {
 	if c.MaxBodyBytes < 0 {
 		bad("MaxBodyBytes", "must not be negative")
 	}
-	if c.RegexMatchTimeout < 0 {
-		bad("RegexMatchTimeout", "must not be negative")
-	}
-	problems.Nest("LLM", c.LLM.Validate())
 	return problems.Err()
 }
 
@@ -390,8 +374,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.h.ServeH
 
 // New returns the Quiver HTTP handler configured by cfg. The error wraps
 // [ErrInvalidConfig] when a field of cfg cannot work, names the field,
-// and reports a service that cannot be built from cfg or metrics that
-// cannot be registered in cfg.Metrics.
+// and reports the default of a nil service that cannot be built (a
+// WebCheck without /etc/resolv.conf) or metrics that cannot be
+// registered in cfg.Metrics.
 func New(cfg Config) (*Handler, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -405,10 +390,6 @@ func New(cfg Config) (*Handler, error) {
 	routes, err := s.routes()
 	if err != nil {
 		return nil, fmt.Errorf("httpapi: %w", err)
-	}
-	if cfg.LLM.Enabled() && !cfg.LLM.PriceKnown() {
-		s.log.Warn("the language model's price is unknown: its cost is reported as 0; set LLM.Prices (-llm-prices) to count it",
-			"model", cfg.LLM.ModelName())
 	}
 	return &Handler{h: s.handler(routes)}, nil
 }

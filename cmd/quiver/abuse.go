@@ -31,25 +31,25 @@ type abuseConfig struct {
 // abuseFlags registers the flags of the abuse limits.
 func abuseFlags(f *flags) *abuseConfig {
 	a := abuseConfig{getenv: f.getenv}
-	f.Int64(&a.memoryBudget, "memory-budget", "QUIVER_MEMORY_BUDGET", httpapi.DefaultMemoryBudget,
+	bind(f, &a.memoryBudget, "memory-budget", httpapi.DefaultMemoryBudget,
 		"bytes that the requests in flight may use together, by each route's weight; past it 503 (also the Go memory limit unless GOMEMLIMIT is set); negative disables admission control")
-	f.Int64(&a.keyMemoryBudget, "key-memory-budget", "QUIVER_KEY_MEMORY_BUDGET", 0,
+	bind(f, &a.keyMemoryBudget, "key-memory-budget", 0,
 		"share of -memory-budget one key may hold; past it 429 (0: half the budget)")
-	f.Int(&a.heavySlots, "heavy-slots", "QUIVER_HEAVY_SLOTS", 0,
+	bind(f, &a.heavySlots, "heavy-slots", 0,
 		"CPU-bound requests (json/format, sitemap, hash, stack trace, CSV) run at once (0: the cores less one, at least 1)")
-	f.Duration(&a.slowWriteTimeout, "slow-write-timeout", "QUIVER_SLOW_WRITE_TIMEOUT", httpapi.DefaultSlowWriteTimeout,
+	bind(f, &a.slowWriteTimeout, "slow-write-timeout", httpapi.DefaultSlowWriteTimeout,
 		"time allowed to write a response larger than 64 KiB to a client; negative leaves only -write-timeout")
-	f.Int(&a.authBurst, "auth-failure-burst", "QUIVER_AUTH_FAILURE_BURST", httpapi.DefaultAuthFailureBurst,
+	bind(f, &a.authBurst, "auth-failure-burst", httpapi.DefaultAuthFailureBurst,
 		"failed authentications a client address may make before 429; negative disables the limit")
-	f.Float(&a.authRate, "auth-failure-rate", "QUIVER_AUTH_FAILURE_RATE", httpapi.DefaultAuthFailureRate,
+	bind(f, &a.authRate, "auth-failure-rate", httpapi.DefaultAuthFailureRate,
 		"failed authentications per second a client address earns back")
-	f.Int(&a.authPrefixBurst, "auth-failure-prefix-burst", "QUIVER_AUTH_FAILURE_PREFIX_BURST", httpapi.DefaultAuthFailurePrefixBurst,
+	bind(f, &a.authPrefixBurst, "auth-failure-prefix-burst", httpapi.DefaultAuthFailurePrefixBurst,
 		"failed authentications all the /64s of one IPv6 /48 may make together before the whole /48 gets 429; negative turns the /48 limit off")
-	f.Float(&a.authPrefixRate, "auth-failure-prefix-rate", "QUIVER_AUTH_FAILURE_PREFIX_RATE", httpapi.DefaultAuthFailurePrefixRate,
+	bind(f, &a.authPrefixRate, "auth-failure-prefix-rate", httpapi.DefaultAuthFailurePrefixRate,
 		"failed authentications per second an IPv6 /48 earns back")
-	f.Int(&a.authMaxAddresses, "auth-failure-max-addresses", "QUIVER_AUTH_FAILURE_MAX_ADDRESSES", httpapi.DefaultAuthFailureMaxAddresses,
+	bind(f, &a.authMaxAddresses, "auth-failure-max-addresses", httpapi.DefaultAuthFailureMaxAddresses,
 		"client addresses and IPv6 /48s the failed-authentication limit tracks at most, 64 bytes each; past it new addresses share a bucket per IPv6 /32 or IPv4 /16")
-	f.Strings(&a.trustedProxies, "trusted-proxies", "QUIVER_TRUSTED_PROXIES", nil,
+	bind(f, &a.trustedProxies, "trusted-proxies", nil,
 		"comma-separated IP addresses or CIDR prefixes of reverse proxies whose X-Forwarded-For is believed")
 	return &a
 }

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/httpapi"
 )
 
 // The command line: "quiver" alone, or with flags only, serves (see run);
@@ -43,7 +42,7 @@ type command struct {
 	setup func(fs *flag.FlagSet) runFunc
 	// services are the setups of the services the command needs: their
 	// flags (with the same environment twins as the server's) are the
-	// command's too, and the configuration they build is env.cfg.
+	// command's too, and env.svc builds the services from them.
 	services []setup
 	// table, when set, picks what -o table shows of the result. Default:
 	// listItems.
@@ -88,9 +87,9 @@ type cmdEnv struct {
 	// stdoutTerminal and stderrTerminal say whether they are terminals:
 	// pretty JSON and progress bars are for people.
 	stdoutTerminal, stderrTerminal bool
-	// cfg is the services' configuration, built from the command's
+	// svc builds the services the command runs, from the command's
 	// service flags and their environment twins (see command.services).
-	cfg *httpapi.Config
+	svc *services
 }
 
 // isCommand reports whether args name a subcommand (or ask for the
@@ -217,9 +216,9 @@ func (c *command) execute(ctx context.Context, env *cmdEnv, args []string) int {
 	fs := flag.NewFlagSet("quiver "+c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	f := &flags{FlagSet: fs, getenv: env.getenv}
-	applies := make([]func(context.Context, *httpapi.Config) error, len(c.services))
-	for i, s := range c.services {
-		applies[i] = s(f)
+	var cfg config
+	for _, s := range c.services {
+		s(f, &cfg)
 	}
 	runIt := c.setup(fs)
 	format := "json"
@@ -246,13 +245,8 @@ func (c *command) execute(ctx context.Context, env *cmdEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "quiver %s: %v\nUsage: quiver %s [flags] %s\nRun 'quiver %s --help' for more.\n", c.name, err, c.name, c.args, c.name)
 		return 2
 	}
-	env.cfg = &httpapi.Config{}
-	for _, apply := range applies {
-		if err := apply(ctx, env.cfg); err != nil {
-			fmt.Fprintf(env.stderr, "quiver %s: %v\n", c.name, err)
-			return exitCode(err)
-		}
-	}
+	env.svc = newServices(ctx, &cfg, nil)
+	defer env.svc.Close()
 
 	result, passed, err := runIt(ctx, env, operands)
 	if err != nil {

@@ -122,7 +122,7 @@ var devOpCommands = []command{
 		},
 		operand: "description",
 	}, func(ctx context.Context, env *cmdEnv, req devutil.RegexGenerateRequest) (any, bool, error) {
-		g, err := devutil.NewRegexGenerator(devutilConfig(env.cfg))
+		g, err := env.svc.Regex()
 		if err != nil {
 			return nil, false, err
 		}
@@ -140,7 +140,7 @@ var devOpCommands = []command{
 		},
 		operand: "stacktrace", stdin: true,
 	}, func(ctx context.Context, env *cmdEnv, req devutil.StacktraceRequest) (any, bool, error) {
-		a, err := devutil.NewStacktraceAnalyzer(devutilConfig(env.cfg))
+		a, err := env.svc.Stacktrace()
 		if err != nil {
 			return nil, false, err
 		}
@@ -157,7 +157,7 @@ var devOpCommands = []command{
 		},
 		operand: "repo_name",
 	}, func(ctx context.Context, env *cmdEnv, req devutil.ReadmeRequest) (any, bool, error) {
-		g, err := devutil.NewReadmeGenerator(devutilConfig(env.cfg))
+		g, err := env.svc.Readme()
 		if err != nil {
 			return nil, false, err
 		}

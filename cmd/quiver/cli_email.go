@@ -29,7 +29,7 @@ var emailCommands = []command{
 		example: `quiver email validate someone@example.com
 			quiver email validate -o table a@example.com info@gmial.com
 			quiver email validate -smtp someone@example.com | jq .smtp.status`,
-		services: []setup{emailSetup},
+		services: emailServices,
 		setup:    emailValidateCommand,
 	},
 	{
@@ -47,7 +47,7 @@ var emailCommands = []command{
 		example: `quiver email verify-list contacts.csv -o results.csv
 			quiver email verify-list contacts.csv -o results.csv -resume
 			quiver email verify-list -column "E-mail" -no-mx contacts.csv -o - | grep ',false,'`,
-		services: []setup{emailSetup},
+		services: emailServices,
 		setup:    verifyListCommand,
 	},
 	op(opSpec{
@@ -57,7 +57,7 @@ var emailCommands = []command{
 			summary: "Check the MX, SPF and DMARC readiness of domains; exit status 1 when one is not ready or could not be checked.",
 			example: `quiver email domain-health example.com
 				quiver email domain-health -o table example.com example.org`,
-			services: []setup{emailSetup},
+			services: emailServices,
 		},
 		operand: "domains",
 	}, func(ctx context.Context, env *cmdEnv, req email.DomainHealthRequest) (any, bool, error) {
@@ -83,7 +83,7 @@ var emailCommands = []command{
 			args:     "ADDR...",
 			summary:  "Tell disposable addresses; exit status 1 when one is disposable or invalid.",
 			example:  `quiver email disposable someone@mailinator.com someone@example.com -o table`,
-			services: []setup{emailSetup},
+			services: emailServices,
 		},
 		operand: "emails",
 	}, func(ctx context.Context, env *cmdEnv, req email.ListRequest) (any, bool, error) {
@@ -103,7 +103,7 @@ var emailCommands = []command{
 			args:     "ADDR...",
 			summary:  "Tell role accounts (info@, support@); exit status 1 when one is a role account or invalid.",
 			example:  `quiver email role info@example.com jane@example.com -o table`,
-			services: []setup{emailSetup},
+			services: emailServices,
 		},
 		operand: "emails",
 	}, func(ctx context.Context, env *cmdEnv, req email.ListRequest) (any, bool, error) {
@@ -119,19 +119,13 @@ var emailCommands = []command{
 	}),
 }
 
-// emailConfig is the email configuration of the command's flags: every
-// email setting of the server (see httpapi.Config), so that a command
-// checks as the server does.
-func emailConfig(env *cmdEnv) email.Config {
-	return email.Config{Resolver: env.cfg.Resolver, Lists: env.cfg.EmailLists, SMTP: env.cfg.EmailSMTP,
-		DNSBLZones: env.cfg.EmailDNSBLZones, MTASTS: env.cfg.EmailMTASTS}
-}
+// emailServices are the setups the email commands need: the shared DNS
+// resolver and the verifier.
+var emailServices = []setup{dnsSetup, emailSetup}
 
-// verifier returns the email verifier configured by the command's flags,
-// or the error of a configuration that cannot work (which emailSetup
-// has already refused, naming the flag).
+// verifier returns the email verifier configured by the command's flags.
 func verifier(env *cmdEnv) (*email.Verifier, error) {
-	return email.New(emailConfig(env))
+	return env.svc.Email()
 }
 
 func emailValidateCommand(fs *flag.FlagSet) runFunc {
@@ -254,9 +248,7 @@ func verifyListCommand(fs *flag.FlagSet) runFunc {
 		}
 		bw := bufio.NewWriterSize(out, 64<<10)
 
-		cfg := emailConfig(env)
-		cfg.Concurrency = conc
-		v, err := email.New(cfg)
+		v, err := env.svc.Verifier(conc)
 		if err != nil {
 			return nil, false, err
 		}

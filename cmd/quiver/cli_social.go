@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/quiverkit/quiver/content"
-	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
@@ -44,7 +43,7 @@ func microblogOp[Req, Res any](name, args, summary, operand, example string, fn 
 		command: command{name: "microblog " + name, args: args, summary: summary, example: example, services: []setup{microblogSetup}},
 		operand: operand,
 	}, func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error) {
-		mb, err := microblog.New(microblog.Config{Provider: env.cfg.MicroblogProvider})
+		mb, err := env.svc.Microblog()
 		if err != nil {
 			return nil, false, err
 		}
@@ -78,16 +77,12 @@ var photosocialCommands = []command{
 		`quiver photosocial insights comments C-9VcYrWAAR -comment-limit 100`, (*photosocial.Client).CommentInsights),
 }
 
-func photosocialClient(cfg *httpapi.Config) (*photosocial.Client, error) {
-	return photosocial.New(photosocial.Config{Provider: cfg.PhotosocialProvider, LLM: cfg.LLM})
-}
-
 func photosocialOp[Req, Res any](name, args, summary, operand, example string, fn func(*photosocial.Client, context.Context, Req) (Res, error)) command {
 	return op(opSpec{
 		command: command{name: "photosocial " + name, args: args, summary: summary, example: example, services: []setup{photosocialSetup}},
 		operand: operand,
 	}, func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error) {
-		c, err := photosocialClient(env.cfg)
+		c, err := env.svc.Photosocial()
 		if err != nil {
 			return nil, false, err
 		}
@@ -100,7 +95,7 @@ func photosocialAIOp[Req, Res any](name, args, summary, operand, example string,
 		command: command{name: "photosocial " + name, args: args, summary: summary, example: example, services: []setup{photosocialSetup, contentSetup}},
 		operand: operand,
 	}, func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error) {
-		c, err := photosocialClient(env.cfg)
+		c, err := env.svc.Photosocial()
 		if err != nil {
 			return nil, false, err
 		}
@@ -146,7 +141,7 @@ func contentOp[Req, Res any](name, args, summary, operand, example string, fn fu
 		command: command{name: "content " + name, args: args, summary: summary, example: example, services: []setup{contentSetup}},
 		operand: operand, stdin: true,
 	}, func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error) {
-		g, err := content.New(content.Config{LLM: env.cfg.LLM})
+		g, err := env.svc.Content()
 		if err != nil {
 			return nil, false, err
 		}

@@ -10,8 +10,8 @@ import (
 )
 
 // webServices are the setups the web checks need: the shared DNS
-// resolver (built by emailSetup, with -dns-servers) and the checker.
-var webServices = []setup{emailSetup, webcheckSetup}
+// resolver and the checker.
+var webServices = []setup{dnsSetup, webcheckSetup}
 
 // webCommands are the commands of package webcheck: quiver web ...
 var webCommands = []command{
@@ -30,7 +30,11 @@ var webCommands = []command{
 				req.Domain, req.Port = host, p
 			}
 		}
-		res, err := env.cfg.WebCheck.CheckSSL(ctx, req)
+		wc, err := env.svc.WebCheck()
+		if err != nil {
+			return nil, false, err
+		}
+		res, err := wc.CheckSSL(ctx, req)
 		if err != nil {
 			return nil, false, err
 		}
@@ -54,7 +58,11 @@ var webCommands = []command{
 		},
 		operand: "url",
 	}, func(ctx context.Context, env *cmdEnv, req webcheck.URLSafetyRequest) (any, bool, error) {
-		res, err := env.cfg.WebCheck.CheckURLSafety(ctx, req)
+		wc, err := env.svc.WebCheck()
+		if err != nil {
+			return nil, false, err
+		}
+		res, err := wc.CheckURLSafety(ctx, req)
 		if err != nil {
 			return nil, false, err
 		}
@@ -77,6 +85,10 @@ func webOp[Req, Res any](name, args, summary, operand, example string, fn func(*
 		command: command{name: "web " + name, args: args, summary: summary, example: example, services: webServices},
 		operand: operand,
 	}, func(ctx context.Context, env *cmdEnv, req Req) (any, bool, error) {
-		return done(fn(env.cfg.WebCheck, ctx, req))
+		wc, err := env.svc.WebCheck()
+		if err != nil {
+			return nil, false, err
+		}
+		return done(fn(wc, ctx, req))
 	})
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"log/slog"
 	"net/http"
 
 	"github.com/quiverkit/quiver/internal/httpcache"
@@ -9,14 +10,18 @@ import (
 	"github.com/quiverkit/quiver/social/microblog"
 )
 
-// deps are the process-wide pieces that the services' setups wire in:
-// the metrics, and the cache of upstream answers in Redis. run creates
-// them from the server flags before the setups' apply functions run, and
-// the setups reach them through flags.deps. Commands (no server) have
-// none: a nil *deps gives plain clients.
+// deps are the process-wide pieces that services wires into the
+// services it builds: the metrics, the caches in Redis, the logger. run
+// creates them from the server flags before any service is built.
+// Commands (no server) have none: a nil *deps gives plain clients.
 type deps struct {
 	metrics *metrics.Metrics
 	cache   *httpcache.Cache
+	// cacheLLM, when set, wraps the language model in the cache of its
+	// answers in Redis (redis.go).
+	cacheLLM func(llm.Config) (llm.Config, error)
+	// logger receives the warnings of the services' setup.
+	logger *slog.Logger
 }
 
 // upstreamClient returns the HTTP client of a data provider: each call

@@ -17,114 +17,86 @@ type flags struct {
 	*flag.FlagSet
 	getenv func(string) string
 	errs   []error
-	// deps are filled by run before the setups' apply functions run;
-	// nil for commands.
-	deps *deps
 }
 
-func (f *flags) env(name, envName string) (string, bool) {
-	v := f.getenv(envName)
-	return v, v != ""
+// twin returns the environment variable of the flag name: QUIVER_ and
+// the name in upper case, with _ for -.
+func twin(name string) string {
+	return "QUIVER_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
 }
 
-func (f *flags) usage(usage, envName string) string {
-	return fmt.Sprintf("%s (env %s)", usage, envName)
+// flagName is how an error names the flag name: with its twin.
+func flagName(name string) string {
+	return fmt.Sprintf("-%s (%s)", name, twin(name))
 }
 
-// String defines a string flag.
-func (f *flags) String(p *string, name, envName, def, usage string) {
-	if v, ok := f.env(name, envName); ok {
-		def = v
-	}
-	f.StringVar(p, name, def, f.usage(usage, envName))
-}
-
-// Secret defines a flag holding a credential. Unlike String, the value
-// its environment twin gives is not shown by -help as the default.
-func (f *flags) Secret(p *secret.String, name, envName, usage string) {
-	v, _ := f.env(name, envName)
-	*p = secret.String(v)
-	f.Func(name, f.usage(usage, envName), func(s string) error {
-		*p = secret.String(s)
-		return nil
-	})
-}
-
-// Strings defines a comma-separated list flag.
-func (f *flags) Strings(p *[]string, name, envName string, def []string, usage string) {
-	if v, ok := f.env(name, envName); ok {
-		def = splitList(v)
-	}
+// bind is the one way a setting becomes a flag: it registers the flag
+// name, whose value goes to *p, with def as its default, and its
+// environment twin (see twin), which replaces def when set. T is one of
+// string, []string (comma-separated), int, int64, float64, bool,
+// time.Duration or secret.String (whose twin's value -help does not
+// show). Any other T is a mistake of the program, and panics.
+func bind[T any](f *flags, p *T, name string, def T, usage string) {
+	env := twin(name)
+	usage = fmt.Sprintf("%s (env %s)", usage, env)
 	*p = def
-	f.Func(name, f.usage(usage, envName), func(s string) error {
-		*p = splitList(s)
-		return nil
-	})
-}
-
-// Int defines an integer flag.
-func (f *flags) Int(p *int, name, envName string, def int, usage string) {
-	if v, ok := f.env(name, envName); ok {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			f.errs = append(f.errs, fmt.Errorf("%s=%q: not an integer", envName, v))
-		} else {
-			def = n
+	v := f.getenv(env)
+	set := v != ""
+	bad := func(what string) { f.errs = append(f.errs, fmt.Errorf("%s=%q: not %s", env, v, what)) }
+	switch p := any(p).(type) {
+	case *string:
+		if set {
+			*p = v
 		}
-	}
-	f.IntVar(p, name, def, f.usage(usage, envName))
-}
-
-// Int64 defines a 64-bit integer flag.
-func (f *flags) Int64(p *int64, name, envName string, def int64, usage string) {
-	if v, ok := f.env(name, envName); ok {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			f.errs = append(f.errs, fmt.Errorf("%s=%q: not an integer", envName, v))
-		} else {
-			def = n
+		f.StringVar(p, name, *p, usage)
+	case *secret.String:
+		if set {
+			*p = secret.String(v)
 		}
-	}
-	f.Int64Var(p, name, def, f.usage(usage, envName))
-}
-
-// Float defines a float flag.
-func (f *flags) Float(p *float64, name, envName string, def float64, usage string) {
-	if v, ok := f.env(name, envName); ok {
-		n, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			f.errs = append(f.errs, fmt.Errorf("%s=%q: not a number", envName, v))
-		} else {
-			def = n
+		f.Func(name, usage, func(s string) error { *p = secret.String(s); return nil })
+	case *[]string:
+		if set {
+			*p = splitList(v)
 		}
-	}
-	f.Float64Var(p, name, def, f.usage(usage, envName))
-}
-
-// Bool defines a boolean flag.
-func (f *flags) Bool(p *bool, name, envName string, def bool, usage string) {
-	if v, ok := f.env(name, envName); ok {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			f.errs = append(f.errs, fmt.Errorf("%s=%q: not a boolean", envName, v))
-		} else {
-			def = b
+		f.Func(name, usage, func(s string) error { *p = splitList(s); return nil })
+	case *int:
+		if n, err := strconv.Atoi(v); set && err != nil {
+			bad("an integer")
+		} else if set {
+			*p = n
 		}
-	}
-	f.BoolVar(p, name, def, f.usage(usage, envName))
-}
-
-// Duration defines a duration flag ("30s", "2m").
-func (f *flags) Duration(p *time.Duration, name, envName string, def time.Duration, usage string) {
-	if v, ok := f.env(name, envName); ok {
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			f.errs = append(f.errs, fmt.Errorf("%s=%q: not a duration", envName, v))
-		} else {
-			def = d
+		f.IntVar(p, name, *p, usage)
+	case *int64:
+		if n, err := strconv.ParseInt(v, 10, 64); set && err != nil {
+			bad("an integer")
+		} else if set {
+			*p = n
 		}
+		f.Int64Var(p, name, *p, usage)
+	case *float64:
+		if n, err := strconv.ParseFloat(v, 64); set && err != nil {
+			bad("a number")
+		} else if set {
+			*p = n
+		}
+		f.Float64Var(p, name, *p, usage)
+	case *bool:
+		if b, err := strconv.ParseBool(v); set && err != nil {
+			bad("a boolean")
+		} else if set {
+			*p = b
+		}
+		f.BoolVar(p, name, *p, usage)
+	case *time.Duration:
+		if d, err := time.ParseDuration(v); set && err != nil {
+			bad("a duration")
+		} else if set {
+			*p = d
+		}
+		f.DurationVar(p, name, *p, usage)
+	default:
+		panic(fmt.Sprintf("bind -%s: a %T cannot be a flag", name, p))
 	}
-	f.DurationVar(p, name, def, f.usage(usage, envName))
 }
 
 func splitList(s string) []string {

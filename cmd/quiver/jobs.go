@@ -11,7 +11,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/httpapi"
 )
@@ -44,24 +43,25 @@ type jobsConfig struct {
 // jobsFlags registers -workers and the -job-* flags.
 func jobsFlags(f *flags) *jobsConfig {
 	jc := &jobsConfig{}
-	f.Int(&jc.workers, "workers", "QUIVER_WORKERS", jobs.DefaultWorkers, "bulk job chunks this instance checks at once; 0 serves the job routes only (with -redis-url, other instances run the jobs)")
-	f.Int(&jc.concurrency, "job-concurrency", "QUIVER_JOB_CONCURRENCY", DefaultJobConcurrency, "rows of a job chunk checked at once (DNS lookups in flight per worker)")
-	f.Duration(&jc.ttl, "job-ttl", "QUIVER_JOB_TTL", jobs.DefaultTTL, "how long a bulk job and its results are kept")
-	f.Duration(&jc.claimIdle, "job-claim-idle", "QUIVER_JOB_CLAIM_IDLE", jobs.DefaultClaimIdle, "how long a chunk may stay with a worker before another claims it again")
-	f.Int(&jc.maxRows, "job-max-rows", "QUIVER_JOB_MAX_ROWS", jobs.DefaultMaxRows, "most data rows of a bulk job")
-	f.Int64(&jc.maxBytes, "job-max-bytes", "QUIVER_JOB_MAX_BYTES", jobs.DefaultMaxBytes, "largest CSV file of a bulk job, in bytes")
-	f.Int64(&jc.maxMemory, "job-max-memory", "QUIVER_JOB_MAX_MEMORY", jobs.DefaultMaxMemory, "bytes of rows and results the in-process job queue holds (without -redis-url), results reserved at admission; more is refused with 503")
-	f.Int(&jc.keyInFlight, "job-key-rows-in-flight", "QUIVER_JOB_KEY_ROWS_IN_FLIGHT", jobs.DefaultMaxOwnerRowsInFlight, "most rows of a key's bulk jobs that have not ended; past it an upload is refused with 429; negative: no bound")
-	f.Int(&jc.keyStored, "job-key-rows-stored", "QUIVER_JOB_KEY_ROWS_STORED", jobs.DefaultMaxOwnerRowsStored, "most rows of a key's stored bulk jobs (not cancelled nor failed), until they expire or are deleted; negative: no bound")
-	f.Int(&jc.keyJobs, "job-key-jobs", "QUIVER_JOB_KEY_JOBS", jobs.DefaultMaxOwnerJobs, "most bulk jobs a key has stored, until they expire or are deleted; negative: no bound")
-	f.Int(&jc.cpus, "job-cpus", "QUIVER_JOB_CPUS", max(1, runtime.GOMAXPROCS(0)-1), "cores, on average, under which the bulk job workers keep the process: they pause when it is busier, leaving the rest to the synchronous routes")
-	f.Duration(&jc.storeRetry, "job-store-retry", "QUIVER_JOB_STORE_RETRY", jobs.DefaultStoreRetry, "how long a running job's results may fail to be stored (Redis full, read-only, down) before the job fails")
+	bind(f, &jc.workers, "workers", jobs.DefaultWorkers, "bulk job chunks this instance checks at once; 0 serves the job routes only (with -redis-url, other instances run the jobs)")
+	bind(f, &jc.concurrency, "job-concurrency", DefaultJobConcurrency, "rows of a job chunk checked at once (DNS lookups in flight per worker)")
+	bind(f, &jc.ttl, "job-ttl", jobs.DefaultTTL, "how long a bulk job and its results are kept")
+	bind(f, &jc.claimIdle, "job-claim-idle", jobs.DefaultClaimIdle, "how long a chunk may stay with a worker before another claims it again")
+	bind(f, &jc.maxRows, "job-max-rows", jobs.DefaultMaxRows, "most data rows of a bulk job")
+	bind(f, &jc.maxBytes, "job-max-bytes", jobs.DefaultMaxBytes, "largest CSV file of a bulk job, in bytes")
+	bind(f, &jc.maxMemory, "job-max-memory", jobs.DefaultMaxMemory, "bytes of rows and results the in-process job queue holds (without -redis-url), results reserved at admission; more is refused with 503")
+	bind(f, &jc.keyInFlight, "job-key-rows-in-flight", jobs.DefaultMaxOwnerRowsInFlight, "most rows of a key's bulk jobs that have not ended; past it an upload is refused with 429; negative: no bound")
+	bind(f, &jc.keyStored, "job-key-rows-stored", jobs.DefaultMaxOwnerRowsStored, "most rows of a key's stored bulk jobs (not cancelled nor failed), until they expire or are deleted; negative: no bound")
+	bind(f, &jc.keyJobs, "job-key-jobs", jobs.DefaultMaxOwnerJobs, "most bulk jobs a key has stored, until they expire or are deleted; negative: no bound")
+	bind(f, &jc.cpus, "job-cpus", max(1, runtime.GOMAXPROCS(0)-1), "cores, on average, under which the bulk job workers keep the process: they pause when it is busier, leaving the rest to the synchronous routes")
+	bind(f, &jc.storeRetry, "job-store-retry", jobs.DefaultStoreRetry, "how long a running job's results may fail to be stored (Redis full, read-only, down) before the job fails")
 	return jc
 }
 
-// start builds the Manager into cfg, once the email service and Redis
-// are set up, and starts its workers; stop ends them.
-func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, rc *redisConfig, logger *slog.Logger) error {
+// start builds the Manager into cfg, on a verifier of svc checking
+// -job-concurrency rows at once, once Redis is set up, and starts its
+// workers; stop ends them.
+func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, svc *services, rc *redisConfig, logger *slog.Logger) error {
 	if jc.workers < 0 {
 		return usageError{errors.New("-workers must not be negative")}
 	}
@@ -75,7 +75,7 @@ func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, rc *redisC
 		logger.Info("bulk jobs are off: -workers 0 without -redis-url leaves no one to run them")
 		return nil
 	}
-	v, err := email.New(email.Config{Resolver: cfg.Resolver, Lists: cfg.EmailLists, Concurrency: jc.concurrency})
+	v, err := svc.Verifier(jc.concurrency)
 	if err != nil {
 		return fmt.Errorf("bulk jobs: %w", err)
 	}

@@ -35,7 +35,7 @@
 //
 // When serving, every flag has an environment twin, named in
 // its usage (-addr and QUIVER_ADDR, ...); a flag given on the command line
-// wins over its twin. With no API key configured, quiver generates one,
+// wins over its twin. docs/operations.md lists them all, by service. With no API key configured, quiver generates one,
 // prints it with a ready-to-paste curl command, and accepts it for the life
 // of the process.
 package main

@@ -314,7 +314,7 @@ func TestHelpHidesSecrets(t *testing.T) {
 	// The environment still configures the flag.
 	f := &flags{FlagSet: flag.NewFlagSet("x", flag.ContinueOnError), getenv: env(secrets)}
 	var key secret.String
-	f.Secret(&key, "microblog-api-key", "QUIVER_MICROBLOG_API_KEY", "key")
+	bind(f, &key, "microblog-api-key", "", "key")
 	if key != "mb-hunter2" {
 		t.Errorf("from the environment: key = %q", key)
 	}

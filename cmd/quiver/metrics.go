@@ -33,8 +33,8 @@ type metricsServer struct {
 // metricsFlags registers -metrics and -metrics-addr.
 func metricsFlags(f *flags) *metricsServer {
 	ms := &metricsServer{}
-	f.Bool(&ms.enabled, "metrics", "QUIVER_METRICS", false, "serve Prometheus metrics at GET /metrics")
-	f.String(&ms.addr, "metrics-addr", "QUIVER_METRICS_ADDR", "", "address of a separate listener for /metrics; empty serves it on -addr")
+	bind(f, &ms.enabled, "metrics", false, "serve Prometheus metrics at GET /metrics")
+	bind(f, &ms.addr, "metrics-addr", "", "address of a separate listener for /metrics; empty serves it on -addr")
 	return ms
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/quiverkit/quiver/httpapi/redislimit"
 	"github.com/quiverkit/quiver/internal/httpcache"
 	"github.com/quiverkit/quiver/internal/llmcache"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/secret"
 )
 
@@ -33,21 +34,12 @@ type redisConfig struct {
 // redisFlags registers -redis-url, -redis-timeout and -redis-prefix.
 func redisFlags(f *flags) *redisConfig {
 	rc := &redisConfig{}
-	f.Secret(&rc.url, "redis-url", "QUIVER_REDIS_URL", "Redis shared by all instances, e.g. redis://:password@redis:6379/0 (rediss:// for TLS); empty keeps the rate limit in process")
-	f.Duration(&rc.timeout, "redis-timeout", "QUIVER_REDIS_TIMEOUT", redislimit.DefaultTimeout, "time allowed for each Redis call; past it the request is allowed (fail open)")
-	f.String(&rc.prefix, "redis-prefix", "QUIVER_REDIS_PREFIX", "quiver:", "prefix of every Redis key")
-	f.Duration(&rc.llmTTL, "llm-cache-ttl", "QUIVER_LLM_CACHE_TTL", 0, "keep language model answers in Redis this long, answering identical requests from there; 0 disables")
-	f.Duration(&rc.upstreamTTL, "upstream-cache-ttl", "QUIVER_UPSTREAM_CACHE_TTL", 0, "keep the social data providers' answers in Redis this long, answering identical requests from there; 0 disables")
+	bind(f, &rc.url, "redis-url", "", "Redis shared by all instances, e.g. redis://:password@redis:6379/0 (rediss:// for TLS); empty keeps the rate limit in process")
+	bind(f, &rc.timeout, "redis-timeout", redislimit.DefaultTimeout, "time allowed for each Redis call; past it the request is allowed (fail open)")
+	bind(f, &rc.prefix, "redis-prefix", "quiver:", "prefix of every Redis key")
+	bind(f, &rc.llmTTL, "llm-cache-ttl", 0, "keep language model answers in Redis this long, answering identical requests from there; 0 disables")
+	bind(f, &rc.upstreamTTL, "upstream-cache-ttl", 0, "keep the social data providers' answers in Redis this long, answering identical requests from there; 0 disables")
 	return rc
-}
-
-// start connects to Redis and installs what lives there in cfg; run
-// calls connect and install apart, around the services' setup.
-func (rc *redisConfig) start(ctx context.Context, cfg *httpapi.Config, logger *slog.Logger) error {
-	if err := rc.connect(ctx, logger); err != nil {
-		return err
-	}
-	return rc.install(cfg, logger)
 }
 
 // connect connects to Redis, when configured. A Redis that does not
@@ -103,9 +95,8 @@ func (rc *redisConfig) upstreamCache(logger *slog.Logger) (*httpcache.Cache, err
 	return c, nil
 }
 
-// install puts the shared limiter in cfg and wraps its language model in
-// the answer cache, when configured; it runs once the services are set
-// up.
+// install puts the limiter shared through Redis in cfg, when
+// configured.
 func (rc *redisConfig) install(cfg *httpapi.Config, logger *slog.Logger) error {
 	if rc.client == nil {
 		return nil
@@ -124,29 +115,30 @@ func (rc *redisConfig) install(cfg *httpapi.Config, logger *slog.Logger) error {
 		cfg.Limiter = l
 		logger.Info("rate limits shared through redis", "addr", rc.client.Options().Addr)
 	}
-	return rc.cacheLLM(cfg, logger)
+	return nil
 }
 
-// cacheLLM wraps cfg.LLM, when set, in a cache of its answers in Redis,
-// when -llm-cache-ttl is set. The cache is named after the model, so that
-// a change of model does not answer from the previous one's answers.
-func (rc *redisConfig) cacheLLM(cfg *httpapi.Config, logger *slog.Logger) error {
-	if rc.llmTTL <= 0 || !cfg.LLM.Enabled() {
-		return nil
+// cacheLLM wraps the model of lc, when set, in a cache of its answers
+// in Redis, when -llm-cache-ttl is set. The cache is named after the
+// model, so that a change of model does not answer from the previous
+// one's answers.
+func (rc *redisConfig) cacheLLM(lc llm.Config, logger *slog.Logger) (llm.Config, error) {
+	if rc.client == nil || rc.llmTTL <= 0 || !lc.Enabled() {
+		return lc, nil
 	}
 	backend, err := llmcache.NewRedis(rc.client, llmcache.Config{
 		TTL:       rc.llmTTL,
-		Namespace: llmCacheNamespace(cfg.LLM.Name),
+		Namespace: llmCacheNamespace(lc.Name),
 		Prefix:    rc.prefix,
 		Timeout:   rc.timeout,
 		OnError:   func(err error) { logger.Warn("llm cache", "error", err) },
 	})
 	if err != nil {
-		return usageError{fmt.Errorf("-llm-cache-ttl: %w", err)}
+		return lc, usageError{fmt.Errorf("-llm-cache-ttl: %w", err)}
 	}
-	cfg.LLM.Model = llmcache.Wrap(cfg.LLM.Model, backend)
+	lc.Model = llmcache.Wrap(lc.Model, backend)
 	logger.Info("language model answers cached in redis", "ttl", rc.llmTTL)
-	return nil
+	return lc, nil
 }
 
 // llmCacheNamespace names the LLM cache after the model.

@@ -82,15 +82,23 @@ func TestLLMCacheWraps(t *testing.T) {
 	}
 
 	rc := &redisConfig{url: secret.String("redis://" + rs.Addr), timeout: time.Second, prefix: "test:", llmTTL: time.Minute}
-	cfg := &httpapi.Config{LLM: llm.Config{Model: model, Name: "m"}, RatePerSecond: -1}
-	if err := rc.start(t.Context(), cfg, slog.New(slog.DiscardHandler)); err != nil {
+	cfg := &httpapi.Config{RatePerSecond: -1}
+	logger := slog.New(slog.DiscardHandler)
+	if err := rc.connect(t.Context(), logger); err != nil {
 		t.Fatal(err)
 	}
 	defer rc.close()
+	if err := rc.install(cfg, logger); err != nil {
+		t.Fatal(err)
+	}
+	lc, err := rc.cacheLLM(llm.Config{Model: model, Name: "m"}, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for range 3 {
 		// As llmjson.Ask does: an answer is stored once accepted.
 		ctx, held := llmcache.Hold(t.Context())
-		got, err := llms.GenerateFromSinglePrompt(ctx, cfg.LLM.Model, "same question")
+		got, err := llms.GenerateFromSinglePrompt(ctx, lc.Model, "same question")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/secret"
 )
 
@@ -35,60 +36,99 @@ type serverConfig struct {
 	noDocs            bool
 }
 
-// setup registers a service's flags and returns the function that, once
-// the flags are parsed, fills the service's part of the handler config.
-type setup func(f *flags) func(ctx context.Context, cfg *httpapi.Config) error
+// setup binds the flags of a service (or of a part shared by several,
+// as the DNS resolver) to its settings in c.
+type setup func(f *flags, c *config)
 
-// services lists the setup of every service package.
-var services = []setup{
-	emailSetup,
-	webcheckSetup,
-	devutilSetup,
-	contentSetup,
-	microblogSetup,
-	photosocialSetup,
+// settings is every setting of serve, as the flags and their QUIVER_*
+// twins fill it.
+type settings struct {
+	server   serverConfig
+	abuse    *abuseConfig
+	metrics  *metricsServer
+	redis    *redisConfig
+	jobs     *jobsConfig
+	services config
+}
+
+// flagGroups are the flags of serve, in groups: each binds its flags to
+// its part of st. serveFlags binds them all, in this order, and
+// docs/operations.md lists them under these titles.
+var flagGroups = []struct {
+	title string
+	bind  func(f *flags, st *settings)
+}{
+	{"Server", func(f *flags, st *settings) { serverFlags(f, &st.server) }},
+	{"Abuse limits", func(f *flags, st *settings) { st.abuse = abuseFlags(f) }},          // abuse.go
+	{"Metrics", func(f *flags, st *settings) { st.metrics = metricsFlags(f) }},           // metrics.go
+	{"Redis: many instances", func(f *flags, st *settings) { st.redis = redisFlags(f) }}, // redis.go
+	{"Bulk jobs", func(f *flags, st *settings) { st.jobs = jobsFlags(f) }},               // jobs.go
+	{"DNS resolver", func(f *flags, st *settings) { dnsSetup(f, &st.services) }},
+	{"Email", func(f *flags, st *settings) { emailSetup(f, &st.services) }},
+	{"Web checks", func(f *flags, st *settings) { webcheckSetup(f, &st.services) }},
+	{"Language model", func(f *flags, st *settings) { contentSetup(f, &st.services) }},
+	{"Developer utilities", func(f *flags, st *settings) { devutilSetup(f, &st.services) }},
+	{"Microblog", func(f *flags, st *settings) { microblogSetup(f, &st.services) }},
+	{"Photo-sharing", func(f *flags, st *settings) { photosocialSetup(f, &st.services) }},
+}
+
+// serveFlags binds every flag of serve to st.
+func serveFlags(f *flags, st *settings) {
+	for _, g := range flagGroups {
+		g.bind(f, st)
+	}
+}
+
+// serverFlags binds the flags of the HTTP server itself.
+func serverFlags(f *flags, sc *serverConfig) {
+	bind(f, &sc.addr, "addr", "127.0.0.1:8080", "address to listen on")
+	bind(f, &sc.keys, "api-keys", nil, "comma-separated X-Gateway-Key values to accept; one is generated when none is set")
+	bind(f, &sc.hosts, "hosts", nil, "comma-separated X-Gateway-Host values to accept; any non-empty host when none is set")
+	bind(f, &sc.rate, "rate-limit", httpapi.DefaultRatePerSecond, "requests per second allowed per key; negative disables the limit")
+	bind(f, &sc.burst, "burst", httpapi.DefaultBurst, "requests a key may make at once")
+	bind(f, &sc.maxBody, "max-body", httpapi.DefaultMaxBodyBytes, "maximum request body in bytes")
+	bind(f, &sc.requestTimeout, "request-timeout", httpapi.DefaultRequestTimeout, "time limit of the work of one request (keep it below -write-timeout); negative disables it")
+	bind(f, &sc.readHeaderTimeout, "read-header-timeout", 5*time.Second, "time allowed to read request headers")
+	bind(f, &sc.readTimeout, "read-timeout", 30*time.Second, "time allowed to read a whole request")
+	bind(f, &sc.writeTimeout, "write-timeout", 120*time.Second, "time allowed to handle a request and write the response")
+	bind(f, &sc.idleTimeout, "idle-timeout", 120*time.Second, "how long an idle keep-alive connection stays open")
+	bind(f, &sc.shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long shutdown waits for requests in flight")
+	bind(f, &sc.logFormat, "log-format", "text", "log format: text or json")
+	bind(f, &sc.noDocs, "no-docs", false, "do not serve the interactive API reference at /docs (nor the redirect to it from /)")
+}
+
+// parseServe parses args and the environment into the settings of serve.
+// With -help it prints the flags to stdout and returns flag.ErrHelp.
+func parseServe(args []string, getenv func(string) string, stdout io.Writer) (*settings, error) {
+	f := &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: getenv}
+	f.SetOutput(stdout)
+	st := &settings{}
+	serveFlags(f, st)
+	if err := f.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, usageError{err}
+	}
+	if err := errors.Join(f.errs...); err != nil {
+		return nil, usageError{err}
+	}
+	if f.NArg() > 0 {
+		return nil, usageError{fmt.Errorf("unexpected argument %q", f.Arg(0))}
+	}
+	return st, nil
 }
 
 // run parses args and the environment, then serves until ctx is done.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
-	f := &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: getenv, deps: &deps{}}
-	f.SetOutput(stdout)
-	var sc serverConfig
-	f.String(&sc.addr, "addr", "QUIVER_ADDR", "127.0.0.1:8080", "address to listen on")
-	f.Strings(&sc.keys, "api-keys", "QUIVER_API_KEYS", nil, "comma-separated X-Gateway-Key values to accept; one is generated when none is set")
-	f.Strings(&sc.hosts, "hosts", "QUIVER_HOSTS", nil, "comma-separated X-Gateway-Host values to accept; any non-empty host when none is set")
-	f.Float(&sc.rate, "rate-limit", "QUIVER_RATE_LIMIT", httpapi.DefaultRatePerSecond, "requests per second allowed per key; negative disables the limit")
-	f.Int(&sc.burst, "burst", "QUIVER_BURST", httpapi.DefaultBurst, "requests a key may make at once")
-	f.Int64(&sc.maxBody, "max-body", "QUIVER_MAX_BODY", httpapi.DefaultMaxBodyBytes, "maximum request body in bytes")
-	f.Duration(&sc.requestTimeout, "request-timeout", "QUIVER_REQUEST_TIMEOUT", httpapi.DefaultRequestTimeout, "time limit of the work of one request (keep it below -write-timeout); negative disables it")
-	f.Duration(&sc.readHeaderTimeout, "read-header-timeout", "QUIVER_READ_HEADER_TIMEOUT", 5*time.Second, "time allowed to read request headers")
-	f.Duration(&sc.readTimeout, "read-timeout", "QUIVER_READ_TIMEOUT", 30*time.Second, "time allowed to read a whole request")
-	f.Duration(&sc.writeTimeout, "write-timeout", "QUIVER_WRITE_TIMEOUT", 120*time.Second, "time allowed to handle a request and write the response")
-	f.Duration(&sc.idleTimeout, "idle-timeout", "QUIVER_IDLE_TIMEOUT", 120*time.Second, "how long an idle keep-alive connection stays open")
-	f.Duration(&sc.shutdownTimeout, "shutdown-timeout", "QUIVER_SHUTDOWN_TIMEOUT", 30*time.Second, "how long shutdown waits for requests in flight")
-	f.String(&sc.logFormat, "log-format", "QUIVER_LOG_FORMAT", "text", "log format: text or json")
-	f.Bool(&sc.noDocs, "no-docs", "QUIVER_NO_DOCS", false, "do not serve the interactive API reference at /docs (nor the redirect to it from /)")
-	ms := metricsFlags(f) // operations: metrics.go
-	ab := abuseFlags(f)   // abuse limits: abuse.go
-	rc := redisFlags(f)   // operations: redis.go
-	jc := jobsFlags(f)    // bulk jobs: jobs.go
-	applies := make([]func(context.Context, *httpapi.Config) error, len(services))
-	for i, s := range services {
-		applies[i] = s(f)
+	st, err := parseServe(args, getenv, stdout)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
 	}
-	if err := f.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageError{err}
+	if err != nil {
+		return err
 	}
-	if err := errors.Join(f.errs...); err != nil {
-		return usageError{err}
-	}
-	if f.NArg() > 0 {
-		return usageError{fmt.Errorf("unexpected argument %q", f.Arg(0))}
-	}
-
+	sc := &st.server
 	var logger *slog.Logger
 	switch sc.logFormat {
 	case "text":
@@ -96,9 +136,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	case "json":
 		logger = slog.New(slog.NewJSONHandler(stdout, nil))
 	default:
-		return usageError{fmt.Errorf("-log-format %q: want text or json", sc.logFormat)}
+		return usageError{fmt.Errorf("%s %q: want text or json", flagName("log-format"), sc.logFormat)}
 	}
-
 	generated := len(sc.keys) == 0
 	if generated {
 		sc.keys = []string{newKey()}
@@ -113,64 +152,65 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		DisableDocs:    sc.noDocs,
 		Logger:         logger,
 	}
-	if err := ab.apply(&cfg, logger); err != nil {
+	if err := st.abuse.apply(&cfg, logger); err != nil {
 		return err
 	}
 	// operations: the metrics and Redis come first, for the services to
 	// feed and use (metrics.go, redis.go, deps.go).
-	m, err := ms.create(&cfg)
-	if err != nil {
+	d := &deps{logger: logger}
+	if d.metrics, err = st.metrics.create(&cfg); err != nil {
 		return err
 	}
+	rc := st.redis
 	if err := rc.connect(ctx, logger); err != nil {
 		return err
 	}
 	defer rc.close()
-	f.deps.metrics = m
-	if f.deps.cache, err = rc.upstreamCache(logger); err != nil {
+	if d.cache, err = rc.upstreamCache(logger); err != nil {
 		return err
 	}
-
-	for _, apply := range applies {
-		if err := apply(ctx, &cfg); err != nil {
-			return err
-		}
+	d.cacheLLM = func(lc llm.Config) (llm.Config, error) { return rc.cacheLLM(lc, logger) }
+	svc := newServices(ctx, &st.services, d)
+	defer svc.Close()
+	if err := svc.handlerConfig(&cfg); err != nil {
+		return err
 	}
-	if c, ok := cfg.LLM.Model.(io.Closer); ok { // the Google AI client holds a gRPC connection
-		defer c.Close()
-	}
-
 	if err := rc.install(&cfg, logger); err != nil { // operations: redis.go
 		return err
 	}
 	// The job workers stop with ctx, before the Redis client closes.
 	wctx, stopWorkers := context.WithCancel(ctx)
-	defer jc.wait()
+	defer st.jobs.wait()
 	defer stopWorkers()
-	if err := jc.start(wctx, &cfg, rc, logger); err != nil { // bulk jobs: jobs.go
+	if err := st.jobs.start(wctx, &cfg, svc, rc, logger); err != nil { // bulk jobs: jobs.go
 		return err
 	}
-	if err := ms.listen(logger, stdout); err != nil { // operations: metrics.go
+	if err := st.metrics.listen(logger, stdout); err != nil { // operations: metrics.go
 		return err
 	}
-	defer ms.stop()
-
-	ln, err := net.Listen("tcp", sc.addr)
+	defer st.metrics.stop()
+	api, err := httpapi.New(cfg)
 	if err != nil {
 		return err
 	}
-	api, err := httpapi.New(cfg) // logs a warning when the model's price is unknown
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{
-		Handler:           ms.handler(api), // operations: /metrics on this listener
+	return serve(ctx, sc, &http.Server{
+		Handler:           st.metrics.handler(api), // operations: /metrics on this listener
 		ReadHeaderTimeout: sc.readHeaderTimeout,
 		ReadTimeout:       sc.readTimeout,
 		WriteTimeout:      sc.writeTimeout,
 		IdleTimeout:       sc.idleTimeout,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}, generated, logger, stdout)
+}
+
+// serve listens on -addr, says where with a curl command when the key was
+// generated, and serves srv until ctx is done; then it waits
+// -shutdown-timeout for the requests in flight.
+func serve(ctx context.Context, sc *serverConfig, srv *http.Server, generated bool, logger *slog.Logger, stdout io.Writer) error {
+	ln, err := net.Listen("tcp", sc.addr)
+	if err != nil {
+		return err
 	}
 	base := "http://" + ln.Addr().String()
 	fmt.Fprintf(stdout, "quiver listening on %s\n", base)

@@ -16,7 +16,6 @@ import (
 	"github.com/tmc/langchaingo/llms/openai"
 	"google.golang.org/api/option"
 
-	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/secret"
 )
@@ -33,7 +32,9 @@ type llmConfig struct {
 	timeout  time.Duration
 	attempts int
 	jsonMode bool
-	deps     *deps // metrics of the calls, when serving
+	// bound says that contentSetup bound the flags: a command that does
+	// not take them (a photo-sharing data command) has no model.
+	bound bool
 }
 
 // defaultModels are the models used when QUIVER_LLM_MODEL is empty.
@@ -44,36 +45,30 @@ var defaultModels = map[string]string{
 	"googleai":  "gemini-2.0-flash",
 }
 
-// contentSetup registers the language model flags, which package content
-// is the main user of, and builds Config.LLM from them.
-func contentSetup(f *flags) func(context.Context, *httpapi.Config) error {
-	var c llmConfig
-	f.String(&c.provider, "llm-provider", "QUIVER_LLM_PROVIDER", "", "language model provider: openai (and OpenAI-compatible servers), anthropic, ollama or googleai; none: summarize and meta-tags use the extractive engine, the other AI routes answer 503")
-	f.String(&c.model, "llm-model", "QUIVER_LLM_MODEL", "", "model name; default gpt-4o-mini, claude-3-5-haiku-latest, llama3.2 or gemini-2.0-flash by provider")
-	f.Secret(&c.key, "llm-api-key", "QUIVER_LLM_API_KEY", "provider API key; default the provider's own variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_API_KEY)")
-	f.String(&c.baseURL, "llm-base-url", "QUIVER_LLM_BASE_URL", "", "provider base URL, e.g. http://localhost:8000/v1 for vLLM, LM Studio or llama.cpp with provider openai, http://localhost:11434 for ollama")
-	f.Strings(&c.prices, "llm-prices", "QUIVER_LLM_PRICES", nil, "price overrides in USD per million tokens, comma-separated model=input/output, e.g. gpt-4o-mini=0.15/0.60")
-	f.Duration(&c.timeout, "llm-timeout", "QUIVER_LLM_TIMEOUT", 50*time.Second, "time limit of one call to the model; an answer that breaks its contract is asked again once")
-	f.Int(&c.attempts, "llm-max-attempts", "QUIVER_LLM_MAX_ATTEMPTS", llm.DefaultMaxAttempts, "how many times the model is asked before an answer that breaks its contract fails the call")
-	f.Bool(&c.jsonMode, "llm-json-mode", "QUIVER_LLM_JSON_MODE", true, "request the provider's JSON mode; turn off for OpenAI-compatible servers that reject response_format json_object")
-	return func(ctx context.Context, cfg *httpapi.Config) error {
-		c.deps = f.deps
-		lc, err := c.build(ctx)
-		if err != nil {
-			return fmt.Errorf("language model: %w", err)
-		}
-		cfg.LLM = lc
-		return nil
-	}
+// contentSetup binds the language model flags, which package content is
+// the main user of; services.LLM builds the model from them.
+func contentSetup(f *flags, c *config) {
+	c.LLM.bound = true
+	bind(f, &c.LLM.provider, "llm-provider", "", "language model provider: openai (and OpenAI-compatible servers), anthropic, ollama or googleai; none: summarize and meta-tags use the extractive engine, the other AI routes answer 503")
+	bind(f, &c.LLM.model, "llm-model", "", "model name; default gpt-4o-mini, claude-3-5-haiku-latest, llama3.2 or gemini-2.0-flash by provider")
+	bind(f, &c.LLM.key, "llm-api-key", "", "provider API key; default the provider's own variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_API_KEY)")
+	bind(f, &c.LLM.baseURL, "llm-base-url", "", "provider base URL, e.g. http://localhost:8000/v1 for vLLM, LM Studio or llama.cpp with provider openai, http://localhost:11434 for ollama")
+	bind(f, &c.LLM.prices, "llm-prices", nil, "price overrides in USD per million tokens, comma-separated model=input/output, e.g. gpt-4o-mini=0.15/0.60")
+	bind(f, &c.LLM.timeout, "llm-timeout", 50*time.Second, "time limit of one call to the model; an answer that breaks its contract is asked again once")
+	bind(f, &c.LLM.attempts, "llm-max-attempts", llm.DefaultMaxAttempts, "how many times the model is asked before an answer that breaks its contract fails the call")
+	bind(f, &c.LLM.jsonMode, "llm-json-mode", true, "request the provider's JSON mode; turn off for OpenAI-compatible servers that reject response_format json_object")
 }
 
 // build returns the model the configuration describes, with its
 // settings; the zero llm.Config without a provider. It makes no network
 // call: the clients connect on their first request.
-func (c llmConfig) build(ctx context.Context) (llm.Config, error) {
+func (c llmConfig) build(ctx context.Context, d *deps) (llm.Config, error) {
 	var st llm.Config
+	if !c.bound {
+		return st, nil
+	}
 	if c.timeout < 0 || c.attempts < 1 {
-		return st, fmt.Errorf("llm-timeout must not be negative and llm-max-attempts must be at least 1")
+		return st, fmt.Errorf("%s must not be negative and %s must be at least 1", flagName("llm-timeout"), flagName("llm-max-attempts"))
 	}
 	prices, err := parsePrices(c.prices)
 	if err != nil {
@@ -103,7 +98,7 @@ func (c llmConfig) build(ctx context.Context) (llm.Config, error) {
 	}
 	// The transport records the provider's status codes and Retry-After
 	// for llmjson. Timeouts come from the per-call context.
-	hc := c.deps.llmClient(provider)
+	hc := d.llmClient(provider)
 
 	var m llms.Model
 	switch provider {

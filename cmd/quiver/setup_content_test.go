@@ -2,33 +2,25 @@ package main
 
 import (
 	"context"
-	"flag"
 	"io"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/quiverkit/quiver/content"
-	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
 )
 
 // applyContent parses the content flags from env and args and returns
-// the resulting handler config.
-func applyContent(t *testing.T, env map[string]string, args ...string) (httpapi.Config, error) {
+// the language model they configure.
+func applyContent(t *testing.T, env map[string]string, args ...string) (llm.Config, error) {
 	t.Helper()
-	f := &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: func(k string) string { return env[k] }}
-	f.SetOutput(io.Discard)
-	apply := contentSetup(f)
-	if err := f.Parse(args); err != nil {
-		return httpapi.Config{}, err
+	s, err := parseServices(t, []setup{contentSetup}, env, args...)
+	if err != nil {
+		return llm.Config{}, err
 	}
-	if len(f.errs) > 0 {
-		return httpapi.Config{}, f.errs[0]
-	}
-	var cfg httpapi.Config
-	err := apply(context.Background(), &cfg)
-	return cfg, err
+	return s.LLM()
 }
 
 func TestContentSetupErrors(t *testing.T) {
@@ -69,9 +61,9 @@ func TestContentSetupBaseURLErrorHidesPassword(t *testing.T) {
 }
 
 func TestContentSetupNoProvider(t *testing.T) {
-	cfg, err := applyContent(t, nil)
-	if err != nil || cfg.LLM.Enabled() {
-		t.Fatalf("LLM = %+v, err = %v; want no model", cfg.LLM, err)
+	lc, err := applyContent(t, nil)
+	if err != nil || lc.Enabled() {
+		t.Fatalf("LLM = %+v, err = %v; want no model", lc, err)
 	}
 }
 
@@ -79,13 +71,13 @@ func TestContentSetupGoogleAIMakesNoCall(t *testing.T) {
 	// Nothing listens on the endpoint: building the client must not
 	// connect.
 	start := time.Now()
-	cfg, err := applyContent(t, map[string]string{
+	lc, err := applyContent(t, map[string]string{
 		"QUIVER_LLM_PROVIDER": "googleai", "QUIVER_LLM_API_KEY": "k", "QUIVER_LLM_BASE_URL": "http://127.0.0.1:9",
 	})
-	if err != nil || !cfg.LLM.Enabled() || cfg.LLM.Name != "gemini-2.0-flash" {
-		t.Fatalf("cfg = %+v, err = %v", cfg.LLM, err)
+	if err != nil || !lc.Enabled() || lc.Name != "gemini-2.0-flash" {
+		t.Fatalf("cfg = %+v, err = %v", lc, err)
 	}
-	closer, ok := cfg.LLM.Model.(io.Closer)
+	closer, ok := lc.Model.(io.Closer)
 	if !ok {
 		t.Fatal("the Google AI model cannot be closed; its gRPC connection would leak")
 	}
@@ -122,7 +114,7 @@ func TestContentSetupProviders(t *testing.T) {
 			if tt.keyValue != "" {
 				env["QUIVER_LLM_API_KEY"] = "sk-test"
 			}
-			cfg, err := applyContent(t, env)
+			lc, err := applyContent(t, env)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,7 +122,7 @@ func TestContentSetupProviders(t *testing.T) {
 			if wantModel == "" {
 				wantModel = defaultModels[tt.provider]
 			}
-			g, err := content.New(content.Config{LLM: cfg.LLM})
+			g, err := content.New(content.Config{LLM: lc})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,20 +141,20 @@ func TestContentSetupProviders(t *testing.T) {
 			if d := ai.CostUSD - wantCost; d > 1e-9 || d < -1e-9 {
 				t.Errorf("cost = %v, want %v from the price table", ai.CostUSD, wantCost)
 			}
-			if cfg.LLM.Timeout != 50*time.Second || cfg.LLM.MaxAttempts != 2 || cfg.LLM.DisableJSONMode {
-				t.Errorf("settings = %+v, want the defaults", cfg.LLM)
+			if lc.Timeout != 50*time.Second || lc.MaxAttempts != 2 || lc.DisableJSONMode {
+				t.Errorf("settings = %+v, want the defaults", lc)
 			}
 		})
 	}
 }
 
 func TestContentSetupFlagsOverrideEnv(t *testing.T) {
-	cfg, err := applyContent(t, map[string]string{"QUIVER_LLM_PROVIDER": "ollama", "QUIVER_LLM_JSON_MODE": "true"},
+	lc, err := applyContent(t, map[string]string{"QUIVER_LLM_PROVIDER": "ollama", "QUIVER_LLM_JSON_MODE": "true"},
 		"-llm-model", "mistral", "-llm-json-mode=false", "-llm-timeout", "5s")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := cfg.LLM; st.Name != "mistral" || !st.DisableJSONMode || st.Timeout != 5*time.Second {
+	if st := lc; st.Name != "mistral" || !st.DisableJSONMode || st.Timeout != 5*time.Second {
 		t.Errorf("settings = %+v", st)
 	}
 }

@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -21,28 +19,25 @@ import (
 	"github.com/miekg/dns"
 
 	"github.com/quiverkit/quiver/email"
-	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
-// applyEmail runs emailSetup with the command-line args and the
-// environment env, as serve and every email command do.
-func applyEmail(t *testing.T, env map[string]string, args ...string) (httpapi.Config, error) {
+// applyEmail parses the email and DNS flags from args and the
+// environment env, as serve and every email command do, and returns the
+// email.Config of their verifier, or why it cannot be built.
+func applyEmail(t *testing.T, env map[string]string, args ...string) (email.Config, error) {
 	t.Helper()
-	f := &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: func(k string) string { return env[k] }}
-	f.SetOutput(io.Discard)
-	apply := emailSetup(f)
-	if err := f.Parse(args); err != nil {
+	s, err := parseServices(t, emailServices, env, args...)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.errs) > 0 {
-		t.Fatal(f.errs)
+	ec, err := s.emailConfig(0)
+	if err == nil {
+		_, err = s.Email()
 	}
-	var cfg httpapi.Config
-	err := apply(context.Background(), &cfg)
-	return cfg, err
+	return ec, err
 }
 
 // privateCA starts an HTTPS server for host with a certificate from a CA
@@ -64,8 +59,8 @@ func privateCA(t *testing.T, h http.Handler, host string) (srv *url.URL, pemFile
 }
 
 // Every email and resolver setting has a flag and an environment twin
-// that reach its field, for serve (httpapi.Config) and for the commands
-// (emailConfig), which carry every Email* setting of the server.
+// that reach its field, for serve and for the commands, which build their
+// verifier in the same place (services).
 func TestEmailSettingsReachTheirFields(t *testing.T) {
 	dnsSrv := resolvertest.Start(t, resolvertest.Config{Zone: cliZone})
 	_, roots, ca := privateCA(t, http.NotFoundHandler(), "mta-sts.secure.test")
@@ -75,15 +70,15 @@ func TestEmailSettingsReachTheirFields(t *testing.T) {
 		"QUIVER_SMTP_SKIP_CATCH_ALL": "true", "QUIVER_SMTP_MAX_HOSTS": "5",
 		"QUIVER_MTA_STS_ROOTS": roots, "QUIVER_MTA_STS_PORT": "8443", "QUIVER_MTA_STS_TIMEOUT": "3s", "QUIVER_MTA_STS_ALLOW_LOOPBACK": "1",
 		"QUIVER_MTA_STS_ALLOW_PRIVATE_ADDRESSES": "true"}
-	for name, run := range map[string]func() (httpapi.Config, error){
-		"flags":       func() (httpapi.Config, error) { return applyEmail(t, nil, flagArgs...) },
-		"environment": func() (httpapi.Config, error) { return applyEmail(t, envVars) },
+	for name, run := range map[string]func() (email.Config, error){
+		"flags":       func() (email.Config, error) { return applyEmail(t, nil, flagArgs...) },
+		"environment": func() (email.Config, error) { return applyEmail(t, envVars) },
 	} {
 		cfg, err := run()
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		m := cfg.EmailMTASTS
+		m := cfg.MTASTS
 		if m.Port != 8443 || m.Timeout != 3*time.Second || !m.AllowLoopback || !m.AllowPrivateAddresses || m.RootCAs == nil {
 			t.Errorf("%s: MTA-STS options %+v", name, m)
 		}
@@ -92,25 +87,11 @@ func TestEmailSettingsReachTheirFields(t *testing.T) {
 				t.Errorf("%s: the roots do not hold the CA of the file: %v", name, err)
 			}
 		}
-		if o := cfg.EmailSMTP; !o.AllowPrivateAddresses || !o.SkipCatchAll || o.MaxHosts != 5 {
+		if o := cfg.SMTP; !o.AllowPrivateAddresses || !o.SkipCatchAll || o.MaxHosts != 5 {
 			t.Errorf("%s: SMTP options %+v", name, o)
 		}
 		if _, err := cfg.Resolver.Lookup(context.Background(), "mx.test", dns.TypeMX); err != nil || !dnsSrv.LastFlags().DO {
 			t.Errorf("%s: lookup %v, DO bit %v: -dns-dnssec-ok did not reach the resolver", name, err, dnsSrv.LastFlags().DO)
-		}
-		// The commands' email.Config carries each Email* field of the
-		// server's configuration, under the same name without "Email".
-		ec := reflect.ValueOf(emailConfig(&cmdEnv{cfg: &cfg}))
-		hc := reflect.ValueOf(cfg)
-		for i := range hc.NumField() {
-			field := hc.Type().Field(i).Name
-			if !strings.HasPrefix(field, "Email") {
-				continue
-			}
-			got := ec.FieldByName(strings.TrimPrefix(field, "Email"))
-			if !got.IsValid() || !reflect.DeepEqual(got.Interface(), hc.Field(i).Interface()) {
-				t.Errorf("%s: the commands' email.Config drops %s", name, field)
-			}
 		}
 	}
 }
@@ -131,12 +112,11 @@ func TestDNSFlagsReachResolverConfig(t *testing.T) {
 		args []string
 		env  map[string]string
 	}{"flags": {args, nil}, "environment": {nil, env}} {
-		f := &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: func(k string) string { return tc.env[k] }}
-		d := registerDNSFlags(f)
-		if err := f.Parse(tc.args); err != nil || len(f.errs) > 0 {
-			t.Fatal(err, f.errs)
+		s, err := parseServices(t, []setup{dnsSetup}, tc.env, tc.args...)
+		if err != nil {
+			t.Fatal(err)
 		}
-		got, err := d.config()
+		got, err := s.cfg.resolverConfig()
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: %+v, %v; want %+v", name, got, err, want)
 		}

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"context"
 	"errors"
-	"flag"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,7 +10,6 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/email"
-	"github.com/quiverkit/quiver/httpapi"
 )
 
 func TestEmailSetup(t *testing.T) {
@@ -22,34 +18,25 @@ func TestEmailSetup(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"QUIVER_DNS_TIMEOUT": "750ms", "QUIVER_SMTP_HELO": "probe.example.org", "QUIVER_SMTP_PROXY": "socks5://probe:pw@127.0.0.1:1080", "QUIVER_DNSBL_ZONES": "bl.example,zen.example"}
-	f := &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: func(k string) string { return env[k] }}
-	f.SetOutput(io.Discard)
-	apply := emailSetup(f)
-	if err := f.Parse([]string{"-dns-servers", "127.0.0.1:5353,192.0.2.53", "-email-disposable-list", list, "-email-allow-domains", "ok.example", "-smtp-port", "2525", "-smtp-host-connections", "1", "-smtp-host-interval", "3s"}); err != nil {
-		t.Fatal(err)
-	}
-	var cfg httpapi.Config
-	if err := apply(context.Background(), &cfg); err != nil {
+	cfg, err := applyEmail(t, env, "-dns-servers", "127.0.0.1:5353,192.0.2.53", "-email-disposable-list", list, "-email-allow-domains", "ok.example", "-smtp-port", "2525", "-smtp-host-connections", "1", "-smtp-host-interval", "3s")
+	if err != nil {
 		t.Fatal(err)
 	}
 	if got := cfg.Resolver.Servers(); len(got) != 2 || got[0] != "127.0.0.1:5353" || got[1] != "192.0.2.53:53" {
 		t.Errorf("servers %v", got)
 	}
-	if !cfg.EmailLists.IsDisposable("throwaway.example") || cfg.EmailLists.IsDisposable("mailinator.com") {
+	if !cfg.Lists.IsDisposable("throwaway.example") || cfg.Lists.IsDisposable("mailinator.com") {
 		t.Error("the disposable list file was not loaded in place of the embedded one")
 	}
-	if cfg.EmailSMTP.HeloName != "probe.example.org" || cfg.EmailSMTP.Port != 2525 || cfg.EmailSMTP.StepTimeout != 10*time.Second ||
-		cfg.EmailSMTP.Proxy != "socks5://probe:pw@127.0.0.1:1080" || cfg.EmailSMTP.HostConnections != 1 || cfg.EmailSMTP.HostInterval != 3*time.Second {
-		t.Errorf("SMTP options %+v", cfg.EmailSMTP)
+	if cfg.SMTP.HeloName != "probe.example.org" || cfg.SMTP.Port != 2525 || cfg.SMTP.StepTimeout != 10*time.Second ||
+		cfg.SMTP.Proxy != "socks5://probe:pw@127.0.0.1:1080" || cfg.SMTP.HostConnections != 1 || cfg.SMTP.HostInterval != 3*time.Second {
+		t.Errorf("SMTP options %+v", cfg.SMTP)
 	}
-	if !slices.Equal(cfg.EmailDNSBLZones, []string{"bl.example", "zen.example"}) {
-		t.Errorf("DNSBL zones %q", cfg.EmailDNSBLZones)
+	if !slices.Equal(cfg.DNSBLZones, []string{"bl.example", "zen.example"}) {
+		t.Errorf("DNSBL zones %q", cfg.DNSBLZones)
 	}
 
-	f = &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: func(string) string { return "" }}
-	apply = emailSetup(f)
-	f.Parse([]string{"-email-disposable-list", filepath.Join(t.TempDir(), "missing.txt"), "-dns-servers", "127.0.0.1"})
-	if err := apply(context.Background(), &cfg); err == nil {
+	if _, err := applyEmail(t, nil, "-email-disposable-list", filepath.Join(t.TempDir(), "missing.txt"), "-dns-servers", "127.0.0.1"); err == nil {
 		t.Error("a missing list file was accepted")
 	}
 }
@@ -65,14 +52,7 @@ func TestEmailSetupRejectsUnworkableSMTP(t *testing.T) {
 		{"-smtp-proxy", "socks5://probe:hunter2@127.0.0.1"},
 		{"-dnsbl-zones", "not a zone"},
 	} {
-		f := &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: func(string) string { return "" }}
-		f.SetOutput(io.Discard)
-		apply := emailSetup(f)
-		if err := f.Parse(append(args, "-dns-servers", "127.0.0.1")); err != nil {
-			t.Fatal(err)
-		}
-		var cfg httpapi.Config
-		err := apply(context.Background(), &cfg)
+		_, err := applyEmail(t, nil, append(args, "-dns-servers", "127.0.0.1")...)
 		if !errors.Is(err, email.ErrInvalidConfig) {
 			t.Errorf("%q: err = %v, want email.ErrInvalidConfig", args, err)
 		}

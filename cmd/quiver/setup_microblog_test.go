@@ -28,7 +28,7 @@ func TestMicroblogProvider(t *testing.T) {
 		{"mastodon", apiKey, "", "", "must be twitterapi, xapi or file"},
 	}
 	for _, tt := range tests {
-		p, err := microblogProvider(tt.kind, secret.String(tt.key), "", tt.file, 0, 0, nil)
+		p, err := microblogConfig{Provider: tt.kind, APIKey: secret.String(tt.key), File: tt.file}.provider(nil)
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) || strings.Contains(err.Error(), apiKey) {
 				t.Errorf("%s: err = %v, want one mentioning %q without the key", tt.kind, err, tt.err)

@@ -1,58 +1,45 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"time"
 
-	"github.com/quiverkit/quiver/httpapi"
-	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social/photosocial"
 )
 
-// photosocialSetup registers the flags of package photosocial. With no
-// provider chosen the photo-sharing routes answer 503 saying how to
-// choose one.
-func photosocialSetup(f *flags) func(context.Context, *httpapi.Config) error {
-	var (
-		provider, graphUser, graphBase string
-		graphVersion                   string
-		graphToken, apifyToken         secret.String
-		apifyActor, apifyBase          string
-		apifyTimeout, timeout          time.Duration
-		apifyRunItems                  int
-		files                          []string
-		sample                         bool
-	)
-	f.String(&provider, "photosocial-provider", "QUIVER_PHOTOSOCIAL_PROVIDER", "", "photo-sharing data provider: graph, apify or file; empty disables the routes (503)")
-	f.Secret(&graphToken, "photosocial-graph-token", "QUIVER_PHOTOSOCIAL_GRAPH_TOKEN", "Instagram Graph API access token of the app user (provider graph)")
-	f.String(&graphUser, "photosocial-graph-user-id", "QUIVER_PHOTOSOCIAL_GRAPH_USER_ID", "", "the app user's Instagram professional account ID (provider graph)")
-	f.String(&graphBase, "photosocial-graph-base-url", "QUIVER_PHOTOSOCIAL_GRAPH_BASE_URL", photosocial.DefaultGraphBaseURL, "Graph API root, without the version (provider graph; override for tests)")
-	f.String(&graphVersion, "photosocial-graph-api-version", "QUIVER_PHOTOSOCIAL_GRAPH_API_VERSION", photosocial.DefaultGraphAPIVersion, "Graph API version every request names, such as v25.0 (provider graph)")
-	f.Secret(&apifyToken, "photosocial-apify-token", "QUIVER_PHOTOSOCIAL_APIFY_TOKEN", "Apify API token (provider apify)")
-	f.String(&apifyActor, "photosocial-apify-actor", "QUIVER_PHOTOSOCIAL_APIFY_ACTOR", photosocial.DefaultApifyActor, "Apify actor to run (provider apify)")
-	f.String(&apifyBase, "photosocial-apify-base-url", "QUIVER_PHOTOSOCIAL_APIFY_BASE_URL", photosocial.DefaultApifyBaseURL, "Apify API root (provider apify; override for tests)")
-	f.Duration(&apifyTimeout, "photosocial-apify-timeout", "QUIVER_PHOTOSOCIAL_APIFY_TIMEOUT", photosocial.DefaultApifyTimeout, "how long one actor run may take, at most 300s (provider apify)")
-	f.Int(&apifyRunItems, "photosocial-apify-run-items", "QUIVER_PHOTOSOCIAL_APIFY_RUN_ITEMS", photosocial.DefaultApifyRunItems, "items the one actor run of a paged query scrapes; its pages are read from the run's dataset, 1 to 1000 (provider apify)")
-	f.Duration(&timeout, "photosocial-timeout", "QUIVER_PHOTOSOCIAL_TIMEOUT", 15*time.Second, "timeout of one Graph API request (provider graph)")
-	f.Strings(&files, "photosocial-file", "QUIVER_PHOTOSOCIAL_FILE", nil, "comma-separated JSON Lines exports to serve (provider file)")
-	f.Bool(&sample, "photosocial-sample", "QUIVER_PHOTOSOCIAL_SAMPLE", false, "serve the bundled SAMPLE dataset of fictional accounts (provider file, no -photosocial-file)")
-	return func(_ context.Context, cfg *httpapi.Config) error {
-		graph := photosocial.GraphConfig{Token: graphToken, UserID: graphUser, BaseURL: graphBase, APIVersion: graphVersion, Timeout: timeout}
-		p, err := newPhotosocialProvider(provider, graph, apifyToken, apifyActor, apifyBase, apifyTimeout, apifyRunItems, files, sample, f.deps)
-		if err != nil {
-			return usageError{err}
-		}
-		if p != nil {
-			cfg.PhotosocialProvider = p
-		}
-		return nil
-	}
+// photosocialConfig chooses and configures the photo-sharing data
+// provider: each provider's own Config, bound by the flags.
+type photosocialConfig struct {
+	Provider string // graph, apify or file; empty: none
+	Graph    photosocial.GraphConfig
+	Apify    photosocial.ApifyConfig
+	Files    []string
+	Sample   bool
 }
 
-func newPhotosocialProvider(kind string, graph photosocial.GraphConfig, apifyToken secret.String, apifyActor, apifyBase string,
-	apifyTimeout time.Duration, apifyRunItems int, files []string, sample bool, d *deps) (photosocial.Provider, error) {
-	switch kind {
+// photosocialSetup binds the flags of package photosocial. With no
+// provider chosen the photo-sharing routes answer 503 saying how to
+// choose one.
+func photosocialSetup(f *flags, c *config) {
+	bind(f, &c.Photosocial.Provider, "photosocial-provider", "", "photo-sharing data provider: graph, apify or file; empty disables the routes (503)")
+	bind(f, &c.Photosocial.Graph.Token, "photosocial-graph-token", "", "Instagram Graph API access token of the app user (provider graph)")
+	bind(f, &c.Photosocial.Graph.UserID, "photosocial-graph-user-id", "", "the app user's Instagram professional account ID (provider graph)")
+	bind(f, &c.Photosocial.Graph.BaseURL, "photosocial-graph-base-url", photosocial.DefaultGraphBaseURL, "Graph API root, without the version (provider graph; override for tests)")
+	bind(f, &c.Photosocial.Graph.APIVersion, "photosocial-graph-api-version", photosocial.DefaultGraphAPIVersion, "Graph API version every request names, such as v25.0 (provider graph)")
+	bind(f, &c.Photosocial.Apify.Token, "photosocial-apify-token", "", "Apify API token (provider apify)")
+	bind(f, &c.Photosocial.Apify.Actor, "photosocial-apify-actor", photosocial.DefaultApifyActor, "Apify actor to run (provider apify)")
+	bind(f, &c.Photosocial.Apify.BaseURL, "photosocial-apify-base-url", photosocial.DefaultApifyBaseURL, "Apify API root (provider apify; override for tests)")
+	bind(f, &c.Photosocial.Apify.Timeout, "photosocial-apify-timeout", photosocial.DefaultApifyTimeout, "how long one actor run may take, at most 300s (provider apify)")
+	bind(f, &c.Photosocial.Apify.RunItems, "photosocial-apify-run-items", photosocial.DefaultApifyRunItems, "items the one actor run of a paged query scrapes; its pages are read from the run's dataset, 1 to 1000 (provider apify)")
+	bind(f, &c.Photosocial.Graph.Timeout, "photosocial-timeout", 15*time.Second, "timeout of one Graph API request (provider graph)")
+	bind(f, &c.Photosocial.Files, "photosocial-file", nil, "comma-separated JSON Lines exports to serve (provider file)")
+	bind(f, &c.Photosocial.Sample, "photosocial-sample", false, "serve the bundled SAMPLE dataset of fictional accounts (provider file, no -photosocial-file)")
+}
+
+// provider builds the configured provider; nil when none is.
+func (c photosocialConfig) provider(d *deps) (photosocial.Provider, error) {
+	graph, apify, files := c.Graph, c.Apify, c.Files
+	switch c.Provider {
 	case "":
 		return nil, nil
 	case "graph":
@@ -62,16 +49,17 @@ func newPhotosocialProvider(kind string, graph photosocial.GraphConfig, apifyTok
 		graph.HTTPClient = d.upstreamClient("instagram_graph")
 		return photosocial.NewGraph(graph)
 	case "apify":
-		if apifyToken == "" {
+		if apify.Token == "" {
 			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=apify needs QUIVER_PHOTOSOCIAL_APIFY_TOKEN")
 		}
-		if apifyTimeout > 300*time.Second {
-			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_APIFY_TIMEOUT=%s: the Apify provider waits at most 300s for an actor run", apifyTimeout)
+		if apify.Timeout > 300*time.Second {
+			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_APIFY_TIMEOUT=%s: the Apify provider waits at most 300s for an actor run", apify.Timeout)
 		}
-		if apifyRunItems < 1 || apifyRunItems > 1000 {
-			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_APIFY_RUN_ITEMS=%d: want 1 to 1000", apifyRunItems)
+		if apify.RunItems < 1 || apify.RunItems > 1000 {
+			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_APIFY_RUN_ITEMS=%d: want 1 to 1000", apify.RunItems)
 		}
-		return photosocial.NewApify(photosocial.ApifyConfig{Token: apifyToken, Actor: apifyActor, BaseURL: apifyBase, Timeout: apifyTimeout, RunItems: apifyRunItems, HTTPClient: d.upstreamClient("apify")})
+		apify.HTTPClient = d.upstreamClient("apify")
+		return photosocial.NewApify(apify)
 	case "file":
 		switch {
 		case len(files) > 0:
@@ -80,10 +68,10 @@ func newPhotosocialProvider(kind string, graph photosocial.GraphConfig, apifyTok
 				return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_FILE: %w", err)
 			}
 			return p, nil
-		case sample:
+		case c.Sample:
 			return photosocial.Sample(), nil
 		}
 		return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=file needs QUIVER_PHOTOSOCIAL_FILE (or QUIVER_PHOTOSOCIAL_SAMPLE=true for the sample dataset)")
 	}
-	return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=%q: want graph, apify or file", kind)
+	return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=%q: want graph, apify or file", c.Provider)
 }

@@ -2,30 +2,25 @@ package main
 
 import (
 	"context"
-	"flag"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/social/photosocial"
 	"github.com/quiverkit/quiver/social/photosocial/photosocialtest"
 )
 
-func applyPhotosocial(t *testing.T, env map[string]string, args ...string) (httpapi.Config, error) {
+// applyPhotosocial parses the photo-sharing flags from env and args and
+// returns the provider they configure.
+func applyPhotosocial(t *testing.T, env map[string]string, args ...string) (photosocial.Provider, error) {
 	t.Helper()
-	f := &flags{FlagSet: flag.NewFlagSet("t", flag.ContinueOnError), getenv: func(k string) string { return env[k] }}
-	f.SetOutput(io.Discard)
-	apply := photosocialSetup(f)
-	if err := f.Parse(args); err != nil {
+	s, err := parseServices(t, []setup{photosocialSetup}, env, args...)
+	if err != nil {
 		t.Fatal(err)
 	}
-	var cfg httpapi.Config
-	err := apply(context.Background(), &cfg)
-	return cfg, err
+	return s.cfg.Photosocial.provider(nil)
 }
 
 func TestPhotosocialSetup(t *testing.T) {
@@ -52,7 +47,7 @@ func TestPhotosocialSetup(t *testing.T) {
 		{map[string]string{"QUIVER_PHOTOSOCIAL_PROVIDER": "scraper"}, nil, "", "want graph, apify or file"},
 	}
 	for _, tt := range tests {
-		cfg, err := applyPhotosocial(t, tt.env, tt.args...)
+		p, err := applyPhotosocial(t, tt.env, tt.args...)
 		switch {
 		case tt.errPart != "":
 			if err == nil || !strings.Contains(err.Error(), tt.errPart) {
@@ -60,10 +55,10 @@ func TestPhotosocialSetup(t *testing.T) {
 			}
 		case err != nil:
 			t.Errorf("%v %v: %v", tt.env, tt.args, err)
-		case tt.source == "" && cfg.PhotosocialProvider != nil:
+		case tt.source == "" && p != nil:
 			t.Errorf("%v: provider set", tt.env)
-		case tt.source != "" && (cfg.PhotosocialProvider == nil || cfg.PhotosocialProvider.Name() != tt.source):
-			t.Errorf("%v %v: provider %v, want %s", tt.env, tt.args, cfg.PhotosocialProvider, tt.source)
+		case tt.source != "" && (p == nil || p.Name() != tt.source):
+			t.Errorf("%v %v: provider %v, want %s", tt.env, tt.args, p, tt.source)
 		}
 	}
 }
@@ -89,12 +84,12 @@ func TestPhotosocialGraphVersion(t *testing.T) {
 		if tt.env != "" {
 			e["QUIVER_PHOTOSOCIAL_GRAPH_API_VERSION"] = tt.env
 		}
-		cfg, err := applyPhotosocial(t, e, tt.args...)
+		p, err := applyPhotosocial(t, e, tt.args...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		n := len(srv.Requests())
-		if _, err := cfg.PhotosocialProvider.Profile(context.Background(), photosocialtest.Username); err != nil {
+		if _, err := p.Profile(context.Background(), photosocialtest.Username); err != nil {
 			t.Fatal(err)
 		}
 		if r := srv.Requests()[n]; !strings.HasPrefix(r, tt.want) {

@@ -11,9 +11,7 @@ import (
 	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/devutil"
 	qenvelope "github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/llm"
-	"github.com/quiverkit/quiver/secret"
 	"github.com/quiverkit/quiver/social"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
@@ -36,7 +34,6 @@ func TestConstructorsWrapTheirSentinels(t *testing.T) {
 		{"devutil.NewRegexGenerator", devutil.ErrInvalidConfig, func() error { _, err := devutil.NewRegexGenerator(devutil.Config{LLM: bad}); return err }},
 		{"devutil.NewStacktraceAnalyzer", devutil.ErrInvalidConfig, func() error { _, err := devutil.NewStacktraceAnalyzer(devutil.Config{LLM: bad}); return err }},
 		{"devutil.NewReadmeGenerator", devutil.ErrInvalidConfig, func() error { _, err := devutil.NewReadmeGenerator(devutil.Config{LLM: bad}); return err }},
-		{"httpapi.New", httpapi.ErrInvalidConfig, func() error { _, err := httpapi.New(httpapi.Config{Keys: []secret.String{"k"}, LLM: bad}); return err }},
 	} {
 		err := tt.new()
 		if !errors.Is(err, llm.ErrInvalidConfig) || !errors.Is(err, tt.own) || !strings.Contains(fmtErr(err), "Timeout") {

@@ -136,19 +136,6 @@ func newApp(o options) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg := prometheus.NewRegistry()
-	api, err := httpapi.New(httpapi.Config{
-		Keys:                []secret.String{secret.String(o.key)},
-		Resolver:            r,
-		LLM:                 lc,
-		Metrics:             reg,
-		WebCheck:            checker,
-		MicroblogProvider:   mbFile,
-		PhotosocialProvider: photosocial.Sample(),
-	})
-	if err != nil {
-		return nil, err
-	}
 	generator, err := content.New(content.Config{LLM: lc})
 	if err != nil {
 		return nil, err
@@ -162,6 +149,25 @@ func newApp(o options) (http.Handler, error) {
 		return nil, err
 	}
 	verifier, err := email.New(email.Config{Resolver: r})
+	if err != nil {
+		return nil, err
+	}
+	regex, err := devutil.NewRegexGenerator(devutil.Config{LLM: lc})
+	if err != nil {
+		return nil, err
+	}
+	// The handler serves the services built above, as an embedder does.
+	reg := prometheus.NewRegistry()
+	api, err := httpapi.New(httpapi.Config{
+		Keys:        []secret.String{secret.String(o.key)},
+		Metrics:     reg,
+		Email:       verifier,
+		WebCheck:    checker,
+		Content:     generator,
+		Regex:       regex,
+		Microblog:   mb,
+		Photosocial: photos,
+	})
 	if err != nil {
 		return nil, err
 	}

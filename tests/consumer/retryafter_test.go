@@ -9,6 +9,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms/openai"
 
+	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
@@ -31,10 +32,11 @@ func TestREADMEModelKeepsRetryAfter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api, err := httpapi.New(httpapi.Config{
-		Keys: []secret.String{"k"},
-		LLM:  llm.Config{Model: model, Name: "gpt-4o-mini", Timeout: 30 * time.Second},
-	})
+	gen, err := content.New(content.Config{LLM: llm.Config{Model: model, Name: "gpt-4o-mini", Timeout: 30 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := httpapi.New(httpapi.Config{Keys: []secret.String{"k"}, Content: gen})
 	if err != nil {
 		t.Fatal(err)
 	}

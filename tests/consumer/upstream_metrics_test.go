@@ -34,19 +34,19 @@ func TestEmbedderProvidersAreCounted(t *testing.T) {
 	}{
 		{"instagram_graph", func(reg prometheus.Registerer) (httpapi.Config, error) {
 			p, err := photosocial.NewGraph(photosocial.GraphConfig{Token: "graph-token", UserID: photosocialtest.GraphUserID, BaseURL: graphSrv.URL, Metrics: reg})
-			return httpapi.Config{PhotosocialProvider: p}, err
+			return photosocialConfig(p, err)
 		}, "/v1/photosocial/profile?username=" + photosocialtest.Username},
 		{"apify", func(reg prometheus.Registerer) (httpapi.Config, error) {
 			p, err := photosocial.NewApify(photosocial.ApifyConfig{Token: "apify-token", BaseURL: apifySrv.URL, Metrics: reg})
-			return httpapi.Config{PhotosocialProvider: p}, err
+			return photosocialConfig(p, err)
 		}, "/v1/photosocial/profile?username=" + photosocialtest.Username},
 		{"twitterapi", func(reg prometheus.Registerer) (httpapi.Config, error) {
 			p, err := microblog.NewTwitterAPIIO(microblog.TwitterAPIIOConfig{APIKey: "tw-key", BaseURL: twSrv.URL, Metrics: reg})
-			return httpapi.Config{MicroblogProvider: p}, err
+			return microblogConfig(p, err)
 		}, "/v1/microblog/profile?username=" + microblogtest.Username},
 		{"xapi", func(reg prometheus.Registerer) (httpapi.Config, error) {
 			p, err := microblog.NewXAPI(microblog.XAPIConfig{Token: "x-token", BaseURL: xSrv.URL, Metrics: reg})
-			return httpapi.Config{MicroblogProvider: p}, err
+			return microblogConfig(p, err)
 		}, "/v1/microblog/profile?username=" + microblogtest.Username},
 	} {
 		t.Run(tt.label, func(t *testing.T) {
@@ -80,4 +80,24 @@ func TestEmbedderProvidersAreCounted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// photosocialConfig is a handler Config whose photo-sharing routes are
+// served by a client on p, the provider built with err.
+func photosocialConfig(p photosocial.Provider, err error) (httpapi.Config, error) {
+	if err != nil {
+		return httpapi.Config{}, err
+	}
+	c, err := photosocial.New(photosocial.Config{Provider: p})
+	return httpapi.Config{Photosocial: c}, err
+}
+
+// microblogConfig is a handler Config whose microblog routes are served
+// by a client on p, the provider built with err.
+func microblogConfig(p microblog.Provider, err error) (httpapi.Config, error) {
+	if err != nil {
+		return httpapi.Config{}, err
+	}
+	c, err := microblog.New(microblog.Config{Provider: p})
+	return httpapi.Config{Microblog: c}, err
 }
