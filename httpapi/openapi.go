@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"reflect"
 	"regexp"
 	"slices"
@@ -100,7 +101,7 @@ func (g *schemaGen) operation(rt route) *openapi.Operation {
 	}
 	if rt.query != nil {
 		g.request = true
-		op.Parameters = g.queryParameters(rt.query, queryExamples[rt.pattern()])
+		op.Parameters = g.queryParameters(rt.query, rt.requestExample)
 		g.request = false
 	}
 	op.Parameters = append(op.Parameters, pathParameters(rt.path)...)
@@ -242,8 +243,8 @@ var errorStatuses = []struct{ status, name, description string }{
 // requestBodyOf is the required body of rt in media, with its example.
 func requestBodyOf(rt route, media string, s *openapi.Schema) *openapi.RequestBody {
 	mt := openapi.MediaType{Schema: s}
-	if ex, ok := requestExamples[rt.pattern()]; ok {
-		mt.Example = json.RawMessage(ex)
+	if rt.requestExample != "" {
+		mt.Example = json.RawMessage(rt.requestExample)
 	}
 	return &openapi.RequestBody{Required: true, Content: map[string]openapi.MediaType{media: mt}}
 }
@@ -534,9 +535,11 @@ func nullable(s *openapi.Schema) *openapi.Schema {
 	return &openapi.Schema{OneOf: []*openapi.Schema{s, openapi.Typed("null")}}
 }
 
-// queryParameters describes the query parameters of a GET route, with
-// the example values given.
-func (g *schemaGen) queryParameters(t reflect.Type, examples map[string]any) []*openapi.Parameter {
+// queryParameters describes the query parameters of a GET route, each
+// with its value in the example query string, decoded as the route
+// decodes it: typed as the parameter's schema wants.
+func (g *schemaGen) queryParameters(t reflect.Type, example string) []*openapi.Parameter {
+	examples, _ := url.ParseQuery(example) // TestRouteExamplesDecode
 	var params []*openapi.Parameter
 	for i := range t.NumField() {
 		sf := t.Field(i)
@@ -548,7 +551,13 @@ func (g *schemaGen) queryParameters(t reflect.Type, examples map[string]any) []*
 		if ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
-		p := &openapi.Parameter{Name: name, In: "query", Schema: g.schema(ft), Required: g.isRequired(sf, ""), Example: examples[name]}
+		p := &openapi.Parameter{Name: name, In: "query", Schema: g.schema(ft), Required: g.isRequired(sf, "")}
+		if vals, ok := examples[name]; ok {
+			v := reflect.New(ft).Elem()
+			if setQueryField(v, vals) == "" {
+				p.Example = v.Interface()
+			}
+		}
 		if ft.Kind() == reflect.Slice {
 			p.Style = "form"
 			p.Explode = new(false)
