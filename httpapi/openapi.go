@@ -310,15 +310,11 @@ func envelopeResponse(desc string, data *openapi.Schema) *openapi.Response {
 }
 
 func errorSchema() *openapi.Schema {
-	codes := make([]string, len(envelope.Codes))
-	for i, c := range envelope.Codes {
-		codes[i] = string(c)
-	}
 	return &openapi.Schema{
 		Type:     openapi.Types{"object"},
 		Required: []string{"code", "message"},
 		Properties: map[string]*openapi.Schema{
-			"code":    {Type: openapi.Types{"string"}, Enum: codes},
+			"code":    {Type: openapi.Types{"string"}, Enum: openapi.Enum(envelope.Codes)},
 			"message": openapi.Typed("string"),
 			"details": {Type: openapi.Types{"array"}, Items: &openapi.Schema{
 				Type:     openapi.Types{"object"},
@@ -428,7 +424,7 @@ func (g *schemaGen) schema(t reflect.Type) *openapi.Schema {
 		return &openapi.Schema{Type: openapi.Types{"integer"}, Description: "nanoseconds"}
 	}
 	if vals, ok := stringEnums[t]; ok {
-		return &openapi.Schema{Type: openapi.Types{"string"}, Enum: vals}
+		return &openapi.Schema{Type: openapi.Types{"string"}, Enum: openapi.Enum(vals)}
 	}
 	switch t.Kind() {
 	case reflect.Pointer:

@@ -156,7 +156,7 @@ type Schema struct {
 	ContentMediaType     string             `json:"contentMediaType,omitempty"`
 	Default              any                `json:"default,omitempty"`
 	Description          string             `json:"description,omitempty"`
-	Enum                 []string           `json:"enum,omitempty"`
+	Enum                 []any              `json:"enum,omitempty"`
 	Format               string             `json:"format,omitempty"`
 	Items                *Schema            `json:"items,omitempty"`
 	OneOf                []*Schema          `json:"oneOf,omitempty"`
@@ -180,3 +180,12 @@ func (t Types) MarshalJSON() ([]byte, error) {
 
 // Typed returns the schema of one JSON type.
 func Typed(name string) *Schema { return &Schema{Type: Types{name}} }
+
+// Enum returns the values of a string type as the values of an enum.
+func Enum[S ~string](vals []S) []any {
+	out := make([]any, len(vals))
+	for i, v := range vals {
+		out[i] = string(v)
+	}
+	return out
+}

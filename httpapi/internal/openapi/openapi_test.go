@@ -8,7 +8,7 @@ import (
 // TestEncoding pins the rules the types' tags carry: one type is a
 // string and several an array, a set but empty security or properties is
 // written while an unset one is not, a false const or explode is written,
-// and keys come out sorted.
+// an enum keeps its order and may hold null, and keys come out sorted.
 func TestEncoding(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -25,6 +25,8 @@ func TestEncoding(t *testing.T) {
 		{"empty security", &Operation{OperationID: "o", Summary: "s", Security: []SecurityRequirement{}}, `{"operationId":"o","responses":null,"security":[],"summary":"s"}`},
 		{"explode false", &Parameter{Name: "k", In: "query", Explode: new(false), Style: "form", Schema: Typed("array")},
 			`{"explode":false,"in":"query","name":"k","schema":{"type":"array"},"style":"form"}`},
+		{"enum", &Schema{Type: Types{"string"}, Enum: Enum([]string{"b", "a"})}, `{"enum":["b","a"],"type":"string"}`},
+		{"enum with null", &Schema{Type: Types{"string", "null"}, Enum: []any{"a", nil}}, `{"enum":["a",null],"type":["string","null"]}`},
 		{"raw example", MediaType{Example: json.RawMessage(`{"b":1,"a":2}`), Schema: &Schema{}}, `{"example":{"b":1,"a":2},"schema":{}}`},
 	} {
 		got, err := json.Marshal(tc.v)
