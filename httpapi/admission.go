@@ -41,48 +41,36 @@ const (
 	jobUploadWeight = 2 * (jobs.UploadMemory + jobsUploadSlack)
 )
 
-// routeKind is how a route is charged.
+// routeKind is how a route is charged: the weight of its row
+// (route.weigh), lightKind unless it says otherwise.
 type routeKind struct {
 	perByte int64 // weight per byte of the declared body
 	fixed   int64 // weight whatever the body
 	heavy   bool  // CPU-bound: takes one of the heavy slots
 }
 
-// routeKinds are the routes charged more than a light one, by path.
-// TestRouteKindsNameRoutes keeps every path a route of the table.
-var routeKinds = map[string]routeKind{
-	"/v1/dev/data/json/format":     {perByte: formatPerByte, heavy: true},
-	"/v1/utility/sitemap/validate": {fixed: sitemapWeight, heavy: true},
-	"/v1/dev/data/hash":            {perByte: heavyPerByte, heavy: true},
-	"/v1/dev/stacktrace":           {perByte: heavyPerByte, heavy: true},
-	"/v1/email/bulk/validate-csv":  {perByte: heavyPerByte, heavy: true},
-	// A job upload streams: at most jobs.UploadMemory of it in memory.
-	"/v1/email/bulk/jobs": {fixed: jobUploadWeight},
-	// Routes whose result does not follow their small body: the weight
-	// is the result's worst case, held before the answer is encoded (and
-	// charged apart). 500 addresses, each domain's MX hosts up to
-	// email.MaxMXHostsListed names of 253 bytes: about 4 MiB.
-	"/v1/email/bulk/validate": {fixed: 4 << 20},
-	// Every record list up to webcheck.MaxDNSRecordsListed, TXT records
-	// up to 2 KiB, SPF and DMARC bounded by mailauth: under 1 MiB.
-	"/v1/utility/dns/analyze": {fixed: 1 << 20},
-	// A robots.txt of up to webcheck.MaxRobotsBytes (500 KiB), its groups
-	// and the rules merged per agent: 4 MiB.
-	"/v1/utility/robots/analyze": {fixed: 4 << 20},
-	// A pattern of up to devutil.MaxPatternLength (10,000) characters
-	// explains in up to about 80 bytes a character: "(a)" 3,333 times
-	// gives 826 KB of JSON. 2 MiB.
-	"/v1/dev/regex/explain": {fixed: 2 << 20},
-}
+// The kinds of routes, by what a request costs.
+var (
+	// lightKind decodes, validates and encodes about its body's size.
+	lightKind = routeKind{perByte: lightPerByte}
+	// heavyKind is CPU-bound work over the body: a hash, a stack trace,
+	// a CSV.
+	heavyKind = routeKind{perByte: heavyPerByte, heavy: true}
+	// formatKind is json/format's: a tree, the indented text, its
+	// escaped envelope.
+	formatKind = routeKind{perByte: formatPerByte, heavy: true}
+	// sitemapKind is the sitemap's: up to 50 MiB inflated, whatever the
+	// body.
+	sitemapKind = routeKind{fixed: sitemapWeight, heavy: true}
+	// jobUploadKind is a job upload's, which streams: at most
+	// jobs.UploadMemory of it in memory.
+	jobUploadKind = routeKind{fixed: jobUploadWeight}
+)
 
-// kindOf classifies a route by its path. Routes not in routeKinds are
-// light.
-func kindOf(path string) routeKind {
-	if k, ok := routeKinds[path]; ok {
-		return k
-	}
-	return routeKind{perByte: lightPerByte}
-}
+// resultKind is the kind of a route whose result does not follow its
+// small body: the weight is the result's worst case, held before the
+// answer is encoded (and charged apart).
+func resultKind(worst int64) routeKind { return routeKind{fixed: worst} }
 
 // admission bounds the work in flight: a server-wide memory budget, a
 // share of it per key, and slots for CPU-bound routes. A request that does
@@ -234,7 +222,7 @@ func (s *server) admit(rt route, next http.Handler) http.Handler {
 	if s.admission == nil {
 		return next
 	}
-	k := kindOf(rt.path)
+	k := rt.kind()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ri := info(r.Context())
 		var key [32]byte

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"reflect"
 	"regexp"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/httpapi/internal/openapi"
 	"github.com/quiverkit/quiver/social"
 )
 
@@ -24,98 +26,102 @@ import (
 // openapi:"extension" is described as an extension beyond the
 // contract.
 func (s *server) openAPI(routes []route) []byte {
-	g := &schemaGen{components: map[string]any{}}
-	paths := map[string]map[string]any{}
+	g := &schemaGen{components: map[string]*openapi.Schema{}}
+	paths := map[string]*openapi.PathItem{}
 	for _, rt := range routes {
-		op := map[string]any{
-			"operationId": operationID(rt),
-			"summary":     rt.summary,
-			"tags":        []string{rt.group},
-			"responses":   g.routeResponses(rt),
+		item := paths[rt.path]
+		if item == nil {
+			item = &openapi.PathItem{}
+			paths[rt.path] = item
 		}
-		if rt.description != "" {
-			op["description"] = rt.description
-		}
-		if rt.query != nil {
-			g.request = true
-			op["parameters"] = g.queryParameters(rt.query, queryExamples[rt.pattern()])
-			g.request = false
-		}
-		if params := pathParameters(rt.path); len(params) > 0 {
-			prev, _ := op["parameters"].([]any)
-			op["parameters"] = append(prev, params...)
-		}
-		switch {
-		case rt.form:
-			props := map[string]any{"file": map[string]any{"type": "string", "contentMediaType": "text/csv"}}
-			for _, f := range rt.formFields {
-				props[f] = map[string]any{"type": "boolean", "default": true}
-			}
-			op["requestBody"] = requestBody(rt, "multipart/form-data", map[string]any{
-				"type":       "object",
-				"properties": props,
-				"required":   []string{"file"},
-			})
-		case rt.body != nil:
-			g.request = true
-			op["requestBody"] = requestBody(rt, "application/json", g.schema(rt.body))
-			g.request = false
-		}
-		if paths[rt.path] == nil {
-			paths[rt.path] = map[string]any{}
-		}
-		paths[rt.path][strings.ToLower(rt.method)] = op
+		item.Set(rt.method, g.operation(rt))
 	}
-	paths["/healthz"] = map[string]any{"get": map[string]any{
-		"operationId": "healthz",
-		"summary":     "Liveness check; needs no credentials",
-		"security":    []any{},
-		"responses": map[string]any{
-			"200": envelopeResponse("The service is up", map[string]any{"type": "object", "properties": map[string]any{"status": map[string]any{"type": "string", "const": "ok"}}}),
+	paths["/healthz"] = &openapi.PathItem{Get: &openapi.Operation{
+		OperationID: "healthz",
+		Summary:     "Liveness check; needs no credentials",
+		Security:    []openapi.SecurityRequirement{},
+		Responses: map[string]*openapi.Response{
+			"200": envelopeResponse("The service is up", &openapi.Schema{Type: openapi.Types{"object"}, Properties: map[string]*openapi.Schema{
+				"status": {Type: openapi.Types{"string"}, Const: "ok"},
+			}}),
 			// The body limit holds for every path, even one that takes no body.
 			"413":     responseRef("PayloadTooLarge"),
 			"default": responseRef("Error"),
 		},
 	}}
-	var tags []map[string]string
+	var tags []openapi.Tag
 	for _, t := range groups {
-		tags = append(tags, map[string]string{"name": t.name, "description": t.description})
+		tags = append(tags, openapi.Tag{Name: t.name, Description: t.description})
 	}
 	g.components["Error"] = errorSchema()
 	g.components["ErrorEnvelope"] = errorEnvelopeSchema()
 	g.components["Meta"] = metaSchema()
-	doc := map[string]any{
-		"openapi": "3.1.0",
-		"info": map[string]any{
-			"title":       "Quiver API",
-			"version":     "1.0.0",
-			"description": "Email verification, web and domain checks, developer utilities, content generation and social data. Every response is the envelope {success, data, error, meta}.",
-			"license":     map[string]any{"name": "MIT", "identifier": "MIT"},
+	doc := openapi.Document{
+		OpenAPI: "3.1.0",
+		Info: openapi.Info{
+			Title:       "Quiver API",
+			Version:     "1.0.0",
+			Description: "Email verification, web and domain checks, developer utilities, content generation and social data. Every response is the envelope {success, data, error, meta}.",
+			License:     openapi.License{Name: "MIT", Identifier: "MIT"},
 		},
 		// Relative: the operations are on the server that serves the
 		// document, wherever that is.
-		"servers": []any{map[string]any{"url": "/", "description": "the server that serves this document"}},
-		"tags":    tags,
-		"paths":   paths,
+		Servers: []openapi.Server{{URL: "/", Description: "the server that serves this document"}},
+		Tags:    tags,
+		Paths:   paths,
 		// Every /v1 operation needs both headers (withGateway); /healthz
 		// says it needs none.
-		"security": []any{map[string]any{"gatewayKey": []string{}, "gatewayHost": []string{}}},
-		"components": map[string]any{
-			"schemas":   g.components,
-			"responses": g.sharedResponses(),
-			"securitySchemes": map[string]any{
-				"gatewayKey": map[string]any{"type": "apiKey", "in": "header", "name": "X-Gateway-Key",
-					"description": "One of the keys the server accepts (cmd/quiver prints the one it generates when none is configured). Required on every /v1 request."},
-				"gatewayHost": map[string]any{"type": "apiKey", "in": "header", "name": "X-Gateway-Host",
-					"description": "Host name of the addressed service: any non-empty name, or one of the configured hosts when the server restricts them. Required on every /v1 request."},
+		Security: []openapi.SecurityRequirement{{"gatewayKey": {}, "gatewayHost": {}}},
+		Components: openapi.Components{
+			Schemas:   g.components,
+			Responses: g.sharedResponses(),
+			SecuritySchemes: map[string]openapi.SecurityScheme{
+				"gatewayKey": {Type: "apiKey", In: "header", Name: "X-Gateway-Key",
+					Description: "One of the keys the server accepts (cmd/quiver prints the one it generates when none is configured). Required on every /v1 request."},
+				"gatewayHost": {Type: "apiKey", In: "header", Name: "X-Gateway-Host",
+					Description: "Host name of the addressed service: any non-empty name, or one of the configured hosts when the server restricts them. Required on every /v1 request."},
 			},
 		},
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
-		panic("httpapi: rendering the OpenAPI document: " + err.Error()) // only maps of plain values
+		panic("httpapi: rendering the OpenAPI document: " + err.Error()) // only plain values and checked examples
 	}
 	return b
+}
+
+// operation describes rt.
+func (g *schemaGen) operation(rt route) *openapi.Operation {
+	op := &openapi.Operation{
+		OperationID: operationID(rt),
+		Summary:     rt.summary,
+		Tags:        []string{rt.group},
+		Description: rt.description,
+		Responses:   g.routeResponses(rt),
+	}
+	if rt.query != nil {
+		g.request = true
+		op.Parameters = g.queryParameters(rt.query, rt.requestExample)
+		g.request = false
+	}
+	op.Parameters = append(op.Parameters, pathParameters(rt.path)...)
+	switch {
+	case rt.form:
+		props := map[string]*openapi.Schema{"file": {Type: openapi.Types{"string"}, ContentMediaType: "text/csv"}}
+		for _, f := range rt.formFields {
+			props[f] = &openapi.Schema{Type: openapi.Types{"boolean"}, Default: true}
+		}
+		op.RequestBody = requestBodyOf(rt, "multipart/form-data", &openapi.Schema{
+			Type:       openapi.Types{"object"},
+			Properties: props,
+			Required:   []string{"file"},
+		})
+	case rt.body != nil:
+		g.request = true
+		op.RequestBody = requestBodyOf(rt, "application/json", g.schema(rt.body))
+		g.request = false
+	}
+	return op
 }
 
 // operationID derives a stable camel-case ID from the method and path:
@@ -135,7 +141,7 @@ func operationID(rt route) string {
 }
 
 // pathExamples are the examples of the path parameters, by name.
-var pathExamples = map[string]any{"id": "3f2a9c0e5b7d41a8b6c2d9e0f1a2b3c4"}
+var pathExamples = map[string]string{"id": "3f2a9c0e5b7d41a8b6c2d9e0f1a2b3c4"}
 
 // pathPatterns are the patterns of the path parameters, by name: a job ID
 // is 32 lowercase hex digits.
@@ -143,42 +149,43 @@ var pathPatterns = map[string]string{"id": "^[0-9a-f]{32}$"}
 
 // pathParameters documents the {name} segments of a path: strings,
 // required, with their example.
-func pathParameters(path string) []any {
-	var params []any
+func pathParameters(path string) []*openapi.Parameter {
+	var params []*openapi.Parameter
 	for _, seg := range strings.Split(path, "/") {
 		if name, ok := strings.CutPrefix(seg, "{"); ok {
 			name = strings.TrimSuffix(name, "}")
-			params = append(params, map[string]any{
-				"name": name, "in": "path", "required": true,
-				"schema": map[string]any{"type": "string"}, "example": pathExamples[name],
-			})
-			if p, ok := pathPatterns[name]; ok {
-				params[len(params)-1].(map[string]any)["schema"].(map[string]any)["pattern"] = p
+			p := &openapi.Parameter{
+				Name: name, In: "path", Required: true,
+				Schema: &openapi.Schema{Type: openapi.Types{"string"}, Pattern: pathPatterns[name]},
 			}
+			if ex, ok := pathExamples[name]; ok {
+				p.Example = ex
+			}
+			params = append(params, p)
 		}
 	}
 	return params
 }
 
-func (g *schemaGen) routeResponses(rt route) map[string]any {
+func (g *schemaGen) routeResponses(rt route) map[string]*openapi.Response {
 	status := "200"
 	if rt.status != 0 {
 		status = strconv.Itoa(rt.status)
 	}
-	var ok map[string]any
+	var ok *openapi.Response
 	switch {
 	case rt.csv != nil:
-		ok = map[string]any{
-			"description": "Success: the CSV, not the envelope",
-			"content":     map[string]any{"text/csv": map[string]any{"schema": map[string]any{"type": "string"}}},
+		ok = &openapi.Response{
+			Description: "Success: the CSV, not the envelope",
+			Content:     map[string]openapi.MediaType{"text/csv": {Schema: openapi.Typed("string")}},
 		}
 	default:
 		ok = envelopeResponse("Success", g.schema(rt.response))
 	}
 	if rt.ai {
-		ok["description"] = "Success; meta carries model, prompt_tokens, completion_tokens and cost_usd"
+		ok.Description = "Success; meta carries model, prompt_tokens, completion_tokens and cost_usd"
 	}
-	out := map[string]any{status: ok, "default": responseRef("Error")}
+	out := map[string]*openapi.Response{status: ok, "default": responseRef("Error")}
 	for _, e := range errorStatuses {
 		out[e.status] = responseRef(e.name)
 	}
@@ -198,14 +205,14 @@ func (g *schemaGen) routeResponses(rt route) map[string]any {
 // addResponse adds a shared error response that some routes use.
 func (g *schemaGen) addResponse(name, description string) {
 	if g.responses == nil {
-		g.responses = map[string]any{}
+		g.responses = map[string]*openapi.Response{}
 	}
 	g.responses[name] = errorResponse(description)
 }
 
 // sharedResponses are the shared responses of every route and those
 // that only some use.
-func (g *schemaGen) sharedResponses() map[string]any {
+func (g *schemaGen) sharedResponses() map[string]*openapi.Response {
 	out := errorResponses()
 	for name, r := range g.responses {
 		out[name] = r
@@ -233,126 +240,122 @@ var errorStatuses = []struct{ status, name, description string }{
 	{"503", "Unavailable", "SERVICE_UNAVAILABLE: the route's provider or model is not configured, or the server is full, also for an answer that its memory budget cannot hold beside the work in flight (then with Retry-After)"},
 }
 
-// requestBody is the required body of rt in mediaType, with its example.
-func requestBody(rt route, mediaType string, schema any) map[string]any {
-	mt := map[string]any{"schema": schema}
-	if ex, ok := requestExamples[rt.pattern()]; ok {
-		mt["example"] = json.RawMessage(ex)
+// requestBodyOf is the required body of rt in media, with its example.
+func requestBodyOf(rt route, media string, s *openapi.Schema) *openapi.RequestBody {
+	mt := openapi.MediaType{Schema: s}
+	if rt.requestExample != "" {
+		mt.Example = json.RawMessage(rt.requestExample)
 	}
-	return map[string]any{"required": true, "content": map[string]any{mediaType: mt}}
+	return &openapi.RequestBody{Required: true, Content: map[string]openapi.MediaType{media: mt}}
 }
 
 // errorResponses are the shared responses of the error envelope.
-func errorResponses() map[string]any {
-	out := map[string]any{"Error": errorResponse("Any other failure (404, 415, 502, 504, 500...); error.code says why, see docs/http-api.md for the codes and statuses")}
+func errorResponses() map[string]*openapi.Response {
+	out := map[string]*openapi.Response{"Error": errorResponse("Any other failure (404, 415, 502, 504, 500...); error.code says why, see docs/http-api.md for the codes and statuses")}
 	for _, e := range errorStatuses {
 		r := errorResponse(e.description)
 		if e.status == "429" || e.status == "503" {
-			r["headers"].(map[string]any)["Retry-After"] = map[string]any{"description": "seconds to wait before retrying", "schema": map[string]any{"type": "integer"}}
+			r.Headers["Retry-After"] = openapi.Header{Description: "seconds to wait before retrying", Schema: openapi.Typed("integer")}
 		}
 		out[e.name] = r
 	}
 	return out
 }
 
-func errorResponse(desc string) map[string]any {
-	return map[string]any{
-		"description": desc,
-		"headers":     map[string]any{"X-Request-Id": requestIDHeader()},
-		"content":     map[string]any{"application/json": map[string]any{"schema": ref("ErrorEnvelope")}},
+func errorResponse(desc string) *openapi.Response {
+	return &openapi.Response{
+		Description: desc,
+		Headers:     map[string]openapi.Header{"X-Request-Id": requestIDHeader()},
+		Content:     map[string]openapi.MediaType{"application/json": {Schema: ref("ErrorEnvelope")}},
 	}
 }
 
-func requestIDHeader() map[string]any {
-	return map[string]any{"description": "the request ID, also in meta.request_id", "schema": map[string]any{"type": "string"}}
+func requestIDHeader() openapi.Header {
+	return openapi.Header{Description: "the request ID, also in meta.request_id", Schema: openapi.Typed("string")}
 }
 
-func responseRef(name string) map[string]any {
-	return map[string]any{"$ref": "#/components/responses/" + name}
+func responseRef(name string) *openapi.Response {
+	return &openapi.Response{Ref: "#/components/responses/" + name}
 }
 
 // errorEnvelopeSchema is the envelope of every failure.
-func errorEnvelopeSchema() map[string]any {
-	return map[string]any{
-		"type":     "object",
-		"required": []string{"success", "data", "error", "meta"},
-		"properties": map[string]any{
-			"success": map[string]any{"type": "boolean", "const": false},
-			"data":    map[string]any{"type": "null"},
+func errorEnvelopeSchema() *openapi.Schema {
+	return &openapi.Schema{
+		Type:     openapi.Types{"object"},
+		Required: []string{"success", "data", "error", "meta"},
+		Properties: map[string]*openapi.Schema{
+			"success": {Type: openapi.Types{"boolean"}, Const: false},
+			"data":    openapi.Typed("null"),
 			"error":   ref("Error"),
 			"meta":    ref("Meta"),
 		},
 	}
 }
 
-func envelopeResponse(desc string, data any) map[string]any {
-	return map[string]any{
-		"description": desc,
-		"headers":     map[string]any{"X-Request-Id": requestIDHeader()},
-		"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
-			"type":     "object",
-			"required": []string{"success", "data", "error", "meta"},
-			"properties": map[string]any{
-				"success": map[string]any{"type": "boolean"},
+func envelopeResponse(desc string, data *openapi.Schema) *openapi.Response {
+	return &openapi.Response{
+		Description: desc,
+		Headers:     map[string]openapi.Header{"X-Request-Id": requestIDHeader()},
+		Content: map[string]openapi.MediaType{"application/json": {Schema: &openapi.Schema{
+			Type:     openapi.Types{"object"},
+			Required: []string{"success", "data", "error", "meta"},
+			Properties: map[string]*openapi.Schema{
+				"success": openapi.Typed("boolean"),
 				"data":    data,
-				"error":   map[string]any{"oneOf": []any{ref("Error"), map[string]any{"type": "null"}}},
+				"error":   {OneOf: []*openapi.Schema{ref("Error"), openapi.Typed("null")}},
 				"meta":    ref("Meta"),
 			},
 		}}},
 	}
 }
 
-func errorSchema() map[string]any {
-	codes := make([]string, len(envelope.Codes))
-	for i, c := range envelope.Codes {
-		codes[i] = string(c)
-	}
-	return map[string]any{
-		"type":     "object",
-		"required": []string{"code", "message"},
-		"properties": map[string]any{
-			"code":    map[string]any{"type": "string", "enum": codes},
-			"message": map[string]any{"type": "string"},
-			"details": map[string]any{"type": "array", "items": map[string]any{
-				"type":     "object",
-				"required": []string{"field", "issue"},
-				"properties": map[string]any{
-					"field": map[string]any{"type": "string"},
-					"issue": map[string]any{"type": "string"},
+func errorSchema() *openapi.Schema {
+	return &openapi.Schema{
+		Type:     openapi.Types{"object"},
+		Required: []string{"code", "message"},
+		Properties: map[string]*openapi.Schema{
+			"code":    {Type: openapi.Types{"string"}, Enum: openapi.Enum(envelope.Codes)},
+			"message": openapi.Typed("string"),
+			"details": {Type: openapi.Types{"array"}, Items: &openapi.Schema{
+				Type:     openapi.Types{"object"},
+				Required: []string{"field", "issue"},
+				Properties: map[string]*openapi.Schema{
+					"field": openapi.Typed("string"),
+					"issue": openapi.Typed("string"),
 				},
 			}},
 		},
 	}
 }
 
-func metaSchema() map[string]any {
-	return map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"request_id":        map[string]any{"type": "string", "pattern": "^req_[0-9A-HJKMNP-TV-Z]{26}$"},
-			"model":             map[string]any{"type": "string"},
-			"prompt_tokens":     map[string]any{"type": "integer"},
-			"completion_tokens": map[string]any{"type": "integer"},
-			"cost_usd":          map[string]any{"type": "number"},
+func metaSchema() *openapi.Schema {
+	return &openapi.Schema{
+		Type: openapi.Types{"object"},
+		Properties: map[string]*openapi.Schema{
+			"request_id":        {Type: openapi.Types{"string"}, Pattern: "^req_[0-9A-HJKMNP-TV-Z]{26}$"},
+			"model":             openapi.Typed("string"),
+			"prompt_tokens":     openapi.Typed("integer"),
+			"completion_tokens": openapi.Typed("integer"),
+			"cost_usd":          openapi.Typed("number"),
 		},
 	}
 }
 
-func ref(name string) map[string]any {
-	return map[string]any{"$ref": "#/components/schemas/" + name}
+func ref(name string) *openapi.Schema {
+	return &openapi.Schema{Ref: "#/components/schemas/" + name}
 }
 
 // schemaGen turns Go types into JSON Schema, collecting named structs as
 // components.
 type schemaGen struct {
-	components map[string]any
+	components map[string]*openapi.Schema
 	// request is set while describing request bodies and parameters. Their
 	// fields are required only when tagged openapi:"required", because
 	// omitempty says nothing about what a caller must send.
 	request bool
 	// responses are the shared error responses of some routes only
 	// (route.errors, and the 413 of a route with its own body limit).
-	responses map[string]any
+	responses map[string]*openapi.Response
 }
 
 // stringEnums are the values of the string types that have a fixed set,
@@ -408,69 +411,64 @@ func componentName(t reflect.Type) string {
 }
 
 // schema returns the schema of t.
-func (g *schemaGen) schema(t reflect.Type) map[string]any {
+func (g *schemaGen) schema(t reflect.Type) *openapi.Schema {
 	if t == nil {
-		return map[string]any{}
+		return &openapi.Schema{}
 	}
 	switch {
 	case t == timeType:
-		return map[string]any{"type": "string", "format": "date-time"}
+		return &openapi.Schema{Type: openapi.Types{"string"}, Format: "date-time"}
 	case t == rawJSONType:
-		return map[string]any{}
+		return &openapi.Schema{}
 	case t == durationType:
-		return map[string]any{"type": "integer", "description": "nanoseconds"}
+		return &openapi.Schema{Type: openapi.Types{"integer"}, Description: "nanoseconds"}
 	}
 	if vals, ok := stringEnums[t]; ok {
-		return map[string]any{"type": "string", "enum": vals}
+		return &openapi.Schema{Type: openapi.Types{"string"}, Enum: openapi.Enum(vals)}
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
 		return nullable(g.schema(t.Elem()))
 	case reflect.Bool:
-		return map[string]any{"type": "boolean"}
+		return openapi.Typed("boolean")
 	case reflect.String:
-		return map[string]any{"type": "string"}
+		return openapi.Typed("string")
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return map[string]any{"type": "integer"}
+		return openapi.Typed("integer")
 	case reflect.Float32, reflect.Float64:
-		return map[string]any{"type": "number"}
+		return openapi.Typed("number")
 	case reflect.Slice, reflect.Array:
 		if t.Elem().Kind() == reflect.Uint8 {
-			return map[string]any{"type": "string", "contentEncoding": "base64"}
+			return &openapi.Schema{Type: openapi.Types{"string"}, ContentEncoding: "base64"}
 		}
-		return map[string]any{"type": "array", "items": g.schema(t.Elem())}
+		return &openapi.Schema{Type: openapi.Types{"array"}, Items: g.schema(t.Elem())}
 	case reflect.Map:
-		return map[string]any{"type": "object", "additionalProperties": g.schema(t.Elem())}
+		return &openapi.Schema{Type: openapi.Types{"object"}, AdditionalProperties: g.schema(t.Elem())}
 	case reflect.Struct:
 		if t.Name() == "" {
 			return g.structSchema(t)
 		}
 		name := componentName(t)
 		if _, ok := g.components[name]; !ok {
-			g.components[name] = map[string]any{} // placeholder: breaks recursion
+			g.components[name] = &openapi.Schema{} // placeholder: breaks recursion
 			g.components[name] = g.structSchema(t)
 		}
 		return ref(name)
 	}
-	return map[string]any{} // interfaces: any JSON value
+	return &openapi.Schema{} // interfaces: any JSON value
 }
 
-func (g *schemaGen) structSchema(t reflect.Type) map[string]any {
-	props := map[string]any{}
-	var required []string
-	g.addFields(t, props, &required)
-	s := map[string]any{"type": "object", "properties": props}
-	if len(required) > 0 {
-		slices.Sort(required)
-		s["required"] = required
-	}
+func (g *schemaGen) structSchema(t reflect.Type) *openapi.Schema {
+	s := &openapi.Schema{Type: openapi.Types{"object"}, Properties: map[string]*openapi.Schema{}}
+	g.addFields(t, s)
+	slices.Sort(s.Required)
 	return s
 }
 
-// addFields adds t's serialized fields, flattening embedded structs as
-// encoding/json does.
-func (g *schemaGen) addFields(t reflect.Type, props map[string]any, required *[]string) {
+// addFields adds t's serialized fields to s, flattening embedded structs
+// as encoding/json does.
+func (g *schemaGen) addFields(t reflect.Type, s *openapi.Schema) {
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		tag, hasTag := sf.Tag.Lookup("json")
@@ -480,7 +478,7 @@ func (g *schemaGen) addFields(t reflect.Type, props map[string]any, required *[]
 				ft = ft.Elem()
 			}
 			if ft.Kind() == reflect.Struct {
-				g.addFields(ft, props, required)
+				g.addFields(ft, s)
 				continue
 			}
 		}
@@ -490,14 +488,14 @@ func (g *schemaGen) addFields(t reflect.Type, props map[string]any, required *[]
 		}
 		fs := g.schema(sf.Type)
 		if strings.Contains(tag, ",string") {
-			fs = map[string]any{"type": "string"}
+			fs = openapi.Typed("string")
 		}
 		if sf.Tag.Get("openapi") == "extension" {
 			fs = describe(fs, extensionNote)
 		}
-		props[name] = fs
+		s.Properties[name] = fs
 		if g.isRequired(sf, tag) {
-			*required = append(*required, name)
+			s.Required = append(s.Required, name)
 		}
 	}
 }
@@ -507,13 +505,10 @@ func (g *schemaGen) addFields(t reflect.Type, props map[string]any, required *[]
 const extensionNote = "Extension beyond the contract (see docs/extensions.md)."
 
 // describe returns a copy of s with a description.
-func describe(s map[string]any, desc string) map[string]any {
-	out := make(map[string]any, len(s)+1)
-	for k, v := range s {
-		out[k] = v
-	}
-	out["description"] = desc
-	return out
+func describe(s *openapi.Schema, desc string) *openapi.Schema {
+	out := *s
+	out.Description = desc
+	return &out
 }
 
 // isRequired reports whether a field must be present: in requests when
@@ -525,23 +520,23 @@ func (g *schemaGen) isRequired(sf reflect.StructField, jsonTag string) bool {
 	return !strings.Contains(jsonTag, "omitempty") && !strings.Contains(jsonTag, "omitzero")
 }
 
-// nullable allows null besides what s allows.
-func nullable(s map[string]any) map[string]any {
-	if typ, ok := s["type"].(string); ok && len(s) <= 3 {
-		out := make(map[string]any, len(s))
-		for k, v := range s {
-			out[k] = v
-		}
-		out["type"] = []string{typ, "null"}
-		return out
+// nullable allows null besides what s allows: a schema of one type also
+// takes the type null, any other is one of s and null.
+func nullable(s *openapi.Schema) *openapi.Schema {
+	if len(s.Type) == 1 {
+		out := *s
+		out.Type = openapi.Types{s.Type[0], "null"}
+		return &out
 	}
-	return map[string]any{"oneOf": []any{s, map[string]any{"type": "null"}}}
+	return &openapi.Schema{OneOf: []*openapi.Schema{s, openapi.Typed("null")}}
 }
 
-// queryParameters describes the query parameters of a GET route, with
-// the example values given.
-func (g *schemaGen) queryParameters(t reflect.Type, examples map[string]any) []any {
-	var params []any
+// queryParameters describes the query parameters of a GET route, each
+// with its value in the example query string, decoded as the route
+// decodes it: typed as the parameter's schema wants.
+func (g *schemaGen) queryParameters(t reflect.Type, example string) []*openapi.Parameter {
+	examples, _ := url.ParseQuery(example) // TestRouteExamplesDecode
+	var params []*openapi.Parameter
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		name := jsonName(sf)
@@ -552,16 +547,16 @@ func (g *schemaGen) queryParameters(t reflect.Type, examples map[string]any) []a
 		if ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
-		p := map[string]any{"name": name, "in": "query", "schema": g.schema(ft)}
-		if g.isRequired(sf, "") {
-			p["required"] = true
+		p := &openapi.Parameter{Name: name, In: "query", Schema: g.schema(ft), Required: g.isRequired(sf, "")}
+		if vals, ok := examples[name]; ok {
+			v := reflect.New(ft).Elem()
+			if setQueryField(v, vals) == "" {
+				p.Example = v.Interface()
+			}
 		}
 		if ft.Kind() == reflect.Slice {
-			p["style"] = "form"
-			p["explode"] = false
-		}
-		if ex, ok := examples[name]; ok {
-			p["example"] = ex
+			p.Style = "form"
+			p.Explode = new(false)
 		}
 		params = append(params, p)
 	}

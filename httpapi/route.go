@@ -26,7 +26,10 @@ const (
 type operation func(r *http.Request) (data any, ai *llm.Usage, err error)
 
 // A route is one row of the route table. The table drives the mux, the
-// decoding, and the OpenAPI document, so the three never disagree.
+// decoding, the admission control and the OpenAPI document, so they never
+// disagree: a row holds all that is known of its route (its method and
+// path, its documentation, its request example and its weight), and
+// adding a route is adding its row.
 //
 // The OpenAPI schemas come from the request and result types by
 // reflection over their json tags. A request field that callers must send
@@ -41,6 +44,18 @@ type route struct {
 	// reads its input, and the extensions beyond the contract.
 	description string
 	status      int // the status of success; 0 means 200
+	// requestExample is the example request that the OpenAPI document
+	// gives the route and the /docs page fills in: the JSON body of a
+	// POST route (for a multipart upload, the object of its form
+	// fields), the query string of a GET route, decoded as the route
+	// decodes it. Every route but those with only path parameters has
+	// one (TestRouteExamplesDecode); it is valid against the route's
+	// schema and answered 200, or 503 where the route's provider or
+	// model is not configured (TestOpenAPIExamplesAreServed).
+	requestExample string
+	// weight is how admission control charges a request of the route;
+	// the zero kind is lightKind.
+	weight routeKind
 
 	body       reflect.Type // JSON body type; nil when the route takes none
 	query      reflect.Type // query parameter struct; nil when none
@@ -85,6 +100,26 @@ func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 func (rt route) describe(d string) route {
 	rt.description = d
 	return rt
+}
+
+// example returns rt with its request example: see route.requestExample.
+func (rt route) example(request string) route {
+	rt.requestExample = request
+	return rt
+}
+
+// weigh returns rt charged as a route of kind k.
+func (rt route) weigh(k routeKind) route {
+	rt.weight = k
+	return rt
+}
+
+// kind is how admission control charges a request of rt.
+func (rt route) kind() routeKind {
+	if rt.weight == (routeKind{}) {
+		return lightKind
+	}
+	return rt.weight
 }
 
 // post is a route whose JSON body decodes into Req and whose result is

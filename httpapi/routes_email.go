@@ -20,11 +20,18 @@ func (s *server) emailRoutes() ([]route, error) {
 		v, err = email.New(email.Config{}) // syntax and lists only: no resolver
 	}
 	return []route{
-		post(groupEmail, "/v1/email/bulk/validate", "Validate 1 to 500 email addresses", v.ValidateBulk).describe(listReachability),
+		post(groupEmail, "/v1/email/bulk/validate", "Validate 1 to 500 email addresses", v.ValidateBulk).describe(listReachability).
+			example(`{"emails":["ana.torres@example.com","info@example.com","someone@mailinator.com","not-an-address"],"check_mx":false}`).
+			// The result does not follow the small body: 500 addresses,
+			// each domain's MX hosts up to email.MaxMXHostsListed names
+			// of 253 bytes: about 4 MiB.
+			weigh(resultKind(4 << 20)),
 		{
 			method: http.MethodPost, path: "/v1/email/bulk/validate-csv", group: groupEmail,
 			summary: "Validate the addresses of an uploaded CSV file (header row, at most 1,000 rows and 512 KB)",
 			form:    true, response: typeOf[email.CSVResult](), description: listReachability,
+			requestExample: `{"file":"email\nana.torres@example.com\ninfo@example.com\nsomeone@mailinator.com\n"}`,
+			weight:         heavyKind,
 			op: func(r *http.Request) (any, *llm.Usage, error) {
 				file, err := csvUpload(r)
 				if err != nil {
@@ -44,11 +51,16 @@ func (s *server) emailRoutes() ([]route, error) {
 				"with the problem codes they add (mx_*, dnsbl_error, mta_sts_*, tlsrpt_*, dkim_*, bimi_*, dnssec_*). " +
 				"Each sub-result (spf, dmarc, mta_sts with its record and policy, tls_rpt, dkim, bimi, dnssec) also lists its own findings in problems, each with code, severity and message, as a library caller gets them; the result's problems remain the union, under the codes above. " +
 				"A lookup that the resolver fails because its data does not pass DNSSEC validation (SERVFAIL with an Extended DNS Error 6 to 12, or answered when asked again with the CD bit) is a dnssec_bogus error naming the lookup and the resolver's EDE, not a dns_error: " +
-				"every sender that validates DNSSEC fails it too, so the verdict is not_ready (not unknown), and the spf, dmarc and dmarc_alignment lines of bulk_sender fail when their records are bogus."),
-		post(groupEmail, "/v1/email/disposable/check", "Classify 1 to 500 addresses as disposable or not", v.CheckDisposable),
-		post(groupEmail, "/v1/email/role-account/check", "Classify 1 to 500 addresses as role accounts or not", v.CheckRoleAccounts),
-		post(groupDev, "/v1/dev/email/validate", "Validate and normalize one email address, optionally probing SMTP", v.ValidateEmail).describe(validateReachability),
-		post(groupUtility, "/v1/utility/email/validate", "Validate and normalize one email address, optionally probing SMTP", v.ValidateEmail).describe(validateReachability),
+				"every sender that validates DNSSEC fails it too, so the verdict is not_ready (not unknown), and the spf, dmarc and dmarc_alignment lines of bulk_sender fail when their records are bogus.").
+			example(`{"domains":["example.com"]}`),
+		post(groupEmail, "/v1/email/disposable/check", "Classify 1 to 500 addresses as disposable or not", v.CheckDisposable).
+			example(`{"emails":["someone@mailinator.com","ana.torres@example.com"]}`),
+		post(groupEmail, "/v1/email/role-account/check", "Classify 1 to 500 addresses as role accounts or not", v.CheckRoleAccounts).
+			example(`{"emails":["support@example.com","ana.torres@example.com"]}`),
+		post(groupDev, "/v1/dev/email/validate", "Validate and normalize one email address, optionally probing SMTP", v.ValidateEmail).describe(validateReachability).
+			example(`{"email":"ana.torres@example.com","check_smtp":false}`),
+		post(groupUtility, "/v1/utility/email/validate", "Validate and normalize one email address, optionally probing SMTP", v.ValidateEmail).describe(validateReachability).
+			example(`{"email":"ana.torres@example.com","check_smtp":false}`),
 	}, err
 }
 

@@ -75,6 +75,8 @@ func (s *server) jobsRoutes() []route {
 				"A job's results that cannot be stored (a full Redis) are retried, the job waiting longer each time while other jobs go on; " +
 				"after -job-store-retry (2 minutes) it fails, its reason saying why.",
 			form: true, maxBody: maxBytes + jobsUploadSlack, response: typeOf[jobs.Job](),
+			requestExample: `{"file":"name,email\nAna,ana.torres@example.com\nBo,info@example.com\n"}`,
+			weight:         jobUploadKind,
 			errors: map[string]routeError{
 				"429": {"JobQuotaExceeded", "RATE_LIMIT_EXCEEDED with Retry-After: the request rate of the key, or a quota of its jobs " +
 					"(rows in flight, rows stored, jobs stored), named with its value in the message"},

@@ -19,13 +19,28 @@ func (s *server) webcheckRoutes() ([]route, error) {
 	}
 	return []route{
 		post(groupUtility, "/v1/utility/ssl/check", "Check the TLS certificate of a domain", needs(wc, (*webcheck.Checker).CheckSSL)).describe(
-			"port is 1 to 65535; absent or 0 means the default: the port of domain when it carries one (host:8443), else 443."),
-		post(groupDev, "/v1/dev/data/url/parse", "Parse and normalize a URL", webcheck.ParseURL).describe(urlParseDescription),
-		post(groupUtility, "/v1/utility/cors/check", "Check the CORS policy of a URL against attacker origins", needs(wc, (*webcheck.Checker).CheckCORS)),
-		post(groupUtility, "/v1/utility/dns/analyze", "Query the DNS records of a domain with SPF and DMARC", needs(wc, (*webcheck.Checker).AnalyzeDNS)),
-		post(groupUtility, "/v1/utility/url/safety", "Follow a URL's redirects and flag threats", needs(wc, (*webcheck.Checker).CheckURLSafety)),
-		post(groupUtility, "/v1/utility/robots/analyze", "Fetch and analyze a site's robots.txt", needs(wc, (*webcheck.Checker).AnalyzeRobots)),
-		post(groupUtility, "/v1/utility/sitemap/validate", "Fetch and validate a sitemap or sitemap index", needs(wc, (*webcheck.Checker).ValidateSitemap)),
+			"port is 1 to 65535; absent or 0 means the default: the port of domain when it carries one (host:8443), else 443.").
+			example(`{"domain":"example.com","port":443}`),
+		post(groupDev, "/v1/dev/data/url/parse", "Parse and normalize a URL", webcheck.ParseURL).describe(urlParseDescription).
+			example(`{"url":"https://user@example.com:8443/docs/a/../guide?lang=en&page=2#install"}`),
+		post(groupUtility, "/v1/utility/cors/check", "Check the CORS policy of a URL against attacker origins", needs(wc, (*webcheck.Checker).CheckCORS)).
+			example(`{"url":"https://example.com/api","origin":"https://app.example.org"}`),
+		post(groupUtility, "/v1/utility/dns/analyze", "Query the DNS records of a domain with SPF and DMARC", needs(wc, (*webcheck.Checker).AnalyzeDNS)).
+			example(`{"domain":"example.com"}`).
+			// Every record list up to webcheck.MaxDNSRecordsListed, TXT
+			// records up to 2 KiB, SPF and DMARC bounded by mailauth:
+			// under 1 MiB.
+			weigh(resultKind(1 << 20)),
+		post(groupUtility, "/v1/utility/url/safety", "Follow a URL's redirects and flag threats", needs(wc, (*webcheck.Checker).CheckURLSafety)).
+			example(`{"url":"https://example.com/welcome"}`),
+		post(groupUtility, "/v1/utility/robots/analyze", "Fetch and analyze a site's robots.txt", needs(wc, (*webcheck.Checker).AnalyzeRobots)).
+			example(`{"url":"https://example.com/"}`).
+			// A robots.txt of up to webcheck.MaxRobotsBytes (500 KiB),
+			// its groups and the rules merged per agent: 4 MiB.
+			weigh(resultKind(4 << 20)),
+		post(groupUtility, "/v1/utility/sitemap/validate", "Fetch and validate a sitemap or sitemap index", needs(wc, (*webcheck.Checker).ValidateSitemap)).
+			example(`{"url":"https://example.com/sitemap.xml"}`).
+			weigh(sitemapKind),
 	}, err
 }
 
