@@ -294,7 +294,9 @@
 // FROM), a reply that blames the prober or is greylisted keeps its class,
 // any other 5xx is blocked. The random recipient of the catch-all test
 // proves the domain is not catch-all only when its refusal is permanent
-// and does not blame the prober.
+// and of class mailbox_not_found or mailbox_disabled; any other refusal
+// (the prober blamed, too many recipients, unclassified) leaves the
+// probe undecided.
 //
 // # Mailbox providers
 //

@@ -288,15 +288,16 @@ func (v *Verifier) probeHost(ctx context.Context, o SMTPOptions, host string, a 
 		step(o.StepTimeout)
 		random := "quiver-" + strings.ToLower(rand.Text()[:16]) + "@" + a.ASCIIDomain
 		err := c.Rcpt(random)
-		if err != nil && !(errors.As(err, &te) && te.Code >= 500 && !ClassifyReply(te.Code, te.Msg).Class.BlamesSender()) {
-			// 4xx, a refusal of the prober, or no answer for the random
-			// address: undecided.
+		if err != nil && !(errors.As(err, &te) && te.Code >= 500 && refusesMailbox(ClassifyReply(te.Code, te.Msg).Class)) {
+			// 4xx, a refusal of the prober or of the command (too many
+			// recipients), or no answer for the random address:
+			// undecided.
 			r := decide(res, err, SMTPProtocolError)
 			r.Code, r.Message, r.EnhancedCode = res.Code, res.Message, res.EnhancedCode
 			return quit(c, o, step, r)
 		}
-		// The server told the two addresses apart: a permanent refusal
-		// of the random one that does not blame the prober.
+		// The server told the two addresses apart: it said the random
+		// mailbox does not exist, or is disabled.
 		catchAll := err == nil
 		if catchAll {
 			res.Status = SMTPCatchAll
@@ -306,6 +307,13 @@ func (v *Verifier) probeHost(ctx context.Context, o SMTPOptions, host string, a 
 		res.CatchAll = &catchAll
 	}
 	return quit(c, o, step, res)
+}
+
+// refusesMailbox reports whether a reply of class c says the mailbox
+// itself does not exist or is disabled: the only refusals of a random
+// address that prove the domain is not catch-all.
+func refusesMailbox(c ReplyClass) bool {
+	return c == ReplyMailboxNotFound || c == ReplyMailboxDisabled
 }
 
 // recipientRefused records the server's refusal of the address, read by
