@@ -35,6 +35,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/netip"
 	"slices"
@@ -249,6 +250,11 @@ type Resolver struct {
 // is empty and /etc/resolv.conf cannot be read, and with [ErrNoServers]
 // when no server is left. New sends no query.
 func New(cfg Config) (*Resolver, error) {
+	return newFrom(cfg, "/etc/resolv.conf")
+}
+
+// newFrom is New, with resolvConf in place of /etc/resolv.conf.
+func newFrom(cfg Config, resolvConf string) (*Resolver, error) {
 	r := &Resolver{
 		timeout:     cfg.Timeout,
 		attempts:    cfg.Attempts,
@@ -259,9 +265,13 @@ func New(cfg Config) (*Resolver, error) {
 		now:         time.Now,
 	}
 	if len(cfg.Servers) == 0 {
-		cc, err := dns.ClientConfigFromFile("/etc/resolv.conf")
+		cc, err := dns.ClientConfigFromFile(resolvConf)
 		if err != nil {
-			return nil, fmt.Errorf("resolver: reading /etc/resolv.conf: %w", err)
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // it names the file again
+			}
+			return nil, fmt.Errorf("%w: Servers is empty, and %s cannot be read: %w", ErrInvalidConfig, resolvConf, err)
 		}
 		for _, s := range cc.Servers {
 			r.servers = append(r.servers, net.JoinHostPort(s, cc.Port))
