@@ -268,16 +268,22 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 // starttlsChecked says, for the TLS line, how far the STARTTLS check of
 // the MX hosts went, of which probed hosts answered.
 func starttlsChecked(h DomainHealth, probed int) string {
-	var why []string
+	var why []string // each host not checked, and why
 	for _, p := range h.Problems {
-		if p.Code == "mx_starttls_unreachable" || p.Code == "mx_starttls_bound" {
-			why = append(why, p.Message)
+		switch p.Code {
+		case "mx_starttls_unreachable":
+			why = append(why, strings.TrimPrefix(p.Message, starttlsUnreachable))
+		case "mx_starttls_bound":
+			why = append(why, fmt.Sprintf("the others: one request checks at most %d distinct hosts", MaxSTARTTLSHosts))
 		}
 	}
 	if probed == 0 && len(why) == 0 {
 		return "STARTTLS was not probed (check_starttls)"
 	}
-	return fmt.Sprintf("STARTTLS could be checked on %d of %d MX hosts: %s", probed, len(h.MXHosts), strings.Join(why, "; "))
+	if len(why) == 0 {
+		return fmt.Sprintf("STARTTLS could be checked on %d of %d MX hosts", probed, len(h.MXHosts))
+	}
+	return fmt.Sprintf("STARTTLS could be checked on %d of %d MX hosts, not on %s", probed, len(h.MXHosts), strings.Join(why, "; "))
 }
 
 func revokedNote(k DKIMSelectorKey) []string {

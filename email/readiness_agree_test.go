@@ -32,8 +32,8 @@ func TestBulkSenderReadinessAgreesWithFindings(t *testing.T) {
 		{"STARTTLS reached one host of two", email.DomainHealth{Domain: "x.test", MX: email.MX{Status: email.MXFound},
 			MTASTS:   &email.MTASTS{Status: email.RecordMissing},
 			MXHosts:  []email.MXHost{{Host: "mx1.x.test", STARTTLS: &tr}, {Host: "mx2.x.test"}},
-			Problems: []email.Problem{{Code: "mx_starttls_unreachable", Severity: "warning", Message: "STARTTLS could not be checked on the MX host mx2.x.test: timeout"}}},
-			email.RequirementTLS, email.RequirementUnknown, "STARTTLS could be checked on 1 of 2 MX hosts: STARTTLS could not be checked on the MX host mx2.x.test: timeout"},
+			Problems: []email.Problem{{Code: "mx_starttls_unreachable", Severity: "warning", Message: "STARTTLS could not be checked on the MX host mx2.x.test: greeting or EHLO: no answer in time"}}},
+			email.RequirementTLS, email.RequirementUnknown, "STARTTLS could be checked on 1 of 2 MX hosts, not on mx2.x.test: greeting or EHLO: no answer in time;"},
 	} {
 		r := email.BulkSenderReadiness(tc.h)
 		for _, q := range r.Requirements {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"io"
 	"net"
 	"net/netip"
 	"net/smtp"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/internal/safehttp"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/secret"
 )
 
@@ -389,7 +391,7 @@ type connectFailure struct{ reason, message string }
 func (v *Verifier) connect(ctx context.Context, o SMTPOptions, host string) (net.Conn, func(), *connectFailure) {
 	ip, err := v.hostAddr(ctx, host)
 	if err != nil {
-		return nil, nil, &connectFailure{SMTPNoMailServer, err.Error()}
+		return nil, nil, &connectFailure{SMTPNoMailServer, lookupText(err)}
 	}
 	if !o.AllowPrivateAddresses {
 		// The same policy as every other outbound connection; the probe
@@ -408,11 +410,13 @@ func (v *Verifier) connect(ctx context.Context, o SMTPOptions, host string) (net
 		dial = v.proxyDial
 	}
 	dctx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
-	conn, err := dial(dctx, "tcp", net.JoinHostPort(ip.String(), strconv.Itoa(o.Port)))
+	addr := net.JoinHostPort(ip.String(), strconv.Itoa(o.Port))
+	conn, err := dial(dctx, "tcp", addr)
 	cancel()
 	if err != nil {
 		release()
-		return nil, nil, &connectFailure{dialReason(err, v.proxyDial != nil), err.Error()}
+		reason := dialReason(err, v.proxyDial != nil)
+		return nil, nil, &connectFailure{reason, "connecting to " + addr + ": " + dialText(reason, err)}
 	}
 	return &boundedConn{Conn: conn, left: MaxSessionBytes}, release, nil
 }
@@ -464,6 +468,54 @@ func dialReason(err error, proxied bool) string {
 	return SMTPProxyError
 }
 
+// dialText describes err, a failed dial of the reason dialReason gave:
+// the cause the innermost network error names ("connection refused"),
+// without the socket addresses it names (the proxy's, our own).
+func dialText(reason string, err error) string {
+	why := "refused, or the host cannot be reached"
+	switch reason {
+	case SMTPTimeout:
+		why = "no answer in time"
+	case SMTPProxyError:
+		why = "the SOCKS5 proxy failed"
+	}
+	var oe *net.OpError
+	for errors.As(err, &oe) && oe.Err != nil {
+		err = oe.Err
+	}
+	if oe == nil || reason == SMTPTimeout {
+		return why
+	}
+	return why + ": " + strings.TrimPrefix(err.Error(), "connect: ")
+}
+
+// failText describes err, a failed step of an SMTP session, by its kind:
+// never with the socket addresses a network error names.
+func failText(err error) string {
+	var te *textproto.Error
+	switch {
+	case errors.As(err, &te):
+		return "the server answered " + strconv.Itoa(te.Code) + " " + textcut.Excerpt(te.Msg)
+	case errors.Is(err, errSessionTooLong):
+		return errSessionTooLong.Error()
+	case failReason(err, "") == SMTPTimeout:
+		return "no answer in time"
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return "the server closed the connection"
+	}
+	return "the connection failed"
+}
+
+// describedError is an error whose text is text and which wraps err:
+// the text describes err in the caller's words.
+type describedError struct {
+	text string
+	err  error
+}
+
+func (e *describedError) Error() string { return e.text }
+func (e *describedError) Unwrap() error { return e.err }
+
 // quit ends the conversation politely; its errors change nothing.
 func quit(c *smtpConn, o SMTPOptions, step func(time.Duration), res SMTPResult) SMTPResult {
 	step(o.StepTimeout)
@@ -496,7 +548,7 @@ func decide(res SMTPResult, err error, fiveXX string) SMTPResult {
 		}
 		return res
 	}
-	res.Reason, res.Message = failReason(err, SMTPProtocolError), err.Error()
+	res.Reason, res.Message = failReason(err, SMTPProtocolError), failText(err)
 	return res
 }
 
