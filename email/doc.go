@@ -311,7 +311,9 @@
 // # Mailbox providers
 //
 // mailbox_provider (an extension) is the provider of the domain's best MX
-// host, by the suffix of its name ([ProviderOf]):
+// host, or, when the SMTP probe talked to another one (the best had no
+// usable address or did not answer), of that host, whose answer the
+// provider's rules below read; by the suffix of its name ([ProviderOf]):
 //
 //	suffix                        provider          evidence
 //	.google.com, .googlemail.com  google            Google Workspace MX values (smtp.google.com, aspmx.l.google.com, aspmx2.googlemail.com), https://support.google.com/a/answer/174125

@@ -75,8 +75,10 @@ type SMTPOptions struct {
 	// random address). Without it a 250 cannot be told from a catch-all,
 	// so smtp_verified stays false.
 	SkipCatchAll bool
-	// MaxHosts is how many MX hosts are tried when connecting fails.
-	// Default DefaultSMTPHosts.
+	// MaxHosts is how many MX hosts are tried when connecting fails:
+	// the host does not answer in time, refuses the connection, has no
+	// address, or resolves to one the probe does not contact. Default
+	// DefaultSMTPHosts.
 	MaxHosts int
 	// AllowPrivateAddresses lets the probe connect to loopback, private,
 	// link-local and other non-public addresses. By default an MX that
@@ -232,11 +234,23 @@ func (v *Verifier) probe(ctx context.Context, a Address, mx *MX) SMTPResult {
 			break
 		}
 		res = v.probeHost(ctx, o, host, a)
-		if res.Reason != SMTPPortUnreachable && res.Reason != SMTPTimeout {
+		if !noConversation(res.Reason) {
 			return res
 		}
 	}
 	return res
+}
+
+// noConversation reports whether a probe of one host that ended with
+// reason had no conversation to read: the host did not answer, has no
+// address (a stale MX), or its address is not contacted. The next MX
+// host is then tried.
+func noConversation(reason string) bool {
+	switch reason {
+	case SMTPPortUnreachable, SMTPTimeout, SMTPNoMailServer, SMTPForbidden:
+		return true
+	}
+	return false
 }
 
 // probeHost runs one SMTP conversation: EHLO, MAIL FROM, RCPT TO the
