@@ -161,7 +161,10 @@
 // sender overrules a code that speaks of the mailbox: a reply that blames
 // the sender is never read as the address not existing. A 2xx reply is
 // always accepted; a 4xx reply can say a mailbox is full but never that
-// it does not exist or is disabled. First match wins in each part:
+// it does not exist or is disabled. The phrases are not looked for in the
+// mail addresses the text quotes (a <...> path or a word with an "@"):
+// servers echo the address asked for, and "<nobody@spamhaus.org>: User
+// unknown" is not a blocklist refusal. First match wins in each part:
 // provider rule, enhanced codes, reply codes, phrases.
 //
 //	code or phrase               class                source
@@ -223,6 +226,7 @@
 //	"allowed rcpthosts"          relay_denied         [qmail-smtpd]
 //	"sender address rejected"    sender_rejected      [Postfix reject_unknown_sender_domain]
 //	"sender verify failed"       sender_rejected      [Exim verify]
+//	"sender domain"              sender_rejected      RFC 3463 3.2
 //	"helo command rejected"      sender_rejected      [Postfix reject_unknown_helo_hostname]
 //	"unauthenticated"            sender_rejected      [Gmail]
 //	"blocked using"              blocked              [Postfix default_rbl_reply]
@@ -242,7 +246,13 @@
 //	"administratively denied"    blocked              [Reacher parser]
 //	"greylist"                   greylisted           RFC 6647 2
 //	"graylist"                   greylisted           RFC 6647 2
-//	"disabled"                   mailbox_disabled     [Gmail], [Yahoo]
+//	"account that you tried to reach is disabled" mailbox_disabled [Gmail]
+//	"account has been disabled"  mailbox_disabled     [Yahoo]
+//	"account is disabled"        mailbox_disabled     RFC 3463 3.3
+//	"account disabled"           mailbox_disabled     RFC 3463 3.3
+//	"mailbox disabled"           mailbox_disabled     RFC 3463 3.3
+//	"mailbox is disabled"        mailbox_disabled     RFC 3463 3.3
+//	"mailbox has been disabled"  mailbox_disabled     RFC 3463 3.3
 //	"discontinued"               mailbox_disabled     [Yahoo]
 //	"mailbox full"               mailbox_full         RFC 3463 3.3
 //	"mailbox is full"            mailbox_full         RFC 3463 3.3
@@ -261,7 +271,7 @@
 //	"no mailbox here"            mailbox_not_found    [qmail-smtpd]
 //	"not a valid mailbox"        mailbox_not_found    [Reacher parser]
 //	"unrouteable address"        mailbox_not_found    [Exim verify]
-//	"mailbox unavailable"        mailbox_not_found    RFC 5321 3.4, 4.2.3
+//	"mailbox unavailable"        unclassified         RFC 5321 3.4, 4.2.3
 //	"user doesn't have"          mailbox_not_found    [Yahoo]
 //	"user doesn’t have"          mailbox_not_found    [Yahoo]
 //
@@ -294,12 +304,16 @@
 // FROM), a reply that blames the prober or is greylisted keeps its class,
 // any other 5xx is blocked. The random recipient of the catch-all test
 // proves the domain is not catch-all only when its refusal is permanent
-// and does not blame the prober.
+// and of class mailbox_not_found or mailbox_disabled; any other refusal
+// (the prober blamed, too many recipients, unclassified) leaves the
+// probe undecided.
 //
 // # Mailbox providers
 //
 // mailbox_provider (an extension) is the provider of the domain's best MX
-// host, by the suffix of its name ([ProviderOf]):
+// host, or, when the SMTP probe talked to another one (the best had no
+// usable address or did not answer), of that host, whose answer the
+// provider's rules below read; by the suffix of its name ([ProviderOf]):
 //
 //	suffix                        provider          evidence
 //	.google.com, .googlemail.com  google            Google Workspace MX values (smtp.google.com, aspmx.l.google.com, aspmx2.googlemail.com), https://support.google.com/a/answer/174125

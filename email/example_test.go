@@ -372,7 +372,7 @@ mx  IN A   127.0.0.1
 	fmt.Println(err)
 	// Output:
 	// false <nil>
-	// email: STARTTLS check of mx.example.test: forbidden_address: the MX host resolves to the non-public address 127.0.0.1
+	// email: STARTTLS check of mx.example.test: the MX host resolves to the non-public address 127.0.0.1
 }
 
 func ExampleSMTPOptions() {

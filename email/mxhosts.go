@@ -304,7 +304,7 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 		case !starttls || tlsErrs[i] == errSTARTTLSBound:
 		case tlsErrs[i] != nil:
 			why := strings.TrimPrefix(tlsErrs[i].Error(), "email: STARTTLS check of "+h.Host+": ")
-			add("warning", "mx_starttls_unreachable", "STARTTLS could not be checked on the MX host "+h.Host+": "+why)
+			add("warning", "mx_starttls_unreachable", starttlsUnreachable+h.Host+": "+why)
 		default:
 			ok := tlsOK[i]
 			h.STARTTLS = &ok
@@ -354,6 +354,10 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 // addProblem reports p through add.
 func addProblem(add func(sev, code, msg string), p Problem) { add(p.Severity, p.Code, p.Message) }
 
+// starttlsUnreachable opens the message of mx_starttls_unreachable,
+// followed by the host and why.
+const starttlsUnreachable = "STARTTLS could not be checked on the MX host "
+
 // Errors of CheckSTARTTLS, usable with errors.Is; each one's message is
 // the matching SMTP probe reason (SMTPForbidden, SMTPProxyError).
 var (
@@ -382,11 +386,11 @@ func (v *Verifier) CheckSTARTTLS(ctx context.Context, host string) (bool, error)
 		if fail.reason == SMTPProxyError {
 			sentinel = ErrProxy
 		}
-		return false, fmt.Errorf("email: STARTTLS check of %s: %w: %s", host, sentinel, fail.message)
+		return false, &describedError{"email: STARTTLS check of " + host + ": " + fail.message, sentinel}
 	case fail != nil:
-		return false, fmt.Errorf("email: STARTTLS check of %s: %s: %s", host, fail.reason, fail.message)
+		return false, fmt.Errorf("email: STARTTLS check of %s: %s", host, fail.message)
 	case err != nil:
-		return false, fmt.Errorf("email: STARTTLS check of %s: greeting or EHLO: %w", host, err)
+		return false, &describedError{"email: STARTTLS check of " + host + ": greeting or EHLO: " + failText(err), err}
 	}
 	defer c.close()
 	ok, _ := c.Extension("STARTTLS")

@@ -3,6 +3,7 @@ package email
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/netip"
 	"slices"
@@ -229,7 +230,7 @@ func TestCheckSTARTTLS(t *testing.T) {
 	// The probe's address policy holds: a loopback MX is not contacted.
 	mail := testutil.NewSMTPServer(t, testutil.SMTPOptions{STARTTLS: true})
 	v := mustVerifier(t, Config{Resolver: r, SMTP: SMTPOptions{Port: mail.Port}})
-	if _, err := v.CheckSTARTTLS(context.Background(), "mail.mx.test"); err == nil || !strings.Contains(err.Error(), SMTPForbidden) {
+	if _, err := v.CheckSTARTTLS(context.Background(), "mail.mx.test"); !errors.Is(err, ErrForbiddenAddress) || strings.Contains(err.Error(), SMTPForbidden) {
 		t.Errorf("loopback MX: err = %v", err)
 	}
 	res, _ := v.CheckMXHosts(context.Background(), MXHostsRequest{Domain: "mx.test", CheckSTARTTLS: true})

@@ -2,7 +2,10 @@ package email
 
 import (
 	"context"
+	"errors"
+	"net"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -178,5 +181,55 @@ func TestProviderOf(t *testing.T) {
 		if got := ProviderOf(host); got != want {
 			t.Errorf("ProviderOf(%q) = %s, want %s", host, got, want)
 		}
+	}
+}
+
+// staleZone has domains whose best MX host cannot be used: one without
+// an address, one on a private address. The next host is the mail server.
+const staleZone = `
+$ORIGIN test.
+$TTL 300
+@              SOA ns hostmaster 1 3600 600 86400 60
+stale          MX 10 gone.stale.test.
+stale          MX 20 mta5.am0.yahoodns.net.
+private        MX 10 mx1.private.test.
+private        MX 20 mx2.private.test.
+mx1.private    A 10.0.0.1
+mx2.private    A 1.2.3.4
+$ORIGIN net.
+mta5.am0.yahoodns A 127.0.0.1
+`
+
+// The probe goes on to the next MX host when one has no address or a
+// forbidden one, and mailbox_provider names the host that answered,
+// whose provider's trust rules read the answer.
+func TestProbeSkipsUnusableMXHosts(t *testing.T) {
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: staleZone})
+	r, err := resolver.New(resolver.Config{Servers: []string{dns.Addr}, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	port, _ := testutil.ProbeCase{Known: []string{"ana@stale.test", "ana@private.test"}, Other: testutil.Reply(550, []int{5, 1, 1}, "User unknown")}.Start(t)
+
+	// A stale MX: gone.stale.test has no address.
+	v := &Verifier{cfg: Config{Resolver: r, SMTP: SMTPOptions{Port: port, AllowPrivateAddresses: true}}}
+	res := v.Validate(context.Background(), "ana@stale.test", Checks{SMTP: true})
+	if p := res.SMTP; p == nil || p.Host != "mta5.am0.yahoodns.net" || p.Reason != SMTPProviderUnverifiable || res.MailboxProvider != ProviderYahoo {
+		t.Errorf("stale MX: smtp %+v, mailbox_provider %q; want the Yahoo host, provider_unverifiable, yahoo", p, res.MailboxProvider)
+	}
+
+	// A private address: mx1 is not contacted; mx2's public address is
+	// dialed, here on loopback.
+	var dialed []string
+	v = &Verifier{cfg: Config{Resolver: r, SMTP: SMTPOptions{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		dialed = append(dialed, addr)
+		if addr != "1.2.3.4:25" {
+			return nil, errors.New("unexpected address")
+		}
+		return (&net.Dialer{}).DialContext(ctx, network, "127.0.0.1:"+strconv.Itoa(port))
+	}}}}
+	res = v.Validate(context.Background(), "ana@private.test", Checks{SMTP: true})
+	if p := res.SMTP; p == nil || p.Host != "mx2.private.test" || p.Status != SMTPVerified || len(dialed) != 1 {
+		t.Errorf("private MX: smtp %+v, dialed %q; want mx2.private.test verified, one dial", p, dialed)
 	}
 }

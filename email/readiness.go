@@ -109,6 +109,19 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 		return false
 	}
 
+	// bogusLookup reports whether the lookups of the check what ("SPF")
+	// failed DNSSEC validation past the questions of the DNSSEC check
+	// (an include target, the organizational domain's _dmarc): the
+	// dnssec_bogus problem lookupProblem wrote for them.
+	bogusLookup := func(what string) bool {
+		for _, p := range h.Problems {
+			if p.Code == "dnssec_bogus" && strings.HasPrefix(p.Message, "the "+what+" lookup (") {
+				return true
+			}
+		}
+		return false
+	}
+
 	const spfReq = "SPF: a valid SPF record authorizes the sending hosts"
 	switch {
 	case skipped != "":
@@ -123,6 +136,8 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 		line(RequirementSPF, spfReq, RequirementFail, "no SPF record is published")
 	case h.DNSSEC.failed(h.Domain + " TXT"):
 		line(RequirementSPF, spfReq, RequirementFail, "the domain's TXT records fail DNSSEC validation (dnssec_bogus): receivers that validate DNSSEC cannot read the SPF record")
+	case bogusLookup("SPF"):
+		line(RequirementSPF, spfReq, RequirementFail, "a record the SPF check reads fails DNSSEC validation (dnssec_bogus): receivers that validate DNSSEC cannot evaluate the SPF record")
 	default:
 		line(RequirementSPF, spfReq, RequirementUnknown, "the SPF lookup failed")
 	}
@@ -160,7 +175,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 
 	const dmarcReq = "DMARC: a valid DMARC policy, at least p=none"
 	dmarcOK := h.DMARC != nil && h.DMARC.Valid()
-	dmarcBogus := h.DMARC == nil && h.DNSSEC.failed("_dmarc."+h.Domain+" TXT")
+	dmarcBogus := h.DMARC == nil && (h.DNSSEC.failed("_dmarc."+h.Domain+" TXT") || bogusLookup("DMARC"))
 	switch {
 	case skipped != "":
 		line(RequirementDMARC, dmarcReq, status(h.MX.Status == MXNXDomain), skipped)
@@ -234,13 +249,23 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 	sts := h.MTASTS
 	stsApplies := sts != nil && sts.Status == RecordValid && sts.Policy != nil && sts.Policy.Mode != "none"
 	stsCovers := stsApplies && (sts.MXMatch == nil || *sts.MXMatch)
+	// Senders that apply the policy deliver only to the MX hosts it
+	// names: the reason says whether it names some.
+	unnamed, others := "", ""
+	if stsApplies && !stsCovers {
+		unnamed = "does not name the MX hosts " + strings.Join(sts.UnmatchedMX, ", ")
+		others = ", and deliver to the others only"
+		if len(sts.UnmatchedMX) >= len(h.MX.Hosts) {
+			unnamed, others = "names none of the MX hosts "+strings.Join(sts.UnmatchedMX, ", "), ""
+		}
+	}
 	switch {
 	case skipped != "" || sts == nil:
 		line(RequirementTLS, tlsReq, status(h.MX.Status == MXNXDomain), cmp.Or(skipped, "not checked"))
 	case len(noTLS) > 0:
 		line(RequirementTLS, tlsReq, RequirementFail, "MX hosts without STARTTLS: "+strings.Join(noTLS, ", "))
 	case stsApplies && !stsCovers && sts.Policy.Mode == "enforce":
-		line(RequirementTLS, tlsReq, RequirementFail, fmt.Sprintf("the MTA-STS policy in mode enforce names none of the MX hosts %s (mta_sts_mx_mismatch): senders that apply MTA-STS refuse to deliver to them", strings.Join(sts.UnmatchedMX, ", ")))
+		line(RequirementTLS, tlsReq, RequirementFail, fmt.Sprintf("the MTA-STS policy in mode enforce %s (mta_sts_mx_mismatch): senders that apply MTA-STS refuse to deliver to them%s", unnamed, others))
 	case stsCovers:
 		line(RequirementTLS, tlsReq, RequirementPass, fmt.Sprintf("the domain's mail hosts take TLS under an MTA-STS policy in mode %s; the TLS of outgoing connections is the sender's, which DNS cannot show", sts.Policy.Mode))
 	case probed > 0 && probed == len(h.MXHosts):
@@ -248,7 +273,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 	default:
 		policy := "no valid MTA-STS policy in mode enforce or testing"
 		if stsApplies {
-			policy = fmt.Sprintf("the MTA-STS policy in mode testing names none of the MX hosts %s (mta_sts_mx_mismatch)", strings.Join(sts.UnmatchedMX, ", "))
+			policy = fmt.Sprintf("the MTA-STS policy in mode testing %s (mta_sts_mx_mismatch)", unnamed)
 		}
 		line(RequirementTLS, tlsReq, RequirementUnknown, policy+", and "+starttlsChecked(h, probed)+"; the TLS of outgoing connections cannot be shown from DNS")
 	}
@@ -268,16 +293,22 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 // starttlsChecked says, for the TLS line, how far the STARTTLS check of
 // the MX hosts went, of which probed hosts answered.
 func starttlsChecked(h DomainHealth, probed int) string {
-	var why []string
+	var why []string // each host not checked, and why
 	for _, p := range h.Problems {
-		if p.Code == "mx_starttls_unreachable" || p.Code == "mx_starttls_bound" {
-			why = append(why, p.Message)
+		switch p.Code {
+		case "mx_starttls_unreachable":
+			why = append(why, strings.TrimPrefix(p.Message, starttlsUnreachable))
+		case "mx_starttls_bound":
+			why = append(why, fmt.Sprintf("the others: one request checks at most %d distinct hosts", MaxSTARTTLSHosts))
 		}
 	}
 	if probed == 0 && len(why) == 0 {
 		return "STARTTLS was not probed (check_starttls)"
 	}
-	return fmt.Sprintf("STARTTLS could be checked on %d of %d MX hosts: %s", probed, len(h.MXHosts), strings.Join(why, "; "))
+	if len(why) == 0 {
+		return fmt.Sprintf("STARTTLS could be checked on %d of %d MX hosts", probed, len(h.MXHosts))
+	}
+	return fmt.Sprintf("STARTTLS could be checked on %d of %d MX hosts, not on %s", probed, len(h.MXHosts), strings.Join(why, "; "))
 }
 
 func revokedNote(k DKIMSelectorKey) []string {

@@ -105,7 +105,9 @@ const maxReplyText = 1024
 // by their structure first: the RFC 3463 enhanced status code that opens
 // the text (RFC 2034 section 4), then the RFC 5321 reply code, and only
 // then the text, through a table of phrases, where the codes are absent
-// or generic. A phrase may also name which sender problem a policy
+// or generic; the mail addresses the text quotes are not read, since a
+// server echoes the address asked for ("<nobody@spamhaus.org>: User
+// unknown" is not a blocklist refusal). A phrase may also name which sender problem a policy
 // refusal is (X.7.x), or overrule a code that speaks of the mailbox when
 // it blames the sender: a reply that blames the sender is never read as
 // the address not existing. A 2xx reply is always accepted, a 4xx reply
@@ -125,7 +127,7 @@ func ClassifyReply(code int, text string) Reply {
 	if len(text) > maxReplyText {
 		text = text[:maxReplyText]
 	}
-	lower := lowerASCII(text)
+	lower := withoutAddresses(lowerASCII(text))
 	r, specific := structure(code, enh, lower)
 	r.Enhanced = enh
 	p, ok := findPhrase(lower)
@@ -316,6 +318,7 @@ var phrases = quotePhrases([]phraseRule{
 
 	{phrase: "sender address rejected", class: ReplySenderRejected, source: srcPostfixSender},
 	{phrase: "sender verify failed", class: ReplySenderRejected, source: srcEximRoute},
+	{phrase: "sender domain", class: ReplySenderRejected, source: srcRFC3463Addr},
 	{phrase: "helo command rejected", class: ReplySenderRejected, source: srcPostfixHelo},
 	{phrase: "unauthenticated", class: ReplySenderRejected, source: srcGoogle},
 
@@ -338,7 +341,16 @@ var phrases = quotePhrases([]phraseRule{
 	{phrase: "greylist", class: ReplyGreylisted, source: srcRFC6647},
 	{phrase: "graylist", class: ReplyGreylisted, source: srcRFC6647},
 
-	{phrase: "disabled", class: ReplyMailboxDisabled, source: srcGoogle + "; " + srcYahoo},
+	// "disabled" alone also ends refusals of the sender ("Your access to
+	// this mail system has been disabled"): the account or mailbox must
+	// be named.
+	{phrase: "account that you tried to reach is disabled", class: ReplyMailboxDisabled, source: srcGoogle},
+	{phrase: "account has been disabled", class: ReplyMailboxDisabled, source: srcYahoo},
+	{phrase: "account is disabled", class: ReplyMailboxDisabled, source: srcRFC3463Mailbox},
+	{phrase: "account disabled", class: ReplyMailboxDisabled, source: srcRFC3463Mailbox},
+	{phrase: "mailbox disabled", class: ReplyMailboxDisabled, source: srcRFC3463Mailbox},
+	{phrase: "mailbox is disabled", class: ReplyMailboxDisabled, source: srcRFC3463Mailbox},
+	{phrase: "mailbox has been disabled", class: ReplyMailboxDisabled, source: srcRFC3463Mailbox},
 	{phrase: "discontinued", class: ReplyMailboxDisabled, source: srcYahoo},
 
 	{phrase: "mailbox full", class: ReplyMailboxFull, source: srcRFC3463Mailbox},
@@ -359,7 +371,10 @@ var phrases = quotePhrases([]phraseRule{
 	{phrase: "no mailbox here", class: ReplyMailboxNotFound, source: srcReacher},
 	{phrase: "not a valid mailbox", class: ReplyMailboxNotFound, source: srcReacher},
 	{phrase: "unrouteable address", class: ReplyMailboxNotFound, source: srcEximRoute},
-	{phrase: "mailbox unavailable", class: ReplyMailboxNotFound, source: srcRFC5321User},
+	// RFC 5321's own text for 550, "mailbox unavailable (e.g., mailbox
+	// not found, no access, or command rejected for policy reasons)",
+	// names no single cause.
+	{phrase: "mailbox unavailable", class: ReplyUnclassified, source: srcRFC5321User},
 	{phrase: "user doesn't have", class: ReplyMailboxNotFound, source: srcYahoo},
 	{phrase: "user doesn\u2019t have", class: ReplyMailboxNotFound, source: srcYahoo},
 })
@@ -418,6 +433,51 @@ func findPhrase(lower string) (phraseRule, bool) {
 		}
 	}
 	return phraseRule{}, false
+}
+
+// maxPath bounds the <...> span withoutAddresses reads as one path
+// (RFC 5321 section 4.5.3.1.3: a path is at most 256 octets).
+const maxPath = 256
+
+// withoutAddresses returns lower without the mail addresses it quotes:
+// each <...> path with an "@" (RFC 5321 section 4.1.2) and each word with
+// an "@", together with the space that follows, so that the words around
+// one still read as a phrase ("recipient bob@example.net not found").
+func withoutAddresses(lower string) string {
+	if strings.IndexByte(lower, '@') < 0 {
+		return lower
+	}
+	b := make([]byte, 0, len(lower))
+	for i := 0; i < len(lower); {
+		end := -1 // the end of an address starting at i
+		if lower[i] == '<' {
+			if j := strings.IndexByte(lower[i:min(len(lower), i+maxPath+2)], '>'); j > 0 && strings.IndexByte(lower[i:i+j], '@') > 0 {
+				end = i + j + 1
+			}
+		}
+		j := i
+		for j < len(lower) && !isSpace(lower[j]) {
+			j++
+		}
+		if end < 0 && strings.IndexByte(lower[i:j], '@') >= 0 {
+			end = j
+		}
+		if end < 0 {
+			if j == i {
+				j++ // a space
+			}
+			b = append(b, lower[i:j]...)
+			i = j
+			continue
+		}
+		for i = end; i < len(lower) && isSpace(lower[i]); i++ {
+		}
+	}
+	return string(b)
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n'
 }
 
 // lowerASCII lowercases the ASCII letters of s.

@@ -27,6 +27,11 @@ var replyCorpus = []struct {
 	{"postfix local recipient table", 550, "5.1.1 <bob@example.net>: Recipient address rejected: User unknown in local recipient table", ReplyMailboxNotFound},
 	{"postfix virtual table", 550, "5.1.1 <bob@example.net>: Recipient address rejected: User unknown in virtual mailbox table", ReplyMailboxNotFound},
 	{"microsoft resolver", 550, "5.1.10 RESOLVER.ADR.RecipientNotFound; Recipient bob@example.net not found by SMTP address lookup", ReplyMailboxNotFound},
+	// The echoed address is not read: its words are not the server's.
+	{"echoed address at a blocklist's domain", 550, "5.1.1 <nobody@spamhaus.org>: Recipient address rejected: User unknown", ReplyMailboxNotFound},
+	{"echoed address with a blaming word", 550, "5.1.1 <reputation@example.net>: Recipient address rejected: User unknown in virtual mailbox table", ReplyMailboxNotFound},
+	{"echoed address, no brackets", 550, "x@blocklist.de... User unknown", ReplyMailboxNotFound},
+	{"echoed address inside the phrase", 550, "Recipient bob@example.net not found by SMTP address lookup", ReplyMailboxNotFound},
 	{"microsoft dbeb", 550, "5.4.1 Recipient address rejected: Access denied. AS(201806281) [XX0PR01MB0001.eurprd01.prod.outlook.com]", ReplyMailboxNotFound},
 	{"bad destination system", 550, "5.1.2 Host unknown: no such domain at this server", ReplyMailboxNotFound},
 	{"bad mailbox syntax", 501, "5.1.3 Bad recipient address syntax", ReplyMailboxNotFound},
@@ -35,8 +40,6 @@ var replyCorpus = []struct {
 	{"no enhanced, user unknown", 550, "<bob@example.net>... User unknown", ReplyMailboxNotFound},
 	{"no enhanced, no such user", 550, "No Such User Here", ReplyMailboxNotFound},
 	{"mimecast invalid recipient", 550, "Invalid Recipient - https://community.mimecast.com/docs", ReplyMailboxNotFound},
-	{"generic 5.0.0 mailbox unavailable", 550, "5.0.0 Requested action not taken: mailbox unavailable", ReplyMailboxNotFound},
-	{"outlook.com generic protocol code", 550, "5.5.0 Requested action not taken: mailbox unavailable (S2017062302)", ReplyMailboxNotFound},
 	{"exim unrouteable", 550, "Unrouteable address", ReplyMailboxNotFound},
 	{"yahoo no account", 554, "delivery error: dd This user doesn't have a yahoo.com account (bob@yahoo.com) [0] - mta1001.mail.ne1.yahoo.com", ReplyMailboxNotFound},
 	{"yahoo no account, typographic apostrophe", 554, "delivery error: dd This user doesn\u2019t have a example.com account", ReplyMailboxNotFound},
@@ -47,6 +50,7 @@ var replyCorpus = []struct {
 
 	// Disabled mailboxes.
 	{"gmail disabled", 550, "5.2.1 The email account that you tried to reach is disabled. - gsmtp", ReplyMailboxDisabled},
+	{"gmail disabled, no enhanced code", 550, "The email account that you tried to reach is disabled.", ReplyMailboxDisabled},
 	{"yahoo disabled", 554, "delivery error: dd Sorry your message to ana@yahoo.com cannot be delivered. This account has been disabled or discontinued [#102].", ReplyMailboxDisabled},
 	{"disabled, 5.2.0", 550, "5.2.0 Mailbox disabled, not accepting messages", ReplyMailboxDisabled},
 
@@ -115,6 +119,7 @@ var replyCorpus = []struct {
 	{"postfix sender, no enhanced", 450, "<probe@nowhere.example>: Sender address rejected: Domain not found", ReplySenderRejected},
 	{"helo rejected", 504, "5.5.2 <localhost>: Helo command rejected: need fully-qualified hostname", ReplySenderRejected},
 	{"exim sender verify", 550, "Sender verify failed", ReplySenderRejected},
+	{"sender domain does not exist", 550, "Sender domain does not exist", ReplySenderRejected},
 
 	// Temporary failures.
 	{"postgrey", 450, "4.2.0 <bob@example.net>: Recipient address rejected: Greylisted, see http://postgrey.schweikert.ch/help/example.net.html", ReplyGreylisted},
@@ -133,6 +138,12 @@ var replyCorpus = []struct {
 
 	// Refusals that name nothing readable.
 	{"bare 550", 550, "Rejected", ReplyUnclassified},
+	// RFC 5321's 550 text: "mailbox not found, no access, or command
+	// rejected for policy reasons".
+	{"generic 5.0.0 mailbox unavailable", 550, "5.0.0 Requested action not taken: mailbox unavailable", ReplyUnclassified},
+	{"outlook.com generic protocol code", 550, "5.5.0 Requested action not taken: mailbox unavailable (S2017062302)", ReplyUnclassified},
+	{"access disabled", 554, "Your access to this mail system has been disabled", ReplyUnclassified},
+	{"service disabled for the client", 550, "Service disabled for your IP address", ReplyUnclassified},
 	{"bare 554", 554, "5.0.0 Transaction failed", ReplyUnclassified},
 	{"network", 550, "5.4.4 Unable to route", ReplyUnclassified},
 	{"system", 550, "5.3.2 System not accepting network messages", ReplyUnclassified},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"io"
 	"net"
 	"net/netip"
 	"net/smtp"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/internal/safehttp"
+	"github.com/quiverkit/quiver/internal/textcut"
 	"github.com/quiverkit/quiver/secret"
 )
 
@@ -73,8 +75,10 @@ type SMTPOptions struct {
 	// random address). Without it a 250 cannot be told from a catch-all,
 	// so smtp_verified stays false.
 	SkipCatchAll bool
-	// MaxHosts is how many MX hosts are tried when connecting fails.
-	// Default DefaultSMTPHosts.
+	// MaxHosts is how many MX hosts are tried when connecting fails:
+	// the host does not answer in time, refuses the connection, has no
+	// address, or resolves to one the probe does not contact. Default
+	// DefaultSMTPHosts.
 	MaxHosts int
 	// AllowPrivateAddresses lets the probe connect to loopback, private,
 	// link-local and other non-public addresses. By default an MX that
@@ -230,11 +234,23 @@ func (v *Verifier) probe(ctx context.Context, a Address, mx *MX) SMTPResult {
 			break
 		}
 		res = v.probeHost(ctx, o, host, a)
-		if res.Reason != SMTPPortUnreachable && res.Reason != SMTPTimeout {
+		if !noConversation(res.Reason) {
 			return res
 		}
 	}
 	return res
+}
+
+// noConversation reports whether a probe of one host that ended with
+// reason had no conversation to read: the host did not answer, has no
+// address (a stale MX), or its address is not contacted. The next MX
+// host is then tried.
+func noConversation(reason string) bool {
+	switch reason {
+	case SMTPPortUnreachable, SMTPTimeout, SMTPNoMailServer, SMTPForbidden:
+		return true
+	}
+	return false
 }
 
 // probeHost runs one SMTP conversation: EHLO, MAIL FROM, RCPT TO the
@@ -288,15 +304,16 @@ func (v *Verifier) probeHost(ctx context.Context, o SMTPOptions, host string, a 
 		step(o.StepTimeout)
 		random := "quiver-" + strings.ToLower(rand.Text()[:16]) + "@" + a.ASCIIDomain
 		err := c.Rcpt(random)
-		if err != nil && !(errors.As(err, &te) && te.Code >= 500 && !ClassifyReply(te.Code, te.Msg).Class.BlamesSender()) {
-			// 4xx, a refusal of the prober, or no answer for the random
-			// address: undecided.
+		if err != nil && !(errors.As(err, &te) && te.Code >= 500 && refusesMailbox(ClassifyReply(te.Code, te.Msg).Class)) {
+			// 4xx, a refusal of the prober or of the command (too many
+			// recipients), or no answer for the random address:
+			// undecided.
 			r := decide(res, err, SMTPProtocolError)
 			r.Code, r.Message, r.EnhancedCode = res.Code, res.Message, res.EnhancedCode
 			return quit(c, o, step, r)
 		}
-		// The server told the two addresses apart: a permanent refusal
-		// of the random one that does not blame the prober.
+		// The server told the two addresses apart: it said the random
+		// mailbox does not exist, or is disabled.
 		catchAll := err == nil
 		if catchAll {
 			res.Status = SMTPCatchAll
@@ -306,6 +323,13 @@ func (v *Verifier) probeHost(ctx context.Context, o SMTPOptions, host string, a 
 		res.CatchAll = &catchAll
 	}
 	return quit(c, o, step, res)
+}
+
+// refusesMailbox reports whether a reply of class c says the mailbox
+// itself does not exist or is disabled: the only refusals of a random
+// address that prove the domain is not catch-all.
+func refusesMailbox(c ReplyClass) bool {
+	return c == ReplyMailboxNotFound || c == ReplyMailboxDisabled
 }
 
 // recipientRefused records the server's refusal of the address, read by
@@ -381,7 +405,7 @@ type connectFailure struct{ reason, message string }
 func (v *Verifier) connect(ctx context.Context, o SMTPOptions, host string) (net.Conn, func(), *connectFailure) {
 	ip, err := v.hostAddr(ctx, host)
 	if err != nil {
-		return nil, nil, &connectFailure{SMTPNoMailServer, err.Error()}
+		return nil, nil, &connectFailure{SMTPNoMailServer, lookupText(err)}
 	}
 	if !o.AllowPrivateAddresses {
 		// The same policy as every other outbound connection; the probe
@@ -400,11 +424,13 @@ func (v *Verifier) connect(ctx context.Context, o SMTPOptions, host string) (net
 		dial = v.proxyDial
 	}
 	dctx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
-	conn, err := dial(dctx, "tcp", net.JoinHostPort(ip.String(), strconv.Itoa(o.Port)))
+	addr := net.JoinHostPort(ip.String(), strconv.Itoa(o.Port))
+	conn, err := dial(dctx, "tcp", addr)
 	cancel()
 	if err != nil {
 		release()
-		return nil, nil, &connectFailure{dialReason(err, v.proxyDial != nil), err.Error()}
+		reason := dialReason(err, v.proxyDial != nil)
+		return nil, nil, &connectFailure{reason, "connecting to " + addr + ": " + dialText(reason, err)}
 	}
 	return &boundedConn{Conn: conn, left: MaxSessionBytes}, release, nil
 }
@@ -456,6 +482,54 @@ func dialReason(err error, proxied bool) string {
 	return SMTPProxyError
 }
 
+// dialText describes err, a failed dial of the reason dialReason gave:
+// the cause the innermost network error names ("connection refused"),
+// without the socket addresses it names (the proxy's, our own).
+func dialText(reason string, err error) string {
+	why := "refused, or the host cannot be reached"
+	switch reason {
+	case SMTPTimeout:
+		why = "no answer in time"
+	case SMTPProxyError:
+		why = "the SOCKS5 proxy failed"
+	}
+	var oe *net.OpError
+	for errors.As(err, &oe) && oe.Err != nil {
+		err = oe.Err
+	}
+	if oe == nil || reason == SMTPTimeout {
+		return why
+	}
+	return why + ": " + strings.TrimPrefix(err.Error(), "connect: ")
+}
+
+// failText describes err, a failed step of an SMTP session, by its kind:
+// never with the socket addresses a network error names.
+func failText(err error) string {
+	var te *textproto.Error
+	switch {
+	case errors.As(err, &te):
+		return "the server answered " + strconv.Itoa(te.Code) + " " + textcut.Excerpt(te.Msg)
+	case errors.Is(err, errSessionTooLong):
+		return errSessionTooLong.Error()
+	case failReason(err, "") == SMTPTimeout:
+		return "no answer in time"
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return "the server closed the connection"
+	}
+	return "the connection failed"
+}
+
+// describedError is an error whose text is text and which wraps err:
+// the text describes err in the caller's words.
+type describedError struct {
+	text string
+	err  error
+}
+
+func (e *describedError) Error() string { return e.text }
+func (e *describedError) Unwrap() error { return e.err }
+
 // quit ends the conversation politely; its errors change nothing.
 func quit(c *smtpConn, o SMTPOptions, step func(time.Duration), res SMTPResult) SMTPResult {
 	step(o.StepTimeout)
@@ -488,7 +562,7 @@ func decide(res SMTPResult, err error, fiveXX string) SMTPResult {
 		}
 		return res
 	}
-	res.Reason, res.Message = failReason(err, SMTPProtocolError), err.Error()
+	res.Reason, res.Message = failReason(err, SMTPProtocolError), failText(err)
 	return res
 }
 

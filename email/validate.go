@@ -188,8 +188,9 @@ type Result struct {
 	// MX is the outcome of the MX check; null when it was not run.
 	MX *MX `json:"mx"`
 	// MailboxProvider is the provider of the domain's best MX host (see
-	// [ProviderOf]); absent when no MX host is known. An extension
-	// beyond the contract.
+	// [ProviderOf]), or, when the SMTP probe ran, of the MX host it
+	// talked to, whose answer the provider's trust rules read; absent
+	// when no MX host is known. An extension beyond the contract.
 	MailboxProvider Provider `json:"mailbox_provider,omitempty" openapi:"extension"`
 	// Reachability is the verdict: safe, risky, invalid or unknown (see
 	// [ReachabilityOf]). Lists are never probed, so their rows are never
@@ -279,6 +280,10 @@ func (v *Verifier) Validate(ctx context.Context, addr string, c Checks) Validati
 		p := v.probe(ctx, a, mx)
 		out.SMTP = &p
 		out.SMTPVerified = p.Verified
+		if p.Host != "" && !a.Literal && !noConversation(p.Reason) {
+			// The host whose answer the trust rules read.
+			out.MailboxProvider = ProviderOf(p.Host)
+		}
 	}
 	out.setReachability(out.SMTP, nil)
 	return out

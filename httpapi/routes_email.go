@@ -67,7 +67,7 @@ func (s *server) emailRoutes() ([]route, error) {
 // Descriptions of the verdict the validation routes add (extensions).
 const (
 	validateReachability = "Extensions beyond the contract: reachability (safe, risky, invalid or unknown) with coded reachability_reasons, " +
-		"and mailbox_provider (google, microsoft365, outlook_consumer, yahoo, proofpoint, mimecast or other, from the best MX host). " +
+		"and mailbox_provider (google, microsoft365, outlook_consumer, yahoo, proofpoint, mimecast or other, from the best MX host, or the one the SMTP probe talked to). " +
 		"Without check_smtp nothing is safe: reachability is unknown with not_probed, or risky for a disposable or role address. " +
 		"With check_smtp, the server's replies are read by their RFC 3463 enhanced code, then the reply code, then a documented table of phrases: " +
 		"a refusal that blames the prober (blocklist, reputation, reverse DNS, relay policy, rate) is smtp.status unknown with smtp.reason " +

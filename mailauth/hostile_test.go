@@ -1,6 +1,7 @@
 package mailauth
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -92,6 +93,25 @@ func TestFindingsCapKeepsErrors(t *testing.T) {
 	f.flush()
 	if len(errs) != 1 || len(ps) != maxRecordFindings+1 || ps[maxRecordFindings].Code != CodeMTASTSPolicySyntax {
 		t.Fatalf("errors %q problems %v", errs, ps)
+	}
+}
+
+// The problem counting those the cap dropped has the code of an error
+// dropped when it is an error: a code keeps its documented severity.
+func TestFindingsCapKeepsCodeSeverity(t *testing.T) {
+	record := "v=DMARC1; p=reject"
+	for i := range maxRecordFindings + 1 {
+		record += fmt.Sprintf("; x%d=1", i) // unknown tags: warnings
+	}
+	d := ParseDMARC(record + "; pct=abc")
+	if len(d.Problems) != maxRecordFindings+1 {
+		t.Fatalf("%d problems, want %d", len(d.Problems), maxRecordFindings+1)
+	}
+	if last := d.Problems[maxRecordFindings]; last.Code != CodeDMARCSyntax || last.Severity != SeverityError {
+		t.Errorf("last problem %+v, want the error dmarc_syntax", last)
+	}
+	if d.Valid() {
+		t.Error("valid with pct=abc")
 	}
 }
 

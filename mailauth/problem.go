@@ -132,7 +132,8 @@ const maxRecordFindings = 10
 // dropped.
 type findingBudget struct {
 	left, dropped int
-	code          Code
+	code          Code // of the first problem dropped
+	errCode       Code // of the first error dropped
 	droppedError  bool
 }
 
@@ -161,13 +162,18 @@ func (f findings) take(code Code, isError bool) bool {
 	if b.dropped == 0 {
 		b.code = code
 	}
+	if isError && !b.droppedError {
+		b.errCode = code
+	}
 	b.dropped++
 	b.droppedError = b.droppedError || isError
 	return false
 }
 
 // flush adds one problem counting those a capped f dropped: an error
-// when any of them was one, so that Valid is unchanged by the cap.
+// with the code of the first error dropped when any of them was one, so
+// that Valid is unchanged by the cap and the code has its documented
+// severity; else a warning with the code of the first dropped.
 func (f findings) flush() {
 	b := f.budget
 	if b == nil || b.dropped == 0 {
@@ -176,7 +182,7 @@ func (f findings) flush() {
 	msg := fmt.Sprintf("and %d more problems, not listed", b.dropped)
 	f.budget = nil
 	if b.droppedError {
-		f.fail(b.code, msg)
+		f.fail(b.errCode, msg)
 	} else {
 		f.warn(b.code, msg)
 	}

@@ -3,8 +3,10 @@ package resolver
 import (
 	"context"
 	"errors"
+	"net"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,7 +25,7 @@ func TestDNSSECBogusFromUnbound(t *testing.T) {
 	peers := dnssectest.Start(t, dnssectest.MailZones()...)
 	for _, ede := range []bool{true, false} {
 		addr := peers.Validator(t, ede)
-		r, err := New(Config{Servers: []string{addr}, Timeout: 10 * time.Second, Attempts: 1})
+		r, err := New(Config{Servers: []string{addr}, Timeout: 10 * time.Second}) // the default Attempts
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,4 +105,71 @@ func TestDNSSECBogusOrOutage(t *testing.T) {
 	if got := srv.QueriesFor("down.example.test", dns.TypeMX); got != 2 || !srv.LastFlags().CD {
 		t.Errorf("outage: %d queries (CD on the last: %v), want 2: the question, then with CD", got, srv.LastFlags().CD)
 	}
+}
+
+// Without EDE, the CD question tells bogus data from a transient
+// failure with the default Attempts, and whatever the other servers do:
+// a bogus verdict is not retried into a plain SERVFAIL, and a SERVFAIL
+// that the plain question no longer gets is not bogus.
+func TestDNSSECBogusWithoutEDE(t *testing.T) {
+	bogusAt := func(req *dns.Msg, _ int) int { // SERVFAIL unless CD, as Unbound with "ede: no"
+		if req.CheckingDisabled {
+			return dns.RcodeSuccess
+		}
+		return dns.RcodeServerFailure
+	}
+	onceDown := func(_ *dns.Msg, n int) int { // one SERVFAIL, then answers
+		if n == 1 {
+			return dns.RcodeServerFailure
+		}
+		return dns.RcodeSuccess
+	}
+	silent := resolvertest.Start(t, resolvertest.Config{Drop: []string{"example.test"}})
+	for _, tc := range []struct {
+		name     string
+		servers  []string
+		attempts int
+		bogus    bool
+	}{
+		{"bogus, default attempts", []string{scripted(t, bogusAt)}, 0, true},
+		{"bogus, then a silent server", []string{scripted(t, bogusAt), silent.Addr}, 1, true},
+		{"bogus, three attempts", []string{scripted(t, bogusAt)}, 3, true},
+		{"one transient SERVFAIL, one attempt", []string{scripted(t, onceDown)}, 1, false},
+		{"one transient SERVFAIL, default attempts", []string{scripted(t, onceDown)}, 0, false},
+	} {
+		r, err := New(Config{Servers: tc.servers, Attempts: tc.attempts, Timeout: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mx, err := r.LookupMX(context.Background(), "example.test")
+		switch {
+		case tc.bogus && (!errors.Is(err, ErrDNSSECBogus) || !errors.Is(err, ErrServFail)):
+			t.Errorf("%s: err = %v, want ErrServFail and ErrDNSSECBogus", tc.name, err)
+		case !tc.bogus && (err != nil || len(mx) != 1):
+			t.Errorf("%s: LookupMX = %v, %v; want the record", tc.name, mx, err)
+		}
+	}
+}
+
+// scripted serves, on loopback UDP, the MX record of example.test with
+// the rcode rcode(req, n) gives the n-th query (from 1): records with
+// NOERROR, none otherwise.
+func scripted(t *testing.T, rcode func(req *dns.Msg, n int) int) string {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n atomic.Int64
+	srv := &dns.Server{PacketConn: pc, Handler: dns.HandlerFunc(func(w dns.ResponseWriter, req *dns.Msg) {
+		m := new(dns.Msg)
+		m.SetRcode(req, rcode(req, int(n.Add(1))))
+		m.RecursionAvailable = true
+		if m.Rcode == dns.RcodeSuccess {
+			m.Answer = append(m.Answer, &dns.MX{Hdr: dns.RR_Header{Name: req.Question[0].Name, Rrtype: dns.TypeMX, Class: dns.ClassINET, Ttl: 60}, Preference: 10, Mx: "mx.example.test."})
+		}
+		w.WriteMsg(m)
+	})}
+	go srv.ActivateAndServe()
+	t.Cleanup(func() { srv.Shutdown() })
+	return pc.LocalAddr().String()
 }

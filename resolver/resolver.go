@@ -35,6 +35,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/netip"
 	"slices"
@@ -81,9 +82,11 @@ var (
 	// Expired, Signature Not Yet Valid, DNSKEY Missing, RRSIGs Missing,
 	// No Zone Key Bit Set, NSEC Missing) or, when the server sends none,
 	// by asking again with the CD bit (checking disabled, RFC 4035
-	// section 3.2.2): a server that then answers has the data and
-	// refused it for its signatures. Only a validating server reports
-	// it; LookupError.ExtendedErrors has the codes.
+	// section 3.2.2): a server that then answers, and fails the plain
+	// question once more, has the data and refused it for its
+	// signatures. It is a verdict, not retried with other attempts or
+	// servers. Only a validating server reports it;
+	// LookupError.ExtendedErrors has the codes.
 	ErrDNSSECBogus = errors.New("the answer failed DNSSEC validation (bogus)")
 )
 
@@ -247,6 +250,11 @@ type Resolver struct {
 // is empty and /etc/resolv.conf cannot be read, and with [ErrNoServers]
 // when no server is left. New sends no query.
 func New(cfg Config) (*Resolver, error) {
+	return newFrom(cfg, "/etc/resolv.conf")
+}
+
+// newFrom is New, with resolvConf in place of /etc/resolv.conf.
+func newFrom(cfg Config, resolvConf string) (*Resolver, error) {
 	r := &Resolver{
 		timeout:     cfg.Timeout,
 		attempts:    cfg.Attempts,
@@ -257,9 +265,13 @@ func New(cfg Config) (*Resolver, error) {
 		now:         time.Now,
 	}
 	if len(cfg.Servers) == 0 {
-		cc, err := dns.ClientConfigFromFile("/etc/resolv.conf")
+		cc, err := dns.ClientConfigFromFile(resolvConf)
 		if err != nil {
-			return nil, fmt.Errorf("resolver: reading /etc/resolv.conf: %w", err)
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // it names the file again
+			}
+			return nil, fmt.Errorf("%w: Servers is empty, and %s cannot be read: %w", ErrInvalidConfig, resolvConf, err)
 		}
 		for _, s := range cc.Servers {
 			r.servers = append(r.servers, net.JoinHostPort(s, cc.Port))
@@ -563,10 +575,16 @@ func (r *Resolver) resolve(ctx context.Context, fqdn string, qtype uint16) resul
 				return r.answer(fqdn, qtype, reply)
 			}
 			ede = extendedErrors(reply)
+			bogus := false
 			switch reply.Rcode {
 			case dns.RcodeServerFailure:
 				last = ErrServFail
-				if r.bogus(ctx, m, server, ede, &askedCD[i]) {
+				var answered *dns.Msg
+				bogus, answered = r.bogus(ctx, m, server, ede, &askedCD[i])
+				if answered != nil {
+					return r.answer(fqdn, qtype, answered)
+				}
+				if bogus {
 					last = fmt.Errorf("%w: %w", ErrServFail, ErrDNSSECBogus)
 				}
 			case dns.RcodeRefused:
@@ -577,28 +595,45 @@ func (r *Resolver) resolve(ctx context.Context, fqdn string, qtype uint16) resul
 			for _, e := range ede {
 				last = fmt.Errorf("%w; %s", last, e)
 			}
+			if bogus {
+				// A verdict on the data, not a failure to retry: another
+				// attempt or server must not turn it into an outage.
+				return fail(last)
+			}
 		}
 	}
 	return fail(last)
 }
 
 // bogus reports whether the SERVFAIL of server to m, with its Extended
-// DNS Errors ede, is a failed DNSSEC validation: an EDE says so, or,
-// without one, the server answers the question asked again with the CD
-// bit (checking disabled), which it does once per lookup (*askedCD).
-// The records of that answer are never used.
-func (r *Resolver) bogus(ctx context.Context, m *dns.Msg, server string, ede []ExtendedError, askedCD *bool) bool {
+// DNS Errors ede, is a failed DNSSEC validation. An EDE says so. Without
+// one, the server is asked the question again with the CD bit (checking
+// disabled), once per lookup (*askedCD); when it answers that, it is
+// asked once more without CD, to tell bogus data from a transient
+// failure: a SERVFAIL again is bogus, and an answer (NOERROR or
+// NXDOMAIN) is returned as answered, the result of the lookup. The
+// records of the CD answer are never used.
+func (r *Resolver) bogus(ctx context.Context, m *dns.Msg, server string, ede []ExtendedError, askedCD *bool) (bogus bool, answered *dns.Msg) {
 	if slices.ContainsFunc(ede, ExtendedError.Bogus) {
-		return true
+		return true, nil
 	}
 	if *askedCD || ctx.Err() != nil {
-		return false
+		return false, nil
 	}
 	*askedCD = true
 	cd := m.Copy()
 	cd.CheckingDisabled = true
-	reply, err := r.exchange(ctx, cd, server)
-	return err == nil && (reply.Rcode == dns.RcodeSuccess || reply.Rcode == dns.RcodeNameError)
+	if reply, err := r.exchange(ctx, cd, server); err != nil || reply.Rcode != dns.RcodeSuccess && reply.Rcode != dns.RcodeNameError {
+		return false, nil
+	}
+	reply, err := r.exchange(ctx, m, server)
+	switch {
+	case err != nil:
+		return false, nil
+	case reply.Rcode == dns.RcodeSuccess || reply.Rcode == dns.RcodeNameError:
+		return false, reply
+	}
+	return reply.Rcode == dns.RcodeServerFailure, nil
 }
 
 // exchange sends m to server over UDP, and again over TCP when the reply

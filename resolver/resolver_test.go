@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/netip"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -428,6 +430,19 @@ func TestNewServers(t *testing.T) {
 	}
 	if _, err := New(Config{Servers: []string{" "}}); !errors.Is(err, ErrNoServers) {
 		t.Errorf("no usable servers: err = %v, want ErrNoServers", err)
+	}
+}
+
+// Without Servers, an unreadable resolv.conf is an invalid configuration,
+// as New's doc says, and the message names the file once.
+func TestNewUnreadableResolvConf(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "resolv.conf") // never created
+	_, err := newFrom(Config{}, path)
+	if !errors.Is(err, ErrInvalidConfig) || !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("err = %v, want ErrInvalidConfig and fs.ErrNotExist", err)
+	}
+	if n := strings.Count(err.Error(), path); n != 1 {
+		t.Errorf("err = %v: names the file %d times, want once", err, n)
 	}
 }
 

@@ -91,6 +91,8 @@ func ProbeCases() []ProbeCase {
 			Status: "rejected", Code: 550, Rcpts: 1, Reach: "invalid", Why: []string{"mailbox_not_found"}},
 		{Name: "no such user, no enhanced code", Other: Reply(550, nil, "<bob@mx.test>... User unknown"), Addr: "bob@mx.test",
 			Status: "rejected", Code: 550, Rcpts: 1, Reach: "invalid", Why: []string{"mailbox_not_found"}},
+		{Name: "no such user, the echoed address has a blaming word", Other: Reply(550, []int{5, 1, 1}, "<reputation@mx.test>: Recipient address rejected: User unknown"), Addr: "reputation@mx.test",
+			Status: "rejected", Code: 550, Rcpts: 1, Reach: "invalid", Why: []string{"mailbox_not_found"}},
 		{Name: "catch-all", Addr: "bob@mx.test",
 			Status: "catch_all", Code: 250, Rcpts: 2, Reach: "risky", Why: []string{"catch_all"}},
 
@@ -120,8 +122,16 @@ func ProbeCases() []ProbeCase {
 			Addr: "ana@mx.test", Status: "unknown", Reason: "greylisted", Code: 450, Rcpts: 1, Reach: "unknown", Why: undecided},
 		{Name: "unclassified refusal", Other: Reply(550, nil, "Rejected"),
 			Addr: "ana@mx.test", Status: "unknown", Reason: "unclassified", Code: 550, Rcpts: 1, Reach: "unknown", Why: undecided},
+		{Name: "the prober's access disabled", Other: Reply(554, nil, "Your access to this mail system has been disabled"),
+			Addr: "ana@mx.test", Status: "unknown", Reason: "unclassified", Code: 554, Rcpts: 1, Reach: "unknown", Why: undecided},
 		{Name: "random recipient refused for rate", Known: known, Other: Reply(550, []int{5, 7, 1}, "Rate limit exceeded, try later"),
 			Addr: "ana@mx.test", Status: "unknown", Reason: "rate_limited", Code: 250, Rcpts: 2, Reach: "unknown", Why: undecided},
+		// RFC 5321 section 4.5.3.1.10: a 552 for too many recipients is
+		// to be treated as temporary; it says nothing of the mailbox.
+		{Name: "random recipient refused as too many recipients", Known: known, Other: Reply(552, []int{5, 5, 3}, "Too many recipients"),
+			Addr: "ana@mx.test", Status: "unknown", Reason: "protocol_error", Code: 250, Rcpts: 2, Reach: "unknown", Why: undecided},
+		{Name: "random recipient refused as too many recipients, no enhanced code", Known: known, Other: Reply(552, nil, "Too many recipients"),
+			Addr: "ana@mx.test", Status: "unknown", Reason: "protocol_error", Code: 250, Rcpts: 2, Reach: "unknown", Why: undecided},
 
 		{Name: "full, enhanced code", Other: Reply(552, []int{5, 2, 2}, "Mailbox full"),
 			Addr: "ana@mx.test", Status: "unknown", Reason: "mailbox_full", Code: 552, MailboxFull: true, Rcpts: 1, Reach: "risky", Why: []string{"mailbox_full"}},

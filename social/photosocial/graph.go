@@ -34,6 +34,13 @@ const (
 	DefaultGraphAPIVersion = "v25.0"
 )
 
+// GraphFieldRetryInterval is how long a Graph provider, after business
+// discovery refused optional media fields (code 100, "supported
+// fields"), keeps asking for fewer: then it asks for the full set again.
+// A refusal seen once is not taken as final, since it may have come from
+// one account or a version the app was moved off since.
+const GraphFieldRetryInterval = time.Hour
+
 // GraphConfig configures a [Graph] provider.
 type GraphConfig struct {
 	// Token is the app user's access token (instagram_basic and
@@ -54,7 +61,8 @@ type GraphConfig struct {
 	// major.minor ("v25.0"); default DefaultGraphAPIVersion. Requests go
 	// to BaseURL/APIVersion/... . Versions before v18.0 refuse
 	// thumbnail_url in business discovery: the media are then asked again
-	// without it, and the page's notes say so.
+	// without it, and the page's notes say so; later calls ask without it
+	// for GraphFieldRetryInterval, then try it again.
 	APIVersion string
 	// HTTPClient sends the requests; default a shared client. Redirects
 	// are followed only within the provider's host.
@@ -93,9 +101,12 @@ type Graph struct {
 	userID string
 	up     *upstream.Client // holds the token, behind a pointer
 	// refused is how many steps of graphDiscoveryFields the API has
-	// refused: later calls start past them. A pointer, so that Format's
-	// copy of a Graph copies no atomic.
+	// refused: later calls start past them until retryAt (Unix
+	// nanoseconds), GraphFieldRetryInterval after the last refusal.
+	// Pointers, so that Format's copy of a Graph copies no atomic.
 	refused *atomic.Int32
+	retryAt *atomic.Int64
+	now     func() time.Time
 }
 
 // Format implements fmt.Formatter: every verb prints the provider's type
@@ -130,7 +141,7 @@ func NewGraph(cfg GraphConfig) (*Graph, error) {
 		return nil, err
 	}
 	up.BaseURL += "/" + version
-	return &Graph{userID: cfg.UserID, up: up, refused: new(atomic.Int32)}, nil
+	return &Graph{userID: cfg.UserID, up: up, refused: new(atomic.Int32), retryAt: new(atomic.Int64), now: time.Now}, nil
 }
 
 // Name implements Provider.
@@ -159,7 +170,9 @@ const graphDiscoveryRequiredFields = "id,caption,comments_count,like_count,media
 // for, and on that refusal (code 100, which does not name the field) the
 // media are asked again without it; should the API refuse username and
 // children too, with the required fields only. Each step's note says what
-// is missing. The sources are in photosocialtest/fixtures/graph/SOURCES.md.
+// is missing. Later calls start at the step reached, for
+// GraphFieldRetryInterval. The sources are in
+// photosocialtest/fixtures/graph/SOURCES.md.
 var graphDiscoveryFields = []struct{ fields, note string }{
 	{graphDiscoveryRequiredFields + ",thumbnail_url,username,children{id,media_type,media_url,thumbnail_url}", ""},
 	{graphDiscoveryRequiredFields + ",username,children{id,media_type,media_url}", thumbnailRefusalNote},
@@ -366,7 +379,7 @@ func (g *Graph) UserMedia(ctx context.Context, q UserMediaQuery) (MediaPage, err
 	cursor := m[1]
 	skip, _ := strconv.Atoi(m[2]) // "" is 0
 	var page MediaPage
-	step := int(g.refused.Load())
+	step := g.startStep()
 	for _, s := range graphDiscoveryFields[1 : step+1] {
 		page.Notes = append(page.Notes, s.note)
 	}
@@ -378,9 +391,9 @@ func (g *Graph) UserMedia(ctx context.Context, q UserMediaQuery) (MediaPage, err
 		d, err := g.discover(ctx, q.Username, "id,"+edge+"{"+graphDiscoveryFields[step].fields+"}")
 		for errors.Is(err, errFieldRefused) && step+1 < len(graphDiscoveryFields) {
 			step++
-			// A version that refuses a field always does: later calls
-			// start here.
+			// Later calls start here, for GraphFieldRetryInterval.
 			raiseTo(g.refused, int32(step))
+			g.retryAt.Store(g.now().Add(GraphFieldRetryInterval).UnixNano())
 			page.Notes = append(page.Notes, graphDiscoveryFields[step].note)
 			d, err = g.discover(ctx, q.Username, "id,"+edge+"{"+graphDiscoveryFields[step].fields+"}")
 		}
@@ -411,6 +424,18 @@ func (g *Graph) UserMedia(ctx context.Context, q UserMediaQuery) (MediaPage, err
 		}
 	}
 	return page, nil
+}
+
+// startStep is the step of graphDiscoveryFields a call starts at: past
+// the steps refused, until GraphFieldRetryInterval after the last
+// refusal; then the first again.
+func (g *Graph) startStep() int {
+	step := g.refused.Load()
+	if step > 0 && g.now().UnixNano() >= g.retryAt.Load() {
+		g.refused.CompareAndSwap(step, 0)
+		return 0
+	}
+	return int(step)
 }
 
 // raiseTo raises n to v when it is lower.

@@ -699,6 +699,21 @@ func TestGraphFieldRefusal(t *testing.T) {
 	if err != nil || len(asked) != 1 || asked[0] != "business_discovery.username(northwind.coffee){id,media.limit(2){"+graphDiscoveryRequiredFields+"}}" || len(l.Notes) != 2 {
 		t.Errorf("second call: asked %q, notes %q, %v", asked, l.Notes, err)
 	}
+	// After GraphFieldRetryInterval, the full set is asked again, and an
+	// API that serves it again gets no fewer fields.
+	start := time.Now()
+	g.now = func() time.Time { return start.Add(GraphFieldRetryInterval - time.Second) }
+	asked = nil
+	c.Posts(context.Background(), PostsRequest{Username: "northwind.coffee", Limit: 2})
+	if len(asked) != 1 || strings.Contains(asked[0], "children") {
+		t.Errorf("before the interval: asked %q", asked)
+	}
+	g.now = func() time.Time { return start.Add(GraphFieldRetryInterval + time.Second) }
+	asked = nil
+	c.Posts(context.Background(), PostsRequest{Username: "northwind.coffee", Limit: 2})
+	if len(asked) != 3 || !strings.Contains(asked[0], "thumbnail_url,username,children") {
+		t.Errorf("after the interval: asked %q, want the full set first", asked)
+	}
 	// A refusal of the required fields is an upstream error, asked once more at most.
 	asked = nil
 	g = graphServer(t, func(r *http.Request) (int, string) {
