@@ -40,11 +40,9 @@ const (
 	DefaultStoreRetry  = 2 * time.Minute
 	// DefaultMaxOwnerRowsInFlight and DefaultMaxOwnerRowsStored are one
 	// job of DefaultMaxRows: an owner may have one such job being
-	// checked, and keep the results of one, at a time. For rows of 27
-	// bytes (which verify-list turns into 77) that is about 100 MB of
-	// results, under half of the in-process DefaultMaxMemory, which two
-	// such jobs of one owner filled, and about 80 MB of Redis, where ten
-	// took 790 MB.
+	// checked, and keep the results of one, at a time. For rows of 31
+	// bytes that is 116 MB of results in process, under half of
+	// DefaultMaxMemory, and about 80 MB of Redis, where ten took 790 MB.
 	DefaultMaxOwnerRowsInFlight = 1_000_000
 	DefaultMaxOwnerRowsStored   = 1_000_000
 	DefaultMaxOwnerJobs         = 1000
@@ -123,17 +121,16 @@ type Config struct {
 	// DefaultMaxBytes (64 MiB).
 	MaxBytes int64
 	// MaxMemory bounds the bytes of rows and results that the in-process
-	// queue holds, over all its jobs. Each chunk is admitted for its rows
-	// plus room for its results: a result row repeats its input row
-	// (padded to the header's width) and the address twice
-	// (normalized_email, did_you_mean) beside fixed columns, so a chunk
-	// of B bytes and R rows in a file of W columns is counted as
-	// 4*B + R*(W+160) bytes until its results replace it (verify-list's
-	// output measures 3.9 times its input for 28-byte rows). So the
-	// total held stays under MaxMemory; a submission that would go over
-	// it is refused with SERVICE_UNAVAILABLE, and nothing of it is kept.
-	// Default DefaultMaxMemory (256 MiB). Unused with Redis, whose memory
-	// is bounded by its own maxmemory.
+	// queue holds, over all its jobs: a chunk's rows count from their
+	// upload, and its results, in their place, from when they are stored.
+	// A submission that would go over it is refused with
+	// SERVICE_UNAVAILABLE, and nothing of it is kept; results that would
+	// go over it are not stored: their job waits, as on a full Redis, and
+	// fails after StoreRetry, saying why. Results measure about 3.5 times
+	// their rows: a job of 1,000,000 rows of 31-byte addresses holds
+	// 33 MB of rows, then 116 MB of results, so two such jobs fit in the
+	// default. Default DefaultMaxMemory (256 MiB). Unused with Redis,
+	// whose memory is bounded by its own maxmemory.
 	MaxMemory int64
 	// MaxOwnerRowsInFlight bounds the rows of an owner's jobs that have
 	// not ended (being uploaded, queued or running): a submission that
@@ -444,23 +441,6 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// resultRowBytes bounds what the result columns of one row take beyond
-// the addresses they repeat: five booleans, the longest reason, MX
-// status, reachability and reasons, separators and a line end.
-const resultRowBytes = email.MaxCSVResultBytes
-
-// chunkHold is what a chunk of rows rows and size bytes, of a file width
-// columns wide, is counted for against Config.MaxMemory until its result
-// is stored: its rows plus its expected result. A result row is its
-// input row (padded to width columns) followed by the result columns,
-// two of which (normalized_email, did_you_mean) repeat the address:
-// at most 3*size + rows*(width+resultRowBytes), as measured from the
-// output of verify-list (28-byte rows come back as 108 bytes; 4-byte rows
-// as 71).
-func chunkHold(size, rows, width int) int64 {
-	return int64(size) + 3*int64(size) + int64(rows)*int64(width+resultRowBytes)
-}
-
 // Submit reads the CSV file once, stores its rows in chunks (one chunk in
 // memory at a time), and queues the job. A file over a limit is refused
 // with the limit named as soon as it passes it: too many rows, or a row
@@ -564,7 +544,7 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 	buf := make([]byte, 0, 4096)
 	rows, inChunk := 0, 0
 	flush := func() error {
-		if err := m.st.putInput(ctx, id, mt.chunks, buf, chunkHold(len(buf), inChunk, len(header)), mt.expires); err != nil {
+		if err := m.st.putInput(ctx, id, mt.chunks, buf, mt.expires); err != nil {
 			return m.storeError(ctx, "store the rows", err)
 		}
 		mt.chunks++

@@ -246,7 +246,7 @@ func (s *redisStore) repair(ctx context.Context, owner string, now time.Time) er
 	return nil
 }
 
-func (s *redisStore) putInput(ctx context.Context, id string, n int, data []byte, _ int64, expires time.Time) error {
+func (s *redisStore) putInput(ctx context.Context, id string, n int, data []byte, expires time.Time) error {
 	return s.rdb.SetArgs(ctx, s.chunkKey(id, "in", n), data, redis.SetArgs{ExpireAt: expires}).Err()
 }
 

@@ -104,10 +104,8 @@ type store interface {
 	// is gone, or an upload silent for longer than uploadSilence.
 	repair(ctx context.Context, owner string, now time.Time) error
 
-	// putInput stores the input rows of chunk n of job id. hold is what
-	// the chunk is counted for against a memory bound until its result
-	// is stored: its rows and the most its result is expected to take.
-	putInput(ctx context.Context, id string, n int, data []byte, hold int64, expires time.Time) error
+	// putInput stores the input rows of chunk n of job id.
+	putInput(ctx context.Context, id string, n int, data []byte, expires time.Time) error
 	// create stores the job as creating (Redis) or queued (memory).
 	create(ctx context.Context, id string, mt *meta) error
 	// enqueue queues the chunks of the job, in its owner's turn.
