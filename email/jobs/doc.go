@@ -113,13 +113,14 @@
 //     ends; Submit and Run must be on the same Manager.
 //   - The workers keep the process under Config.CPUs cores on average
 //     (GOMAXPROCS-1 by default): after each chunk, when the process has
-//     been busier than that since the previous one (the runtime's own
-//     count of busy and idle processors), they pause for as long as the
-//     excess took. Rows answered from the DNS cache take only CPU, and a
-//     large job of them once kept both cores of a 2-core machine busy:
-//     a cheap route's p99 went from 1.5 to 21 ms. Paced, it stays under
-//     10 ms; the job pays in time what the routes need, more when they
-//     are busy, nothing while its rows wait on DNS.
+//     been busier than that since the previous one (the CPU time the
+//     system counts for the process, where it is known: on Unix), they
+//     pause for as long as the excess took. Rows answered from the DNS
+//     cache take only CPU, and a large job of them unpaced keeps both
+//     cores of a 2-core machine busy: a cheap route's p99 went from 1.5
+//     to 21 ms. Paced, it stays under 10 ms; the job pays in time what
+//     the routes need, more when they are busy, nothing while its rows
+//     wait on DNS.
 //   - Rows are checked by the Verifier of Config.Verifier with
 //     ValidateStream: the checks of a bulk validation, never the SMTP
 //     probe, each chunk's domains looked up once through the shared
