@@ -122,7 +122,9 @@ type Config struct {
 	MaxBytes int64
 	// MaxMemory bounds the bytes of rows and results that the in-process
 	// queue holds, over all its jobs: a chunk's rows count from their
-	// upload, and its results, in their place, from when they are stored.
+	// upload, and its results, in their place, from when they are stored;
+	// a job's header row (its bytes and 16 a column) counts for as long
+	// as its record is kept, after the job has ended too.
 	// A submission that would go over it is refused with
 	// SERVICE_UNAVAILABLE, and nothing of it is kept; results that would
 	// go over it are not stored: their job waits, as on a full Redis, and
@@ -148,8 +150,11 @@ type Config struct {
 	// Default DefaultMaxOwnerRowsStored (1,000,000); negative: no bound.
 	MaxOwnerRowsStored int
 	// MaxOwnerJobs bounds the jobs an owner has stored, whatever their
-	// status, until they expire or are deleted. Default
-	// DefaultMaxOwnerJobs (1,000); negative: no bound.
+	// status, until they expire or are deleted. A job's record keeps its
+	// header row (up to MaxRowBytes), so with Redis this bounds an
+	// owner's records to MaxOwnerJobs times MaxRowBytes (64 MiB by
+	// default) beside its rows; in process, headers count against
+	// MaxMemory. Default DefaultMaxOwnerJobs (1,000); negative: no bound.
 	MaxOwnerJobs int
 	// StoreRetry bounds how long a running job's results may fail to be
 	// stored (Redis full under maxmemory, read-only, loading, out of

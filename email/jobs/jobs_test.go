@@ -490,11 +490,14 @@ func TestInProcessMemoryIsBounded(t *testing.T) {
 	if fb.Reason == nil || !strings.Contains(*fb.Reason, "memory limit") {
 		t.Errorf("a job whose results do not fit failed with reason %v, want one naming the memory limit", fb.Reason)
 	}
-	if held := jobs.HeldBytes(m); held != out {
-		t.Errorf("after the job that did not fit failed, %d bytes are held, want the first job's results, %d", held, out)
+	hdr := jobs.HeaderBytes([]string{"name", "Email", "note"}) // a failed job keeps its record
+	if held := jobs.HeldBytes(m); held != out+hdr {
+		t.Errorf("after the job that did not fit failed, %d bytes are held, want the first job's results and the second's header, %d", held, out+hdr)
 	}
-	if _, err := m.Delete(ctx, "key-a", a.ID); err != nil {
-		t.Fatal(err)
+	for _, id := range []string{a.ID, b.ID} {
+		if _, err := m.Delete(ctx, "key-a", id); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if held := jobs.HeldBytes(m); held != 0 {
 		t.Errorf("with no job left, %d bytes are held", held)
@@ -540,6 +543,46 @@ func TestDefaultConfigTakesDefaultJobs(t *testing.T) {
 	if held, rows := jobs.HeldBytes(m), 2*int64(b.Len()+jobs.DefaultMaxRows); held > rows {
 		t.Errorf("two uploads of %d bytes hold %d bytes, want at most their rows, %d", b.Len(), held, rows)
 	}
+}
+
+// A job's header row counts against Config.MaxMemory for as long as its
+// record is kept, after it has ended too: jobs of one row and a wide
+// header, cancelled at once, fill the limit and are then refused.
+func TestHeadersCountAgainstMemory(t *testing.T) {
+	const limit = 8 << 20
+	m := manager(t, jobs.Config{MaxMemory: limit, MaxOwnerJobs: -1})
+	var file bytes.Buffer
+	for i := range jobs.MaxColumns {
+		if i > 0 {
+			file.WriteByte(',')
+		}
+		fmt.Fprintf(&file, "c%062d", i) // 64 KB of header
+	}
+	file.WriteString("\nsomeone@example.test\n")
+	ctx := context.Background()
+	for n := range 1000 {
+		held := jobs.HeldBytes(m)
+		j, err := m.Submit(ctx, jobs.SubmitRequest{Owner: "key-a", File: bytes.NewReader(file.Bytes())})
+		if err != nil {
+			if e := envelope.From(err); e.Code != envelope.CodeServiceUnavailable {
+				t.Fatalf("job %d: %v, want SERVICE_UNAVAILABLE", n, err)
+			}
+			if now := jobs.HeldBytes(m); now != held {
+				t.Errorf("a refused file changed the bytes held: %d, then %d", held, now)
+			}
+			if held < limit*9/10 {
+				t.Errorf("refused with %d bytes held of %d", held, limit)
+			}
+			return
+		}
+		if _, err := m.Cancel(ctx, "key-a", j.ID); err != nil {
+			t.Fatal(err)
+		}
+		if held := jobs.HeldBytes(m); held > limit {
+			t.Fatalf("%d jobs hold %d bytes, over MaxMemory %d", n+1, held, limit)
+		}
+	}
+	t.Fatalf("1000 jobs of a %d-byte header admitted under MaxMemory %d; %d bytes counted", file.Len(), limit, jobs.HeldBytes(m))
 }
 
 // A chunk that takes several ClaimIdles (slow DNS) stays with the worker

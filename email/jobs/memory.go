@@ -28,7 +28,8 @@ type memStore struct {
 
 type memJob struct {
 	meta
-	size     int64 // bytes of in and out
+	size     int64 // bytes of in and out, and hdr
+	hdr      int64 // what the header counts for: kept until the job is forgotten
 	in, out  map[int][]byte
 	seen     map[dupKey]struct{}
 	mx       map[string]struct{}
@@ -192,14 +193,38 @@ func (s *memStore) create(_ context.Context, id string, mt *meta) error {
 	defer s.mu.Unlock()
 	s.dropExpired(time.Now())
 	j := s.jobs[id]
+	hdr := headerBytes(mt.header)
+	if !s.fits(hdr - j.headerHeld()) {
+		return s.errMemoryFull()
+	}
 	if j == nil {
 		j = newMemJob()
 		s.jobs[id] = j
 	}
+	j.resize(hdr-j.hdr, s)
+	j.hdr = hdr
 	j.meta = *mt
 	j.meta.header = slices.Clone(mt.header)
 	j.next = mt.chunks // nothing to hand out until enqueued
 	return nil
+}
+
+// headerBytes is what a job's header row counts for against the limit,
+// as long as the job is kept: its bytes and a string header each.
+func headerBytes(header []string) int64 {
+	n := int64(len(header)) * 16
+	for _, h := range header {
+		n += int64(len(h))
+	}
+	return n
+}
+
+// headerHeld returns the bytes j's header counts for, 0 when j is nil.
+func (j *memJob) headerHeld() int64 {
+	if j == nil {
+		return 0
+	}
+	return j.hdr
 }
 
 func (s *memStore) enqueue(_ context.Context, id string, _ *meta) error {
@@ -334,7 +359,8 @@ func (s *memStore) output(_ context.Context, id string, n int) ([]byte, error) {
 }
 
 // end ends the job and frees its rows and results: a cancelled or failed
-// job has no results to serve.
+// job has no results to serve. Its header is kept, and counted, with its
+// record.
 func (s *memStore) end(_ context.Context, id string, st Status, reason string, now time.Time) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -343,7 +369,7 @@ func (s *memStore) end(_ context.Context, id string, st Status, reason string, n
 		return false, nil
 	}
 	j.status, j.reason, j.finished = st, reason, now
-	j.resize(-j.size, s)
+	j.resize(j.hdr-j.size, s) // the record stays, header included
 	clear(j.in)
 	clear(j.out)
 	j.seen = nil
