@@ -771,7 +771,9 @@ func ResultHeader(header []string) []string {
 // the header of [ResultHeader], then one row per input row, in input
 // order, each input row (padded with empty fields to the header's width)
 // followed by its result columns as `quiver email verify-list` writes
-// them. It streams one chunk at a time. While the job is not done it
+// them. It streams the results in pieces of at most 64 KiB, read one at
+// a time from the store, so that a download holds one piece whatever the
+// chunks' size. While the job is not done it
 // returns a CONFLICT error wrapping [ErrNotDone] and writes nothing.
 func (m *Manager) Results(ctx context.Context, owner, id string, w io.Writer) error {
 	mt, err := m.load(ctx, owner, id)
@@ -791,16 +793,20 @@ func (m *Manager) Results(ctx context.Context, owner, id string, w io.Writer) er
 	if err := cw.Error(); err != nil {
 		return fmt.Errorf("jobs: writing results: %w", err)
 	}
+	var werr error
+	write := func(p []byte) error {
+		_, werr = w.Write(p)
+		return werr
+	}
 	for n := range mt.chunks {
-		out, err := m.st.output(ctx, id, n)
-		if err != nil {
+		found, err := m.st.output(ctx, id, n, write)
+		switch {
+		case werr != nil:
+			return fmt.Errorf("jobs: writing results: %w", werr)
+		case err != nil:
 			return m.storeError(ctx, "read the results of job "+id, err)
-		}
-		if out == nil {
+		case !found:
 			return fmt.Errorf("jobs: results of job %s chunk %d are missing (expired or deleted?)", id, n)
-		}
-		if _, err := w.Write(out); err != nil {
-			return fmt.Errorf("jobs: writing results: %w", err)
 		}
 	}
 	return nil

@@ -379,6 +379,58 @@ func TestResultsKeepBytes(t *testing.T) {
 	}
 }
 
+// Results reads a chunk's results from the store in pieces of at most
+// 64 KiB, one at a time, on both backends: a download holds one piece,
+// whatever the size of the chunk (here 1 MB of rows, more of results).
+func TestResultsAreReadInPieces(t *testing.T) {
+	v, err := email.New(email.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rdb := newRedis(t)
+	var file bytes.Buffer
+	file.WriteString("email,note\n")
+	note := strings.Repeat("n", 2000)
+	for i := range 1000 {
+		fmt.Fprintf(&file, "user%d@example.test,%s\n", i, note)
+	}
+	want := expected(t, v, file.Bytes())
+	for _, backend := range []string{"memory", "redis"} {
+		t.Run(backend, func(t *testing.T) {
+			cfg := jobs.Config{Verifier: v}
+			if backend == "redis" {
+				cfg.Redis = rdb
+			}
+			m := manager(t, cfg)
+			run(t, m)
+			j, err := m.Submit(context.Background(), jobs.SubmitRequest{Owner: "k", File: bytes.NewReader(file.Bytes())})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wait(t, m, "k", j.ID, time.Minute, isDone)
+			var w pieceWriter
+			if err := m.Results(context.Background(), "k", j.ID, &w); err != nil {
+				t.Fatal(err)
+			}
+			if w.most > 64<<10 {
+				t.Errorf("Results wrote %d bytes at once, want pieces of at most 64 KiB", w.most)
+			}
+			sameRows(t, w.Bytes(), want)
+		})
+	}
+}
+
+// pieceWriter keeps what is written to it, and the most written at once.
+type pieceWriter struct {
+	bytes.Buffer
+	most int
+}
+
+func (w *pieceWriter) Write(p []byte) (int, error) {
+	w.most = max(w.most, len(p))
+	return w.Buffer.Write(p)
+}
+
 // Every worker instance stops mid-job (its chunks in hand are cut
 // short) and a new one starts: it claims the abandoned chunks after
 // ClaimIdle, the job completes with every row once, and the claims are

@@ -349,13 +349,22 @@ func (s *memStore) finish(_ context.Context, id string, n int, res *chunkResult,
 	return true, false, nil
 }
 
-func (s *memStore) output(_ context.Context, id string, n int) ([]byte, error) {
+func (s *memStore) output(_ context.Context, id string, n int, write func([]byte) error) (bool, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	var out []byte // never changed once stored
 	if j := s.job(id); j != nil {
-		return j.out[n], nil
+		out = j.out[n]
 	}
-	return nil, nil
+	s.mu.Unlock()
+	for p := range slices.Chunk(out, outputPiece) {
+		if write == nil {
+			break
+		}
+		if err := write(p); err != nil {
+			return true, err
+		}
+	}
+	return out != nil, nil
 }
 
 // end ends the job and frees its rows and results: a cancelled or failed

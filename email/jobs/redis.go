@@ -447,8 +447,26 @@ func (s *redisStore) input(ctx context.Context, id string, n int) ([]byte, error
 	return s.get(ctx, s.chunkKey(id, "in", n))
 }
 
-func (s *redisStore) output(ctx context.Context, id string, n int) ([]byte, error) {
-	return s.get(ctx, s.chunkKey(id, "out", n))
+func (s *redisStore) output(ctx context.Context, id string, n int, write func([]byte) error) (bool, error) {
+	key := s.chunkKey(id, "out", n)
+	size, err := s.rdb.StrLen(ctx, key).Result()
+	if err != nil || size == 0 { // a chunk's results are never empty
+		return false, err
+	}
+	for at := int64(0); write != nil && at < size; at += outputPiece {
+		want := min(outputPiece, size-at)
+		p, err := s.rdb.GetRange(ctx, key, at, at+want-1).Bytes()
+		if err != nil {
+			return true, err
+		}
+		if int64(len(p)) != want {
+			return false, nil // deleted or expired meanwhile
+		}
+		if err := write(p); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
 }
 
 // finishScript stores a chunk's results once and counts them once: the
