@@ -1,13 +1,16 @@
 package httpapi_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -422,5 +425,57 @@ func TestStalledUploadIsCut(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("a stalled upload still holds the connection 30 s after a 300 ms read deadline")
+	}
+}
+
+// An upload that stops before its end gets a fixed answer that names no
+// address of the server or the client: 408 when it stalls past the read
+// deadline, 400 when the connection ends early.
+func TestStoppedUploadAnswersPlainly(t *testing.T) {
+	m, err := jobs.New(jobs.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Jobs: m, SlowWriteTimeout: 300 * time.Millisecond})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	ct, body := jobForm(t, nil, []byte("email\n"+strings.Repeat("someone@example.test\n", 500)))
+	for _, c := range []struct {
+		name   string
+		stall  bool
+		status int
+		want   string
+	}{
+		{"stalled", true, http.StatusRequestTimeout, "did not arrive in time"},
+		{"cut", false, http.StatusBadRequest, "the upload stopped before its end"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			fmt.Fprintf(conn, "POST /v1/email/bulk/jobs HTTP/1.1\r\nHost: quiver.test\r\nX-Gateway-Key: k\r\nX-Gateway-Host: test\r\n"+
+				"Content-Type: %s\r\nContent-Length: %d\r\n\r\n", ct, body.Len())
+			conn.Write(body.Bytes()[:body.Len()/2])
+			if !c.stall {
+				conn.(*net.TCPConn).CloseWrite()
+			}
+			conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+			res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != c.status || !strings.Contains(string(raw), c.want) {
+				t.Errorf("status %d %s, want %d saying %q", res.StatusCode, raw, c.status, c.want)
+			}
+			for _, leak := range []string{"127.0.0.1", "tcp", "EOF", "timeout"} {
+				if strings.Contains(string(raw), leak) {
+					t.Errorf("the answer %s names %q", raw, leak)
+				}
+			}
+		})
 	}
 }
