@@ -68,7 +68,7 @@
 //   - Quotas per owner: rows in flight (of its jobs that have not
 //     ended), rows stored (of its jobs being uploaded, queued, running or
 //     done) and jobs stored, Config.MaxOwnerRowsInFlight,
-//     MaxOwnerRowsStored and MaxOwnerJobs. An owner's index (a hash in
+//     MaxOwnerRowsStored and MaxOwnerJobsStored. An owner's index (a hash in
 //     the owner's hash slot: job, state, rows, expiry) is the count; one
 //     script reads it and grants rows, so concurrent submissions of one
 //     owner cannot pass a quota together. Rows are granted a chunk ahead

@@ -149,13 +149,13 @@ type Config struct {
 	// Retry-After of the time until the earliest of them expires.
 	// Default DefaultMaxOwnerRowsStored (1,000,000); negative: no bound.
 	MaxOwnerRowsStored int
-	// MaxOwnerJobs bounds the jobs an owner has stored, whatever their
+	// MaxOwnerJobsStored bounds the jobs an owner has stored, whatever their
 	// status, until they expire or are deleted. A job's record keeps its
 	// header row (up to MaxRowBytes), so with Redis this bounds an
-	// owner's records to MaxOwnerJobs times MaxRowBytes (64 MiB by
+	// owner's records to MaxOwnerJobsStored times MaxRowBytes (64 MiB by
 	// default) beside its rows; in process, headers count against
 	// MaxMemory. Default DefaultMaxOwnerJobs (1,000); negative: no bound.
-	MaxOwnerJobs int
+	MaxOwnerJobsStored int
 	// StoreRetry bounds how long a running job's results may fail to be
 	// stored (Redis full under maxmemory, read-only, loading, out of
 	// reach) before the job fails with the reason. Meanwhile its chunks
@@ -348,7 +348,7 @@ func New(cfg Config) (*Manager, error) {
 	def(&cfg.MaxAttempts, DefaultMaxAttempts)
 	def(&cfg.MaxOwnerRowsInFlight, DefaultMaxOwnerRowsInFlight)
 	def(&cfg.MaxOwnerRowsStored, DefaultMaxOwnerRowsStored)
-	def(&cfg.MaxOwnerJobs, DefaultMaxOwnerJobs)
+	def(&cfg.MaxOwnerJobsStored, DefaultMaxOwnerJobs)
 	def(&cfg.CPUs, max(1, runtime.GOMAXPROCS(0)-1))
 	if cfg.StoreRetry == 0 {
 		cfg.StoreRetry = DefaultStoreRetry
@@ -617,7 +617,7 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 
 // quotas returns the bounds of an owner's jobs.
 func (m *Manager) quotas() quotas {
-	return quotas{rowsInFlight: m.cfg.MaxOwnerRowsInFlight, rowsStored: m.cfg.MaxOwnerRowsStored, jobs: m.cfg.MaxOwnerJobs}
+	return quotas{rowsInFlight: m.cfg.MaxOwnerRowsInFlight, rowsStored: m.cfg.MaxOwnerRowsStored, jobs: m.cfg.MaxOwnerJobsStored}
 }
 
 // quotaError is the RATE_LIMIT_EXCEEDED error of a file refused at row
@@ -645,7 +645,7 @@ func (m *Manager) quotaError(ref *refusal, rows int) error {
 			"this key's others hold %d, and this file passes the quota at row %d. Delete a job, or retry after %s, when the earliest expires",
 			qe.Limit, ref.used, rows, secs)
 	default:
-		qe.Limit, qe.Used = m.cfg.MaxOwnerJobs, ref.used
+		qe.Limit, qe.Used = m.cfg.MaxOwnerJobsStored, ref.used
 		msg = fmt.Sprintf("quota of jobs stored exceeded: a key may have %d jobs stored until they expire or are deleted, "+
 			"and this key has %d. Delete a job, or retry after %s, when the earliest expires", qe.Limit, ref.used, secs)
 	}

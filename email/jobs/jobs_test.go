@@ -604,7 +604,7 @@ func TestDefaultConfigTakesDefaultJobs(t *testing.T) {
 // header, cancelled at once, fill the limit and are then refused.
 func TestHeadersCountAgainstMemory(t *testing.T) {
 	const limit = 8 << 20
-	m := manager(t, jobs.Config{MaxMemory: limit, MaxOwnerJobs: -1})
+	m := manager(t, jobs.Config{MaxMemory: limit, MaxOwnerJobsStored: -1})
 	var file bytes.Buffer
 	for i := range jobs.MaxColumns {
 		if i > 0 {

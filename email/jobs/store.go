@@ -80,7 +80,7 @@ type quotas struct {
 // refusal is a store's answer to a reservation over a quota.
 type refusal struct {
 	quota Quota
-	used  int // what the owner's other jobs hold (for QuotaJobs, the jobs)
+	used  int // what the owner's other jobs hold (for QuotaJobsStored, the jobs)
 	// earliest is when the earliest job counted by the quota expires
 	// (stored quotas).
 	earliest time.Time
