@@ -44,7 +44,7 @@
 //     for the million rows queued before it, whoever submitted them; and
 //     an owner's small job does not wait for its own large one either.
 //     A worker with nothing to do waits on a list that new jobs push to.
-//   - Crash safety and many instances, as before: a chunk handed out is
+//   - Crash safety and many instances: a chunk handed out is
 //     leased (a sorted set, by when its worker last showed life); a
 //     worker checking a chunk shows life every third of
 //     Config.ClaimIdle, and a chunk whose worker has been silent for

@@ -42,7 +42,7 @@ const (
 	// job of DefaultMaxRows: an owner may have one such job being
 	// checked, and keep the results of one, at a time. For rows of 31
 	// bytes that is 116 MB of results in process, under half of
-	// DefaultMaxMemory, and about 80 MB of Redis, where ten took 790 MB.
+	// DefaultMaxMemory, and about 80 MB of Redis.
 	DefaultMaxOwnerRowsInFlight = 1_000_000
 	DefaultMaxOwnerRowsStored   = 1_000_000
 	DefaultMaxOwnerJobs         = 1000
@@ -87,9 +87,10 @@ type Config struct {
 	// Verifier of email.Config's defaults.
 	Verifier *email.Verifier
 	// Redis, when set, holds the jobs, their rows and results, and the
-	// stream of chunks that the workers of every instance sharing it read
-	// through one consumer group. Default (nil): an in-process queue; the
-	// jobs live in memory and are lost when the process ends.
+	// queue of their chunks (a ring of owners, each with its jobs in
+	// turn) that the workers of every instance sharing it take from.
+	// Default (nil): an in-process queue; the jobs live in memory and are
+	// lost when the process ends.
 	Redis redis.UniversalClient
 	// Prefix is the prefix of every Redis key. Default DefaultPrefix.
 	Prefix string
@@ -380,7 +381,7 @@ func New(cfg Config) (*Manager, error) {
 		m.log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Redis != nil {
-		m.st = newRedisStore(cfg.Redis, cfg.Prefix, consumerName())
+		m.st = newRedisStore(cfg.Redis, cfg.Prefix, workerName())
 	} else {
 		m.st = newMemStore(cfg.MaxMemory)
 	}
@@ -392,8 +393,9 @@ func New(cfg Config) (*Manager, error) {
 	return m, nil
 }
 
-// consumerName names this process's workers in the consumer group.
-func consumerName() string {
+// workerName names this process's workers in the queue's leases and its
+// count of workers.
+func workerName() string {
 	host, _ := os.Hostname()
 	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), randomHex(4))
 }

@@ -56,14 +56,14 @@ const redisBlock = time.Second
 // Every key of a job expires at the job's expiry (PXAT), so a job and all
 // it holds go together; an owner's index expires with its last job.
 type redisStore struct {
-	rdb      redis.UniversalClient
-	prefix   string
-	q        string // the prefix of the queue's keys
-	consumer string
+	rdb    redis.UniversalClient
+	prefix string
+	q      string // the prefix of the queue's keys
+	worker string // this process's name in the queue
 }
 
-func newRedisStore(rdb redis.UniversalClient, prefix, consumer string) *redisStore {
-	return &redisStore{rdb: rdb, prefix: prefix, q: prefix + "{q}:", consumer: consumer}
+func newRedisStore(rdb redis.UniversalClient, prefix, worker string) *redisStore {
+	return &redisStore{rdb: rdb, prefix: prefix, q: prefix + "{q}:", worker: worker}
 }
 
 func (s *redisStore) key(id, part string) string { return s.prefix + "{" + id + "}:" + part }
@@ -619,7 +619,7 @@ return false
 
 func (s *redisStore) claim(ctx context.Context, idle time.Duration) (task, bool, error) {
 	keys := []string{s.q + "ring", s.q + "leases", s.q + "queued", s.q + "workers"}
-	v, err := claimScript.Run(ctx, s.rdb, keys, ms(time.Now()), idle.Milliseconds(), s.q, s.consumer).Slice()
+	v, err := claimScript.Run(ctx, s.rdb, keys, ms(time.Now()), idle.Milliseconds(), s.q, s.worker).Slice()
 	if errors.Is(err, redis.Nil) {
 		return task{}, false, nil
 	}
