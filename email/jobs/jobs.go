@@ -132,8 +132,12 @@ type Config struct {
 	// fails after StoreRetry, saying why. Results measure about 3.5 times
 	// their rows: a job of 1,000,000 rows of 31-byte addresses holds
 	// 33 MB of rows, then 116 MB of results, so two such jobs fit in the
-	// default. Default DefaultMaxMemory (256 MiB). Unused with Redis,
-	// whose memory is bounded by its own maxmemory.
+	// default. The bound is shared by every owner, with no share each:
+	// owners whose stored jobs fill it (each within MaxOwnerRowsStored)
+	// leave no room for another's large job until theirs expire or are
+	// deleted; for many owners of large jobs, raise it or use Redis.
+	// Default DefaultMaxMemory (256 MiB). Unused with Redis, whose memory
+	// is bounded by its own maxmemory.
 	MaxMemory int64
 	// MaxOwnerRowsInFlight bounds the rows of an owner's jobs that have
 	// not ended (being uploaded, queued or running): a submission that
