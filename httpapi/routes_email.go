@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"mime/multipart"
+	"net"
 	"net/http"
 
 	"github.com/quiverkit/quiver/email"
@@ -141,11 +142,18 @@ func isFilePart(part *multipart.Part) bool {
 }
 
 // multipartError classifies a failure to read the multipart body: over
-// the body limit is 413, anything else a malformed request.
+// the body limit is 413, a body that stalled past the read deadline 408,
+// one whose connection failed or ended early a fixed 400 (the error's
+// text would name the addresses of the connection), anything else a
+// malformed request.
 func multipartError(err error) error {
 	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
+	var ne net.Error
+	switch {
+	case errors.As(err, &tooBig), isTimeout(err):
 		return bodyReadError(err)
+	case errors.As(err, &ne), errors.Is(err, io.ErrUnexpectedEOF):
+		return envelope.Invalid("file", "the upload stopped before its end")
 	}
 	return envelope.Invalid("file", "the multipart body is malformed: "+err.Error())
 }

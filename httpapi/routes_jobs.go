@@ -276,14 +276,20 @@ func (p *lastPart) Read(b []byte) (int, error) {
 }
 
 // csvWriter writes a streamed CSV answer: the header goes out with the
-// first bytes, and each write gets Config.SlowWriteTimeout, so that a
-// client that reads steadily may take its time and one that stops does
-// not hold the stream.
+// first bytes, and each slice of at most csvSlice bytes gets
+// Config.SlowWriteTimeout, so that a client that reads steadily may take
+// its time, whatever the size of a write, and one that stops does not
+// hold the stream.
 type csvWriter struct {
 	w       http.ResponseWriter
 	timeout time.Duration
 	started bool
 }
+
+// csvSlice is the most a streamed CSV answer writes under one deadline:
+// at SlowWriteTimeout's default of 10 s, a client reading 4 KB a second
+// keeps up.
+const csvSlice = 32 << 10
 
 func (c *csvWriter) Write(b []byte) (int, error) {
 	if !c.started {
@@ -294,8 +300,19 @@ func (c *csvWriter) Write(b []byte) (int, error) {
 		h.Set("Cache-Control", "no-store")
 		c.w.WriteHeader(http.StatusOK)
 	}
-	if c.timeout > 0 {
-		_ = http.NewResponseController(c.w).SetWriteDeadline(time.Now().Add(c.timeout))
+	rc := http.NewResponseController(c.w)
+	n := 0
+	for first := true; first || len(b) > 0; first = false {
+		p := b[:min(len(b), csvSlice)]
+		if c.timeout > 0 {
+			_ = rc.SetWriteDeadline(time.Now().Add(c.timeout))
+		}
+		m, err := c.w.Write(p)
+		n += m
+		if err != nil {
+			return n, err
+		}
+		b = b[len(p):]
 	}
-	return c.w.Write(b)
+	return n, nil
 }

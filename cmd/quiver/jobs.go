@@ -89,7 +89,7 @@ func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, svc *servi
 	}
 	jcfg := jobs.Config{
 		Verifier: v, TTL: jc.ttl, ClaimIdle: jc.claimIdle, MaxRows: jc.maxRows, MaxBytes: jc.maxBytes, MaxMemory: jc.maxMemory,
-		MaxOwnerRowsInFlight: jc.keyInFlight, MaxOwnerRowsStored: jc.keyStored, MaxOwnerJobs: jc.keyJobs, StoreRetry: jc.storeRetry, CPUs: jc.cpus,
+		MaxOwnerRowsInFlight: jc.keyInFlight, MaxOwnerRowsStored: jc.keyStored, MaxOwnerJobsStored: jc.keyJobs, StoreRetry: jc.storeRetry, CPUs: jc.cpus,
 		Workers: max(jc.workers, 1), Logger: logger, Metrics: cfg.Metrics,
 	}
 	if rc.client != nil { // a nil *redis.Client in the interface would not be nil

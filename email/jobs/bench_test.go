@@ -23,7 +23,7 @@ func BenchmarkJob(b *testing.B) {
 	for i := range 20_000 {
 		fmt.Fprintf(&file, "user%d@d%d.test\n", i, i%1000)
 	}
-	m := manager(b, jobs.Config{Verifier: v, MaxOwnerRowsStored: -1, MaxOwnerRowsInFlight: -1, MaxOwnerJobs: -1})
+	m := manager(b, jobs.Config{Verifier: v, MaxOwnerRowsStored: -1, MaxOwnerRowsInFlight: -1, MaxOwnerJobsStored: -1})
 	run(b, m)
 	ctx := context.Background()
 	warm := submit(b, m, "k", file.Bytes()) // the cache filled

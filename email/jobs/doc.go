@@ -44,7 +44,7 @@
 //     for the million rows queued before it, whoever submitted them; and
 //     an owner's small job does not wait for its own large one either.
 //     A worker with nothing to do waits on a list that new jobs push to.
-//   - Crash safety and many instances, as before: a chunk handed out is
+//   - Crash safety and many instances: a chunk handed out is
 //     leased (a sorted set, by when its worker last showed life); a
 //     worker checking a chunk shows life every third of
 //     Config.ClaimIdle, and a chunk whose worker has been silent for
@@ -68,7 +68,7 @@
 //   - Quotas per owner: rows in flight (of its jobs that have not
 //     ended), rows stored (of its jobs being uploaded, queued, running or
 //     done) and jobs stored, Config.MaxOwnerRowsInFlight,
-//     MaxOwnerRowsStored and MaxOwnerJobs. An owner's index (a hash in
+//     MaxOwnerRowsStored and MaxOwnerJobsStored. An owner's index (a hash in
 //     the owner's hash slot: job, state, rows, expiry) is the count; one
 //     script reads it and grants rows, so concurrent submissions of one
 //     owner cannot pass a quota together. Rows are granted a chunk ahead
@@ -113,13 +113,14 @@
 //     ends; Submit and Run must be on the same Manager.
 //   - The workers keep the process under Config.CPUs cores on average
 //     (GOMAXPROCS-1 by default): after each chunk, when the process has
-//     been busier than that since the previous one (the runtime's own
-//     count of busy and idle processors), they pause for as long as the
-//     excess took. Rows answered from the DNS cache take only CPU, and a
-//     large job of them once kept both cores of a 2-core machine busy:
-//     a cheap route's p99 went from 1.5 to 21 ms. Paced, it stays under
-//     10 ms; the job pays in time what the routes need, more when they
-//     are busy, nothing while its rows wait on DNS.
+//     been busier than that since the previous one (the CPU time the
+//     system counts for the process, where it is known: on Unix), they
+//     pause for as long as the excess took. Rows answered from the DNS
+//     cache take only CPU, and a large job of them unpaced keeps both
+//     cores of a 2-core machine busy: a cheap route's p99 went from 1.5
+//     to 21 ms. Paced, it stays under 10 ms; the job pays in time what
+//     the routes need, more when they are busy, nothing while its rows
+//     wait on DNS.
 //   - Rows are checked by the Verifier of Config.Verifier with
 //     ValidateStream: the checks of a bulk validation, never the SMTP
 //     probe, each chunk's domains looked up once through the shared

@@ -198,7 +198,7 @@ func ExampleManager_Delete() {
 
 // A submission past a quota of its owner is refused, naming the quota.
 func ExampleQuotaError() {
-	m, err := jobs.New(jobs.Config{MaxOwnerJobs: 1})
+	m, err := jobs.New(jobs.Config{MaxOwnerJobsStored: 1})
 	if err != nil {
 		log.Fatal(err)
 	}

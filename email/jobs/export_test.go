@@ -15,6 +15,9 @@ func HeldBytes(m *Manager) int64 {
 	return s.used
 }
 
+// HeaderBytes is what a job's header counts for against Config.MaxMemory.
+func HeaderBytes(header []string) int64 { return headerBytes(header) }
+
 // QueueDepth returns the chunks of m's store queued or being checked.
 func QueueDepth(m *Manager) int64 {
 	n, err := m.st.depth(context.Background())

@@ -271,14 +271,14 @@ func TestQuotaRowsStoredAndDelete(t *testing.T) {
 // owner keeps is bounded too.
 func TestDeleteRunningAndQuotaJobs(t *testing.T) {
 	srv := dns(t, 200, resolvertest.Config{Delay: 20 * time.Millisecond})
-	cfg := jobs.Config{MaxOwnerJobs: 2, ChunkRows: 20, Verifier: verifier(t, srv.Addr, -1, 4)}
+	cfg := jobs.Config{MaxOwnerJobsStored: 2, ChunkRows: 20, Verifier: verifier(t, srv.Addr, -1, 4)}
 	backends(t, cfg, func(t *testing.T, m *jobs.Manager, rdb *redis.Client) {
 		run(t, m)
 		ctx := context.Background()
 		j := submit(t, m, "a", listCSV(2000, 200))
 		submit(t, m, "a", rowsFile(1))
 		_, err := m.Submit(ctx, jobs.SubmitRequest{Owner: "a", File: bytes.NewReader(rowsFile(1))})
-		quotaErr(t, err, jobs.QuotaJobs, 2)
+		quotaErr(t, err, jobs.QuotaJobsStored, 2)
 
 		wait(t, m, "a", j.ID, 30*time.Second, func(j jobs.Job) bool { return j.Done > 0 })
 		c, err := m.Delete(ctx, "a", j.ID)

@@ -36,7 +36,7 @@ func FuzzSubmit(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	m, err := jobs.New(jobs.Config{Verifier: v, ChunkRows: 3, ChunkBytes: 64, MaxRows: 100, MaxBytes: 4096, MaxOwnerJobs: -1})
+	m, err := jobs.New(jobs.Config{Verifier: v, ChunkRows: 3, ChunkBytes: 64, MaxRows: 100, MaxBytes: 4096, MaxOwnerJobsStored: -1})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -40,11 +40,9 @@ const (
 	DefaultStoreRetry  = 2 * time.Minute
 	// DefaultMaxOwnerRowsInFlight and DefaultMaxOwnerRowsStored are one
 	// job of DefaultMaxRows: an owner may have one such job being
-	// checked, and keep the results of one, at a time. For rows of 27
-	// bytes (which verify-list turns into 77) that is about 100 MB of
-	// results, under half of the in-process DefaultMaxMemory, which two
-	// such jobs of one owner filled, and about 80 MB of Redis, where ten
-	// took 790 MB.
+	// checked, and keep the results of one, at a time. For rows of 31
+	// bytes that is 116 MB of results in process, under half of
+	// DefaultMaxMemory, and about 80 MB of Redis.
 	DefaultMaxOwnerRowsInFlight = 1_000_000
 	DefaultMaxOwnerRowsStored   = 1_000_000
 	DefaultMaxOwnerJobs         = 1000
@@ -89,9 +87,10 @@ type Config struct {
 	// Verifier of email.Config's defaults.
 	Verifier *email.Verifier
 	// Redis, when set, holds the jobs, their rows and results, and the
-	// stream of chunks that the workers of every instance sharing it read
-	// through one consumer group. Default (nil): an in-process queue; the
-	// jobs live in memory and are lost when the process ends.
+	// queue of their chunks (a ring of owners, each with its jobs in
+	// turn) that the workers of every instance sharing it take from.
+	// Default (nil): an in-process queue; the jobs live in memory and are
+	// lost when the process ends.
 	Redis redis.UniversalClient
 	// Prefix is the prefix of every Redis key. Default DefaultPrefix.
 	Prefix string
@@ -123,15 +122,20 @@ type Config struct {
 	// DefaultMaxBytes (64 MiB).
 	MaxBytes int64
 	// MaxMemory bounds the bytes of rows and results that the in-process
-	// queue holds, over all its jobs. Each chunk is admitted for its rows
-	// plus room for its results: a result row repeats its input row
-	// (padded to the header's width) and the address twice
-	// (normalized_email, did_you_mean) beside fixed columns, so a chunk
-	// of B bytes and R rows in a file of W columns is counted as
-	// 4*B + R*(W+160) bytes until its results replace it (verify-list's
-	// output measures 3.9 times its input for 28-byte rows). So the
-	// total held stays under MaxMemory; a submission that would go over
-	// it is refused with SERVICE_UNAVAILABLE, and nothing of it is kept.
+	// queue holds, over all its jobs: a chunk's rows count from their
+	// upload, and its results, in their place, from when they are stored;
+	// a job's header row (its bytes and 16 a column) counts for as long
+	// as its record is kept, after the job has ended too.
+	// A submission that would go over it is refused with
+	// SERVICE_UNAVAILABLE, and nothing of it is kept; results that would
+	// go over it are not stored: their job waits, as on a full Redis, and
+	// fails after StoreRetry, saying why. Results measure about 3.5 times
+	// their rows: a job of 1,000,000 rows of 31-byte addresses holds
+	// 33 MB of rows, then 116 MB of results, so two such jobs fit in the
+	// default. The bound is shared by every owner, with no share each:
+	// owners whose stored jobs fill it (each within MaxOwnerRowsStored)
+	// leave no room for another's large job until theirs expire or are
+	// deleted; for many owners of large jobs, raise it or use Redis.
 	// Default DefaultMaxMemory (256 MiB). Unused with Redis, whose memory
 	// is bounded by its own maxmemory.
 	MaxMemory int64
@@ -150,10 +154,13 @@ type Config struct {
 	// Retry-After of the time until the earliest of them expires.
 	// Default DefaultMaxOwnerRowsStored (1,000,000); negative: no bound.
 	MaxOwnerRowsStored int
-	// MaxOwnerJobs bounds the jobs an owner has stored, whatever their
-	// status, until they expire or are deleted. Default
-	// DefaultMaxOwnerJobs (1,000); negative: no bound.
-	MaxOwnerJobs int
+	// MaxOwnerJobsStored bounds the jobs an owner has stored, whatever their
+	// status, until they expire or are deleted. A job's record keeps its
+	// header row (up to MaxRowBytes), so with Redis this bounds an
+	// owner's records to MaxOwnerJobsStored times MaxRowBytes (64 MiB by
+	// default) beside its rows; in process, headers count against
+	// MaxMemory. Default DefaultMaxOwnerJobs (1,000); negative: no bound.
+	MaxOwnerJobsStored int
 	// StoreRetry bounds how long a running job's results may fail to be
 	// stored (Redis full under maxmemory, read-only, loading, out of
 	// reach) before the job fails with the reason. Meanwhile its chunks
@@ -346,7 +353,7 @@ func New(cfg Config) (*Manager, error) {
 	def(&cfg.MaxAttempts, DefaultMaxAttempts)
 	def(&cfg.MaxOwnerRowsInFlight, DefaultMaxOwnerRowsInFlight)
 	def(&cfg.MaxOwnerRowsStored, DefaultMaxOwnerRowsStored)
-	def(&cfg.MaxOwnerJobs, DefaultMaxOwnerJobs)
+	def(&cfg.MaxOwnerJobsStored, DefaultMaxOwnerJobs)
 	def(&cfg.CPUs, max(1, runtime.GOMAXPROCS(0)-1))
 	if cfg.StoreRetry == 0 {
 		cfg.StoreRetry = DefaultStoreRetry
@@ -378,7 +385,7 @@ func New(cfg Config) (*Manager, error) {
 		m.log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Redis != nil {
-		m.st = newRedisStore(cfg.Redis, cfg.Prefix, consumerName())
+		m.st = newRedisStore(cfg.Redis, cfg.Prefix, workerName())
 	} else {
 		m.st = newMemStore(cfg.MaxMemory)
 	}
@@ -390,8 +397,9 @@ func New(cfg Config) (*Manager, error) {
 	return m, nil
 }
 
-// consumerName names this process's workers in the consumer group.
-func consumerName() string {
+// workerName names this process's workers in the queue's leases and its
+// count of workers.
+func workerName() string {
 	host, _ := os.Hostname()
 	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), randomHex(4))
 }
@@ -442,23 +450,6 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
-}
-
-// resultRowBytes bounds what the result columns of one row take beyond
-// the addresses they repeat: five booleans, the longest reason, MX
-// status, reachability and reasons, separators and a line end.
-const resultRowBytes = email.MaxCSVResultBytes
-
-// chunkHold is what a chunk of rows rows and size bytes, of a file width
-// columns wide, is counted for against Config.MaxMemory until its result
-// is stored: its rows plus its expected result. A result row is its
-// input row (padded to width columns) followed by the result columns,
-// two of which (normalized_email, did_you_mean) repeat the address:
-// at most 3*size + rows*(width+resultRowBytes), as measured from the
-// output of verify-list (28-byte rows come back as 108 bytes; 4-byte rows
-// as 71).
-func chunkHold(size, rows, width int) int64 {
-	return int64(size) + 3*int64(size) + int64(rows)*int64(width+resultRowBytes)
 }
 
 // Submit reads the CSV file once, stores its rows in chunks (one chunk in
@@ -564,7 +555,7 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 	buf := make([]byte, 0, 4096)
 	rows, inChunk := 0, 0
 	flush := func() error {
-		if err := m.st.putInput(ctx, id, mt.chunks, buf, chunkHold(len(buf), inChunk, len(header)), mt.expires); err != nil {
+		if err := m.st.putInput(ctx, id, mt.chunks, buf, mt.expires); err != nil {
 			return m.storeError(ctx, "store the rows", err)
 		}
 		mt.chunks++
@@ -632,7 +623,7 @@ func (m *Manager) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
 
 // quotas returns the bounds of an owner's jobs.
 func (m *Manager) quotas() quotas {
-	return quotas{rowsInFlight: m.cfg.MaxOwnerRowsInFlight, rowsStored: m.cfg.MaxOwnerRowsStored, jobs: m.cfg.MaxOwnerJobs}
+	return quotas{rowsInFlight: m.cfg.MaxOwnerRowsInFlight, rowsStored: m.cfg.MaxOwnerRowsStored, jobs: m.cfg.MaxOwnerJobsStored}
 }
 
 // quotaError is the RATE_LIMIT_EXCEEDED error of a file refused at row
@@ -660,7 +651,7 @@ func (m *Manager) quotaError(ref *refusal, rows int) error {
 			"this key's others hold %d, and this file passes the quota at row %d. Delete a job, or retry after %s, when the earliest expires",
 			qe.Limit, ref.used, rows, secs)
 	default:
-		qe.Limit, qe.Used = m.cfg.MaxOwnerJobs, ref.used
+		qe.Limit, qe.Used = m.cfg.MaxOwnerJobsStored, ref.used
 		msg = fmt.Sprintf("quota of jobs stored exceeded: a key may have %d jobs stored until they expire or are deleted, "+
 			"and this key has %d. Delete a job, or retry after %s, when the earliest expires", qe.Limit, ref.used, secs)
 	}
@@ -786,7 +777,9 @@ func ResultHeader(header []string) []string {
 // the header of [ResultHeader], then one row per input row, in input
 // order, each input row (padded with empty fields to the header's width)
 // followed by its result columns as `quiver email verify-list` writes
-// them. It streams one chunk at a time. While the job is not done it
+// them. It streams the results in pieces of at most 64 KiB, read one at
+// a time from the store, so that a download holds one piece whatever the
+// chunks' size. While the job is not done it
 // returns a CONFLICT error wrapping [ErrNotDone] and writes nothing.
 func (m *Manager) Results(ctx context.Context, owner, id string, w io.Writer) error {
 	mt, err := m.load(ctx, owner, id)
@@ -806,16 +799,20 @@ func (m *Manager) Results(ctx context.Context, owner, id string, w io.Writer) er
 	if err := cw.Error(); err != nil {
 		return fmt.Errorf("jobs: writing results: %w", err)
 	}
+	var werr error
+	write := func(p []byte) error {
+		_, werr = w.Write(p)
+		return werr
+	}
 	for n := range mt.chunks {
-		out, err := m.st.output(ctx, id, n)
-		if err != nil {
+		found, err := m.st.output(ctx, id, n, write)
+		switch {
+		case werr != nil:
+			return fmt.Errorf("jobs: writing results: %w", werr)
+		case err != nil:
 			return m.storeError(ctx, "read the results of job "+id, err)
-		}
-		if out == nil {
+		case !found:
 			return fmt.Errorf("jobs: results of job %s chunk %d are missing (expired or deleted?)", id, n)
-		}
-		if _, err := w.Write(out); err != nil {
-			return fmt.Errorf("jobs: writing results: %w", err)
 		}
 	}
 	return nil

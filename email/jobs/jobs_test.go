@@ -379,6 +379,58 @@ func TestResultsKeepBytes(t *testing.T) {
 	}
 }
 
+// Results reads a chunk's results from the store in pieces of at most
+// 64 KiB, one at a time, on both backends: a download holds one piece,
+// whatever the size of the chunk (here 1 MB of rows, more of results).
+func TestResultsAreReadInPieces(t *testing.T) {
+	v, err := email.New(email.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rdb := newRedis(t)
+	var file bytes.Buffer
+	file.WriteString("email,note\n")
+	note := strings.Repeat("n", 2000)
+	for i := range 1000 {
+		fmt.Fprintf(&file, "user%d@example.test,%s\n", i, note)
+	}
+	want := expected(t, v, file.Bytes())
+	for _, backend := range []string{"memory", "redis"} {
+		t.Run(backend, func(t *testing.T) {
+			cfg := jobs.Config{Verifier: v}
+			if backend == "redis" {
+				cfg.Redis = rdb
+			}
+			m := manager(t, cfg)
+			run(t, m)
+			j, err := m.Submit(context.Background(), jobs.SubmitRequest{Owner: "k", File: bytes.NewReader(file.Bytes())})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wait(t, m, "k", j.ID, time.Minute, isDone)
+			var w pieceWriter
+			if err := m.Results(context.Background(), "k", j.ID, &w); err != nil {
+				t.Fatal(err)
+			}
+			if w.most > 64<<10 {
+				t.Errorf("Results wrote %d bytes at once, want pieces of at most 64 KiB", w.most)
+			}
+			sameRows(t, w.Bytes(), want)
+		})
+	}
+}
+
+// pieceWriter keeps what is written to it, and the most written at once.
+type pieceWriter struct {
+	bytes.Buffer
+	most int
+}
+
+func (w *pieceWriter) Write(p []byte) (int, error) {
+	w.most = max(w.most, len(p))
+	return w.Buffer.Write(p)
+}
+
 // Every worker instance stops mid-job (its chunks in hand are cut
 // short) and a new one starts: it claims the abandoned chunks after
 // ClaimIdle, the job completes with every row once, and the claims are
@@ -431,44 +483,82 @@ func counter(t *testing.T, reg *prometheus.Registry, name string) float64 {
 }
 
 // The in-process queue holds at most Config.MaxMemory bytes of rows and
-// results: admission reserves room for a chunk's results, so jobs
-// admitted up to the limit stay under it once checked; a file that would
-// go over is refused with 503 and leaves nothing behind, and the room
-// comes back when a job is gone.
+// results: a chunk's rows are counted when they are uploaded, and its
+// results, in their place, when they land. A file that would go over is
+// refused with 503 and leaves nothing behind; results that would go over
+// wait, as on a full Redis, and their job fails after StoreRetry saying
+// why, which frees its rows; the room comes back when a job is gone.
 func TestInProcessMemoryIsBounded(t *testing.T) {
 	srv := dns(t, 10, resolvertest.Config{})
 	file := listCSV(2000, 10) // some 54 KB of rows, 154 KB of results
-	limit := int64(len(file)) * 10
-	m := manager(t, jobs.Config{Verifier: verifier(t, srv.Addr, 0, 0), ChunkRows: 100, MaxMemory: limit, TTL: time.Hour})
 	ctx := context.Background()
-	var ids []string
-	for {
-		held := jobs.HeldBytes(m)
-		j, err := m.Submit(ctx, jobs.SubmitRequest{Owner: "key-a", File: bytes.NewReader(file)})
-		if err != nil {
-			if e := envelope.From(err); e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "limit of") {
-				t.Fatalf("job over MaxMemory: %v, want SERVICE_UNAVAILABLE naming the limit", err)
-			}
-			if now := jobs.HeldBytes(m); now != held {
-				t.Fatalf("a refused file changed the bytes held: %d, then %d", held, now)
-			}
-			break
-		}
-		ids = append(ids, j.ID)
-		if len(ids) > 20 {
-			t.Fatalf("%d files of %d bytes admitted under MaxMemory %d", len(ids), len(file), limit)
-		}
+	// What one job's results take, measured.
+	roomy := manager(t, jobs.Config{Verifier: verifier(t, srv.Addr, 0, 0), ChunkRows: 100})
+	run(t, roomy)
+	j, err := roomy.Submit(ctx, jobs.SubmitRequest{Owner: "key-a", File: bytes.NewReader(file)})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(ids) == 0 {
-		t.Fatal("no job admitted")
+	wait(t, roomy, "key-a", j.ID, 30*time.Second, isDone)
+	out := jobs.HeldBytes(roomy)
+	if out <= 2*int64(len(file)) {
+		t.Fatalf("a job's results hold %d bytes for a file of %d", out, len(file))
+	}
+	// Room for one job's results and another's rows, not its results.
+	limit := out + int64(len(file))*3/2
+	m := manager(t, jobs.Config{Verifier: verifier(t, srv.Addr, 0, 0), ChunkRows: 100, MaxMemory: limit,
+		TTL: time.Hour, StoreRetry: 500 * time.Millisecond})
+	submit := func() (jobs.Job, error) {
+		return m.Submit(ctx, jobs.SubmitRequest{Owner: "key-a", File: bytes.NewReader(file)})
+	}
+	a, err := submit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	stopped := make(chan struct{})
+	go func() { m.Run(wctx); close(stopped) }()
+	wait(t, m, "key-a", a.ID, 30*time.Second, isDone)
+	stop() // no result lands while the bytes held are compared
+	<-stopped
+	if held := jobs.HeldBytes(m); held != out {
+		t.Fatalf("a done job holds %d bytes, want its results, %d", held, out)
+	}
+	b, err := submit() // its rows fit; its results will not
+	if err != nil {
+		t.Fatalf("a file whose rows fit under MaxMemory: %v", err)
+	}
+	held := jobs.HeldBytes(m)
+	if _, err := submit(); err == nil {
+		t.Fatalf("a file over MaxMemory %d (held %d) was admitted", limit, held)
+	} else if e := envelope.From(err); e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "limit of") {
+		t.Fatalf("job over MaxMemory: %v, want SERVICE_UNAVAILABLE naming the limit", err)
+	}
+	if now := jobs.HeldBytes(m); now != held {
+		t.Fatalf("a refused file changed the bytes held: %d, then %d", held, now)
 	}
 	run(t, m)
-	for _, id := range ids {
-		wait(t, m, "key-a", id, 30*time.Second, isDone)
+	fb := wait(t, m, "key-a", b.ID, 30*time.Second, func(j jobs.Job) bool { return j.Status == jobs.StatusFailed })
+	if fb.Reason == nil || !strings.Contains(*fb.Reason, "memory limit") {
+		t.Errorf("a job whose results do not fit failed with reason %v, want one naming the memory limit", fb.Reason)
 	}
-	if held := jobs.HeldBytes(m); held > limit || held < int64(len(ids))*int64(len(file)) {
-		t.Errorf("%d jobs done hold %d bytes, want at most MaxMemory %d (and at least their results)", len(ids), held, limit)
+	hdr := jobs.HeaderBytes([]string{"name", "Email", "note"}) // a failed job keeps its record
+	if held := jobs.HeldBytes(m); held != out+hdr {
+		t.Errorf("after the job that did not fit failed, %d bytes are held, want the first job's results and the second's header, %d", held, out+hdr)
 	}
+	for _, id := range []string{a.ID, b.ID} {
+		if _, err := m.Delete(ctx, "key-a", id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if held := jobs.HeldBytes(m); held != 0 {
+		t.Errorf("with no job left, %d bytes are held", held)
+	}
+	c, err := submit()
+	if err != nil {
+		t.Fatalf("a file once a job is deleted: %v", err)
+	}
+	wait(t, m, "key-a", c.ID, 30*time.Second, isDone)
 	// An expired job frees its room: with a TTL of 1 ms, each job has
 	// expired when the next one comes.
 	short := manager(t, jobs.Config{Verifier: verifier(t, srv.Addr, 0, 0), ChunkRows: 100, MaxMemory: limit, TTL: time.Millisecond})
@@ -481,6 +571,72 @@ func TestInProcessMemoryIsBounded(t *testing.T) {
 	if _, err := jobs.New(jobs.Config{MaxMemory: -1}); !errors.Is(err, jobs.ErrInvalidConfig) {
 		t.Errorf("New with MaxMemory -1 = %v, want ErrInvalidConfig", err)
 	}
+}
+
+// A zero Config takes two jobs of DefaultMaxRows rows of 31-byte
+// addresses at once, in process, as Config.MaxMemory's default says: the
+// rows count, not what their results may take.
+func TestDefaultConfigTakesDefaultJobs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("email/jobs: two uploads of 32 MB")
+	}
+	m := manager(t, jobs.Config{})
+	var b bytes.Buffer
+	b.WriteString("email\n")
+	for i := range jobs.DefaultMaxRows {
+		fmt.Fprintf(&b, "user%07d@example-domain.test\n", i)
+	}
+	for i := range 2 {
+		if _, err := m.Submit(context.Background(), jobs.SubmitRequest{Owner: fmt.Sprint("key-", i), File: bytes.NewReader(b.Bytes())}); err != nil {
+			t.Fatalf("job %d of %d rows under the zero Config: %v", i+1, jobs.DefaultMaxRows, err)
+		}
+	}
+	// A stored row is its bytes and one byte of length per field; the
+	// header is counted apart.
+	rows := 2 * (int64(b.Len()+jobs.DefaultMaxRows) + jobs.HeaderBytes([]string{"email"}))
+	if held := jobs.HeldBytes(m); held > rows {
+		t.Errorf("two uploads of %d bytes hold %d bytes, want at most their rows and headers, %d", b.Len(), held, rows)
+	}
+}
+
+// A job's header row counts against Config.MaxMemory for as long as its
+// record is kept, after it has ended too: jobs of one row and a wide
+// header, cancelled at once, fill the limit and are then refused.
+func TestHeadersCountAgainstMemory(t *testing.T) {
+	const limit = 8 << 20
+	m := manager(t, jobs.Config{MaxMemory: limit, MaxOwnerJobsStored: -1})
+	var file bytes.Buffer
+	for i := range jobs.MaxColumns {
+		if i > 0 {
+			file.WriteByte(',')
+		}
+		fmt.Fprintf(&file, "c%062d", i) // 64 KB of header
+	}
+	file.WriteString("\nsomeone@example.test\n")
+	ctx := context.Background()
+	for n := range 1000 {
+		held := jobs.HeldBytes(m)
+		j, err := m.Submit(ctx, jobs.SubmitRequest{Owner: "key-a", File: bytes.NewReader(file.Bytes())})
+		if err != nil {
+			if e := envelope.From(err); e.Code != envelope.CodeServiceUnavailable {
+				t.Fatalf("job %d: %v, want SERVICE_UNAVAILABLE", n, err)
+			}
+			if now := jobs.HeldBytes(m); now != held {
+				t.Errorf("a refused file changed the bytes held: %d, then %d", held, now)
+			}
+			if held < limit*9/10 {
+				t.Errorf("refused with %d bytes held of %d", held, limit)
+			}
+			return
+		}
+		if _, err := m.Cancel(ctx, "key-a", j.ID); err != nil {
+			t.Fatal(err)
+		}
+		if held := jobs.HeldBytes(m); held > limit {
+			t.Fatalf("%d jobs hold %d bytes, over MaxMemory %d", n+1, held, limit)
+		}
+	}
+	t.Fatalf("1000 jobs of a %d-byte header admitted under MaxMemory %d; %d bytes counted", file.Len(), limit, jobs.HeldBytes(m))
 }
 
 // A chunk that takes longer than ClaimIdle (slow DNS) stays with the

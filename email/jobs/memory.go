@@ -2,6 +2,8 @@ package jobs
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -15,7 +17,7 @@ import (
 type memStore struct {
 	mu      sync.Mutex
 	limit   int64 // Config.MaxMemory: rows are refused past it
-	used    int64 // bytes of rows and results held or reserved, over all jobs
+	used    int64 // bytes of rows and results held, over all jobs
 	jobs    map[string]*memJob
 	owners  map[string]map[string]*ownerEntry // the quotas' index of each owner
 	ring    []string                          // owners with chunks to hand out, in turn
@@ -26,9 +28,9 @@ type memStore struct {
 
 type memJob struct {
 	meta
-	size     int64 // bytes of out, and hold of the chunks in
+	size     int64 // bytes of in and out, and hdr
+	hdr      int64 // what the header counts for: kept until the job is forgotten
 	in, out  map[int][]byte
-	hold     map[int]int64 // what a chunk in counts for: rows and result reserved
 	seen     map[dupKey]struct{}
 	mx       map[string]struct{}
 	attempts map[int]int
@@ -76,6 +78,11 @@ func (s *memStore) dropExpired(now time.Time) {
 	}
 }
 
+// errQueueFull is why results are not stored past Config.MaxMemory:
+// the job waits, as it does on a full Redis, and fails after
+// Config.StoreRetry.
+var errQueueFull = errors.New("jobs: the in-process job queue is full")
+
 // errMemoryFull is why rows are refused past Config.MaxMemory.
 func (s *memStore) errMemoryFull() error {
 	return envelope.Errorf(envelope.CodeServiceUnavailable,
@@ -83,7 +90,7 @@ func (s *memStore) errMemoryFull() error {
 }
 
 func newMemJob() *memJob {
-	return &memJob{in: map[int][]byte{}, out: map[int][]byte{}, hold: map[int]int64{},
+	return &memJob{in: map[int][]byte{}, out: map[int][]byte{},
 		seen: map[dupKey]struct{}{}, mx: map[string]struct{}{}, attempts: map[int]int{}}
 }
 
@@ -136,17 +143,13 @@ func (s *memStore) release(_ context.Context, owner, id string) error {
 // its owner's index under one lock.
 func (s *memStore) repair(context.Context, string, time.Time) error { return nil }
 
-// putInput admits a chunk when its hold (rows and reserved result) fits
-// under the limit: results are then stored within what was reserved.
-func (s *memStore) putInput(_ context.Context, id string, n int, data []byte, hold int64, expires time.Time) error {
+// putInput admits a chunk when its rows fit under the limit. Its result
+// is counted when it lands (see finish), in place of the rows.
+func (s *memStore) putInput(_ context.Context, id string, n int, data []byte, expires time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	hold = max(hold, int64(len(data)))
-	if s.used+hold > s.limit {
-		s.dropExpired(time.Now())
-		if s.used+hold > s.limit {
-			return s.errMemoryFull()
-		}
+	if !s.fits(int64(len(data) - len(s.jobs[id].inputOf(n)))) {
+		return s.errMemoryFull()
 	}
 	j := s.jobs[id]
 	if j == nil {
@@ -155,10 +158,27 @@ func (s *memStore) putInput(_ context.Context, id string, n int, data []byte, ho
 		j.status = "" // not visible until created
 		s.jobs[id] = j
 	}
-	j.resize(hold-j.hold[n], s)
-	j.hold[n] = hold
+	j.resize(int64(len(data)-len(j.in[n])), s)
 	j.in[n] = append([]byte(nil), data...)
 	return nil
+}
+
+// inputOf returns the rows of chunk n of j, nil when j is nil.
+func (j *memJob) inputOf(n int) []byte {
+	if j == nil {
+		return nil
+	}
+	return j.in[n]
+}
+
+// fits reports whether delta more bytes fit under the limit, once
+// expired jobs are dropped if need be. The caller holds s.mu.
+func (s *memStore) fits(delta int64) bool {
+	if s.used+delta <= s.limit {
+		return true
+	}
+	s.dropExpired(time.Now())
+	return s.used+delta <= s.limit
 }
 
 // resize adds delta bytes to the job's size and the store's total. The
@@ -173,14 +193,38 @@ func (s *memStore) create(_ context.Context, id string, mt *meta) error {
 	defer s.mu.Unlock()
 	s.dropExpired(time.Now())
 	j := s.jobs[id]
+	hdr := headerBytes(mt.header)
+	if !s.fits(hdr - j.headerHeld()) {
+		return s.errMemoryFull()
+	}
 	if j == nil {
 		j = newMemJob()
 		s.jobs[id] = j
 	}
+	j.resize(hdr-j.hdr, s)
+	j.hdr = hdr
 	j.meta = *mt
 	j.meta.header = slices.Clone(mt.header)
 	j.next = mt.chunks // nothing to hand out until enqueued
 	return nil
+}
+
+// headerBytes is what a job's header row counts for against the limit,
+// as long as the job is kept: its bytes and a string header each.
+func headerBytes(header []string) int64 {
+	n := int64(len(header)) * 16
+	for _, h := range header {
+		n += int64(len(h))
+	}
+	return n
+}
+
+// headerHeld returns the bytes j's header counts for, 0 when j is nil.
+func (j *memJob) headerHeld() int64 {
+	if j == nil {
+		return 0
+	}
+	return j.hdr
 }
 
 func (s *memStore) enqueue(_ context.Context, id string, _ *meta) error {
@@ -273,10 +317,13 @@ func (s *memStore) finish(_ context.Context, id string, n int, res *chunkResult,
 	if _, ok := j.out[n]; ok {
 		return false, false, nil
 	}
-	j.resize(int64(len(res.out))-j.hold[n], s)
+	delta := int64(len(res.out) - len(j.in[n])) // the result replaces the rows
+	if !s.fits(delta) {
+		return false, false, fmt.Errorf("%w: %d bytes of results do not fit in %d (Config.MaxMemory), %d held", errQueueFull, len(res.out), s.limit, s.used)
+	}
+	j.resize(delta, s)
 	j.out[n] = res.out
 	delete(j.in, n)
-	delete(j.hold, n)
 	c := &j.counts
 	c.rows += res.c.rows
 	c.valid += res.c.valid
@@ -302,17 +349,27 @@ func (s *memStore) finish(_ context.Context, id string, n int, res *chunkResult,
 	return true, false, nil
 }
 
-func (s *memStore) output(_ context.Context, id string, n int) ([]byte, error) {
+func (s *memStore) output(_ context.Context, id string, n int, write func([]byte) error) (bool, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	var out []byte // never changed once stored
 	if j := s.job(id); j != nil {
-		return j.out[n], nil
+		out = j.out[n]
 	}
-	return nil, nil
+	s.mu.Unlock()
+	for p := range slices.Chunk(out, outputPiece) {
+		if write == nil {
+			break
+		}
+		if err := write(p); err != nil {
+			return true, err
+		}
+	}
+	return out != nil, nil
 }
 
 // end ends the job and frees its rows and results: a cancelled or failed
-// job has no results to serve.
+// job has no results to serve. Its header is kept, and counted, with its
+// record.
 func (s *memStore) end(_ context.Context, id string, st Status, reason string, now time.Time) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -321,9 +378,8 @@ func (s *memStore) end(_ context.Context, id string, st Status, reason string, n
 		return false, nil
 	}
 	j.status, j.reason, j.finished = st, reason, now
-	j.resize(-j.size, s)
+	j.resize(j.hdr-j.size, s) // the record stays, header included
 	clear(j.in)
-	clear(j.hold)
 	clear(j.out)
 	j.seen = nil
 	return true, nil

@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"context"
-	"runtime/metrics"
 	"sync"
 	"time"
 )
@@ -17,33 +16,28 @@ import (
 // pauses no one.
 type pacer struct {
 	cores float64
+	cpu   func() time.Duration // the CPU time the process has used
+	now   func() time.Time
 
-	mu      sync.Mutex
-	samples []metrics.Sample
-	busy    float64 // CPU seconds the process was busy at the last mark
-	at      time.Time
-	until   time.Time // the workers pause until then
+	mu    sync.Mutex
+	busy  time.Duration // CPU time the process had used at the last mark
+	at    time.Time
+	until time.Time // the workers pause until then
 }
 
 // mostPause bounds one pause.
 const mostPause = time.Second
 
 func newPacer(cores int) *pacer {
-	p := &pacer{cores: float64(cores), samples: []metrics.Sample{
-		{Name: "/cpu/classes/total:cpu-seconds"}, {Name: "/cpu/classes/idle:cpu-seconds"},
-	}}
-	p.busy, p.at = p.read(), time.Now()
-	return p
+	return startPacer(cores, processCPU, time.Now)
 }
 
-// read returns the CPU seconds the process has been busy. The caller
-// holds p.mu (or has p to itself).
-func (p *pacer) read() float64 {
-	metrics.Read(p.samples)
-	if p.samples[0].Value.Kind() != metrics.KindFloat64 || p.samples[1].Value.Kind() != metrics.KindFloat64 {
-		return 0 // unsupported: no pacing
-	}
-	return p.samples[0].Value.Float64() - p.samples[1].Value.Float64()
+// startPacer returns a pacer of cores that reads the process's CPU time
+// with cpu and the time with now.
+func startPacer(cores int, cpu func() time.Duration, now func() time.Time) *pacer {
+	p := &pacer{cores: float64(cores), cpu: cpu, now: now}
+	p.busy, p.at = cpu(), now()
+	return p
 }
 
 // mark notes the end of a chunk, and sets the pause the CPU used since
@@ -51,21 +45,24 @@ func (p *pacer) read() float64 {
 func (p *pacer) mark() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	now := time.Now()
-	busy := p.read()
-	used := time.Duration((busy - p.busy) / p.cores * float64(time.Second)) // the wall time it should have taken
+	now, busy := p.now(), p.cpu()
+	used := time.Duration(float64(busy-p.busy) / p.cores) // the wall time it should have taken
 	if pause := used - now.Sub(p.at); pause > 0 {
 		p.until = later(p.until, now.Add(min(pause, mostPause)))
 	}
 	p.busy, p.at = busy, now
 }
 
+// pause returns how long the workers pause from now on.
+func (p *pacer) pause() time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.until.Sub(p.now())
+}
+
 // wait waits until the pause, if any, is over, or ctx ends.
 func (p *pacer) wait(ctx context.Context) {
-	p.mu.Lock()
-	d := time.Until(p.until)
-	p.mu.Unlock()
-	if d > 0 {
+	if d := p.pause(); d > 0 {
 		sleep(ctx, d)
 	}
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // Quota names a bound of an owner's jobs: see Config.MaxOwnerRowsInFlight,
-// MaxOwnerRowsStored and MaxOwnerJobs.
+// MaxOwnerRowsStored and MaxOwnerJobsStored.
 type Quota string
 
 // The quotas of an owner's jobs.
@@ -18,8 +18,8 @@ const (
 	// QuotaRowsStored bounds the rows of the jobs stored: being uploaded,
 	// queued, running or done (a cancelled or failed job keeps no rows).
 	QuotaRowsStored Quota = "rows_stored"
-	// QuotaJobs bounds the jobs stored, whatever their status.
-	QuotaJobs Quota = "jobs_stored"
+	// QuotaJobsStored bounds the jobs stored, whatever their status.
+	QuotaJobsStored Quota = "jobs_stored"
 )
 
 // ErrQuotaExceeded is wrapped by the error of a submission over a quota
@@ -94,7 +94,7 @@ func grant(es map[string]*ownerEntry, id string, want int, expires time.Time, q 
 	e := es[id]
 	if e == nil {
 		if q.jobs >= 0 && jobs >= q.jobs {
-			return 0, &refusal{quota: QuotaJobs, used: jobs, earliest: earliestJob}
+			return 0, &refusal{quota: QuotaJobsStored, used: jobs, earliest: earliestJob}
 		}
 		e = &ownerEntry{h: heldUploading, expires: expires}
 	}

@@ -56,14 +56,14 @@ const redisBlock = time.Second
 // Every key of a job expires at the job's expiry (PXAT), so a job and all
 // it holds go together; an owner's index expires with its last job.
 type redisStore struct {
-	rdb      redis.UniversalClient
-	prefix   string
-	q        string // the prefix of the queue's keys
-	consumer string
+	rdb    redis.UniversalClient
+	prefix string
+	q      string // the prefix of the queue's keys
+	worker string // this process's name in the queue
 }
 
-func newRedisStore(rdb redis.UniversalClient, prefix, consumer string) *redisStore {
-	return &redisStore{rdb: rdb, prefix: prefix, q: prefix + "{q}:", consumer: consumer}
+func newRedisStore(rdb redis.UniversalClient, prefix, worker string) *redisStore {
+	return &redisStore{rdb: rdb, prefix: prefix, q: prefix + "{q}:", worker: worker}
 }
 
 func (s *redisStore) key(id, part string) string { return s.prefix + "{" + id + "}:" + part }
@@ -246,7 +246,7 @@ func (s *redisStore) repair(ctx context.Context, owner string, now time.Time) er
 	return nil
 }
 
-func (s *redisStore) putInput(ctx context.Context, id string, n int, data []byte, _ int64, expires time.Time) error {
+func (s *redisStore) putInput(ctx context.Context, id string, n int, data []byte, expires time.Time) error {
 	return s.rdb.SetArgs(ctx, s.chunkKey(id, "in", n), data, redis.SetArgs{ExpireAt: expires}).Err()
 }
 
@@ -447,8 +447,26 @@ func (s *redisStore) input(ctx context.Context, id string, n int) ([]byte, error
 	return s.get(ctx, s.chunkKey(id, "in", n))
 }
 
-func (s *redisStore) output(ctx context.Context, id string, n int) ([]byte, error) {
-	return s.get(ctx, s.chunkKey(id, "out", n))
+func (s *redisStore) output(ctx context.Context, id string, n int, write func([]byte) error) (bool, error) {
+	key := s.chunkKey(id, "out", n)
+	size, err := s.rdb.StrLen(ctx, key).Result()
+	if err != nil || size == 0 { // a chunk's results are never empty
+		return false, err
+	}
+	for at := int64(0); write != nil && at < size; at += outputPiece {
+		want := min(outputPiece, size-at)
+		p, err := s.rdb.GetRange(ctx, key, at, at+want-1).Bytes()
+		if err != nil {
+			return true, err
+		}
+		if int64(len(p)) != want {
+			return false, nil // deleted or expired meanwhile
+		}
+		if err := write(p); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
 }
 
 // finishScript stores a chunk's results once and counts them once: the
@@ -601,7 +619,7 @@ return false
 
 func (s *redisStore) claim(ctx context.Context, idle time.Duration) (task, bool, error) {
 	keys := []string{s.q + "ring", s.q + "leases", s.q + "queued", s.q + "workers"}
-	v, err := claimScript.Run(ctx, s.rdb, keys, ms(time.Now()), idle.Milliseconds(), s.q, s.consumer).Slice()
+	v, err := claimScript.Run(ctx, s.rdb, keys, ms(time.Now()), idle.Milliseconds(), s.q, s.worker).Slice()
 	if errors.Is(err, redis.Nil) {
 		return task{}, false, nil
 	}

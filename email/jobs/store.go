@@ -7,6 +7,10 @@ import (
 	"github.com/quiverkit/quiver/email"
 )
 
+// outputPiece is the most of a chunk's results read at once: a download
+// holds one piece at a time, whatever the chunk's size.
+const outputPiece = 64 << 10
+
 // meta is the stored state of a job.
 type meta struct {
 	owner      string // hex SHA-256 of the owner
@@ -76,7 +80,7 @@ type quotas struct {
 // refusal is a store's answer to a reservation over a quota.
 type refusal struct {
 	quota Quota
-	used  int // what the owner's other jobs hold (for QuotaJobs, the jobs)
+	used  int // what the owner's other jobs hold (for QuotaJobsStored, the jobs)
 	// earliest is when the earliest job counted by the quota expires
 	// (stored quotas).
 	earliest time.Time
@@ -104,10 +108,8 @@ type store interface {
 	// is gone, or an upload silent for longer than uploadSilence.
 	repair(ctx context.Context, owner string, now time.Time) error
 
-	// putInput stores the input rows of chunk n of job id. hold is what
-	// the chunk is counted for against a memory bound until its result
-	// is stored: its rows and the most its result is expected to take.
-	putInput(ctx context.Context, id string, n int, data []byte, hold int64, expires time.Time) error
+	// putInput stores the input rows of chunk n of job id.
+	putInput(ctx context.Context, id string, n int, data []byte, expires time.Time) error
 	// create stores the job as creating (Redis) or queued (memory).
 	create(ctx context.Context, id string, mt *meta) error
 	// enqueue queues the chunks of the job, in its owner's turn.
@@ -127,8 +129,11 @@ type store interface {
 	// chunk finished twice is stored and counted once. It reports
 	// whether this call stored it, and whether it ended the job.
 	finish(ctx context.Context, id string, n int, res *chunkResult, now time.Time) (stored, ended bool, err error)
-	// output returns the result rows of a chunk, nil when gone.
-	output(ctx context.Context, id string, n int) ([]byte, error)
+	// output passes the result rows of a chunk to write, in pieces of at
+	// most outputPiece bytes read one at a time (none with a nil write),
+	// and reports whether the chunk has results; an error of write is
+	// returned as it is.
+	output(ctx context.Context, id string, n int, write func([]byte) error) (found bool, err error)
 	// end ends a job that has not ended with status st (cancelled or
 	// failed) and why, and drops its rows and results; false when it
 	// had already ended.

@@ -32,6 +32,8 @@ func unavailable(err error) string {
 	switch {
 	case err == nil:
 		return ""
+	case errors.Is(err, errQueueFull):
+		return "is full (the in-process queue is at its memory limit)"
 	case redis.IsOOMError(err):
 		return "is full (Redis is at its maxmemory)"
 	case redis.IsReadOnlyError(err):

@@ -128,9 +128,9 @@ func (m *Manager) process(ctx context.Context, t task) error {
 		return err
 	}
 	if in == nil {
-		if out, err := m.st.output(ctx, t.id, t.chunk); err != nil {
+		if found, err := m.st.output(ctx, t.id, t.chunk, nil); err != nil {
 			return err
-		} else if out != nil {
+		} else if found {
 			return m.st.ack(ctx, t) // checked already, by a worker presumed dead
 		}
 		return m.failJob(ctx, t, mt, fmt.Sprintf("the rows of chunk %d are gone (expired or deleted from the store)", t.chunk))
