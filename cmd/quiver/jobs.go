@@ -49,10 +49,10 @@ func jobsFlags(f *flags) *jobsConfig {
 	bind(f, &jc.claimIdle, "job-claim-idle", jobs.DefaultClaimIdle, "how long a chunk may stay with a worker before another claims it again")
 	bind(f, &jc.maxRows, "job-max-rows", jobs.DefaultMaxRows, "most data rows of a bulk job")
 	bind(f, &jc.maxBytes, "job-max-bytes", jobs.DefaultMaxBytes, "largest CSV file of a bulk job, in bytes")
-	bind(f, &jc.maxMemory, "job-max-memory", jobs.DefaultMaxMemory, "bytes of rows and results the in-process job queue holds (without -redis-url), results reserved at admission; more is refused with 503")
+	bind(f, &jc.maxMemory, "job-max-memory", jobs.DefaultMaxMemory, "bytes of rows, results and headers the in-process job queue holds (without -redis-url); an upload past it is refused with 503")
 	bind(f, &jc.keyInFlight, "job-key-rows-in-flight", jobs.DefaultMaxOwnerRowsInFlight, "most rows of a key's bulk jobs that have not ended; past it an upload is refused with 429; negative: no bound")
 	bind(f, &jc.keyStored, "job-key-rows-stored", jobs.DefaultMaxOwnerRowsStored, "most rows of a key's stored bulk jobs (not cancelled nor failed), until they expire or are deleted; negative: no bound")
-	bind(f, &jc.keyJobs, "job-key-jobs", jobs.DefaultMaxOwnerJobs, "most bulk jobs a key has stored, until they expire or are deleted; negative: no bound")
+	bind(f, &jc.keyJobs, "job-key-jobs", jobs.DefaultMaxOwnerJobsStored, "most bulk jobs a key has stored, until they expire or are deleted; negative: no bound")
 	bind(f, &jc.cpus, "job-cpus", max(1, runtime.GOMAXPROCS(0)-1), "cores, on average, under which the bulk job workers keep the process: they pause when it is busier, leaving the rest to the synchronous routes")
 	bind(f, &jc.storeRetry, "job-store-retry", jobs.DefaultStoreRetry, "how long a running job's results may fail to be stored (Redis full, read-only, down) before the job fails")
 	return jc

@@ -45,7 +45,7 @@ const (
 	// DefaultMaxMemory, and about 80 MB of Redis.
 	DefaultMaxOwnerRowsInFlight = 1_000_000
 	DefaultMaxOwnerRowsStored   = 1_000_000
-	DefaultMaxOwnerJobs         = 1000
+	DefaultMaxOwnerJobsStored   = 1000
 	// MaxChunkRows bounds Config.ChunkRows: a chunk is one Redis value
 	// and one script call.
 	MaxChunkRows = 5000
@@ -159,7 +159,7 @@ type Config struct {
 	// header row (up to MaxRowBytes), so with Redis this bounds an
 	// owner's records to MaxOwnerJobsStored times MaxRowBytes (64 MiB by
 	// default) beside its rows; in process, headers count against
-	// MaxMemory. Default DefaultMaxOwnerJobs (1,000); negative: no bound.
+	// MaxMemory. Default DefaultMaxOwnerJobsStored (1,000); negative: no bound.
 	MaxOwnerJobsStored int
 	// StoreRetry bounds how long a running job's results may fail to be
 	// stored (Redis full under maxmemory, read-only, loading, out of
@@ -353,7 +353,7 @@ func New(cfg Config) (*Manager, error) {
 	def(&cfg.MaxAttempts, DefaultMaxAttempts)
 	def(&cfg.MaxOwnerRowsInFlight, DefaultMaxOwnerRowsInFlight)
 	def(&cfg.MaxOwnerRowsStored, DefaultMaxOwnerRowsStored)
-	def(&cfg.MaxOwnerJobsStored, DefaultMaxOwnerJobs)
+	def(&cfg.MaxOwnerJobsStored, DefaultMaxOwnerJobsStored)
 	def(&cfg.CPUs, max(1, runtime.GOMAXPROCS(0)-1))
 	if cfg.StoreRetry == 0 {
 		cfg.StoreRetry = DefaultStoreRetry
