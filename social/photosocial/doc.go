@@ -56,7 +56,10 @@
 //   - limit is 1 to 100 ([MaxLimit]); 0 or absent means 12
 //     ([DefaultLimit], one page of a profile grid); above 100 is 400.
 //   - cursor passes through: next_cursor of a page is the cursor of the
-//     next. The Graph API's cursors are its own; the file provider uses
+//     next. The Graph API's cursors are its own, followed for reels and
+//     comments by a dot and how many items of that page were already
+//     returned (a page of comments with their replies may hold more than
+//     the limit; none is skipped); the file provider uses
 //     offsets ("file:24"); the Apify provider's carry the dataset of the
 //     query's run and an offset in it, sealed with AES-GCM and bound to
 //     the query ("apify.<base64url>"), so that a cursor neither shows the

@@ -136,10 +136,11 @@ func NewGraph(cfg GraphConfig) (*Graph, error) {
 // Name implements Provider.
 func (g *Graph) Name() string { return "instagram_graph" }
 
-// graphCursorRE matches a next_cursor of UserMedia: a Graph cursor, and
-// after a dot how many of the selected media of that page were already
-// returned (a page of reels may hold more than a response takes).
-var graphCursorRE = regexp.MustCompile(`^([A-Za-z0-9_=-]*)(?:\.([0-9]{1,3}))?$`)
+// graphCursorRE matches a next_cursor of UserMedia and Comments: a Graph
+// cursor, and after a dot how many of the selected media or flattened
+// comments of that page were already returned (a page of reels, or of
+// comments with their replies, may hold more than a response takes).
+var graphCursorRE = regexp.MustCompile(`^([A-Za-z0-9_=-]*)(?:\.([0-9]{1,5}))?$`)
 
 // graphMediaFields are the fields asked of an IG Media object the app
 // user owns.
@@ -462,16 +463,28 @@ func (c graphComment) normalize(parent string) Comment {
 
 // Comments implements Provider for media the app user owns, by IG Media
 // ID. Comments of other accounts' media are not served by the Graph API.
+// Replies follow their comment; when a page with its replies holds more
+// than the limit, next_cursor points back into that page, so that none is
+// skipped.
 func (g *Graph) Comments(ctx context.Context, q CommentsQuery) (CommentPage, error) {
 	if q.Media.MediaID == "" {
 		return CommentPage{}, unsupported("Instagram Graph API", "cannot read comments of other accounts' media or by shortcode; it serves only the configured account's own media, by media_id")
+	}
+	m := graphCursorRE.FindStringSubmatch(q.Cursor)
+	if m == nil {
+		return CommentPage{}, envelope.Invalid("cursor", "must be a next_cursor of this provider (letters, digits, - and _)")
+	}
+	cursor := m[1]
+	skip, _ := strconv.Atoi(m[2]) // "" is 0
+	if q.Limit < 1 {
+		q.Limit = DefaultLimit
 	}
 	params := url.Values{
 		"fields": {"id,text,timestamp,username,like_count,from{id,username},replies{id,text,timestamp,username,like_count,from{id,username}}"},
 		"limit":  {fmt.Sprint(q.Limit)},
 	}
-	if q.Cursor != "" {
-		params.Set("after", q.Cursor)
+	if cursor != "" {
+		params.Set("after", cursor)
 	}
 	var resp struct {
 		Data   []graphComment `json:"data"`
@@ -480,15 +493,21 @@ func (g *Graph) Comments(ctx context.Context, q CommentsQuery) (CommentPage, err
 	if err := g.get(ctx, q.Media.MediaID+"/comments", params, &resp, "comments of media "+q.Media.MediaID); err != nil {
 		return CommentPage{}, err
 	}
-	var page CommentPage
+	// Graph limits the top-level comments; their replies follow each one,
+	// so a page may hold more than the response takes. Then next_cursor
+	// points back into the page, past what was returned.
+	var all []Comment
 	for _, c := range resp.Data {
-		page.Comments = append(page.Comments, c.normalize(""))
+		all = append(all, c.normalize(""))
 		for _, r := range c.Replies.Data {
-			page.Comments = append(page.Comments, r.normalize(c.ID))
+			all = append(all, r.normalize(c.ID))
 		}
 	}
-	page.Next = resp.Paging.next()
-	return page, nil
+	done := min(skip, len(all))
+	if len(all)-done > q.Limit {
+		return CommentPage{Comments: all[done : done+q.Limit], Next: cursor + "." + strconv.Itoa(done+q.Limit)}, nil
+	}
+	return CommentPage{Comments: all[done:], Next: resp.Paging.next()}, nil
 }
 
 // hashtagID resolves a hashtag's node ID with ig_hashtag_search.
