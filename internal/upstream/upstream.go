@@ -251,16 +251,24 @@ func (c *Client) statusError(resp *http.Response, body []byte, path string) erro
 	case status == http.StatusNotFound || status == http.StatusGone:
 		return &envelope.Error{Code: envelope.CodeNotFound, Message: fmt.Sprintf("%s has no such resource (%s)", c.Name, path), Err: cause}
 	case status == http.StatusTooManyRequests:
-		return &envelope.Error{
-			Code:       envelope.CodeRateLimitExceeded,
-			Message:    fmt.Sprintf("%s rate limit exceeded; retry later", c.Name),
-			RetryAfter: c.retryAfter(resp.Header),
-			Err:        cause,
-		}
+		return c.RateLimited(resp.Header, cause)
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		return &envelope.Error{Code: envelope.CodeUpstreamError, Message: fmt.Sprintf("%s refused the configured credentials (HTTP %d)", c.Name, status), Err: cause}
 	}
 	return &envelope.Error{Code: envelope.CodeUpstreamError, Message: fmt.Sprintf("%s failed with HTTP %d for %s", c.Name, status, path), Err: cause}
+}
+
+// RateLimited is the RATE_LIMIT_EXCEEDED error of a rate limit the
+// provider reported with headers h (a 429, or a provider's own way of
+// saying it in a 2xx), with cause: its RetryAfter is what h asks, or
+// DefaultRetryAfter when h says nothing.
+func (c *Client) RateLimited(h http.Header, cause error) *envelope.Error {
+	return &envelope.Error{
+		Code:       envelope.CodeRateLimitExceeded,
+		Message:    fmt.Sprintf("%s rate limit exceeded; retry later", c.Name),
+		RetryAfter: c.retryAfter(h),
+		Err:        cause,
+	}
 }
 
 // maxRetryAfter bounds the wait a provider can ask for.
