@@ -15,6 +15,8 @@
 //     provider gives no hint: a rate limit always says when to retry;
 //   - 401 and 403: UPSTREAM_ERROR saying the provider refused the
 //     configured credentials (the caller is not at fault);
+//   - 400 to a request carrying a caller's cursor whose body names the
+//     cursor's parameter ([Request.CursorParam]): INVALID_REQUEST on cursor;
 //   - any other non-2xx status, a body over the size bound, a body that is
 //     not the expected JSON, a connection failure: UPSTREAM_ERROR;
 //   - no answer within the timeout, or the caller's deadline: UPSTREAM_TIMEOUT;
@@ -108,6 +110,16 @@ type Request struct {
 	// Header, when set, receives the headers of a 2xx answer, for
 	// providers that page in headers (Apify's X-Apify-Pagination-Total).
 	Header *http.Header
+	// CursorParam, when set, names the query parameter that carries a
+	// cursor from the caller. A 400 answer to a request that has it, whose
+	// body names it, is the caller's error: [CursorRefused].
+	CursorParam string
+}
+
+// CursorRefused is the INVALID_REQUEST error of a cursor that provider
+// refused: not a next_cursor it gave.
+func CursorRefused(provider string) error {
+	return envelope.Invalidf("cursor", "was refused by %s: pass the next_cursor of a previous page, or none", provider)
 }
 
 // Send sends the request and decodes the JSON response into v, with the
@@ -167,6 +179,9 @@ func (c *Client) Send(ctx context.Context, r Request, v any) error {
 		return c.transportError(ctx, path, timeout, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		if p := r.CursorParam; p != "" && resp.StatusCode == http.StatusBadRequest && r.Query.Get(p) != "" && bytes.Contains(data, []byte(p)) {
+			return CursorRefused(c.Name)
+		}
 		if r.Classify != nil {
 			if err := r.Classify(resp.StatusCode, data); err != nil {
 				var e *envelope.Error

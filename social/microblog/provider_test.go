@@ -485,3 +485,28 @@ func TestTwitterAPIIORateLimitInA200(t *testing.T) {
 		t.Errorf("profile: err = %v, want RATE_LIMIT_EXCEEDED", err)
 	}
 }
+
+// TestRefusedCursorIsInvalidRequest: a cursor the provider refuses with a
+// 400 naming it is the caller's error, 400 naming cursor; a 400 without a
+// cursor stays UPSTREAM_ERROR.
+func TestRefusedCursorIsInvalidRequest(t *testing.T) {
+	bodies := map[string]string{
+		"twitterapi.io": `{"status":"error","msg":"invalid cursor"}`,
+		"x-api-v2":      `{"errors":[{"parameters":{"next_token":["NOPE"]},"message":"The ` + "`next_token`" + ` query parameter value [NOPE] is not valid"}],"title":"Invalid Request","detail":"One or more parameters to your request was invalid.","type":"https://api.twitter.com/2/problems/invalid-request"}`,
+	}
+	for name, p := range providers(t) {
+		t.Run(name, func(t *testing.T) {
+			path := map[string]string{"twitterapi.io": "/twitter/tweet/advanced_search", "x-api-v2": "/tweets/search/recent"}[name]
+			p.srv.Respond(path, http.StatusBadRequest, nil, bodies[name])
+			_, err := p.c.Search(context.Background(), microblog.SearchRequest{Query: "go", Cursor: "NOPE"})
+			var v *envelope.ValidationError
+			if !errors.As(err, &v) || v.Issues[0].Field != "cursor" {
+				t.Errorf("err = %v, want a validation error on cursor", err)
+			}
+			_, err = p.c.Search(context.Background(), microblog.SearchRequest{Query: "go"})
+			if e := envelope.From(err); e == nil || e.Code != envelope.CodeUpstreamError {
+				t.Errorf("without a cursor: err = %v, want UPSTREAM_ERROR", err)
+			}
+		})
+	}
+}

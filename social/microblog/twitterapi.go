@@ -95,7 +95,7 @@ type tapiReply interface {
 // "error" by tapiStatus; a rate limit said so waits as the headers ask.
 func (p *TwitterAPIIO) get(ctx context.Context, path string, q url.Values, v tapiReply) error {
 	var h http.Header
-	if err := p.up.Send(ctx, upstream.Request{Path: path, Query: q, Header: &h}, v); err != nil {
+	if err := p.up.Send(ctx, upstream.Request{Path: path, Query: q, Header: &h, CursorParam: "cursor"}, v); err != nil {
 		return err
 	}
 	err := tapiStatus(v.statusAndMessage())

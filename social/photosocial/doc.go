@@ -59,7 +59,8 @@
 //     next. The Graph API's cursors are its own, followed for reels and
 //     comments by a dot and how many items of that page were already
 //     returned (a page of comments with their replies may hold more than
-//     the limit; none is skipped); the file provider uses
+//     the limit; none is skipped), and one the Graph API refuses is 400
+//     naming cursor; the file provider uses
 //     offsets ("file:24"); the Apify provider's carry the dataset of the
 //     query's run and an offset in it, sealed with AES-GCM and bound to
 //     the query ("apify.<base64url>"), so that a cursor neither shows the

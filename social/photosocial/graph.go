@@ -191,13 +191,14 @@ type graphError struct {
 func (g *Graph) get(ctx context.Context, path string, params url.Values, out any, what string) error {
 	return g.up.Send(ctx, upstream.Request{
 		Path: "/" + path, Query: params,
-		Classify: func(status int, body []byte) error { return g.classify(status, body, what) },
+		Classify: func(status int, body []byte) error { return g.classify(status, body, what, params.Has("after")) },
 	}, out)
 }
 
 // classify maps a Graph API error object to an envelope error; nil lets
-// upstream map by HTTP status.
-func (g *Graph) classify(status int, body []byte, what string) error {
+// upstream map by HTTP status. after tells that the request carried a
+// cursor: an invalid parameter (code 100) is then that cursor.
+func (g *Graph) classify(status int, body []byte, what string, after bool) error {
 	var ge graphError
 	if json.Unmarshal(body, &ge) != nil || ge.Error.Code == 0 {
 		return nil
@@ -215,6 +216,8 @@ func (g *Graph) classify(status int, body []byte, what string) error {
 		return notFound("%s was not found: the Instagram Graph API sees only business and creator accounts", what)
 	case e.Code == 100 && e.Subcode == 33:
 		return notFound("%s was not found, or is not readable with the configured account", what)
+	case e.Code == 100 && after:
+		return upstream.CursorRefused("the Instagram Graph API")
 	case e.Code == 10 || (e.Code >= 200 && e.Code < 300):
 		return unsupported("Instagram Graph API", "cannot read %s: it serves media and comments only of the configured account (code %d)", what, e.Code)
 	case e.Code == 2 || status >= 500:

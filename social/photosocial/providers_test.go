@@ -681,6 +681,22 @@ func TestGraphCommentsCursorIntoPage(t *testing.T) {
 	}
 }
 
+// A Graph cursor refused with code 100 is the caller's error, 400 naming
+// cursor.
+func TestGraphRefusedCursor(t *testing.T) {
+	c := graphClientOn(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"error":{"message":"Invalid parameter","type":"OAuthException","code":100,"fbtrace_id":"A1"}}`)
+	})
+	_, err := c.Comments(context.Background(), CommentsRequest{MediaID: "18027939643004123", Cursor: "QVFIUmJhZA"})
+	var v *envelope.ValidationError
+	if !errors.As(err, &v) || v.Issues[0].Field != "cursor" {
+		t.Errorf("comments: err = %v, want a validation error on cursor", err)
+	}
+	_, err = c.Comments(context.Background(), CommentsRequest{MediaID: "18027939643004123"})
+	wantCode(t, err, envelope.CodeUpstreamError)
+}
+
 // graphClientOn returns a Client of a Graph provider served by h.
 func graphClientOn(t *testing.T, h http.HandlerFunc) *Client {
 	t.Helper()
