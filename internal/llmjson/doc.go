@@ -40,6 +40,7 @@
 // The package depends on no public package but envelope: it takes its
 // model as [Settings] and reports its [Usage] in its own types, which
 // the public packages build from llm.Config and convert to llm.Usage. Without it, Ask
-// falls back to reading the status from the error text, and no
-// Retry-After is passed on.
+// falls back to reading the status from the error text, and a rate limit
+// carries upstream.DefaultRetryAfter: every rate limit's RetryAfter follows
+// upstream.RetryAfterOrDefault.
 package llmjson
