@@ -527,6 +527,11 @@ func (g *Graph) hashtagID(ctx context.Context, tag string) (string, error) {
 	if len(resp.Data) == 0 || resp.Data[0].ID == "" {
 		return "", notFound("the hashtag #%s was not found", tag)
 	}
+	// The ID goes into the path of the media request: only a Graph node
+	// ID may pass.
+	if !mediaIDRE.MatchString(resp.Data[0].ID) {
+		return "", envelope.Errorf(envelope.CodeUpstreamError, "the Instagram Graph API answered the hashtag #%s with an ID that is not a node ID", tag)
+	}
 	return resp.Data[0].ID, nil
 }
 

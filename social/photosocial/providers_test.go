@@ -697,6 +697,20 @@ func TestGraphRefusedCursor(t *testing.T) {
 	wantCode(t, err, envelope.CodeUpstreamError)
 }
 
+// A hashtag ID that is not digits never goes into a request path.
+func TestGraphHashtagIDChecked(t *testing.T) {
+	var paths []string
+	c := graphClientOn(t, func(w http.ResponseWriter, r *http.Request) {
+		paths = append(paths, r.URL.Path)
+		io.WriteString(w, `{"data":[{"id":"../me/accounts"}]}`)
+	})
+	_, err := c.HashtagSearch(context.Background(), HashtagRequest{Hashtag: "coffee"})
+	wantCode(t, err, envelope.CodeUpstreamError)
+	if len(paths) != 1 || !strings.HasSuffix(paths[0], "/ig_hashtag_search") {
+		t.Errorf("requests %q, want only ig_hashtag_search", paths)
+	}
+}
+
 // graphClientOn returns a Client of a Graph provider served by h.
 func graphClientOn(t *testing.T, h http.HandlerFunc) *Client {
 	t.Helper()
