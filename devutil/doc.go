@@ -120,7 +120,8 @@
 // for every description. Every pattern is anchored to the whole string in
 // its flavor's own way: \A...\z for pcre and dotnet, \A...\Z for python
 // (where $ would accept a trailing newline), ^...$ for javascript, go and
-// re2. Every pattern is compiled in its flavor (Go's regexp for go and
+// re2; an inline m flag, which lets ^ and $ match at every line, is
+// refused. Every pattern is compiled in its flavor (Go's regexp for go and
 // re2, regexp2 with ECMAScript semantics for javascript, regexp2 for the
 // rest) and run against its test cases with a match timeout; a model's
 // failing pattern is sent back with its failures, a bounded number of
