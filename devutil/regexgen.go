@@ -286,6 +286,8 @@ func (g *RegexGenerator) ask(ctx context.Context, description, flavor string) (R
 	req := llmjson.Request{
 		System: regexSystemPrompt + "\n" + flavorRules[flavor],
 		Prompt: "Write a regular expression for: " + description,
+		// A pattern, two sentences and up to 20 short test cases.
+		MaxTokens: llmjson.MaxTokens(1000),
 	}
 	check := func(a *modelAnswer) []string {
 		var v []string

@@ -95,7 +95,8 @@ func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest)
 		}
 		return nil
 	}
-	ans, used, err := llmjson.Ask(ctx, a.model(), llmjson.Request{System: stacktraceSystemPrompt, Prompt: b.String()}, check)
+	// A suggestion of a few sentences.
+	ans, used, err := llmjson.Ask(ctx, a.model(), llmjson.Request{System: stacktraceSystemPrompt, Prompt: b.String(), MaxTokens: llmjson.MaxTokens(500)}, check)
 	ai := llm.Usage(used)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -352,7 +352,8 @@ Answer with one JSON object:
  "confidence":0.0,
  "limitations":[""]}
 Use only post ids from "posts". confidence is from 0 to 1. At most 6 items per list.`
-	ans, used, err := llmjson.Ask(ctx, model, llmjson.Request{System: system, Prompt: string(input)}, func(a *profileAnswer) []string {
+	// Five lists of at most 6 short items, and a summary.
+	ans, used, err := llmjson.Ask(ctx, model, llmjson.Request{System: system, Prompt: string(input), MaxTokens: llmjson.MaxTokens(2500)}, func(a *profileAnswer) []string {
 		p := checkConfidence(a.Confidence)
 		if len(a.ContentThemes) == 0 {
 			p = append(p, "content_themes must list at least one theme")
@@ -451,7 +452,8 @@ Answer with one JSON object:
  "confidence":0.0,
  "limitations":[""]}
 moderation_flags lists only flags the rules missed. Use only comment ids from "comments". confidence is from 0 to 1.`
-	ans, used, err := llmjson.Ask(ctx, model, llmjson.Request{System: system, Prompt: string(input)}, func(a *commentAnswer) []string {
+	// Four lists of short items, a flag at most per comment, and a summary.
+	ans, used, err := llmjson.Ask(ctx, model, llmjson.Request{System: system, Prompt: string(input), MaxTokens: llmjson.MaxTokens(3000)}, func(a *commentAnswer) []string {
 		p := checkConfidence(a.Confidence)
 		for i, fl := range a.ModerationFlags {
 			if !slices.ContainsFunc(moderationRules, func(r ModerationRule) bool { return r.Name == fl.Rule }) {
