@@ -154,7 +154,9 @@
 // limitations says which. confidence must be within 0 to 1 (an answer
 // outside is retried) and is capped at 0.5 when fewer than 5 items were
 // analysed. Moderation flags come from the documented rule list; the model
-// may only add flags under the same rules, marked source "model".
+// may only add flags under the same rules, marked source "model". Each
+// list the model writes keeps its first 6 items, and each text it writes
+// its first 600 characters, marked "…" when cut.
 //
 // Answer contracts list the JSON fields the model answers, one a line,
 // with their type and the rules checked. Types: string; number;

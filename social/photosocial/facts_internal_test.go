@@ -2,7 +2,9 @@ package photosocial
 
 import (
 	"fmt"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestTopPhrasesBoundsWork: the repeated-phrase pass makes a bounded
@@ -37,5 +39,43 @@ func TestTopPhrasesWholeWords(t *testing.T) {
 	want := []string{"apple ab cat", "b cat"}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("repeated phrases = %q, want %q", got, want)
+	}
+}
+
+// TestIDFilterCutsModelText: the model's lists and strings are cut, so
+// that an answer the provider let run long does not reach the caller.
+func TestIDFilterCutsModelText(t *testing.T) {
+	long := strings.Repeat("x", 10000)
+	f := &idFilter{known: map[string]bool{"1": true}}
+	var ts []Theme
+	var fs []Finding
+	var es []answerEvidence
+	var ls []string
+	for range 20 {
+		ts = append(ts, Theme{Name: long, Description: long, EvidenceIDs: []string{"1"}})
+		fs = append(fs, Finding{Title: long, Detail: long})
+		es = append(es, answerEvidence{ID: "1", Reason: long})
+		ls = append(ls, long)
+	}
+	themes, findings, evidence := f.themes(ts), f.findings(fs), f.evidence(es, "media", nil)
+	limits, _ := f.limitations(ls, 1, 100, "posts")
+	if len(themes) > maxModelItems || len(findings) > maxModelItems || len(evidence) > maxModelItems || len(limits) > maxModelItems {
+		t.Errorf("%d themes, %d findings, %d evidence, %d limitations; want at most %d each", len(themes), len(findings), len(evidence), len(limits), maxModelItems)
+	}
+	var texts []string
+	for _, x := range themes {
+		texts = append(texts, x.Name, x.Description)
+	}
+	for _, x := range findings {
+		texts = append(texts, x.Title, x.Detail)
+	}
+	for _, x := range evidence {
+		texts = append(texts, x.Reason)
+	}
+	texts = append(texts, limits...)
+	for _, s := range texts {
+		if n := utf8.RuneCountInString(s); n > maxModelText+1 {
+			t.Fatalf("a model text of %d characters, want at most %d and the mark …", n, maxModelText)
+		}
 	}
 }
