@@ -146,7 +146,8 @@
 // language model: when one is configured and the error was recognized, it
 // writes advice specific to the trace into AISuggestion. Every other field
 // is the deterministic analysis, never a guess; when the model fails the
-// analysis is still returned, with the reason in AINote.
+// analysis is still returned, with the reason in AINote (after a model's
+// rate limit, with the wait: "(retry after 30s)").
 //
 // # README drafts
 //
