@@ -568,6 +568,24 @@ func TestFileProviderRejectsBadRecords(t *testing.T) {
 	}
 }
 
+// An invalid record of one of several files is named by its file and its
+// line in that file.
+func TestFileProviderNamesTheFile(t *testing.T) {
+	dir := t.TempDir()
+	good, _ := sampleFS.ReadFile("sampledata/sample.jsonl")
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	if err := os.WriteFile(a, good, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, []byte("\n{\"kind\":\"story\"}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := NewFile(FileConfig{Paths: []string{a, b}})
+	if err == nil || !strings.Contains(err.Error(), "b.jsonl line 2:") {
+		t.Errorf("error %v, want one naming b.jsonl line 2", err)
+	}
+}
+
 func TestGraphCursorCannotInjectFields(t *testing.T) {
 	g := graphServer(t, func(r *http.Request) (int, string) {
 		t.Errorf("no request expected, got %s", r.URL)
