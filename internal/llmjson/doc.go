@@ -17,7 +17,7 @@
 //   - runs the caller's validate function, which returns the broken rules in
 //     words the model can act on;
 //   - when the answer cannot be decoded or breaks a rule, asks again, once by
-//     by llm's default ([Settings.Attempts] is 2), showing the model its previous
+//     llm's default ([Settings.Attempts] is 2), showing the model its previous
 //     answer and the list of violations. When the last attempt fails too,
 //     Ask returns an UPSTREAM_ERROR whose cause is a [*ContractError]: an
 //     unchecked answer never reaches the caller;
