@@ -100,20 +100,11 @@ func ask[T any](ctx context.Context, g *Generator, op string, req any, answerTok
 	if err != nil {
 		return zero, llm.Usage{}, err
 	}
-	r.MaxTokens = maxTokens(answerTokens)
+	r.MaxTokens = llmjson.MaxTokens(answerTokens)
 	l := &g.llm
 	v, used, err := llmjson.Ask(ctx, llmjson.Settings{Model: l.Model, Name: l.ModelName(), Cost: l.PriceTable().Cost,
 		Timeout: l.Timeout, Attempts: l.Attempts(), DisableJSONMode: l.DisableJSONMode}, r, check)
 	return v, llm.Usage(used), err
-}
-
-// maxTokens bounds the answer of the model at twice the expected size
-// (JSON syntax, and reasoning models that count their thinking), at least
-// 1024 and at most 8192 tokens, so that no answer runs away with the
-// cost, and none that is right is cut short. Anthropic's API requires a
-// bound; its client's default (2048) would cut ten long captions.
-func maxTokens(expected int) int {
-	return min(max(2*expected, 1024), 8192)
 }
 
 func errNoModel(op string) error {

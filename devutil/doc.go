@@ -120,7 +120,8 @@
 // for every description. Every pattern is anchored to the whole string in
 // its flavor's own way: \A...\z for pcre and dotnet, \A...\Z for python
 // (where $ would accept a trailing newline), ^...$ for javascript, go and
-// re2. Every pattern is compiled in its flavor (Go's regexp for go and
+// re2; an inline m flag, which lets ^ and $ match at every line, is
+// refused. Every pattern is compiled in its flavor (Go's regexp for go and
 // re2, regexp2 with ECMAScript semantics for javascript, regexp2 for the
 // rest) and run against its test cases with a match timeout; a model's
 // failing pattern is sent back with its failures, a bounded number of
@@ -145,7 +146,8 @@
 // language model: when one is configured and the error was recognized, it
 // writes advice specific to the trace into AISuggestion. Every other field
 // is the deterministic analysis, never a guess; when the model fails the
-// analysis is still returned, with the reason in AINote.
+// analysis is still returned, with the reason in AINote (after a model's
+// rate limit, with the wait: "(retry after 30s)").
 //
 // # README drafts
 //

@@ -86,7 +86,9 @@ func (g *ReadmeGenerator) Generate(ctx context.Context, req ReadmeRequest) (Read
 		}
 		return v
 	}
-	ans, used, err := llmjson.Ask(ctx, g.model(), llmjson.Request{System: readmeSystemPrompt, Prompt: prompt.String()}, check)
+	// Up to 300 characters, about 100 tokens, a feature, and the description.
+	limit := llmjson.MaxTokens(100*len(features) + 500)
+	ans, used, err := llmjson.Ask(ctx, g.model(), llmjson.Request{System: readmeSystemPrompt, Prompt: prompt.String(), MaxTokens: limit}, check)
 	ai := llm.Usage(used)
 	if err != nil {
 		return ReadmeResult{}, ai, err

@@ -52,6 +52,26 @@ func TestReadmeGeneratorPolish(t *testing.T) {
 	}
 }
 
+// TestReadmePolishRoomForItsAnswer: a polish of many long features asks
+// for room for its answer: more than the 2,048 tokens of Anthropic's
+// client default, which would cut a valid answer short.
+func TestReadmePolishRoomForItsAnswer(t *testing.T) {
+	req := polishRequest
+	req.Features = nil
+	for range 100 {
+		req.Features = append(req.Features, strings.Repeat("word ", 50))
+	}
+	answer := `{"description":"x","features":["f"` + strings.Repeat(`,"f"`, 99) + `]}`
+	srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: answer})
+	g := newReadmeGenerator(t, llm.Config{Model: srv.ModelT(t, "gpt-4o-mini"), Name: "gpt-4o-mini"})
+	if _, _, err := g.Generate(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Requests()[0].MaxTokens; got < 8000 {
+		t.Errorf("max tokens %d, want room for 100 features of 300 characters", got)
+	}
+}
+
 func TestReadmeGeneratorPolishFailures(t *testing.T) {
 	tests := []struct {
 		name    string

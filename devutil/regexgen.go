@@ -286,6 +286,8 @@ func (g *RegexGenerator) ask(ctx context.Context, description, flavor string) (R
 	req := llmjson.Request{
 		System: regexSystemPrompt + "\n" + flavorRules[flavor],
 		Prompt: "Write a regular expression for: " + description,
+		// A pattern, two sentences and up to 20 short test cases.
+		MaxTokens: llmjson.MaxTokens(1000),
 	}
 	check := func(a *modelAnswer) []string {
 		var v []string
@@ -343,7 +345,8 @@ func (g *RegexGenerator) ask(ctx context.Context, description, flavor string) (R
 // the flavor has \A (they agree without multi-line mode); the end must be
 // the anchor that allows no trailing newline: \z (\Z in Python), and $
 // where the flavor's $ already means the very end. The anchors must bind
-// every alternative: a | outside any group is refused.
+// every alternative: a | outside any group is refused, and so is an
+// inline m flag, which makes ^ and $ match at every line.
 func checkAnchored(pattern, flavor string) string {
 	starts, ends := []string{"^", `\A`}, []string{`\z`}
 	switch flavor {
@@ -364,6 +367,9 @@ func checkAnchored(pattern, flavor string) string {
 		return fmt.Sprintf(`"pattern" must match the whole string: start it with %s and end it with %s`,
 			strings.Join(starts, " or "), strings.Join(ends, " or "))
 	}
+	if inlineMultiline(pattern) {
+		return `"pattern" must match the whole string, but an inline m flag lets ^ and $ match at every line: leave it out`
+	}
 	if topLevelAlternation(pattern) {
 		// ^a|b$ anchors a to the start and b to the end, neither to both.
 		return `"pattern" must match the whole string, but a | outside any group splits its anchors between the alternatives: group them, as in ^(?:a|b)$`
@@ -372,9 +378,34 @@ func checkAnchored(pattern, flavor string) string {
 }
 
 // topLevelAlternation reports a | outside every group and character
-// class of pattern. It skips escapes, \Q...\E quotes and classes with
-// their POSIX classes.
+// class of pattern.
 func topLevelAlternation(pattern string) bool {
+	return walkPattern(pattern, func(i, depth int) bool { return pattern[i] == '|' && depth == 0 })
+}
+
+// inlineMultiline reports an inline flag group of pattern, (?m) or
+// (?m:...), that turns multi-line mode on: then ^ and $ match at every
+// line, and anchors no longer bind the whole string.
+func inlineMultiline(pattern string) bool {
+	return walkPattern(pattern, func(i, _ int) bool {
+		flags, ok := strings.CutPrefix(pattern[i:], "(?")
+		if pattern[i] != '(' || !ok {
+			return false
+		}
+		end := strings.IndexFunc(flags, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '^' })
+		if end < 0 || (flags[end] != ')' && flags[end] != ':') {
+			return false
+		}
+		on, _, _ := strings.Cut(flags[:end], "-")
+		return strings.Contains(on, "m")
+	})
+}
+
+// walkPattern calls visit with the offset of each metacharacter of
+// pattern and the group depth there, until visit reports true, and then
+// reports true. It skips escapes, \Q...\E quotes and character classes
+// with their POSIX classes.
+func walkPattern(pattern string, visit func(i, depth int) bool) bool {
 	depth := 0
 	for i := 0; i < len(pattern); i++ {
 		switch pattern[i] {
@@ -388,16 +419,19 @@ func topLevelAlternation(pattern string) bool {
 			} else {
 				i++
 			}
+			continue
 		case '[':
 			i = classEnd(pattern, i)
+			continue
+		}
+		if visit(i, depth) {
+			return true
+		}
+		switch pattern[i] {
 		case '(':
 			depth++
 		case ')':
 			depth = max(depth-1, 0)
-		case '|':
-			if depth == 0 {
-				return true
-			}
 		}
 	}
 	return false

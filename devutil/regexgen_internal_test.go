@@ -66,3 +66,24 @@ func TestTopLevelAlternation(t *testing.T) {
 		}
 	}
 }
+
+func TestInlineMultiline(t *testing.T) {
+	for p, want := range map[string]bool{
+		`^(?m)a$`:    true,
+		`^(?im:a)$`:  true,
+		`(?sm)^a$`:   true,
+		`^(?i)a$`:    false,
+		`^(?-m)a$`:   false,
+		`^(?i-m:a)$`: false,
+		`^(?:m)$`:    false,
+		`^(?P<m>a)$`: false,
+		`^\\(?m)$`:   true,
+		`^\(?m\)$`:   false,
+		`^[(?m)]$`:   false,
+		`^\Q(?m)\E$`: false,
+	} {
+		if got := inlineMultiline(p); got != want {
+			t.Errorf("inlineMultiline(%#q) = %v, want %v", p, got, want)
+		}
+	}
+}

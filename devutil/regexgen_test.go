@@ -269,6 +269,8 @@ func TestRegexGenerateModelUnanchored(t *testing.T) {
 		{"go", `^ORD-[0-9]{5}\$`, `^ORD-[0-9]{5}$`},
 		{"re2", `^ORD-[0-9]{5}`, `\AORD-[0-9]{5}\z`},
 		{"go", `^ORD-[0-9]{5}|^X$`, `^(?:ORD-[0-9]{5}|X)$`}, // the first alternative has no end
+		{"go", `^(?m)ORD-[0-9]{5}$`, `^ORD-[0-9]{5}$`},      // multi-line: $ ends any line
+		{"re2", `^(?sm:ORD-[0-9]{5})$`, `^(?s:ORD-[0-9]{5})$`},
 	} {
 		srv := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: modelReply(t, tt.bad, orderCases...)}, llmtest.Reply{Content: modelReply(t, tt.good, orderCases...)})
 		res, _, err := newRegexGenerator(t, devutil.Config{LLM: llm.Config{Model: srv.ModelT(t, "m")}}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: "order numbers", Flavor: tt.flavor})

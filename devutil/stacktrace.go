@@ -93,7 +93,8 @@ type StacktraceResult struct {
 	// adds to FixSuggestion; no other field comes from the model.
 	AISuggestion string `json:"ai_suggestion,omitempty"`
 	// AINote says why AISuggestion is missing although a model is
-	// configured.
+	// configured; after a model's rate limit it ends with the wait, as in
+	// "(retry after 30s)".
 	AINote string `json:"ai_note,omitempty"`
 }
 

@@ -46,7 +46,9 @@ Answer with one JSON object and nothing else: {"suggestion": "..."}
 // specific to the trace, which goes to AISuggestion. The deterministic
 // fields are never replaced. When the model fails, the analysis is still
 // returned, with the reason in AINote; the usage (llm.Usage) accounts for what
-// the model used either way.
+// the model used either way. A model's rate limit is such a failure too:
+// the answer is the analysis, not RATE_LIMIT_EXCEEDED, and AINote ends
+// with the wait, as in "(retry after 30s)".
 //
 // Answer contract (see the package doc for the notation): the model
 // answers one JSON object with these fields, checked before use:
@@ -95,7 +97,8 @@ func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest)
 		}
 		return nil
 	}
-	ans, used, err := llmjson.Ask(ctx, a.model(), llmjson.Request{System: stacktraceSystemPrompt, Prompt: b.String()}, check)
+	// A suggestion of a few sentences.
+	ans, used, err := llmjson.Ask(ctx, a.model(), llmjson.Request{System: stacktraceSystemPrompt, Prompt: b.String(), MaxTokens: llmjson.MaxTokens(500)}, check)
 	ai := llm.Usage(used)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -103,7 +106,13 @@ func (a *StacktraceAnalyzer) Analyze(ctx context.Context, req StacktraceRequest)
 			// ctx.Err(): a canceled request is not an internal error.
 			return StacktraceResult{}, ai, err
 		}
-		res.AINote = "no suggestion: " + envelope.From(err).Message
+		// A failing model does not fail the deterministic analysis, not
+		// even a rate limit: the note carries its wait instead.
+		e := envelope.From(err)
+		res.AINote = "no suggestion: " + e.Message
+		if e.Code == envelope.CodeRateLimitExceeded && e.RetryAfter > 0 {
+			res.AINote += fmt.Sprintf(" (retry after %s)", e.RetryAfter)
+		}
 		return res, ai, nil
 	}
 	res.AISuggestion = strings.TrimSpace(ans.Suggestion)

@@ -60,6 +60,7 @@ func TestStacktraceAnalyzerModelFailures(t *testing.T) {
 		{"garbage", []llmtest.Reply{{Content: "I think you should check the key."}, {Content: `{"advice":"x"}`}}, llm.Config{}, "did not meet the contract"},
 		{"timeout", []llmtest.Reply{{Content: `{"suggestion":"x"}`, Delay: 5 * time.Second}}, llm.Config{Timeout: 100 * time.Millisecond}, "no suggestion: the language model"},
 		{"server error", []llmtest.Reply{{Status: 500}}, llm.Config{MaxAttempts: 1}, "no suggestion: the language model"},
+		{"rate limit", []llmtest.Reply{{Status: 429, RetryAfter: "9"}}, llm.Config{MaxAttempts: 1}, "rate limit was exceeded; try again later (retry after 9s)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

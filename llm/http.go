@@ -11,8 +11,8 @@ import (
 // call: its HTTP status, and the Retry-After header of a rate limit. The
 // langchaingo clients keep neither (they report a plain error string, and
 // some drop the status), so without it a provider's 429 is still
-// RATE_LIMIT_EXCEEDED, but with RetryAfter 0: the caller is not told when
-// to retry. Transport passes every request to Base (http.DefaultTransport
+// RATE_LIMIT_EXCEEDED, but with the 60 s RetryAfter of a rate limit that
+// does not say when to retry, not the provider's own. Transport passes every request to Base (http.DefaultTransport
 // when nil) unchanged; it records a failed answer only for the Quiver
 // operation that made the request. The zero Transport is ready to use.
 //

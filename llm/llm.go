@@ -31,13 +31,15 @@
 // # Rate limits
 //
 // A provider's failure becomes an *envelope.Error: a rate limit (HTTP
-// 429) is RATE_LIMIT_EXCEEDED with RetryAfter, the provider's Retry-After.
+// 429) is RATE_LIMIT_EXCEEDED with RetryAfter, the provider's Retry-After:
+// at least 1 s (a provider asking to retry now), and 60 s when it does not
+// say, the rule of the social data providers' rate limits too.
 // The langchaingo clients report a failure as a plain error string,
 // without its status or headers; Quiver reads them from the HTTP client's
 // transport. Give the model client [HTTPClient] (or an http.Client whose
 // Transport is a [Transport] over your own), as the quiver server and
 // llm/llmtest do; a client built without it still maps the failure, but
-// its rate limits carry no RetryAfter.
+// its rate limits carry the 60 s default, not the provider's Retry-After.
 package llm
 
 import (

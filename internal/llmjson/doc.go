@@ -17,7 +17,7 @@
 //   - runs the caller's validate function, which returns the broken rules in
 //     words the model can act on;
 //   - when the answer cannot be decoded or breaks a rule, asks again, once by
-//     by llm's default ([Settings.Attempts] is 2), showing the model its previous
+//     llm's default ([Settings.Attempts] is 2), showing the model its previous
 //     answer and the list of violations. When the last attempt fails too,
 //     Ask returns an UPSTREAM_ERROR whose cause is a [*ContractError]: an
 //     unchecked answer never reaches the caller;
@@ -40,6 +40,7 @@
 // The package depends on no public package but envelope: it takes its
 // model as [Settings] and reports its [Usage] in its own types, which
 // the public packages build from llm.Config and convert to llm.Usage. Without it, Ask
-// falls back to reading the status from the error text, and no
-// Retry-After is passed on.
+// falls back to reading the status from the error text, and a rate limit
+// carries upstream.DefaultRetryAfter: every rate limit's RetryAfter follows
+// upstream.RetryAfterOrDefault.
 package llmjson

@@ -109,8 +109,10 @@ func unreachable(err error) bool {
 	return strings.Contains(err.Error(), "failed to reach API server")
 }
 
-// parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP
-// date. It returns 0 when the header is absent or unusable.
+// parseRetryAfter reads a Retry-After header (delay-seconds or an HTTP
+// date) by the rule of every rate limit, upstream.RetryAfterOrDefault: at
+// least a second, and upstream.DefaultRetryAfter when the header is
+// absent or unusable.
 func parseRetryAfter(v string, now time.Time) time.Duration {
-	return upstream.RetryAfter(http.Header{"Retry-After": {v}}, now)
+	return upstream.RetryAfterOrDefault(http.Header{"Retry-After": {v}}, now)
 }

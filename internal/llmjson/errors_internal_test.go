@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/envelope"
+	"github.com/quiverkit/quiver/internal/upstream"
 )
 
 func TestParseRetryAfter(t *testing.T) {
@@ -18,14 +19,14 @@ func TestParseRetryAfter(t *testing.T) {
 		in   string
 		want time.Duration
 	}{
-		{"", 0},
-		{"0", 0},
-		{"-3", 0},
+		{"", upstream.DefaultRetryAfter},
+		{"0", upstream.MinRetryAfter},
+		{"-3", upstream.DefaultRetryAfter},
 		{"30", 30 * time.Second},
 		{" 2 ", 2 * time.Second},
 		{now.Add(90 * time.Second).Format(http.TimeFormat), 90 * time.Second},
-		{now.Add(-time.Minute).Format(http.TimeFormat), 0},
-		{"soon", 0},
+		{now.Add(-time.Minute).Format(http.TimeFormat), upstream.MinRetryAfter},
+		{"soon", upstream.DefaultRetryAfter},
 	}
 	for _, tt := range tests {
 		if got := parseRetryAfter(tt.in, now); got != tt.want {

@@ -49,8 +49,9 @@ type Request struct {
 	System string
 	// Prompt carries the caller's input.
 	Prompt string
-	// MaxTokens bounds the length of each answer. Zero leaves the
-	// provider's default.
+	// MaxTokens bounds the length of each answer; set it with
+	// [MaxTokens] from the answer's expected size. Zero means
+	// MaxTokens(0): every answer is bounded.
 	MaxTokens int
 	// Temperature, when set, overrides the provider's default.
 	Temperature *float64
@@ -133,14 +134,26 @@ func Ask[T any](ctx context.Context, c Settings, req Request, validate func(*T) 
 		fmt.Sprintf("the language model's answer did not meet the contract after %d attempts", attempts))
 }
 
+// MaxTokens bounds an answer expected to be about expected tokens at
+// twice that (JSON syntax, and reasoning models that count their
+// thinking), at least 1024 and at most 8192 tokens, so that no answer runs
+// away with the cost (a retry also sends the previous answer back), and
+// none that is right is cut short. Anthropic's API requires a bound; its
+// client's default (2048) would cut a long answer.
+func MaxTokens(expected int) int {
+	return min(max(2*expected, 1024), 8192)
+}
+
 func callOptions(c Settings, req Request) []llms.CallOption {
 	var opts []llms.CallOption
 	if !c.DisableJSONMode {
 		opts = append(opts, llms.WithJSONMode())
 	}
-	if req.MaxTokens > 0 {
-		opts = append(opts, llms.WithMaxTokens(req.MaxTokens))
+	limit := req.MaxTokens
+	if limit <= 0 {
+		limit = MaxTokens(0)
 	}
+	opts = append(opts, llms.WithMaxTokens(limit))
 	if req.Temperature != nil {
 		opts = append(opts, llms.WithTemperature(*req.Temperature))
 	}

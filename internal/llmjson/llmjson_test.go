@@ -279,6 +279,18 @@ func TestAskStrictDecoding(t *testing.T) {
 	}
 }
 
+// TestAskBoundsEveryAnswer: a request without MaxTokens is still bounded,
+// so that no answer's size is whatever the provider allows.
+func TestAskBoundsEveryAnswer(t *testing.T) {
+	s := llmtest.Start(t, llmtest.OpenAI, llmtest.Reply{Content: `{"colors":["a","b","c"]}`})
+	if _, _, err := ask(t, client(t, s)); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Requests()[0].MaxTokens; got != llmjson.MaxTokens(0) || got <= 0 {
+		t.Errorf("max tokens %d, want %d", got, llmjson.MaxTokens(0))
+	}
+}
+
 func TestAskMaxAttempts(t *testing.T) {
 	bad := llmtest.Reply{Content: `{"colors":[]}`, PromptTokens: 1, CompletionTokens: 1}
 	s := llmtest.Start(t, llmtest.OpenAI, bad, bad, bad)

@@ -11,10 +11,13 @@
 //     an HTTP date), X API style x-rate-limit-reset (Unix seconds) or Graph
 //     API style estimated_time_to_regain_access (minutes, in
 //     X-Business-Use-Case-Usage or X-App-Usage) in
-//     [envelope.Error.RetryAfter], and [DefaultRetryAfter] when the
-//     provider gives no hint: a rate limit always says when to retry;
+//     [envelope.Error.RetryAfter] (at least [MinRetryAfter]), and
+//     [DefaultRetryAfter] when the provider gives no hint: a rate limit
+//     always says when to retry ([RetryAfterOrDefault]);
 //   - 401 and 403: UPSTREAM_ERROR saying the provider refused the
 //     configured credentials (the caller is not at fault);
+//   - 400 to a request carrying a caller's cursor whose body names the
+//     cursor's parameter ([Request.CursorParam]): INVALID_REQUEST on cursor;
 //   - any other non-2xx status, a body over the size bound, a body that is
 //     not the expected JSON, a connection failure: UPSTREAM_ERROR;
 //   - no answer within the timeout, or the caller's deadline: UPSTREAM_TIMEOUT;
@@ -54,6 +57,10 @@ const (
 	// DefaultRetryAfter is the RetryAfter of a provider's rate limit that
 	// does not say when to retry.
 	DefaultRetryAfter = 60 * time.Second
+	// MinRetryAfter is the least RetryAfter of a rate limit: a provider
+	// asking to retry now (Retry-After: 0, or a time already past) is told
+	// to wait a second, so that the answer still says when to retry.
+	MinRetryAfter = time.Second
 )
 
 // Client fetches JSON from one provider. The zero value is not usable:
@@ -108,6 +115,16 @@ type Request struct {
 	// Header, when set, receives the headers of a 2xx answer, for
 	// providers that page in headers (Apify's X-Apify-Pagination-Total).
 	Header *http.Header
+	// CursorParam, when set, names the query parameter that carries a
+	// cursor from the caller. A 400 answer to a request that has it, whose
+	// body names it, is the caller's error: [CursorRefused].
+	CursorParam string
+}
+
+// CursorRefused is the INVALID_REQUEST error of a cursor that provider
+// refused: not a next_cursor it gave.
+func CursorRefused(provider string) error {
+	return envelope.Invalidf("cursor", "was refused by %s: pass the next_cursor of a previous page, or none", provider)
 }
 
 // Send sends the request and decodes the JSON response into v, with the
@@ -167,6 +184,9 @@ func (c *Client) Send(ctx context.Context, r Request, v any) error {
 		return c.transportError(ctx, path, timeout, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		if p := r.CursorParam; p != "" && resp.StatusCode == http.StatusBadRequest && r.Query.Get(p) != "" && bytes.Contains(data, []byte(p)) {
+			return CursorRefused(c.Name)
+		}
 		if r.Classify != nil {
 			if err := r.Classify(resp.StatusCode, data); err != nil {
 				var e *envelope.Error
@@ -251,30 +271,45 @@ func (c *Client) statusError(resp *http.Response, body []byte, path string) erro
 	case status == http.StatusNotFound || status == http.StatusGone:
 		return &envelope.Error{Code: envelope.CodeNotFound, Message: fmt.Sprintf("%s has no such resource (%s)", c.Name, path), Err: cause}
 	case status == http.StatusTooManyRequests:
-		return &envelope.Error{
-			Code:       envelope.CodeRateLimitExceeded,
-			Message:    fmt.Sprintf("%s rate limit exceeded; retry later", c.Name),
-			RetryAfter: c.retryAfter(resp.Header),
-			Err:        cause,
-		}
+		return c.RateLimited(resp.Header, cause)
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		return &envelope.Error{Code: envelope.CodeUpstreamError, Message: fmt.Sprintf("%s refused the configured credentials (HTTP %d)", c.Name, status), Err: cause}
 	}
 	return &envelope.Error{Code: envelope.CodeUpstreamError, Message: fmt.Sprintf("%s failed with HTTP %d for %s", c.Name, status, path), Err: cause}
 }
 
+// RateLimited is the RATE_LIMIT_EXCEEDED error of a rate limit the
+// provider reported with headers h (a 429, or a provider's own way of
+// saying it in a 2xx), with cause: its RetryAfter is what h asks, or
+// DefaultRetryAfter when h says nothing.
+func (c *Client) RateLimited(h http.Header, cause error) *envelope.Error {
+	return &envelope.Error{
+		Code:       envelope.CodeRateLimitExceeded,
+		Message:    fmt.Sprintf("%s rate limit exceeded; retry later", c.Name),
+		RetryAfter: c.retryAfter(h),
+		Err:        cause,
+	}
+}
+
 // maxRetryAfter bounds the wait a provider can ask for.
 const maxRetryAfter = 24 * time.Hour
 
-// retryAfter is RetryAfter at the client's clock, or DefaultRetryAfter
-// when the provider gives no hint.
+// retryAfter is RetryAfterOrDefault at the client's clock.
 func (c *Client) retryAfter(h http.Header) time.Duration {
 	now := time.Now
 	if c.Now != nil {
 		now = c.Now
 	}
-	if d := RetryAfter(h, now()); d > 0 {
-		return d
+	return RetryAfterOrDefault(h, now())
+}
+
+// RetryAfterOrDefault is the one rule of the RetryAfter of a rate limit,
+// of data and language-model providers alike: the wait h asks
+// ([RetryAfter]), at least [MinRetryAfter], or [DefaultRetryAfter] when
+// h does not say.
+func RetryAfterOrDefault(h http.Header, now time.Time) time.Duration {
+	if d, ok := RetryAfter(h, now); ok {
+		return max(d, MinRetryAfter)
 	}
 	return DefaultRetryAfter
 }
@@ -283,25 +318,27 @@ func (c *Client) retryAfter(h http.Header) time.Duration {
 // (delay-seconds or HTTP-date) or, failing that, x-rate-limit-reset (Unix
 // seconds) or, failing that, the Graph API's estimated_time_to_regain_access
 // (minutes) in X-Business-Use-Case-Usage or X-App-Usage; relative to now
-// and bounded by 24 hours. It returns 0 when none says.
-func RetryAfter(h http.Header, now time.Time) time.Duration {
+// and bounded by 24 hours. A time already past is 0. It reports false
+// when none says (absent or unusable headers).
+func RetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	until := func(t time.Time) time.Duration {
 		return min(max(0, t.Sub(now).Round(time.Second)), maxRetryAfter)
 	}
 	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
 		if secs, err := strconv.ParseInt(v, 10, 64); err == nil && secs >= 0 {
-			return time.Duration(min(secs, int64(maxRetryAfter/time.Second))) * time.Second
+			return time.Duration(min(secs, int64(maxRetryAfter/time.Second))) * time.Second, true
 		}
 		if t, err := http.ParseTime(v); err == nil {
-			return until(t)
+			return until(t), true
 		}
 	}
 	if v := strings.TrimSpace(h.Get("X-Rate-Limit-Reset")); v != "" {
 		if unix, err := strconv.ParseInt(v, 10, 64); err == nil {
-			return until(time.Unix(unix, 0))
+			return until(time.Unix(unix, 0)), true
 		}
 	}
-	return min(graphRegainAccess(h), maxRetryAfter)
+	d := min(graphRegainAccess(h), maxRetryAfter)
+	return d, d > 0
 }
 
 // graphUsage is one usage report of the Graph API's usage headers.

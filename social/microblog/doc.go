@@ -21,7 +21,8 @@
 // twitterapi.io and the X API for tests and examples. Provider failures
 // are *envelope.Error values: an unknown user or tweet is NOT_FOUND (404),
 // a provider's rate limit RATE_LIMIT_EXCEEDED (429) with the provider's
-// Retry-After (60 s when the provider does not say), any other failure UPSTREAM_ERROR (502), a timeout
+// Retry-After (60 s when the provider does not say), a cursor the provider
+// refuses INVALID_REQUEST (400) naming cursor, any other failure UPSTREAM_ERROR (502), a timeout
 // UPSTREAM_TIMEOUT (504); a [Client] without a provider answers
 // SERVICE_UNAVAILABLE (503) saying how to configure one. Responses are
 // bounded ([DefaultMaxResponseBytes], 4 MiB) and timed out

@@ -11,6 +11,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/internal/upstream"
 	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/microblog/microblogtest"
 )
@@ -456,5 +457,56 @@ func TestTwitterAPIIOResponseShapes(t *testing.T) {
 				t.Errorf("%s, %s: %+v, %v", path, name, page, err)
 			}
 		}
+	}
+}
+
+// TestTwitterAPIIORateLimitInA200: twitterapi.io reports a rate limit in a
+// 200 with "status":"error"; it is RATE_LIMIT_EXCEEDED with the wait the
+// headers give, or the default without one.
+func TestTwitterAPIIORateLimitInA200(t *testing.T) {
+	p := providers(t)["twitterapi.io"]
+	body := `{"status":"error","msg":"Too many requests: rate limit exceeded, please slow down"}`
+	for _, tt := range []struct {
+		header http.Header
+		want   time.Duration
+	}{
+		{nil, upstream.DefaultRetryAfter},
+		{http.Header{"Retry-After": {"7"}}, 7 * time.Second},
+	} {
+		p.srv.Respond("/twitter/tweet/advanced_search", http.StatusOK, tt.header, body)
+		_, err := p.c.Search(context.Background(), microblog.SearchRequest{Query: "go"})
+		if e := envelope.From(err); e == nil || e.Code != envelope.CodeRateLimitExceeded || e.RetryAfter != tt.want {
+			t.Errorf("header %v: err = %v (%+v), want RATE_LIMIT_EXCEEDED with RetryAfter %v", tt.header, err, e, tt.want)
+		}
+	}
+	p.srv.Respond("/twitter/user/info", http.StatusOK, nil, `{"status":"error","msg":"QPS limit reached"}`)
+	_, err := p.c.Profile(context.Background(), microblog.ProfileRequest{Username: "ana_dev"})
+	if e := envelope.From(err); e == nil || e.Code != envelope.CodeRateLimitExceeded {
+		t.Errorf("profile: err = %v, want RATE_LIMIT_EXCEEDED", err)
+	}
+}
+
+// TestRefusedCursorIsInvalidRequest: a cursor the provider refuses with a
+// 400 naming it is the caller's error, 400 naming cursor; a 400 without a
+// cursor stays UPSTREAM_ERROR.
+func TestRefusedCursorIsInvalidRequest(t *testing.T) {
+	bodies := map[string]string{
+		"twitterapi.io": `{"status":"error","msg":"invalid cursor"}`,
+		"x-api-v2":      `{"errors":[{"parameters":{"next_token":["NOPE"]},"message":"The ` + "`next_token`" + ` query parameter value [NOPE] is not valid"}],"title":"Invalid Request","detail":"One or more parameters to your request was invalid.","type":"https://api.twitter.com/2/problems/invalid-request"}`,
+	}
+	for name, p := range providers(t) {
+		t.Run(name, func(t *testing.T) {
+			path := map[string]string{"twitterapi.io": "/twitter/tweet/advanced_search", "x-api-v2": "/tweets/search/recent"}[name]
+			p.srv.Respond(path, http.StatusBadRequest, nil, bodies[name])
+			_, err := p.c.Search(context.Background(), microblog.SearchRequest{Query: "go", Cursor: "NOPE"})
+			var v *envelope.ValidationError
+			if !errors.As(err, &v) || v.Issues[0].Field != "cursor" {
+				t.Errorf("err = %v, want a validation error on cursor", err)
+			}
+			_, err = p.c.Search(context.Background(), microblog.SearchRequest{Query: "go"})
+			if e := envelope.From(err); e == nil || e.Code != envelope.CodeUpstreamError {
+				t.Errorf("without a cursor: err = %v, want UPSTREAM_ERROR", err)
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -85,8 +86,23 @@ func NewTwitterAPIIO(cfg TwitterAPIIOConfig) (*TwitterAPIIO, error) {
 // Name implements Provider.
 func (p *TwitterAPIIO) Name() string { return "twitterapi.io" }
 
-func (p *TwitterAPIIO) get(ctx context.Context, path string, q url.Values, v any) error {
-	return p.up.Get(ctx, path, q, v)
+// tapiReply is an answer of twitterapi.io with its status field.
+type tapiReply interface {
+	statusAndMessage() (status, msg string)
+}
+
+// get decodes the answer to a GET into v and maps a 200 with "status":
+// "error" by tapiStatus; a rate limit said so waits as the headers ask.
+func (p *TwitterAPIIO) get(ctx context.Context, path string, q url.Values, v tapiReply) error {
+	var h http.Header
+	if err := p.up.Send(ctx, upstream.Request{Path: path, Query: q, Header: &h, CursorParam: "cursor"}, v); err != nil {
+		return err
+	}
+	err := tapiStatus(v.statusAndMessage())
+	if errors.Is(err, errTAPIRateLimited) {
+		return p.up.RateLimited(h, err)
+	}
+	return err
 }
 
 // tapiAuthor is a twitterapi.io user object.
@@ -158,10 +174,9 @@ type tapiList struct {
 	Message     string          `json:"message"`
 }
 
+func (l *tapiList) statusAndMessage() (string, string) { return l.Status, l.Msg + l.Message }
+
 func (l tapiList) page() (Page, error) {
-	if err := tapiStatus(l.Status, l.Msg+l.Message); err != nil {
-		return Page{}, err
-	}
 	tweets := append(l.Tweets, l.Replies...)
 	hasNext, next := l.HasNextPage, l.NextCursor
 	if len(l.Data) > 0 && l.Data[0] == '{' {
@@ -217,13 +232,22 @@ func TwitterAPIIOSucceeded(body []byte) bool {
 	return json.Unmarshal(body, &r) == nil && tapiSuccess(r.Status)
 }
 
+// errTAPIRateLimited is the cause of a rate limit twitterapi.io reports
+// in a 200.
+var errTAPIRateLimited = errors.New("twitterapi.io reported a rate limit")
+
 // tapiStatus maps a 200 answer with status "error" to an error: a message
-// about a missing user or tweet is NOT_FOUND, anything else UPSTREAM_ERROR.
+// about a rate limit ("rate limit", "too many requests", "qps") wraps
+// errTAPIRateLimited, one about a missing user or tweet is NOT_FOUND,
+// anything else UPSTREAM_ERROR.
 func tapiStatus(status, msg string) error {
 	if tapiSuccess(status) {
 		return nil
 	}
 	lower := strings.ToLower(msg)
+	if strings.Contains(lower, "rate limit") || strings.Contains(lower, "too many requests") || strings.Contains(lower, "qps") {
+		return fmt.Errorf("%w: %s", errTAPIRateLimited, excerptMsg(msg))
+	}
 	if strings.Contains(lower, "not found") || strings.Contains(lower, "not exist") || strings.Contains(lower, "suspended") {
 		return envelope.Errorf(envelope.CodeNotFound, "twitterapi.io: %s", excerptMsg(msg))
 	}
@@ -233,17 +257,19 @@ func tapiStatus(status, msg string) error {
 // excerptMsg quotes a provider's error message.
 func excerptMsg(s string) string { return cmp.Or(textcut.OneLine(s, 160, "..."), "no message") }
 
+// tapiUserInfo is twitterapi.io's answer to /twitter/user/info.
+type tapiUserInfo struct {
+	Data   *tapiAuthor `json:"data"`
+	Status string      `json:"status"`
+	Msg    string      `json:"msg"`
+}
+
+func (r *tapiUserInfo) statusAndMessage() (string, string) { return r.Status, r.Msg }
+
 // Profile implements Provider.
 func (p *TwitterAPIIO) Profile(ctx context.Context, username string) (Profile, error) {
-	var r struct {
-		Data   *tapiAuthor `json:"data"`
-		Status string      `json:"status"`
-		Msg    string      `json:"msg"`
-	}
+	var r tapiUserInfo
 	if err := p.get(ctx, "/twitter/user/info", url.Values{"userName": {username}}, &r); err != nil {
-		return Profile{}, userErr(err, username)
-	}
-	if err := tapiStatus(r.Status, r.Msg); err != nil {
 		return Profile{}, userErr(err, username)
 	}
 	if r.Data == nil || r.Data.ID == "" || r.Data.Unavailable {

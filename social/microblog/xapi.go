@@ -150,7 +150,13 @@ type xList struct {
 }
 
 func (p *XAPI) get(ctx context.Context, path string, q url.Values, v any) error {
-	return p.up.Get(ctx, path, q, v)
+	r := upstream.Request{Path: path, Query: q}
+	for _, c := range []string{"pagination_token", "next_token"} {
+		if q.Has(c) {
+			r.CursorParam = c
+		}
+	}
+	return p.up.Send(ctx, r, v)
 }
 
 // problemErr maps the "errors" of a 200 answer that carries no data.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"strings"
 	"testing"
 )
 
@@ -74,5 +75,29 @@ func BenchmarkComputeProfileFacts(b *testing.B) {
 	p := Profile{FollowersCount: 48210}
 	for b.Loop() {
 		ComputeProfileFacts(p, ms)
+	}
+}
+
+// repeatedComments is the worst case of the repeated-phrase pass: n
+// comments in pairs that share a text of words distinct words, so every
+// 2- and 3-word phrase of the text repeats once.
+func repeatedComments(n, words int) []Comment {
+	cs := make([]Comment, n)
+	for i := range cs {
+		ws := make([]string, words)
+		for j := range ws {
+			ws[j] = fmt.Sprintf("p%dw%d", i/2, j)
+		}
+		cs[i] = Comment{ID: fmt.Sprint(i), Text: strings.Join(ws, " ")}
+	}
+	return cs
+}
+
+// BenchmarkComputeCommentFactsRepeated measures 100 comments in 50 pairs
+// of 100-word texts: about 10,000 repeated phrases.
+func BenchmarkComputeCommentFactsRepeated(b *testing.B) {
+	cs := repeatedComments(100, 100)
+	for b.Loop() {
+		ComputeCommentFacts(cs)
 	}
 }

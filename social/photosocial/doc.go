@@ -56,7 +56,11 @@
 //   - limit is 1 to 100 ([MaxLimit]); 0 or absent means 12
 //     ([DefaultLimit], one page of a profile grid); above 100 is 400.
 //   - cursor passes through: next_cursor of a page is the cursor of the
-//     next. The Graph API's cursors are its own; the file provider uses
+//     next. The Graph API's cursors are its own, followed for reels and
+//     comments by a dot and how many items of that page were already
+//     returned (a page of comments with their replies may hold more than
+//     the limit; none is skipped), and one the Graph API refuses is 400
+//     naming cursor; the file provider uses
 //     offsets ("file:24"); the Apify provider's carry the dataset of the
 //     query's run and an offset in it, sealed with AES-GCM and bound to
 //     the query ("apify.<base64url>"), so that a cursor neither shows the
@@ -150,7 +154,9 @@
 // limitations says which. confidence must be within 0 to 1 (an answer
 // outside is retried) and is capped at 0.5 when fewer than 5 items were
 // analysed. Moderation flags come from the documented rule list; the model
-// may only add flags under the same rules, marked source "model".
+// may only add flags under the same rules, marked source "model". Each
+// list the model writes keeps its first 6 items, and each text it writes
+// its first 600 characters, marked "…" when cut.
 //
 // Answer contracts list the JSON fields the model answers, one a line,
 // with their type and the rules checked. Types: string; number;

@@ -447,22 +447,36 @@ func ComputeCommentFacts(cs []Comment) CommentFacts {
 		}
 		return a.Phrase < b.Phrase
 	})
-	// Drop a 2-word phrase contained in a kept 3-word phrase of the same count.
-	var kept []Phrase
-	for _, p := range f.RepeatedPhrases {
-		dup := false
-		for _, k := range kept {
-			if k.Count == p.Count && strings.Contains(k.Phrase, p.Phrase) {
-				dup = true
-			}
-		}
-		if !dup {
-			kept = append(kept, p)
-		}
-	}
-	f.RepeatedPhrases = kept[:min(10, len(kept))]
-	if f.RepeatedPhrases == nil {
-		f.RepeatedPhrases = []Phrase{}
-	}
+	f.RepeatedPhrases, _ = topPhrases(f.RepeatedPhrases, 10)
 	return f
+}
+
+// topPhrases keeps the first n of the sorted phrases, dropping a 2-word
+// phrase whose words a kept 3-word phrase of the same count begins or ends
+// with. It stops at n kept phrases, and checks each phrase once against a
+// set, so its work is linear in the phrases. It also returns the number of
+// checks it made, which the tests bound.
+func topPhrases(sorted []Phrase, n int) ([]Phrase, int) {
+	type countedPair struct {
+		count  int
+		phrase string
+	}
+	kept := []Phrase{}
+	inKept := map[countedPair]bool{}
+	checks := 0
+	for _, p := range sorted {
+		if len(kept) == n {
+			break
+		}
+		checks++
+		if inKept[countedPair{p.Count, p.Phrase}] {
+			continue
+		}
+		kept = append(kept, p)
+		if ws := strings.Fields(p.Phrase); len(ws) == 3 {
+			inKept[countedPair{p.Count, ws[0] + " " + ws[1]}] = true
+			inKept[countedPair{p.Count, ws[1] + " " + ws[2]}] = true
+		}
+	}
+	return kept, checks
 }

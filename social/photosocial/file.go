@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,7 +80,7 @@ func Sample() *File {
 	if err != nil {
 		panic(err)
 	}
-	p, err := readFile(bytes.NewReader(b))
+	p, err := readFile(fileSource{"", bytes.NewReader(b)})
 	if err != nil {
 		panic("photosocial: the bundled sample dataset is invalid: " + err.Error())
 	}
@@ -96,44 +97,80 @@ type FileConfig struct {
 }
 
 // NewFile reads the JSON Lines exports that cfg names into a provider. An
-// invalid record is an error naming its line; the error wraps
+// invalid record is an error naming its line, after the file's base name
+// for Paths ("b.jsonl line 2"); the error wraps
 // [ErrInvalidConfig] when cfg names no data.
 func NewFile(cfg FileConfig) (*File, error) {
 	if len(cfg.Paths) == 0 && cfg.Reader == nil {
 		return nil, invalidConfig("the file provider needs Paths or Reader")
 	}
-	var rs []io.Reader
+	var srcs []fileSource
 	for _, path := range cfg.Paths {
 		f, err := os.Open(path)
 		if err != nil {
 			return nil, fmt.Errorf("photosocial: %w", err)
 		}
 		defer f.Close()
-		rs = append(rs, f, strings.NewReader("\n"))
+		srcs = append(srcs, fileSource{filepath.Base(path), f})
 	}
 	if cfg.Reader != nil {
-		rs = append(rs, cfg.Reader)
+		srcs = append(srcs, fileSource{"", cfg.Reader})
 	}
-	return readFile(io.MultiReader(rs...))
+	return readFile(srcs...)
 }
 
-// recordError reports the record of line that lacks what need says, or
-// that does not decode (err).
-func recordError(line int, need string, err error) error {
+// fileSource is one export of a File provider; errors name its lines
+// with name, when it has one.
+type fileSource struct {
+	name string
+	r    io.Reader
+}
+
+// at names line of the source in errors: "b.jsonl line 2", or "line 2".
+func (s fileSource) at(line int) string {
+	return strings.TrimSpace(s.name + " line " + strconv.Itoa(line))
+}
+
+// recordError reports the record at (see fileSource.at) that lacks what
+// need says, or that does not decode (err).
+func recordError(at string, need string, err error) error {
 	if err != nil {
-		return fmt.Errorf("photosocial: line %d: %s: %w", line, need, strictjson.Describe(err))
+		return fmt.Errorf("photosocial: %s: %s: %w", at, need, strictjson.Describe(err))
 	}
-	return fmt.Errorf("photosocial: line %d: %s", line, need)
+	return fmt.Errorf("photosocial: %s: %s", at, need)
 }
 
-// readFile reads JSON Lines records from r.
-func readFile(r io.Reader) (*File, error) {
+// readFile reads JSON Lines records from the sources, in order.
+func readFile(srcs ...fileSource) (*File, error) {
 	p := &File{
 		profiles: map[string]fileProfile{}, byOwner: map[string][]Media{}, byCode: map[string]Media{},
 		byID: map[string]Media{}, comments: map[string][]Comment{}, tags: map[string]int64{},
 	}
 	var pending []fileComment
-	sc := bufio.NewScanner(r)
+	for _, src := range srcs {
+		if err := p.read(src, &pending); err != nil {
+			return nil, err
+		}
+	}
+	for _, fc := range pending {
+		id := fc.MediaID
+		if id == "" {
+			if m, ok := p.byCode[fc.Shortcode]; ok {
+				id = m.ID
+			}
+		}
+		p.comments[id] = append(p.comments[id], fc.Comment)
+	}
+	for _, ms := range p.byOwner {
+		slices.SortStableFunc(ms, func(a, b Media) int { return cmp.Compare(b.TakenAt, a.TakenAt) })
+	}
+	return p, nil
+}
+
+// read adds the records of src, and the comments to pending, which are
+// placed once every media record is read.
+func (p *File) read(src fileSource, pending *[]fileComment) error {
+	sc := bufio.NewScanner(src.r)
 	sc.Buffer(make([]byte, 64<<10), maxFileLine)
 	for line := 1; sc.Scan(); line++ {
 		b := bytes.TrimSpace(sc.Bytes())
@@ -142,21 +179,21 @@ func readFile(r io.Reader) (*File, error) {
 		}
 		var rec fileRecord
 		if err := json.Unmarshal(b, &rec); err != nil {
-			return nil, fmt.Errorf("photosocial: line %d: %w", line, strictjson.Describe(err))
+			return fmt.Errorf("photosocial: %s: %w", src.at(line), strictjson.Describe(err))
 		}
 		switch rec.Kind {
 		case "meta":
 		case "profile":
 			var fp fileProfile
 			if err := json.Unmarshal(b, &fp); err != nil || fp.Username == "" {
-				return nil, recordError(line, "a profile needs a username", err)
+				return recordError(src.at(line), "a profile needs a username", err)
 			}
 			fp.Username = strings.ToLower(fp.Username)
 			p.profiles[fp.Username] = fp
 		case "media":
 			var fm fileMedia
 			if err := json.Unmarshal(b, &fm); err != nil || (fm.ID == "" && fm.Shortcode == "") || fm.Owner.Username == "" {
-				return nil, recordError(line, "a media record needs id or shortcode and owner.username", err)
+				return recordError(src.at(line), "a media record needs id or shortcode and owner.username", err)
 			}
 			m := fm.Media
 			m.TakenAt = parseTime(fm.TakenAt)
@@ -184,30 +221,18 @@ func readFile(r io.Reader) (*File, error) {
 		case "comment":
 			var fc fileComment
 			if err := json.Unmarshal(b, &fc); err != nil || fc.ID == "" || (fc.MediaID == "" && fc.Shortcode == "") {
-				return nil, recordError(line, "a comment needs id and media_id or shortcode", err)
+				return recordError(src.at(line), "a comment needs id and media_id or shortcode", err)
 			}
 			fc.Comment.CreatedAt = parseTime(fc.CreatedAt)
-			pending = append(pending, fc)
+			*pending = append(*pending, fc)
 		default:
-			return nil, fmt.Errorf("photosocial: line %d: unknown kind %q (want profile, media, comment or meta)", line, rec.Kind)
+			return fmt.Errorf("photosocial: %s: unknown kind %q (want profile, media, comment or meta)", src.at(line), rec.Kind)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("photosocial: reading records: %w", err)
+		return fmt.Errorf("photosocial: reading records: %s: %w", cmp.Or(src.name, "reader"), err)
 	}
-	for _, fc := range pending {
-		id := fc.MediaID
-		if id == "" {
-			if m, ok := p.byCode[fc.Shortcode]; ok {
-				id = m.ID
-			}
-		}
-		p.comments[id] = append(p.comments[id], fc.Comment)
-	}
-	for _, ms := range p.byOwner {
-		slices.SortStableFunc(ms, func(a, b Media) int { return cmp.Compare(b.TakenAt, a.TakenAt) })
-	}
-	return p, nil
+	return nil
 }
 
 // Name implements Provider.

@@ -147,10 +147,11 @@ func NewGraph(cfg GraphConfig) (*Graph, error) {
 // Name implements Provider.
 func (g *Graph) Name() string { return "instagram_graph" }
 
-// graphCursorRE matches a next_cursor of UserMedia: a Graph cursor, and
-// after a dot how many of the selected media of that page were already
-// returned (a page of reels may hold more than a response takes).
-var graphCursorRE = regexp.MustCompile(`^([A-Za-z0-9_=-]*)(?:\.([0-9]{1,3}))?$`)
+// graphCursorRE matches a next_cursor of UserMedia and Comments: a Graph
+// cursor, and after a dot how many of the selected media or flattened
+// comments of that page were already returned (a page of reels, or of
+// comments with their replies, may hold more than a response takes).
+var graphCursorRE = regexp.MustCompile(`^([A-Za-z0-9_=-]*)(?:\.([0-9]{1,5}))?$`)
 
 // graphMediaFields are the fields asked of an IG Media object the app
 // user owns.
@@ -203,13 +204,14 @@ type graphError struct {
 func (g *Graph) get(ctx context.Context, path string, params url.Values, out any, what string) error {
 	return g.up.Send(ctx, upstream.Request{
 		Path: "/" + path, Query: params,
-		Classify: func(status int, body []byte) error { return g.classify(status, body, what) },
+		Classify: func(status int, body []byte) error { return g.classify(status, body, what, params.Has("after")) },
 	}, out)
 }
 
 // classify maps a Graph API error object to an envelope error; nil lets
-// upstream map by HTTP status.
-func (g *Graph) classify(status int, body []byte, what string) error {
+// upstream map by HTTP status. after tells that the request carried a
+// cursor: an invalid parameter (code 100) is then that cursor.
+func (g *Graph) classify(status int, body []byte, what string, after bool) error {
 	var ge graphError
 	if json.Unmarshal(body, &ge) != nil || ge.Error.Code == 0 {
 		return nil
@@ -227,6 +229,8 @@ func (g *Graph) classify(status int, body []byte, what string) error {
 		return notFound("%s was not found: the Instagram Graph API sees only business and creator accounts", what)
 	case e.Code == 100 && e.Subcode == 33:
 		return notFound("%s was not found, or is not readable with the configured account", what)
+	case e.Code == 100 && after:
+		return upstream.CursorRefused("the Instagram Graph API")
 	case e.Code == 10 || (e.Code >= 200 && e.Code < 300):
 		return unsupported("Instagram Graph API", "cannot read %s: it serves media and comments only of the configured account (code %d)", what, e.Code)
 	case e.Code == 2 || status >= 500:
@@ -487,16 +491,28 @@ func (c graphComment) normalize(parent string) Comment {
 
 // Comments implements Provider for media the app user owns, by IG Media
 // ID. Comments of other accounts' media are not served by the Graph API.
+// Replies follow their comment; when a page with its replies holds more
+// than the limit, next_cursor points back into that page, so that none is
+// skipped.
 func (g *Graph) Comments(ctx context.Context, q CommentsQuery) (CommentPage, error) {
 	if q.Media.MediaID == "" {
 		return CommentPage{}, unsupported("Instagram Graph API", "cannot read comments of other accounts' media or by shortcode; it serves only the configured account's own media, by media_id")
+	}
+	m := graphCursorRE.FindStringSubmatch(q.Cursor)
+	if m == nil {
+		return CommentPage{}, envelope.Invalid("cursor", "must be a next_cursor of this provider (letters, digits, - and _)")
+	}
+	cursor := m[1]
+	skip, _ := strconv.Atoi(m[2]) // "" is 0
+	if q.Limit < 1 {
+		q.Limit = DefaultLimit
 	}
 	params := url.Values{
 		"fields": {"id,text,timestamp,username,like_count,from{id,username},replies{id,text,timestamp,username,like_count,from{id,username}}"},
 		"limit":  {fmt.Sprint(q.Limit)},
 	}
-	if q.Cursor != "" {
-		params.Set("after", q.Cursor)
+	if cursor != "" {
+		params.Set("after", cursor)
 	}
 	var resp struct {
 		Data   []graphComment `json:"data"`
@@ -505,15 +521,21 @@ func (g *Graph) Comments(ctx context.Context, q CommentsQuery) (CommentPage, err
 	if err := g.get(ctx, q.Media.MediaID+"/comments", params, &resp, "comments of media "+q.Media.MediaID); err != nil {
 		return CommentPage{}, err
 	}
-	var page CommentPage
+	// Graph limits the top-level comments; their replies follow each one,
+	// so a page may hold more than the response takes. Then next_cursor
+	// points back into the page, past what was returned.
+	var all []Comment
 	for _, c := range resp.Data {
-		page.Comments = append(page.Comments, c.normalize(""))
+		all = append(all, c.normalize(""))
 		for _, r := range c.Replies.Data {
-			page.Comments = append(page.Comments, r.normalize(c.ID))
+			all = append(all, r.normalize(c.ID))
 		}
 	}
-	page.Next = resp.Paging.next()
-	return page, nil
+	done := min(skip, len(all))
+	if len(all)-done > q.Limit {
+		return CommentPage{Comments: all[done : done+q.Limit], Next: cursor + "." + strconv.Itoa(done+q.Limit)}, nil
+	}
+	return CommentPage{Comments: all[done:], Next: resp.Paging.next()}, nil
 }
 
 // hashtagID resolves a hashtag's node ID with ig_hashtag_search.
@@ -529,6 +551,11 @@ func (g *Graph) hashtagID(ctx context.Context, tag string) (string, error) {
 	}
 	if len(resp.Data) == 0 || resp.Data[0].ID == "" {
 		return "", notFound("the hashtag #%s was not found", tag)
+	}
+	// The ID goes into the path of the media request: only a Graph node
+	// ID may pass.
+	if !mediaIDRE.MatchString(resp.Data[0].ID) {
+		return "", envelope.Errorf(envelope.CodeUpstreamError, "the Instagram Graph API answered the hashtag #%s with an ID that is not a node ID", tag)
 	}
 	return resp.Data[0].ID, nil
 }

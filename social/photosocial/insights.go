@@ -215,6 +215,16 @@ func checkBound(v *envelope.ValidationError, field string, n, def, max int) int 
 	return n
 }
 
+// Bounds of what the model's answer passes on: the prompts ask for at most
+// 6 items per list and short texts, and an answer that runs longer is cut.
+const (
+	maxModelItems = 6
+	maxModelText  = 600
+)
+
+// modelText is a text of the model's answer, trimmed and cut.
+func modelText(s string) string { return textcut.MarkRunes(strings.TrimSpace(s), maxModelText, "…") }
+
 // idFilter keeps the IDs of the input and records the ones it drops.
 type idFilter struct {
 	known   map[string]bool
@@ -237,8 +247,9 @@ func (f *idFilter) keep(ids []string) []string {
 
 func (f *idFilter) findings(fs []Finding) []Finding {
 	out := []Finding{}
-	for _, x := range fs {
+	for _, x := range fs[:min(len(fs), maxModelItems)] {
 		x.EvidenceIDs = f.keep(x.EvidenceIDs)
+		x.Title, x.Detail = modelText(x.Title), modelText(x.Detail)
 		out = append(out, x)
 	}
 	return out
@@ -246,8 +257,9 @@ func (f *idFilter) findings(fs []Finding) []Finding {
 
 func (f *idFilter) themes(ts []Theme) []Theme {
 	out := []Theme{}
-	for _, x := range ts {
+	for _, x := range ts[:min(len(ts), maxModelItems)] {
 		x.EvidenceIDs = f.keep(x.EvidenceIDs)
+		x.Name, x.Description = modelText(x.Name), modelText(x.Description)
 		out = append(out, x)
 	}
 	return out
@@ -256,10 +268,10 @@ func (f *idFilter) themes(ts []Theme) []Theme {
 func (f *idFilter) evidence(es []answerEvidence, kind string, text map[string]string) []Evidence {
 	out := []Evidence{}
 	for _, e := range es {
-		if len(f.keep([]string{e.ID})) == 0 {
+		if len(f.keep([]string{e.ID})) == 0 || len(out) == maxModelItems {
 			continue
 		}
-		out = append(out, Evidence{ID: e.ID, Kind: kind, Excerpt: textcut.MarkRunes(strings.TrimSpace(text[e.ID]), 160, "…"), Reason: e.Reason})
+		out = append(out, Evidence{ID: e.ID, Kind: kind, Excerpt: textcut.MarkRunes(strings.TrimSpace(text[e.ID]), 160, "…"), Reason: modelText(e.Reason)})
 	}
 	return out
 }
@@ -267,9 +279,12 @@ func (f *idFilter) evidence(es []answerEvidence, kind string, text map[string]st
 // limitations finishes the model's limitations with the drops and the
 // sample-size cap, and returns the capped confidence.
 func (f *idFilter) limitations(model []string, conf float64, n int, what string) ([]string, float64) {
-	out := append([]string{}, model...)
+	out := []string{}
+	for _, s := range model[:min(len(model), maxModelItems)] {
+		out = append(out, modelText(s))
+	}
 	if len(f.dropped) > 0 {
-		out = append(out, fmt.Sprintf("dropped %d evidence reference(s) to IDs not in the input: %s", len(f.dropped), strings.Join(f.dropped, ", ")))
+		out = append(out, modelText(fmt.Sprintf("dropped %d evidence reference(s) to IDs not in the input: %s", len(f.dropped), strings.Join(f.dropped, ", "))))
 	}
 	if n < lowSampleSize {
 		out = append(out, fmt.Sprintf("only %d %s analysed; confidence capped at 0.5", n, what))
@@ -352,7 +367,8 @@ Answer with one JSON object:
  "confidence":0.0,
  "limitations":[""]}
 Use only post ids from "posts". confidence is from 0 to 1. At most 6 items per list.`
-	ans, used, err := llmjson.Ask(ctx, model, llmjson.Request{System: system, Prompt: string(input)}, func(a *profileAnswer) []string {
+	// Five lists of at most 6 short items, and a summary.
+	ans, used, err := llmjson.Ask(ctx, model, llmjson.Request{System: system, Prompt: string(input), MaxTokens: llmjson.MaxTokens(2500)}, func(a *profileAnswer) []string {
 		p := checkConfidence(a.Confidence)
 		if len(a.ContentThemes) == 0 {
 			p = append(p, "content_themes must list at least one theme")
@@ -367,7 +383,7 @@ Use only post ids from "posts". confidence is from 0 to 1. At most 6 items per l
 	res := ProfileInsights{
 		Profile: prof, Facts: facts,
 		ContentThemes:     f.themes(ans.ContentThemes),
-		PostingPatterns:   PostingPatterns{PostingFacts: facts.Posting, Summary: ans.PostingSummary},
+		PostingPatterns:   PostingPatterns{PostingFacts: facts.Posting, Summary: modelText(ans.PostingSummary)},
 		EngagementDrivers: f.findings(ans.EngagementDrivers),
 		Strengths:         f.findings(ans.Strengths),
 		Opportunities:     f.findings(ans.Opportunities),
@@ -451,7 +467,8 @@ Answer with one JSON object:
  "confidence":0.0,
  "limitations":[""]}
 moderation_flags lists only flags the rules missed. Use only comment ids from "comments". confidence is from 0 to 1.`
-	ans, used, err := llmjson.Ask(ctx, model, llmjson.Request{System: system, Prompt: string(input)}, func(a *commentAnswer) []string {
+	// Four lists of short items, a flag at most per comment, and a summary.
+	ans, used, err := llmjson.Ask(ctx, model, llmjson.Request{System: system, Prompt: string(input), MaxTokens: llmjson.MaxTokens(3000)}, func(a *commentAnswer) []string {
 		p := checkConfidence(a.Confidence)
 		for i, fl := range a.ModerationFlags {
 			if !slices.ContainsFunc(moderationRules, func(r ModerationRule) bool { return r.Name == fl.Rule }) {
@@ -472,12 +489,12 @@ moderation_flags lists only flags the rules missed. Use only comment ids from "c
 		}
 		dup := slices.ContainsFunc(flags, func(x ModerationFlag) bool { return x.CommentID == fl.CommentID && x.Rule == fl.Rule })
 		if !dup {
-			flags = append(flags, ModerationFlag{CommentID: fl.CommentID, Rule: fl.Rule, Excerpt: textcut.MarkRunes(strings.TrimSpace(text[fl.CommentID]), 120, "…"), Reason: fl.Reason, Source: "model"})
+			flags = append(flags, ModerationFlag{CommentID: fl.CommentID, Rule: fl.Rule, Excerpt: textcut.MarkRunes(strings.TrimSpace(text[fl.CommentID]), 120, "…"), Reason: modelText(fl.Reason), Source: "model"})
 		}
 	}
 	res := CommentInsights{
 		Media: media, Facts: facts,
-		AggregateSentiment: AggregateSentiment{Sentiment: facts.Sentiment, Summary: ans.SentimentSummary},
+		AggregateSentiment: AggregateSentiment{Sentiment: facts.Sentiment, Summary: modelText(ans.SentimentSummary)},
 		RecurringTopics:    f.themes(ans.RecurringTopics),
 		Questions:          facts.Questions,
 		Objections:         f.findings(ans.Objections),

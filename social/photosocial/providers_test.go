@@ -568,6 +568,24 @@ func TestFileProviderRejectsBadRecords(t *testing.T) {
 	}
 }
 
+// An invalid record of one of several files is named by its file and its
+// line in that file.
+func TestFileProviderNamesTheFile(t *testing.T) {
+	dir := t.TempDir()
+	good, _ := sampleFS.ReadFile("sampledata/sample.jsonl")
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	if err := os.WriteFile(a, good, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, []byte("\n{\"kind\":\"story\"}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := NewFile(FileConfig{Paths: []string{a, b}})
+	if err == nil || !strings.Contains(err.Error(), "b.jsonl line 2:") {
+		t.Errorf("error %v, want one naming b.jsonl line 2", err)
+	}
+}
+
 func TestGraphCursorCannotInjectFields(t *testing.T) {
 	g := graphServer(t, func(r *http.Request) (int, string) {
 		t.Errorf("no request expected, got %s", r.URL)
@@ -624,38 +642,122 @@ func TestGraphReelsCursorIntoPage(t *testing.T) {
 	pageA := `{"business_discovery":{"id":"1","media":{"data":[` + strings.Join([]string{media("r1", "REELS"), media("f1", "FEED"), media("r2", "REELS"), media("r3", "REELS")}, ",") +
 		`],"paging":{"cursors":{"after":"PAGEB"},"next":"https://graph.facebook.com/next"}}}}`
 	pageB := `{"business_discovery":{"id":"1","media":{"data":[` + media("r4", "REELS") + `],"paging":{"cursors":{"after":"END"}}}}}`
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := graphClientOn(t, func(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(r.URL.Query().Get("fields"), "media.after(PAGEB)") {
 			io.WriteString(w, pageB)
 			return
 		}
 		io.WriteString(w, pageA)
-	}))
-	defer srv.Close()
+	})
+	got := collectPages(t, func(cursor string) (ids []string, next string, err error) {
+		l, err := c.Reels(context.Background(), ReelsRequest{Username: "northwind.coffee", Limit: 2, Cursor: cursor})
+		for _, m := range l.Media {
+			ids = append(ids, m.ID)
+		}
+		return ids, l.PageInfo.NextCursor, err
+	})
+	if strings.Join(got, ",") != "r1,r2,r3,r4" {
+		t.Errorf("reels over the pages: %v, want r1,r2,r3,r4", got)
+	}
+	_, err := c.Reels(context.Background(), ReelsRequest{Username: "northwind.coffee", Cursor: "PAGEB.x"})
+	wantCode(t, err, envelope.CodeInvalidRequest)
+}
+
+// A comments page whose replies make it longer than the limit is
+// continued, not skipped: the next cursor points back into it.
+func TestGraphCommentsCursorIntoPage(t *testing.T) {
+	comment := func(id string, replies ...string) string {
+		var rs []string
+		for _, r := range replies {
+			rs = append(rs, fmt.Sprintf(`{"id":%q,"text":"reply"}`, r))
+		}
+		return fmt.Sprintf(`{"id":%q,"text":"top","replies":{"data":[%s]}}`, id, strings.Join(rs, ","))
+	}
+	pageA := `{"data":[` + strings.Join([]string{comment("c0", "r0a", "r0b"), comment("c1", "r1a", "r1b"), comment("c2", "r2a", "r2b")}, ",") +
+		`],"paging":{"cursors":{"after":"AFTER3"},"next":"https://graph.facebook.com/next"}}`
+	pageB := `{"data":[` + comment("c3") + `],"paging":{"cursors":{"after":"END"}}}`
+	c := graphClientOn(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Query().Get("after") {
+		case "":
+			io.WriteString(w, pageA)
+		case "AFTER3":
+			io.WriteString(w, pageB)
+		default:
+			t.Errorf("after = %q", r.URL.Query().Get("after"))
+			io.WriteString(w, `{"data":[]}`)
+		}
+	})
+	got := collectPages(t, func(cursor string) (ids []string, next string, err error) {
+		l, err := c.Comments(context.Background(), CommentsRequest{MediaID: "18027939643004123", Limit: 3, Cursor: cursor})
+		for _, m := range l.Comments {
+			ids = append(ids, m.ID)
+		}
+		return ids, l.PageInfo.NextCursor, err
+	})
+	if want := "c0,r0a,r0b,c1,r1a,r1b,c2,r2a,r2b,c3"; strings.Join(got, ",") != want {
+		t.Errorf("comments over the pages: %v, want %s", got, want)
+	}
+}
+
+// A Graph cursor refused with code 100 is the caller's error, 400 naming
+// cursor.
+func TestGraphRefusedCursor(t *testing.T) {
+	c := graphClientOn(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"error":{"message":"Invalid parameter","type":"OAuthException","code":100,"fbtrace_id":"A1"}}`)
+	})
+	_, err := c.Comments(context.Background(), CommentsRequest{MediaID: "18027939643004123", Cursor: "QVFIUmJhZA"})
+	var v *envelope.ValidationError
+	if !errors.As(err, &v) || v.Issues[0].Field != "cursor" {
+		t.Errorf("comments: err = %v, want a validation error on cursor", err)
+	}
+	_, err = c.Comments(context.Background(), CommentsRequest{MediaID: "18027939643004123"})
+	wantCode(t, err, envelope.CodeUpstreamError)
+}
+
+// A hashtag ID that is not digits never goes into a request path.
+func TestGraphHashtagIDChecked(t *testing.T) {
+	var paths []string
+	c := graphClientOn(t, func(w http.ResponseWriter, r *http.Request) {
+		paths = append(paths, r.URL.Path)
+		io.WriteString(w, `{"data":[{"id":"../me/accounts"}]}`)
+	})
+	_, err := c.HashtagSearch(context.Background(), HashtagRequest{Hashtag: "coffee"})
+	wantCode(t, err, envelope.CodeUpstreamError)
+	if len(paths) != 1 || !strings.HasSuffix(paths[0], "/ig_hashtag_search") {
+		t.Errorf("requests %q, want only ig_hashtag_search", paths)
+	}
+}
+
+// graphClientOn returns a Client of a Graph provider served by h.
+func graphClientOn(t *testing.T, h http.HandlerFunc) *Client {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
 	g, err := NewGraph(GraphConfig{Token: testToken, UserID: testUserID, BaseURL: srv.URL, HTTPClient: srv.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newClient(g)
+	return newClient(g)
+}
+
+// collectPages follows next cursors from the first page, at most 10
+// pages, and returns the IDs of every page in order.
+func collectPages(t *testing.T, page func(cursor string) (ids []string, next string, err error)) []string {
+	t.Helper()
 	var got []string
 	cursor := ""
-	for range 3 {
-		l, err := c.Reels(context.Background(), ReelsRequest{Username: "northwind.coffee", Limit: 2, Cursor: cursor})
+	for range 10 {
+		ids, next, err := page(cursor)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range l.Media {
-			got = append(got, m.ID)
-		}
-		if cursor = l.PageInfo.NextCursor; cursor == "" {
+		got = append(got, ids...)
+		if cursor = next; cursor == "" {
 			break
 		}
 	}
-	if strings.Join(got, ",") != "r1,r2,r3,r4" {
-		t.Errorf("reels over the pages: %v, want r1,r2,r3,r4", got)
-	}
-	_, err = c.Reels(context.Background(), ReelsRequest{Username: "northwind.coffee", Cursor: "PAGEB.x"})
-	wantCode(t, err, envelope.CodeInvalidRequest)
+	return got
 }
 
 // mustClient returns New(cfg); New fails only on a configuration that
