@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"regexp"
 	"slices"
@@ -10,10 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quiverkit/quiver/email"
-	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/social"
 )
 
 // openAPI renders the OpenAPI 3.1 document of the routes. Schemas come
@@ -353,34 +349,6 @@ type schemaGen struct {
 	// responses are the shared error responses of some routes only
 	// (route.errors, and the 413 of a route with its own body limit).
 	responses map[string]any
-}
-
-// stringEnums are the values of the string types that have a fixed set,
-// for types of packages that cannot carry an openapi tag on the field.
-var stringEnums = map[reflect.Type][]string{
-	reflect.TypeFor[jobs.Status]():              stringsOf(jobs.Statuses()),
-	reflect.TypeFor[social.Label]():             wordsOf(social.Labels()),
-	reflect.TypeFor[email.Reachability]():       stringsOf(email.Reachabilities()),
-	reflect.TypeFor[email.ReachabilityReason](): stringsOf(email.ReachabilityReasons()),
-	reflect.TypeFor[email.Provider]():           stringsOf(email.Providers()),
-}
-
-// wordsOf returns the words of values that print as their word.
-func wordsOf[S fmt.Stringer](vals []S) []string {
-	out := make([]string, len(vals))
-	for i, v := range vals {
-		out[i] = v.String()
-	}
-	return out
-}
-
-// stringsOf converts the values of a string type.
-func stringsOf[S ~string](vals []S) []string {
-	out := make([]string, len(vals))
-	for i, v := range vals {
-		out[i] = string(v)
-	}
-	return out
 }
 
 var (

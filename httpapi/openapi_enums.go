@@ -1,0 +1,41 @@
+package httpapi
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/quiverkit/quiver/email"
+	"github.com/quiverkit/quiver/email/jobs"
+	"github.com/quiverkit/quiver/social"
+)
+
+// stringEnums is the registry of closed sets: for each named string type
+// that a route reads or answers, its values in order, taken from the list
+// function of the type's package, so that the OpenAPI document's enum
+// lists are the constants themselves. TestStringEnumsCoverRoutes fails
+// when a named string type reachable from a route has no entry.
+var stringEnums = map[reflect.Type][]string{
+	reflect.TypeFor[jobs.Status]():              stringsOf(jobs.Statuses()),
+	reflect.TypeFor[social.Label]():             wordsOf(social.Labels()),
+	reflect.TypeFor[email.Reachability]():       stringsOf(email.Reachabilities()),
+	reflect.TypeFor[email.ReachabilityReason](): stringsOf(email.ReachabilityReasons()),
+	reflect.TypeFor[email.Provider]():           stringsOf(email.Providers()),
+}
+
+// wordsOf returns the words of values that print as their word.
+func wordsOf[S fmt.Stringer](vals []S) []string {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = v.String()
+	}
+	return out
+}
+
+// stringsOf converts the values of a string type.
+func stringsOf[S ~string](vals []S) []string {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = string(v)
+	}
+	return out
+}
