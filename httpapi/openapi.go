@@ -501,6 +501,9 @@ func nullable(s map[string]any) map[string]any {
 			out[k] = v
 		}
 		out["type"] = []string{typ, "null"}
+		if vals, ok := s["enum"].([]string); ok {
+			out["enum"] = nullableEnum(vals)
+		}
 		return out
 	}
 	return map[string]any{"oneOf": []any{s, map[string]any{"type": "null"}}}

@@ -6,7 +6,9 @@ import (
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/email/jobs"
+	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/social"
+	"github.com/quiverkit/quiver/social/photosocial"
 )
 
 // stringEnums is the registry of closed sets: for each named string type
@@ -20,6 +22,10 @@ var stringEnums = map[reflect.Type][]string{
 	reflect.TypeFor[email.Reachability]():       stringsOf(email.Reachabilities()),
 	reflect.TypeFor[email.ReachabilityReason](): stringsOf(email.ReachabilityReasons()),
 	reflect.TypeFor[email.Provider]():           stringsOf(email.Providers()),
+	reflect.TypeFor[email.Reason]():             stringsOf(email.Reasons()),
+	reflect.TypeFor[mailauth.Code]():            stringsOf(mailauth.Codes()),
+	reflect.TypeFor[mailauth.Severity]():        stringsOf(mailauth.Severities()),
+	reflect.TypeFor[photosocial.MediaType]():    stringsOf(photosocial.MediaTypes()),
 }
 
 // wordsOf returns the words of values that print as their word.
@@ -38,4 +44,14 @@ func stringsOf[S ~string](vals []S) []string {
 		out[i] = string(v)
 	}
 	return out
+}
+
+// nullableEnum is vals with null, the enum of a value that may be null:
+// JSON Schema checks enum whatever the type says.
+func nullableEnum(vals []string) []any {
+	out := make([]any, 0, len(vals)+1)
+	for _, v := range vals {
+		out = append(out, v)
+	}
+	return append(out, nil)
 }

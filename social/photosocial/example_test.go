@@ -432,3 +432,8 @@ func ExampleApify_Search() {
 	// Output:
 	// northwind.coffee northwind.tea true
 }
+
+func ExampleMediaTypes() {
+	fmt.Println(photosocial.MediaTypes())
+	// Output: [image video carousel reel]
+}

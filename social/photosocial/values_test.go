@@ -1,0 +1,13 @@
+package photosocial
+
+import (
+	"testing"
+
+	"github.com/quiverkit/quiver/internal/testutil"
+)
+
+// TestValuesLists checks that each list function names every constant of
+// its type, once.
+func TestValuesLists(t *testing.T) {
+	testutil.CheckValuesList(t, ".", "MediaType", MediaTypes())
+}
