@@ -9,6 +9,7 @@ import (
 	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/social"
 	"github.com/quiverkit/quiver/social/photosocial"
+	"github.com/quiverkit/quiver/webcheck"
 )
 
 // stringEnums is the registry of closed sets: for each named string type
@@ -34,6 +35,9 @@ var stringEnums = map[reflect.Type][]string{
 	reflect.TypeFor[mailauth.Code]():            stringsOf(mailauth.Codes()),
 	reflect.TypeFor[mailauth.Severity]():        stringsOf(mailauth.Severities()),
 	reflect.TypeFor[photosocial.MediaType]():    stringsOf(photosocial.MediaTypes()),
+	reflect.TypeFor[webcheck.Risk]():            stringsOf(webcheck.Risks()),
+	reflect.TypeFor[webcheck.KeyType]():         stringsOf(webcheck.KeyTypes()),
+	reflect.TypeFor[webcheck.URLWarningCode]():  stringsOf(webcheck.URLWarningCodes()),
 }
 
 // wordsOf returns the words of values that print as their word.
