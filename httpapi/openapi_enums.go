@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/mailauth"
@@ -38,6 +39,8 @@ var stringEnums = map[reflect.Type][]string{
 	reflect.TypeFor[webcheck.Risk]():            stringsOf(webcheck.Risks()),
 	reflect.TypeFor[webcheck.KeyType]():         stringsOf(webcheck.KeyTypes()),
 	reflect.TypeFor[webcheck.URLWarningCode]():  stringsOf(webcheck.URLWarningCodes()),
+	reflect.TypeFor[devutil.Language]():         stringsOf(devutil.Languages()),
+	reflect.TypeFor[devutil.Base64Operation]():  stringsOf(devutil.Base64Operations()),
 }
 
 // wordsOf returns the words of values that print as their word.
