@@ -9,6 +9,7 @@ import (
 	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/social"
+	"github.com/quiverkit/quiver/social/microblog"
 	"github.com/quiverkit/quiver/social/photosocial"
 	"github.com/quiverkit/quiver/webcheck"
 )
@@ -39,6 +40,9 @@ var stringEnums = map[reflect.Type][]string{
 	reflect.TypeFor[photosocial.RuleName]():     stringsOf(photosocial.RuleNames()),
 	reflect.TypeFor[photosocial.FlagSource]():   stringsOf(photosocial.FlagSources()),
 	reflect.TypeFor[photosocial.EvidenceKind](): stringsOf(photosocial.EvidenceKinds()),
+	reflect.TypeFor[microblog.SearchType]():     stringsOf(microblog.SearchTypes()),
+	reflect.TypeFor[microblog.ReplySort]():      stringsOf(microblog.ReplySorts()),
+	reflect.TypeFor[microblog.ThreadFormat]():   stringsOf(microblog.ThreadFormats()),
 	reflect.TypeFor[webcheck.Risk]():            stringsOf(webcheck.Risks()),
 	reflect.TypeFor[webcheck.KeyType]():         stringsOf(webcheck.KeyTypes()),
 	reflect.TypeFor[webcheck.URLWarningCode]():  stringsOf(webcheck.URLWarningCodes()),
