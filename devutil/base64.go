@@ -19,6 +19,18 @@ type Base64Request struct {
 	URLSafe bool `json:"urlsafe"`
 }
 
+// A Base64Operation says what [EncodeBase64] or [DecodeBase64] did.
+type Base64Operation string
+
+// The operations of a [Base64Result].
+const (
+	Base64Encode Base64Operation = "encode"
+	Base64Decode Base64Operation = "decode"
+)
+
+// Base64Operations returns the operations of a Base64Result.
+func Base64Operations() []Base64Operation { return []Base64Operation{Base64Encode, Base64Decode} }
+
 // Base64Result is the result of [EncodeBase64] and [DecodeBase64].
 type Base64Result struct {
 	// Input echoes the request's value.
@@ -26,7 +38,7 @@ type Base64Result struct {
 	// Output is the encoded or decoded text; empty when IsValid is false.
 	Output string `json:"output"`
 	// Operation is "encode" or "decode".
-	Operation string `json:"operation"`
+	Operation Base64Operation `json:"operation"`
 	// IsValid reports whether the input could be transformed.
 	IsValid bool `json:"is_valid"`
 	// Error says why the input is not valid; nil when it is.
@@ -41,7 +53,7 @@ func EncodeBase64(_ context.Context, req Base64Request) (Base64Result, error) {
 	return Base64Result{
 		Input:     req.Value,
 		Output:    base64Encoding(req.URLSafe, true).EncodeToString([]byte(req.Value)),
-		Operation: "encode",
+		Operation: Base64Encode,
 		IsValid:   true,
 	}, nil
 }
@@ -54,7 +66,7 @@ func DecodeBase64(_ context.Context, req Base64Request) (Base64Result, error) {
 	if req.Value == "" {
 		return Base64Result{}, envelope.Invalid("value", "is required")
 	}
-	res := Base64Result{Input: req.Value, Operation: "decode"}
+	res := Base64Result{Input: req.Value, Operation: Base64Decode}
 	padded := strings.Contains(req.Value, "=")
 	out, err := base64Encoding(req.URLSafe, padded).DecodeString(req.Value)
 	if err != nil {

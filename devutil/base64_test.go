@@ -60,9 +60,9 @@ func TestBase64(t *testing.T) {
 			if res.Error != nil && !strings.Contains(*res.Error, tt.errSubstr) {
 				t.Errorf("error %q, want it to contain %q", *res.Error, tt.errSubstr)
 			}
-			wantOp := "encode"
+			wantOp := devutil.Base64Encode
 			if tt.decode {
-				wantOp = "decode"
+				wantOp = devutil.Base64Decode
 			}
 			if res.Operation != wantOp {
 				t.Errorf("operation %q", res.Operation)

@@ -326,3 +326,13 @@ func ExampleReadmeGenerator_Generate() {
 	// false true <nil>
 	// SERVICE_UNAVAILABLE
 }
+
+func ExampleLanguages() {
+	fmt.Println(devutil.Languages())
+	// Output: [go python java kotlin javascript ruby dotnet php rust unknown]
+}
+
+func ExampleBase64Operations() {
+	fmt.Println(devutil.Base64Operations())
+	// Output: [encode decode]
+}

@@ -24,18 +24,29 @@ const (
 	maxDetectLineLen      = 500
 )
 
+// A Language is the language of a stack trace, by its canonical name.
+type Language string
+
 // Languages [AnalyzeStacktrace] recognizes.
 const (
-	LangGo         = "go"
-	LangPython     = "python"
-	LangJava       = "java"
-	LangKotlin     = "kotlin"
-	LangJavaScript = "javascript"
-	LangRuby       = "ruby"
-	LangDotNet     = "dotnet"
-	LangPHP        = "php"
-	LangRust       = "rust"
+	LangGo         Language = "go"
+	LangPython     Language = "python"
+	LangJava       Language = "java"
+	LangKotlin     Language = "kotlin"
+	LangJavaScript Language = "javascript"
+	LangRuby       Language = "ruby"
+	LangDotNet     Language = "dotnet"
+	LangPHP        Language = "php"
+	LangRust       Language = "rust"
+	// LangUnknown: the language was not given and could not be detected.
+	LangUnknown Language = "unknown"
 )
+
+// Languages returns the languages of [StacktraceResult.Language], unknown
+// last.
+func Languages() []Language {
+	return []Language{LangGo, LangPython, LangJava, LangKotlin, LangJavaScript, LangRuby, LangDotNet, LangPHP, LangRust, LangUnknown}
+}
 
 // StacktraceRequest is the request of [AnalyzeStacktrace].
 type StacktraceRequest struct {
@@ -73,7 +84,7 @@ type StacktraceResult struct {
 	// Language is the canonical name of the language given or detected
 	// (go, python, java, kotlin, javascript, ruby, dotnet, php, rust), or
 	// "unknown": asked for "js", it is "javascript".
-	Language string `json:"language"`
+	Language Language `json:"language"`
 	// Confidence, from 0 to 1, says how sure the analysis is: high when
 	// the trace parsed and the error is in the knowledge base, low for
 	// input that is not a recognizable stack trace.
@@ -126,7 +137,7 @@ func AnalyzeStacktrace(_ context.Context, req StacktraceRequest) (StacktraceResu
 	if strings.TrimSpace(req.Stacktrace) == "" {
 		return StacktraceResult{}, envelope.Invalid("stacktrace", "is required")
 	}
-	lang := ""
+	var lang Language
 	if req.Language != "" {
 		lang = normalizeLanguage(req.Language)
 		if lang == "" {
@@ -148,7 +159,7 @@ func AnalyzeStacktrace(_ context.Context, req StacktraceRequest) (StacktraceResu
 	}
 	res := StacktraceResult{Language: lang, Truncated: truncated, DocumentationLinks: []string{}, Frames: []StackFrame{}}
 	if lang == "" {
-		res.Language = "unknown"
+		res.Language = LangUnknown
 	}
 	if len(chain) == 0 || chain[0].typ == "" && chain[0].msg == "" {
 		// Not a trace we can parse: the knowledge base may still know the
@@ -159,7 +170,7 @@ func AnalyzeStacktrace(_ context.Context, req StacktraceRequest) (StacktraceResu
 			res.FixSuggestion, res.DocumentationLinks = e.fix, slices.Clone(e.docs)
 			res.RootCause = "the error message matches a known error, but no stack frames were found: " + msg
 			res.Confidence = 0.5
-			if res.Language == "unknown" && e.lang != "" {
+			if res.Language == LangUnknown && e.lang != "" {
 				res.Language = e.lang
 			}
 			return res, nil
@@ -309,7 +320,7 @@ func boundLines(lines []string) []string {
 
 // languageNames maps each name StacktraceRequest.Language accepts, in
 // lower case, to the language's canonical name.
-var languageNames = map[string]string{
+var languageNames = map[string]Language{
 	"go": LangGo, "golang": LangGo,
 	"python": LangPython, "py": LangPython, "python3": LangPython,
 	"java":   LangJava,
@@ -324,16 +335,16 @@ var languageNames = map[string]string{
 }
 
 // normalizeLanguage returns the canonical name of l, or "".
-func normalizeLanguage(l string) string {
+func normalizeLanguage(l string) Language {
 	return languageNames[strings.ToLower(strings.TrimSpace(l))]
 }
 
-var langTitle = map[string]string{
+var langTitle = map[Language]string{
 	LangGo: "Go", LangPython: "Python", LangJava: "Java", LangKotlin: "Kotlin", LangJavaScript: "JavaScript",
 	LangRuby: "Ruby", LangDotNet: ".NET", LangPHP: "PHP", LangRust: "Rust",
 }
 
-var langDocs = map[string]string{
+var langDocs = map[Language]string{
 	LangGo:         "https://go.dev/ref/spec#Run_time_panics",
 	LangPython:     "https://docs.python.org/3/library/exceptions.html",
 	LangJava:       "https://docs.oracle.com/javase/tutorial/essential/exceptions/",
@@ -370,7 +381,7 @@ var frameworkDocs = map[string]string{
 
 // Signatures for language detection, each worth its weight.
 var langSignatures = []struct {
-	lang   string
+	lang   Language
 	re     *regexp.Regexp
 	weight int
 }{
@@ -401,8 +412,8 @@ var langSignatures = []struct {
 
 // detectLanguage scores the languages by their signatures and returns
 // the best, or "" when none scored.
-func detectLanguage(lines []string) (string, int) {
-	scores := map[string]int{}
+func detectLanguage(lines []string) (Language, int) {
+	scores := map[Language]int{}
 	// The signatures show in the first lines of any trace: reading a
 	// bounded prefix keeps detection fast on huge inputs.
 	if len(lines) > maxDetectLines {
@@ -418,8 +429,8 @@ func detectLanguage(lines []string) (string, int) {
 			}
 		}
 	}
-	best, bestScore := "", 0
-	for _, l := range []string{LangGo, LangPython, LangJava, LangKotlin, LangJavaScript, LangRuby, LangDotNet, LangPHP, LangRust} {
+	best, bestScore := Language(""), 0
+	for _, l := range []Language{LangGo, LangPython, LangJava, LangKotlin, LangJavaScript, LangRuby, LangDotNet, LangPHP, LangRust} {
 		if scores[l] > bestScore {
 			best, bestScore = l, scores[l]
 		}
@@ -431,7 +442,7 @@ func detectLanguage(lines []string) (string, int) {
 	return best, bestScore
 }
 
-var parsers = map[string]func([]string) []exception{
+var parsers = map[Language]func([]string) []exception{
 	LangGo:         parseGoTrace,
 	LangPython:     parsePythonTrace,
 	LangJava:       parseJVMTrace,

@@ -6,7 +6,7 @@ import "regexp"
 // language it belongs to ("" for any), the type to report when only the
 // message is known, a fix and the official documentation.
 type kbEntry struct {
-	lang    string
+	lang    Language
 	re      *regexp.Regexp
 	errType string
 	fix     string
@@ -17,7 +17,7 @@ func (e *kbEntry) typeName(string) string { return e.errType }
 
 // lookupError finds the knowledge-base entry for an error. lang may be
 // "" (unknown), in which case any language's entry may answer.
-func lookupError(lang, typ, msg string) *kbEntry {
+func lookupError(lang Language, typ, msg string) *kbEntry {
 	text := msg
 	if typ != "" {
 		text = typ + ": " + msg
@@ -38,7 +38,7 @@ func lookupError(lang, typ, msg string) *kbEntry {
 	return nil
 }
 
-func kb(lang, pattern, errType, fix string, docs ...string) kbEntry {
+func kb(lang Language, pattern, errType, fix string, docs ...string) kbEntry {
 	return kbEntry{lang: lang, re: regexp.MustCompile(pattern), errType: errType, fix: fix, docs: docs}
 }
 

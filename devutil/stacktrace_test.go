@@ -52,7 +52,7 @@ func TestAnalyzeStacktraceFixtures(t *testing.T) {
 			}
 			for _, lang := range []string{"", tt.lang} { // detected, then given
 				res := analyze(t, devutil.StacktraceRequest{Stacktrace: string(raw), Language: lang})
-				if res.Language != tt.lang {
+				if string(res.Language) != tt.lang {
 					t.Errorf("language(%q) = %q, want %q", lang, res.Language, tt.lang)
 				}
 				if res.ErrorType != tt.errType {
@@ -95,7 +95,7 @@ func TestAnalyzeStacktraceMessagesOnly(t *testing.T) {
 	}
 	for _, tt := range tests {
 		res := analyze(t, devutil.StacktraceRequest{Stacktrace: tt.in})
-		if res.ErrorType != tt.errType || res.Language != tt.lang || res.FixSuggestion == "" || len(res.DocumentationLinks) == 0 {
+		if res.ErrorType != tt.errType || string(res.Language) != tt.lang || res.FixSuggestion == "" || len(res.DocumentationLinks) == 0 {
 			t.Errorf("%q: got %+v", tt.in, res)
 		}
 	}

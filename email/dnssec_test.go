@@ -40,7 +40,7 @@ func TestCheckDNSSECBogusFromUnbound(t *testing.T) {
 		}
 		var codes []string
 		for _, p := range d.Problems {
-			codes = append(codes, p.Severity+":"+p.Code)
+			codes = append(codes, string(p.Severity)+":"+string(p.Code))
 		}
 		if !d.Signed || d.Validated != (len(tc.bogus) == 0) || !slices.Equal(d.Bogus, tc.bogus) ||
 			!slices.Equal(codes, slices.Repeat([]string{"error:dnssec_bogus"}, len(tc.bogus))) {

@@ -75,7 +75,7 @@ func TestValidateMXRules(t *testing.T) {
 	v := &Verifier{cfg: Config{Resolver: r}}
 	tests := []struct {
 		addr    string
-		status  string
+		status  MXStatus
 		hosts   []string
 		valid   bool
 		hasMX   bool
@@ -330,7 +330,7 @@ func TestDomainHealth(t *testing.T) {
 		t.Fatal(err)
 	}
 	type want struct {
-		verdict string
+		verdict Verdict
 		codes   []string
 	}
 	wants := []want{
@@ -347,7 +347,7 @@ func TestDomainHealth(t *testing.T) {
 		h := res.Results[i]
 		var codes []string
 		for _, p := range h.Problems {
-			codes = append(codes, p.Code)
+			codes = append(codes, string(p.Code))
 		}
 		if h.Verdict != w.verdict {
 			t.Errorf("%s: verdict %s, want %s (problems %v)", h.Domain, h.Verdict, w.verdict, codes)
@@ -557,11 +557,11 @@ func TestDomainHealthSPFCodesFromMailauth(t *testing.T) {
 	for _, tt := range tests {
 		s := &mailauth.SPF{All: "-all", Errors: []string{tt.msg}, Problems: []mailauth.Problem{{Code: tt.code, Severity: mailauth.SeverityError, Message: tt.msg}}}
 		var got []string
-		spfProblems(s, func(sev, code, msg string) {
-			if sev != "error" || msg != tt.msg {
+		spfProblems(s, func(sev mailauth.Severity, code ProblemCode, msg string) {
+			if sev != mailauth.SeverityError || msg != tt.msg {
 				t.Errorf("%s: problem %s %s %q", tt.code, sev, code, msg)
 			}
-			got = append(got, code)
+			got = append(got, string(code))
 		})
 		if !slices.Equal(got, []string{tt.want}) {
 			t.Errorf("%s %q: codes %q, want %q", tt.code, tt.msg, got, tt.want)

@@ -658,3 +658,52 @@ func ExampleReplyClasses() {
 	// Output:
 	// blocked needs_reverse_dns rate_limited relay_denied sender_rejected
 }
+
+func ExampleMXStatuses() {
+	fmt.Println(email.MXStatuses())
+	// Output:
+	// [mx implicit null_mx no_mail_server nxdomain servfail timeout error skipped ip_literal]
+}
+
+func ExampleSMTPStatuses() {
+	fmt.Println(email.SMTPStatuses())
+	// Output:
+	// [verified rejected catch_all unknown]
+}
+
+func ExampleSMTPReasons() {
+	fmt.Println(email.SMTPReasons())
+	// Output:
+	// [greylisted blocked port_unreachable timeout no_mail_server protocol_error catch_all_unchecked forbidden_address no_resolver smtputf8_unsupported proxy_error needs_reverse_dns rate_limited relay_denied sender_rejected unclassified mailbox_full provider_unverifiable]
+}
+
+func ExampleVerdicts() {
+	fmt.Println(email.Verdicts())
+	// Output:
+	// [ready needs_attention not_ready unknown]
+}
+
+func ExampleProblemCodes() {
+	codes := email.ProblemCodes()
+	fmt.Println(len(codes), codes[0], codes[len(codes)-1])
+	// Output:
+	// 49 domain_not_found dnssec_bogus
+}
+
+func ExampleRecordStatuses() {
+	fmt.Println(email.RecordStatuses())
+	// Output:
+	// [valid invalid missing error]
+}
+
+func ExampleRequirementIDs() {
+	fmt.Println(email.RequirementIDs())
+	// Output:
+	// [spf dkim dmarc dmarc_alignment forward_reverse_dns tls]
+}
+
+func ExampleRequirementStatuses() {
+	fmt.Println(email.RequirementStatuses())
+	// Output:
+	// [pass fail unknown]
+}

@@ -33,17 +33,145 @@ type DomainHealthRequest struct {
 	DKIMSelectors []string `json:"dkim_selectors,omitempty" openapi:"extension"`
 }
 
+// A Verdict is the conclusion of a domain-health check
+// ([DomainHealth.Verdict]) or of its bulk-sender readiness
+// ([Readiness.Verdict], which is never needs_attention).
+type Verdict string
+
 // Verdicts of a domain-health check.
 const (
-	VerdictReady          = "ready"           // no problem found
-	VerdictNeedsAttention = "needs_attention" // warnings only
-	VerdictNotReady       = "not_ready"       // at least one error; data that fails DNSSEC validation (dnssec_bogus) is one, whatever else failed
-	VerdictUnknown        = "unknown"         // the MX, SPF or DMARC lookup failed (not for DNSSEC); nothing proven
+	VerdictReady          Verdict = "ready"           // no problem found
+	VerdictNeedsAttention Verdict = "needs_attention" // warnings only
+	VerdictNotReady       Verdict = "not_ready"       // at least one error; data that fails DNSSEC validation (dnssec_bogus) is one, whatever else failed
+	VerdictUnknown        Verdict = "unknown"         // the MX, SPF or DMARC lookup failed (not for DNSSEC); nothing proven
 )
+
+// Verdicts returns the verdicts, from the best.
+func Verdicts() []Verdict {
+	return []Verdict{VerdictReady, VerdictNeedsAttention, VerdictNotReady, VerdictUnknown}
+}
+
+// A ProblemCode names the kind of a domain-health [Problem], so that a
+// program can act on a finding without reading its message. The codes
+// of the MTA-STS, TLS-RPT, DKIM and BIMI records are mailauth's (the
+// [mailauth.Code] of the same word); the others are this package's.
+type ProblemCode string
+
+// The codes of domain-health problems; [Problem.Code] says when each is
+// an error and when a warning.
+const (
+	ProblemDomainNotFound          ProblemCode = "domain_not_found"
+	ProblemNullMX                  ProblemCode = "null_mx"
+	ProblemNoMX                    ProblemCode = "no_mx"
+	ProblemDNSError                ProblemCode = "dns_error"
+	ProblemSPFMissing              ProblemCode = "spf_missing"
+	ProblemSPFInvalid              ProblemCode = "spf_invalid"
+	ProblemSPFPlusAll              ProblemCode = "spf_plus_all"
+	ProblemSPFWeakAll              ProblemCode = "spf_weak_all"
+	ProblemSPFNoAll                ProblemCode = "spf_no_all"
+	ProblemSPFTooManyLookups       ProblemCode = "spf_too_many_lookups"
+	ProblemSPFTooManyVoidLookups   ProblemCode = "spf_too_many_void_lookups"
+	ProblemDMARCMissing            ProblemCode = "dmarc_missing"
+	ProblemDMARCInvalid            ProblemCode = "dmarc_invalid"
+	ProblemDMARCPolicyNone         ProblemCode = "dmarc_p_none"
+	ProblemDMARCPartial            ProblemCode = "dmarc_pct"
+	ProblemDMARCNoRUA              ProblemCode = "dmarc_no_rua"
+	ProblemMXNoAddress             ProblemCode = "mx_no_address"
+	ProblemMXNoFCrDNS              ProblemCode = "mx_no_fcrdns"
+	ProblemMXListed                ProblemCode = "mx_listed"
+	ProblemMXNoSTARTTLS            ProblemCode = "mx_no_starttls"
+	ProblemMXSTARTTLSUnreachable   ProblemCode = "mx_starttls_unreachable"
+	ProblemMXSTARTTLSBound         ProblemCode = "mx_starttls_bound"
+	ProblemMXDNSError              ProblemCode = "mx_dns_error"
+	ProblemDNSBLError              ProblemCode = "dnsbl_error"
+	ProblemMTASTSSyntax            ProblemCode = ProblemCode(mailauth.CodeMTASTSSyntax)
+	ProblemMTASTSMultipleRecords   ProblemCode = ProblemCode(mailauth.CodeMTASTSMultipleRecords)
+	ProblemMTASTSPolicyUnavailable ProblemCode = "mta_sts_policy_unavailable"
+	ProblemMTASTSPolicySyntax      ProblemCode = ProblemCode(mailauth.CodeMTASTSPolicySyntax)
+	ProblemMTASTSMXMismatch        ProblemCode = "mta_sts_mx_mismatch"
+	ProblemMTASTSShortMaxAge       ProblemCode = ProblemCode(mailauth.CodeMTASTSShortMaxAge)
+	ProblemMTASTSDuplicateField    ProblemCode = ProblemCode(mailauth.CodeMTASTSDuplicateField)
+	ProblemMTASTSPolicyContentType ProblemCode = "mta_sts_policy_content_type"
+	ProblemTLSRPTSyntax            ProblemCode = ProblemCode(mailauth.CodeTLSRPTSyntax)
+	ProblemTLSRPTInvalidRUA        ProblemCode = ProblemCode(mailauth.CodeTLSRPTInvalidRUA)
+	ProblemTLSRPTMultipleRecords   ProblemCode = ProblemCode(mailauth.CodeTLSRPTMultipleRecords)
+	ProblemDKIMSyntax              ProblemCode = ProblemCode(mailauth.CodeDKIMSyntax)
+	ProblemDKIMInvalidKey          ProblemCode = ProblemCode(mailauth.CodeDKIMInvalidKey)
+	ProblemDKIMWeakKey             ProblemCode = ProblemCode(mailauth.CodeDKIMWeakKey)
+	ProblemDKIMMultipleRecords     ProblemCode = ProblemCode(mailauth.CodeDKIMMultipleRecords)
+	ProblemDKIMShortKey            ProblemCode = ProblemCode(mailauth.CodeDKIMShortKey)
+	ProblemDKIMRevoked             ProblemCode = ProblemCode(mailauth.CodeDKIMRevoked)
+	ProblemDKIMTesting             ProblemCode = ProblemCode(mailauth.CodeDKIMTesting)
+	ProblemBIMISyntax              ProblemCode = ProblemCode(mailauth.CodeBIMISyntax)
+	ProblemBIMIMultipleRecords     ProblemCode = ProblemCode(mailauth.CodeBIMIMultipleRecords)
+	ProblemBIMINoAuthority         ProblemCode = ProblemCode(mailauth.CodeBIMINoAuthority)
+	ProblemBIMIDMARCNotEnforced    ProblemCode = "bimi_dmarc_not_enforced"
+	ProblemDNSSECBroken            ProblemCode = "dnssec_broken"
+	ProblemDNSSECNoDS              ProblemCode = "dnssec_no_ds"
+	ProblemDNSSECBogus             ProblemCode = "dnssec_bogus"
+)
+
+// ProblemCodes returns every domain-health problem code, in the order
+// [Problem.Code] lists them: MX, SPF, DMARC, MX hosts, MTA-STS, TLS-RPT,
+// DKIM, BIMI, DNSSEC.
+func ProblemCodes() []ProblemCode {
+	return []ProblemCode{
+		ProblemDomainNotFound,
+		ProblemNullMX,
+		ProblemNoMX,
+		ProblemDNSError,
+		ProblemSPFMissing,
+		ProblemSPFInvalid,
+		ProblemSPFPlusAll,
+		ProblemSPFWeakAll,
+		ProblemSPFNoAll,
+		ProblemSPFTooManyLookups,
+		ProblemSPFTooManyVoidLookups,
+		ProblemDMARCMissing,
+		ProblemDMARCInvalid,
+		ProblemDMARCPolicyNone,
+		ProblemDMARCPartial,
+		ProblemDMARCNoRUA,
+		ProblemMXNoAddress,
+		ProblemMXNoFCrDNS,
+		ProblemMXListed,
+		ProblemMXNoSTARTTLS,
+		ProblemMXSTARTTLSUnreachable,
+		ProblemMXSTARTTLSBound,
+		ProblemMXDNSError,
+		ProblemDNSBLError,
+		ProblemMTASTSSyntax,
+		ProblemMTASTSMultipleRecords,
+		ProblemMTASTSPolicyUnavailable,
+		ProblemMTASTSPolicySyntax,
+		ProblemMTASTSMXMismatch,
+		ProblemMTASTSShortMaxAge,
+		ProblemMTASTSDuplicateField,
+		ProblemMTASTSPolicyContentType,
+		ProblemTLSRPTSyntax,
+		ProblemTLSRPTInvalidRUA,
+		ProblemTLSRPTMultipleRecords,
+		ProblemDKIMSyntax,
+		ProblemDKIMInvalidKey,
+		ProblemDKIMWeakKey,
+		ProblemDKIMMultipleRecords,
+		ProblemDKIMShortKey,
+		ProblemDKIMRevoked,
+		ProblemDKIMTesting,
+		ProblemBIMISyntax,
+		ProblemBIMIMultipleRecords,
+		ProblemBIMINoAuthority,
+		ProblemBIMIDMARCNotEnforced,
+		ProblemDNSSECBroken,
+		ProblemDNSSECNoDS,
+		ProblemDNSSECBogus,
+	}
+}
 
 // A Problem is one finding of the domain-health check.
 type Problem struct {
-	// Code identifies the problem: no_mx, null_mx, domain_not_found,
+	// Code identifies the problem (the Problem constants, listed by
+	// ProblemCodes): no_mx, null_mx, domain_not_found,
 	// dns_error, spf_missing, spf_invalid, spf_plus_all, spf_weak_all,
 	// spf_no_all, spf_too_many_lookups, spf_too_many_void_lookups,
 	// dmarc_missing, dmarc_invalid, dmarc_p_none, dmarc_pct, dmarc_no_rua;
@@ -93,9 +221,10 @@ type Problem struct {
 	//   - dns_error as a warning: a lookup of one of these records
 	//     failed; only MX, SPF and DMARC failures make the verdict
 	//     unknown.
-	Code string `json:"code"`
-	// Severity is "error" (mail is at risk) or "warning".
-	Severity string `json:"severity"`
+	Code ProblemCode `json:"code"`
+	// Severity is mailauth.SeverityError (mail is at risk) or
+	// mailauth.SeverityWarning.
+	Severity mailauth.Severity `json:"severity"`
 	// Message explains it.
 	Message string `json:"message"`
 }
@@ -142,7 +271,7 @@ type DomainHealth struct {
 	// far as DNS shows it (an extension; see BulkSenderReadiness).
 	BulkSender Readiness `json:"bulk_sender" openapi:"extension"`
 	// Verdict is ready, needs_attention, not_ready or unknown.
-	Verdict string `json:"verdict"`
+	Verdict Verdict `json:"verdict"`
 	// Problems are every finding, errors first.
 	Problems []Problem `json:"problems"`
 }
@@ -309,7 +438,7 @@ func (v *Verifier) health(ctx context.Context, domain string, selectors []string
 	var mxProblems []Problem
 	if h.MX.Status == MXFound || h.MX.Status == MXImplicit {
 		hostsDone.Go(func() {
-			h.MXHosts = v.mxHosts(ctx, h.MX.Hosts, memo != nil, memo, func(sev, code, msg string) {
+			h.MXHosts = v.mxHosts(ctx, h.MX.Hosts, memo != nil, memo, func(sev mailauth.Severity, code ProblemCode, msg string) {
 				mxProblems = append(mxProblems, newProblem(sev, code, msg))
 			})
 		})
@@ -317,16 +446,16 @@ func (v *Verifier) health(ctx context.Context, domain string, selectors []string
 	dnsFailed := false
 	switch h.MX.Status {
 	case MXNXDomain:
-		add("error", "domain_not_found", "the domain does not exist (NXDOMAIN)")
+		add(mailauth.SeverityError, ProblemDomainNotFound, "the domain does not exist (NXDOMAIN)")
 	case MXNull:
-		add("error", "null_mx", "the domain publishes a null MX: it accepts no mail")
+		add(mailauth.SeverityError, ProblemNullMX, "the domain publishes a null MX: it accepts no mail")
 	case MXNone:
-		add("error", "no_mx", "the domain has no MX records and no address to fall back on")
+		add(mailauth.SeverityError, ProblemNoMX, "the domain has no MX records and no address to fall back on")
 	case MXImplicit:
-		add("warning", "no_mx", "the domain has no MX records; mail goes to its A/AAAA address (implicit MX)")
+		add(mailauth.SeverityWarning, ProblemNoMX, "the domain has no MX records; mail goes to its A/AAAA address (implicit MX)")
 	case MXTimeout:
 		dnsFailed = true
-		add("error", "dns_error", "the MX lookup failed: "+h.MX.Error)
+		add(mailauth.SeverityError, ProblemDNSError, "the MX lookup failed: "+h.MX.Error)
 	}
 	mxFailed := h.MX.Status == MXServFail || h.MX.Status == MXError
 	// A domain that does not exist has no records; one whose DNS did not
@@ -356,16 +485,16 @@ func (v *Verifier) health(ctx context.Context, domain string, selectors []string
 				found = append(found, lookupProblem("", "", "the "+what+" lookup", err))
 			default:
 				dnsFailed = true
-				found = append(found, lookupProblem("error", "dns_error", "the "+what+" lookup", err))
+				found = append(found, lookupProblem(mailauth.SeverityError, ProblemDNSError, "the "+what+" lookup", err))
 			}
 		}
 		if mxFailed && !h.DNSSEC.failed(domain+" MX") {
 			dnsFailed = true
-			add("error", "dns_error", "the MX lookup failed: "+h.MX.Error)
+			add(mailauth.SeverityError, ProblemDNSError, "the MX lookup failed: "+h.MX.Error)
 		}
 		switch {
 		case errors.Is(spfErr, mailauth.ErrNoRecord):
-			add("error", "spf_missing", "no SPF record: receivers cannot tell which hosts may send for the domain")
+			add(mailauth.SeverityError, ProblemSPFMissing, "no SPF record: receivers cannot tell which hosts may send for the domain")
 		case spfErr != nil:
 			failed("SPF", spfErr)
 		default:
@@ -374,7 +503,7 @@ func (v *Verifier) health(ctx context.Context, domain string, selectors []string
 		}
 		switch {
 		case errors.Is(dmarcErr, mailauth.ErrNoRecord):
-			add("error", "dmarc_missing", "no DMARC record at _dmarc."+domain+": spoofed mail is not rejected and no reports are sent")
+			add(mailauth.SeverityError, ProblemDMARCMissing, "no DMARC record at _dmarc."+domain+": spoofed mail is not rejected and no reports are sent")
 		case dmarcErr != nil:
 			failed("DMARC", dmarcErr)
 		default:
@@ -391,8 +520,8 @@ func (v *Verifier) health(ctx context.Context, domain string, selectors []string
 	var errs, warns []Problem
 	bogus := false
 	for _, p := range found {
-		bogus = bogus || p.Code == "dnssec_bogus"
-		if p.Severity == "error" {
+		bogus = bogus || p.Code == ProblemDNSSECBogus
+		if p.Severity == mailauth.SeverityError {
 			errs = append(errs, p)
 		} else {
 			warns = append(warns, p)
@@ -418,46 +547,46 @@ func (v *Verifier) health(ctx context.Context, domain string, selectors []string
 // spfProblems adds the problems of an SPF policy: each of its errors,
 // under a code of ours chosen by mailauth's code, and the weaknesses of
 // its all mechanism.
-func spfProblems(s *mailauth.SPF, add func(sev, code, msg string)) {
+func spfProblems(s *mailauth.SPF, add func(sev mailauth.Severity, code ProblemCode, msg string)) {
 	for _, p := range s.Problems {
 		if p.Severity == mailauth.SeverityError {
-			add("error", spfCode(p.Code), p.Message)
+			add(mailauth.SeverityError, spfCode(p.Code), p.Message)
 		}
 	}
 	switch s.All {
 	case "+all":
-		add("error", "spf_plus_all", "+all lets any host on the internet send mail for the domain")
+		add(mailauth.SeverityError, ProblemSPFPlusAll, "+all lets any host on the internet send mail for the domain")
 	case "?all":
-		add("warning", "spf_weak_all", "?all asserts nothing about unlisted hosts; use ~all or -all")
+		add(mailauth.SeverityWarning, ProblemSPFWeakAll, "?all asserts nothing about unlisted hosts; use ~all or -all")
 	case "":
-		add("warning", "spf_no_all", "the SPF record ends without an all mechanism; unlisted hosts get a neutral result")
+		add(mailauth.SeverityWarning, ProblemSPFNoAll, "the SPF record ends without an all mechanism; unlisted hosts get a neutral result")
 	}
 }
 
 // spfCode is the domain-health code of an SPF error of mailauth.
-func spfCode(c mailauth.Code) string {
+func spfCode(c mailauth.Code) ProblemCode {
 	switch c {
 	case mailauth.CodeSPFTooManyLookups:
-		return "spf_too_many_lookups"
+		return ProblemSPFTooManyLookups
 	case mailauth.CodeSPFTooManyVoidLookups:
-		return "spf_too_many_void_lookups"
+		return ProblemSPFTooManyVoidLookups
 	}
-	return "spf_invalid"
+	return ProblemSPFInvalid
 }
 
-func dmarcProblems(d *mailauth.DMARC, add func(sev, code, msg string)) {
+func dmarcProblems(d *mailauth.DMARC, add func(sev mailauth.Severity, code ProblemCode, msg string)) {
 	for _, p := range d.Problems {
 		if p.Severity == mailauth.SeverityError {
-			add("error", "dmarc_invalid", p.Message)
+			add(mailauth.SeverityError, ProblemDMARCInvalid, p.Message)
 		}
 	}
 	if d.Policy == "none" {
-		add("warning", "dmarc_p_none", "p=none only monitors: spoofed mail is still delivered")
+		add(mailauth.SeverityWarning, ProblemDMARCPolicyNone, "p=none only monitors: spoofed mail is still delivered")
 	}
 	if d.Percent < 100 {
-		add("warning", "dmarc_pct", fmt.Sprintf("pct=%d applies the policy to part of the failing mail only", d.Percent))
+		add(mailauth.SeverityWarning, ProblemDMARCPartial, fmt.Sprintf("pct=%d applies the policy to part of the failing mail only", d.Percent))
 	}
 	if len(d.RUA) == 0 {
-		add("warning", "dmarc_no_rua", "no rua: the domain receives no aggregate reports")
+		add(mailauth.SeverityWarning, ProblemDMARCNoRUA, "no rua: the domain receives no aggregate reports")
 	}
 }

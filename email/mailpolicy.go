@@ -28,14 +28,22 @@ import (
 	"github.com/quiverkit/quiver/resolver"
 )
 
-// Statuses of the record checks of domain health (MTA-STS, TLS-RPT,
-// DKIM, BIMI).
+// A RecordStatus is the outcome of a record check of domain health
+// (MTA-STS, TLS-RPT, DKIM, BIMI).
+type RecordStatus string
+
+// Statuses of the record checks of domain health.
 const (
-	RecordValid   = "valid"   // published, without errors
-	RecordInvalid = "invalid" // published with errors, or several records where one is allowed
-	RecordMissing = "missing" // not published
-	RecordError   = "error"   // the lookup failed: nothing is known
+	RecordValid   RecordStatus = "valid"   // published, without errors
+	RecordInvalid RecordStatus = "invalid" // published with errors, or several records where one is allowed
+	RecordMissing RecordStatus = "missing" // not published
+	RecordError   RecordStatus = "error"   // the lookup failed: nothing is known
 )
+
+// RecordStatuses returns the statuses of a record check.
+func RecordStatuses() []RecordStatus {
+	return []RecordStatus{RecordValid, RecordInvalid, RecordMissing, RecordError}
+}
 
 // DefaultMTASTSTimeout is the default of [MTASTSOptions.Timeout].
 const DefaultMTASTSTimeout = 10 * time.Second
@@ -107,7 +115,7 @@ type MTASTS struct {
 	// or error (the lookup failed, or the policy fetch failed on the
 	// network or on this service's side: timeout, refused connection, DNS
 	// server failure, address refused; a warning, as nothing is known).
-	Status string `json:"status"`
+	Status RecordStatus `json:"status"`
 	// Record is the _mta-sts record; null when missing.
 	Record *mailauth.MTASTSRecord `json:"record"`
 	// PolicyURL is where the policy is fetched from.
@@ -134,7 +142,7 @@ type MTASTS struct {
 // _smtp._tls record.
 type TLSRPT struct {
 	// Status is valid, invalid, missing or error.
-	Status string `json:"status"`
+	Status RecordStatus `json:"status"`
 	// Record is the record with its rua; null when missing.
 	Record *mailauth.TLSRPT `json:"record"`
 	// Error says why the lookup failed; "" when it did not.
@@ -149,7 +157,7 @@ type TLSRPT struct {
 // whether its DMARC policy lets receivers honour it.
 type BIMI struct {
 	// Status is valid, invalid, missing or error.
-	Status string `json:"status"`
+	Status RecordStatus `json:"status"`
 	// Record is the record with l and a; null when missing.
 	Record *mailauth.BIMI `json:"record"`
 	// DMARCEnforced reports a DMARC policy of reject, or quarantine at
@@ -171,7 +179,7 @@ type DKIM struct {
 	// Status is valid (at least one usable key), invalid (keys found,
 	// none usable: weak, revoked or malformed), missing (no key at any
 	// probed selector) or error (no key found and a lookup failed).
-	Status string `json:"status"`
+	Status RecordStatus `json:"status"`
 	// Selectors are the selectors probed, in order. Never nil.
 	Selectors []string `json:"selectors"`
 	// Keys are the keys found, in the order of Selectors. Never nil.
@@ -344,12 +352,12 @@ func selectorList(extra []string) []string {
 // problems collects findings as DomainHealth reports them.
 type problems []Problem
 
-func (p *problems) add(sev, code, msg string) {
+func (p *problems) add(sev mailauth.Severity, code ProblemCode, msg string) {
 	*p = append(*p, newProblem(sev, code, msg))
 }
 
 // newProblem is a finding, its message cut by shownMessage.
-func newProblem(sev, code, msg string) Problem {
+func newProblem(sev mailauth.Severity, code ProblemCode, msg string) Problem {
 	return Problem{Code: code, Severity: sev, Message: shownMessage(msg)}
 }
 
@@ -361,7 +369,7 @@ func shownMessage(msg string) string { return textcut.Mark(msg, mailauth.MaxMess
 // mailauth codes, each message prefixed by what.
 func (p *problems) fromMailauth(what string, ps []mailauth.Problem) {
 	for _, x := range ps {
-		p.add(string(x.Severity), string(x.Code), what+x.Message)
+		p.add(x.Severity, ProblemCode(x.Code), what+x.Message)
 	}
 }
 
@@ -389,11 +397,11 @@ func (v *Verifier) lookupVersioned(ctx context.Context, name, version string) ([
 // starting with v=<version>, and how many do. When there is none, or the
 // lookup failed, status is missing or error (with errText, and a
 // dns_error warning added to ps naming what); otherwise it is "".
-func (v *Verifier) lookupRecord(ctx context.Context, name, version, what string, ps *problems) (first string, n int, status, errText string) {
+func (v *Verifier) lookupRecord(ctx context.Context, name, version, what string, ps *problems) (first string, n int, status RecordStatus, errText string) {
 	recs, err := v.lookupVersioned(ctx, name, version)
 	switch {
 	case err != nil:
-		*ps = append(*ps, lookupProblem("warning", "dns_error", "the "+what+" lookup", err))
+		*ps = append(*ps, lookupProblem(mailauth.SeverityWarning, ProblemDNSError, "the "+what+" lookup", err))
 		return "", 0, RecordError, lookupText(err)
 	case len(recs) == 0:
 		return "", 0, RecordMissing, ""
@@ -408,7 +416,7 @@ func addError(errs *[]string, probs *[]mailauth.Problem, code mailauth.Code, msg
 }
 
 // validity is RecordValid or RecordInvalid.
-func validity(valid bool) string {
+func validity(valid bool) RecordStatus {
 	if valid {
 		return RecordValid
 	}
@@ -446,16 +454,16 @@ func (v *Verifier) mtasts(ctx context.Context, domain string, mxHosts []string) 
 	policy, warn, err := v.fetchPolicy(ctx, m.PolicyURL)
 	if err != nil && policyFetchTransient(err) {
 		m.Status, m.Error = RecordError, lookupText(err)
-		ps.add("warning", "mta_sts_policy_unavailable", "the MTA-STS policy could not be fetched from here, so whether senders can is not known: "+m.Error)
+		ps.add(mailauth.SeverityWarning, ProblemMTASTSPolicyUnavailable, "the MTA-STS policy could not be fetched from here, so whether senders can is not known: "+m.Error)
 		return m
 	}
 	if err != nil {
 		m.Status, m.Error = RecordInvalid, lookupText(err)
-		ps.add("error", "mta_sts_policy_unavailable", "the MTA-STS record is published but its policy cannot be fetched, so senders apply none: "+m.Error)
+		ps.add(mailauth.SeverityError, ProblemMTASTSPolicyUnavailable, "the MTA-STS record is published but its policy cannot be fetched, so senders apply none: "+m.Error)
 		return m
 	}
 	if warn != "" {
-		ps.add("warning", "mta_sts_policy_content_type", warn)
+		ps.add(mailauth.SeverityWarning, ProblemMTASTSPolicyContentType, warn)
 	}
 	m.Policy = policy
 	ps.fromMailauth("MTA-STS policy: ", policy.Problems)
@@ -471,11 +479,11 @@ func (v *Verifier) mtasts(ctx context.Context, domain string, mxHosts []string) 
 		match := len(m.UnmatchedMX) == 0
 		m.MXMatch = &match
 		if !match {
-			sev, effect := "warning", "reports failures"
+			sev, effect := mailauth.SeverityWarning, "reports failures"
 			if policy.Mode == "enforce" {
-				sev, effect = "error", "refuse to deliver"
+				sev, effect = mailauth.SeverityError, "refuse to deliver"
 			}
-			ps.add(sev, "mta_sts_mx_mismatch", fmt.Sprintf("MX hosts %s match no mx pattern of the %s policy: senders that apply MTA-STS %s to them", strings.Join(m.UnmatchedMX, ", "), policy.Mode, effect))
+			ps.add(sev, ProblemMTASTSMXMismatch, fmt.Sprintf("MX hosts %s match no mx pattern of the %s policy: senders that apply MTA-STS %s to them", strings.Join(m.UnmatchedMX, ", "), policy.Mode, effect))
 		}
 	}
 	return m
@@ -593,7 +601,7 @@ func (v *Verifier) bimi(ctx context.Context, domain string) *BIMI {
 func (b *BIMI) judgeDMARC(dmarc *mailauth.DMARC) {
 	b.DMARCEnforced = dmarc != nil && dmarc.Valid() && (dmarc.Policy == "reject" || dmarc.Policy == "quarantine" && dmarc.Percent == 100)
 	if !b.DMARCEnforced && b.Record != nil && b.Record.Logo != "" {
-		(*problems)(&b.Problems).add("warning", "bimi_dmarc_not_enforced", "BIMI is only honoured under a DMARC policy of quarantine (pct=100) or reject; receivers ignore this record")
+		(*problems)(&b.Problems).add(mailauth.SeverityWarning, ProblemBIMIDMARCNotEnforced, "BIMI is only honoured under a DMARC policy of quarantine (pct=100) or reject; receivers ignore this record")
 	}
 }
 
@@ -657,7 +665,7 @@ func (v *Verifier) dkim(ctx context.Context, domain string, selectors []string) 
 		d.Status = RecordMissing
 	}
 	if failed > 0 {
-		*ps = append(*ps, lookupProblem("warning", "dns_error", fmt.Sprintf("%d of %d DKIM selector lookups", failed, len(selectors)), firstErr))
+		*ps = append(*ps, lookupProblem(mailauth.SeverityWarning, ProblemDNSError, fmt.Sprintf("%d of %d DKIM selector lookups", failed, len(selectors)), firstErr))
 	}
 	return d
 }
@@ -687,7 +695,7 @@ func (v *Verifier) dnssec(ctx context.Context, domain string) *DNSSEC {
 		case err != nil && !errors.Is(err, resolver.ErrNXDomain) && i < 2:
 			// The other questions are the other checks' own.
 			d.Error = cmp.Or(d.Error, lookupText(err))
-			*ps = append(*ps, lookupProblem("warning", "dns_error", "the DNSSEC lookup", err))
+			*ps = append(*ps, lookupProblem(mailauth.SeverityWarning, ProblemDNSError, "the DNSSEC lookup", err))
 		}
 	}
 	if d.Error != "" && len(d.Bogus) == 0 {
@@ -700,9 +708,9 @@ func (v *Verifier) dnssec(ctx context.Context, domain string) *DNSSEC {
 	d.Validated = d.Signed && len(d.Bogus) == 0 && ds.AuthenticatedData && key.AuthenticatedData
 	switch {
 	case d.DS && !d.DNSKEY && errs[1] == nil:
-		ps.add("error", "dnssec_broken", "the parent publishes a DS record but the domain serves no DNSKEY: validating resolvers fail every lookup of the domain")
+		ps.add(mailauth.SeverityError, ProblemDNSSECBroken, "the parent publishes a DS record but the domain serves no DNSKEY: validating resolvers fail every lookup of the domain")
 	case d.DNSKEY && !d.DS && errs[0] == nil:
-		ps.add("warning", "dnssec_no_ds", "the zone is signed (DNSKEY) but the parent has no DS record: resolvers cannot validate it")
+		ps.add(mailauth.SeverityWarning, ProblemDNSSECNoDS, "the zone is signed (DNSKEY) but the parent has no DS record: resolvers cannot validate it")
 	}
 	return d
 }
@@ -712,7 +720,7 @@ func (v *Verifier) dnssec(ctx context.Context, domain string) *DNSSEC {
 // validation at the resolver (resolver.ErrDNSSECBogus), as it does for
 // every sender that validates, which therefore cannot read the record
 // either; otherwise code with severity sev.
-func lookupProblem(sev, code, what string, err error) Problem {
+func lookupProblem(sev mailauth.Severity, code ProblemCode, what string, err error) Problem {
 	var le *resolver.LookupError
 	if !errors.Is(err, resolver.ErrDNSSECBogus) || !errors.As(err, &le) {
 		return Problem{Code: code, Severity: sev, Message: what + " failed: " + lookupText(err)}
@@ -721,7 +729,7 @@ func lookupProblem(sev, code, what string, err error) Problem {
 	for i, e := range le.ExtendedErrors {
 		msg += map[bool]string{true: "; the resolver says ", false: ", "}[i == 0] + e.String()
 	}
-	return Problem{Code: "dnssec_bogus", Severity: "error", Message: msg}
+	return Problem{Code: ProblemDNSSECBogus, Severity: mailauth.SeverityError, Message: msg}
 }
 
 // lookupText is what an answer says of err: for a failed lookup, the

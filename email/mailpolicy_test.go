@@ -218,7 +218,7 @@ func policyVerifier(t testing.TB, cfg resolvertest.Config) (*Verifier, *resolver
 func problemCodes(ps []Problem) []string {
 	var out []string
 	for _, p := range ps {
-		out = append(out, p.Severity+":"+p.Code)
+		out = append(out, string(p.Severity)+":"+string(p.Code))
 	}
 	return out
 }
@@ -227,7 +227,7 @@ func TestCheckMTASTS(t *testing.T) {
 	v, _ := policyVerifier(t, resolvertest.Config{ServFail: []string{"_mta-sts.sts-servfail.test", "mta-sts.sts-hostservfail.test"}})
 	tests := []struct {
 		domain  string
-		status  string
+		status  RecordStatus
 		mode    string
 		match   *bool
 		codes   []string
@@ -309,7 +309,7 @@ func TestCheckTLSRPT(t *testing.T) {
 	v, _ := policyVerifier(t, resolvertest.Config{})
 	tests := []struct {
 		domain string
-		status string
+		status RecordStatus
 		rua    int
 		codes  []string
 	}{
@@ -337,7 +337,7 @@ func TestCheckBIMI(t *testing.T) {
 	v, _ := policyVerifier(t, resolvertest.Config{})
 	tests := []struct {
 		domain   string
-		status   string
+		status   RecordStatus
 		enforced bool
 		codes    []string
 	}{
@@ -370,7 +370,7 @@ func TestCheckDKIM(t *testing.T) {
 	tests := []struct {
 		domain string
 		extra  []string
-		status string
+		status RecordStatus
 		keys   []key
 		codes  []string
 	}{

@@ -16,6 +16,7 @@ import (
 
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/internal/textcut"
+	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 )
 
@@ -129,9 +130,9 @@ func (v *Verifier) CheckMXHosts(ctx context.Context, req MXHostsRequest) (MXHost
 	res := MXHostsResult{MX: v.domainMX(ctx, a.ASCIIDomain), Hosts: []MXHost{}, Problems: []Problem{}}
 	if res.MX.Status == MXFound || res.MX.Status == MXImplicit {
 		var errs, warns []Problem
-		res.Hosts = v.mxHosts(ctx, res.MX.Hosts, req.CheckSTARTTLS, nil, func(sev, code, msg string) {
+		res.Hosts = v.mxHosts(ctx, res.MX.Hosts, req.CheckSTARTTLS, nil, func(sev mailauth.Severity, code ProblemCode, msg string) {
 			p := newProblem(sev, code, msg)
-			if sev == "error" {
+			if sev == mailauth.SeverityError {
 				errs = append(errs, p)
 			} else {
 				warns = append(warns, p)
@@ -184,7 +185,7 @@ func (m *starttlsMemo) check(ctx context.Context, v *Verifier, host string) (boo
 
 // mxHosts checks the first MaxMXHostsChecked of hosts and reports its
 // findings through add.
-func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, memo *starttlsMemo, add func(sev, code, msg string)) []MXHost {
+func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, memo *starttlsMemo, add func(sev mailauth.Severity, code ProblemCode, msg string)) []MXHost {
 	r := v.cfg.Resolver
 	hosts = hosts[:min(len(hosts), MaxMXHostsChecked)]
 	out := make([]MXHost, len(hosts))
@@ -289,27 +290,27 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 
 	// Findings, in host order.
 	if slices.ContainsFunc(tlsErrs, func(err error) bool { return err == errSTARTTLSBound }) {
-		add("warning", "mx_starttls_bound", fmt.Sprintf("STARTTLS was not checked for every MX host: one request checks at most %d distinct hosts", MaxSTARTTLSHosts))
+		add(mailauth.SeverityWarning, ProblemMXSTARTTLSBound, fmt.Sprintf("STARTTLS was not checked for every MX host: one request checks at most %d distinct hosts", MaxSTARTTLSHosts))
 	}
 	for i := range out {
 		h := &out[i]
 		if addrErrs[i] != nil {
 			if errors.Is(addrErrs[i], resolver.ErrNXDomain) || errors.Is(addrErrs[i], resolver.ErrNoData) {
-				add("warning", "mx_no_address", "the MX host "+h.Host+" has no A or AAAA record: mail cannot be delivered to it")
+				add(mailauth.SeverityWarning, ProblemMXNoAddress, "the MX host "+h.Host+" has no A or AAAA record: mail cannot be delivered to it")
 			} else {
-				addProblem(add, lookupProblem("warning", "mx_dns_error", "the address lookup of the MX host "+h.Host, addrErrs[i]))
+				addProblem(add, lookupProblem(mailauth.SeverityWarning, ProblemMXDNSError, "the address lookup of the MX host "+h.Host, addrErrs[i]))
 			}
 		}
 		switch {
 		case !starttls || tlsErrs[i] == errSTARTTLSBound:
 		case tlsErrs[i] != nil:
 			why := strings.TrimPrefix(tlsErrs[i].Error(), "email: STARTTLS check of "+h.Host+": ")
-			add("warning", "mx_starttls_unreachable", starttlsUnreachable+h.Host+": "+why)
+			add(mailauth.SeverityWarning, ProblemMXSTARTTLSUnreachable, starttlsUnreachable+h.Host+": "+why)
 		default:
 			ok := tlsOK[i]
 			h.STARTTLS = &ok
 			if !ok {
-				add("warning", "mx_no_starttls", "the MX host "+h.Host+" does not offer STARTTLS: mail to it travels unencrypted")
+				add(mailauth.SeverityWarning, ProblemMXNoSTARTTLS, "the MX host "+h.Host+" does not offer STARTTLS: mail to it travels unencrypted")
 			}
 		}
 	}
@@ -318,33 +319,33 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 		host := out[s.host].Host
 		switch {
 		case ptrErrs[k] != nil:
-			addProblem(add, lookupProblem("warning", "mx_dns_error", "the PTR lookup of "+a.IP+" ("+host+")", ptrErrs[k]))
+			addProblem(add, lookupProblem(mailauth.SeverityWarning, ProblemMXDNSError, "the PTR lookup of "+a.IP+" ("+host+")", ptrErrs[k]))
 		case len(a.PTR) == 0:
-			add("warning", "mx_no_fcrdns", a.IP+" ("+host+") has no PTR record: receivers check that a mail server's address has reverse DNS")
+			add(mailauth.SeverityWarning, ProblemMXNoFCrDNS, a.IP+" ("+host+") has no PTR record: receivers check that a mail server's address has reverse DNS")
 		case !a.FCrDNS:
 			msg := a.IP + " (" + host + ") is not forward-confirmed: its PTR names (" + strings.Join(a.PTR[:min(len(a.PTR), MaxPTRNames)], ", ") + ") do not resolve back to it"
 			for j, f := range fwds {
 				if f.a == k && fwdErrs[j] != nil {
-					addProblem(add, lookupProblem("warning", "mx_dns_error", "the address lookup of "+f.name, fwdErrs[j]))
+					addProblem(add, lookupProblem(mailauth.SeverityWarning, ProblemMXDNSError, "the address lookup of "+f.name, fwdErrs[j]))
 					msg = ""
 				}
 			}
 			if msg != "" {
-				add("warning", "mx_no_fcrdns", msg)
+				add(mailauth.SeverityWarning, ProblemMXNoFCrDNS, msg)
 			}
 		}
 		for z, zone := range zones {
 			l := listings[z*len(addrs)+k]
 			switch {
 			case l.err != nil:
-				add("warning", "dnsbl_error", "the DNSBL "+zone+" did not answer for "+a.IP+": "+lookupText(l.err))
+				add(mailauth.SeverityWarning, ProblemDNSBLError, "the DNSBL "+zone+" did not answer for "+a.IP+": "+lookupText(l.err))
 			case l.listed:
 				a.Listed = append(a.Listed, zone)
 				msg := a.IP + " (" + host + ") is listed by " + zone + " (" + strings.Join(l.codes, ", ") + ")"
 				if l.reason != "" {
 					msg += ": " + l.reason
 				}
-				add("error", "mx_listed", msg)
+				add(mailauth.SeverityError, ProblemMXListed, msg)
 			}
 		}
 	}
@@ -352,7 +353,9 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 }
 
 // addProblem reports p through add.
-func addProblem(add func(sev, code, msg string), p Problem) { add(p.Severity, p.Code, p.Message) }
+func addProblem(add func(sev mailauth.Severity, code ProblemCode, msg string), p Problem) {
+	add(p.Severity, p.Code, p.Message)
+}
 
 // starttlsUnreachable opens the message of mx_starttls_unreachable,
 // followed by the host and why.
@@ -364,10 +367,10 @@ var (
 	// ErrForbiddenAddress: the host resolves to an address the SMTP
 	// probe's address policy refuses (a non-public address, unless
 	// SMTPOptions.AllowPrivateAddresses).
-	ErrForbiddenAddress = errors.New(SMTPForbidden)
+	ErrForbiddenAddress = errors.New(string(SMTPForbidden))
 	// ErrProxy: the SOCKS5 proxy of SMTPOptions.Proxy could not be
 	// reached or refused the connection.
-	ErrProxy = errors.New(SMTPProxyError)
+	ErrProxy = errors.New(string(SMTPProxyError))
 )
 
 // CheckSTARTTLS connects to the SMTP port of host (an MX host name,

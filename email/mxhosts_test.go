@@ -26,7 +26,7 @@ import (
 func codesOf(ps []Problem) []string {
 	var out []string
 	for _, p := range ps {
-		out = append(out, p.Code)
+		out = append(out, string(p.Code))
 	}
 	return out
 }
@@ -230,7 +230,7 @@ func TestCheckSTARTTLS(t *testing.T) {
 	// The probe's address policy holds: a loopback MX is not contacted.
 	mail := testutil.NewSMTPServer(t, testutil.SMTPOptions{STARTTLS: true})
 	v := mustVerifier(t, Config{Resolver: r, SMTP: SMTPOptions{Port: mail.Port}})
-	if _, err := v.CheckSTARTTLS(context.Background(), "mail.mx.test"); !errors.Is(err, ErrForbiddenAddress) || strings.Contains(err.Error(), SMTPForbidden) {
+	if _, err := v.CheckSTARTTLS(context.Background(), "mail.mx.test"); !errors.Is(err, ErrForbiddenAddress) || strings.Contains(err.Error(), string(SMTPForbidden)) {
 		t.Errorf("loopback MX: err = %v", err)
 	}
 	res, _ := v.CheckMXHosts(context.Background(), MXHostsRequest{Domain: "mx.test", CheckSTARTTLS: true})

@@ -46,7 +46,7 @@ func TestProbeReadsReplies(t *testing.T) {
 			if p == nil {
 				t.Fatal("no SMTP result")
 			}
-			if p.Status != pc.Status || p.Reason != pc.Reason || p.Code != pc.Code || p.MailboxFull != pc.MailboxFull || p.Disabled != pc.Disabled {
+			if string(p.Status) != pc.Status || string(p.Reason) != pc.Reason || p.Code != pc.Code || p.MailboxFull != pc.MailboxFull || p.Disabled != pc.Disabled {
 				t.Errorf("smtp = %+v; want status %s, reason %q, code %d, mailbox_full %v, disabled %v", *p, pc.Status, pc.Reason, pc.Code, pc.MailboxFull, pc.Disabled)
 			}
 			if srv != nil && pc.Rcpts >= 0 {
@@ -54,7 +54,7 @@ func TestProbeReadsReplies(t *testing.T) {
 					t.Errorf("the server was asked %d recipients %q, want %d", len(got), got, pc.Rcpts)
 				}
 			}
-			if res.SMTPVerified != (pc.Status == SMTPVerified) || !res.IsValid {
+			if res.SMTPVerified != (pc.Status == string(SMTPVerified)) || !res.IsValid {
 				t.Errorf("smtp_verified %v, is_valid %v", res.SMTPVerified, res.IsValid)
 			}
 			reach, why := ReachabilityOf(&res)
@@ -113,8 +113,8 @@ func TestProbeProviders(t *testing.T) {
 		name, addr string
 		box        *scripted
 		provider   Provider
-		status     string
-		reason     string
+		status     SMTPStatus
+		reason     SMTPReason
 		rcpts      int
 		reach      Reachability
 		why        []ReachabilityReason

@@ -143,7 +143,10 @@ func TestMaxCSVResultBytes(t *testing.T) {
 	for _, r := range Reasons() {
 		reasons = append(reasons, string(r))
 	}
-	mx := []string{MXFound, MXImplicit, MXNull, MXNone, MXNXDomain, MXServFail, MXTimeout, MXError, MXSkipped, MXLiteral}
+	var mx []string
+	for _, m := range MXStatuses() {
+		mx = append(mx, string(m))
+	}
 	var verdicts []string
 	for _, r := range Reachabilities() {
 		verdicts = append(verdicts, string(r))
@@ -173,9 +176,9 @@ func TestMaxCSVResultBytes(t *testing.T) {
 func FuzzReachabilityOf(f *testing.F) {
 	f.Add(uint8(0), uint8(0), uint8(0), uint8(0), false, false, false, false)
 	f.Add(uint8(1), uint8(2), uint8(3), uint8(4), true, true, true, true)
-	statuses := []string{"", SMTPVerified, SMTPRejected, SMTPCatchAll, SMTPUnknown}
-	reasons := []string{"", SMTPGreylisted, SMTPBlocked, SMTPMailboxFull, SMTPNoCatchAllCheck, SMTPProviderUnverifiable, SMTPTimeout, SMTPUnclassified}
-	mxs := []string{"", MXFound, MXImplicit, MXNull, MXNone, MXNXDomain, MXServFail, MXTimeout, MXError, MXSkipped, MXLiteral}
+	statuses := []SMTPStatus{"", SMTPVerified, SMTPRejected, SMTPCatchAll, SMTPUnknown}
+	reasons := []SMTPReason{"", SMTPGreylisted, SMTPBlocked, SMTPMailboxFull, SMTPNoCatchAllCheck, SMTPProviderUnverifiable, SMTPTimeout, SMTPUnclassified}
+	mxs := []MXStatus{"", MXFound, MXImplicit, MXNull, MXNone, MXNXDomain, MXServFail, MXTimeout, MXError, MXSkipped, MXLiteral}
 	invalids := []Reason{"", ReasonMissingAt, ReasonNullMX, ReasonDomainNotFound, ReasonNoMailServer}
 	known := map[ReachabilityReason]bool{}
 	for _, r := range ReachabilityReasons() {

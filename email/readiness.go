@@ -6,23 +6,40 @@ import (
 	"strings"
 )
 
+// A RequirementStatus is what DNS shows of a bulk-sender [Requirement].
+type RequirementStatus string
+
 // Statuses of a bulk-sender [Requirement].
 const (
-	RequirementPass    = "pass"    // DNS shows the requirement met
-	RequirementFail    = "fail"    // DNS shows it not met
-	RequirementUnknown = "unknown" // DNS cannot show it either way
+	RequirementPass    RequirementStatus = "pass"    // DNS shows the requirement met
+	RequirementFail    RequirementStatus = "fail"    // DNS shows it not met
+	RequirementUnknown RequirementStatus = "unknown" // DNS cannot show it either way
 )
+
+// RequirementStatuses returns the statuses of a requirement.
+func RequirementStatuses() []RequirementStatus {
+	return []RequirementStatus{RequirementPass, RequirementFail, RequirementUnknown}
+}
+
+// A RequirementID names a bulk-sender [Requirement].
+type RequirementID string
 
 // IDs of the bulk-sender requirements, in the order of
 // [Readiness.Requirements].
 const (
-	RequirementSPF            = "spf"
-	RequirementDKIM           = "dkim"
-	RequirementDMARC          = "dmarc"
-	RequirementDMARCAlignment = "dmarc_alignment"
-	RequirementForwardReverse = "forward_reverse_dns"
-	RequirementTLS            = "tls"
+	RequirementSPF            RequirementID = "spf"
+	RequirementDKIM           RequirementID = "dkim"
+	RequirementDMARC          RequirementID = "dmarc"
+	RequirementDMARCAlignment RequirementID = "dmarc_alignment"
+	RequirementForwardReverse RequirementID = "forward_reverse_dns"
+	RequirementTLS            RequirementID = "tls"
 )
+
+// RequirementIDs returns the requirements' IDs, in the order of
+// [Readiness.Requirements].
+func RequirementIDs() []RequirementID {
+	return []RequirementID{RequirementSPF, RequirementDKIM, RequirementDMARC, RequirementDMARCAlignment, RequirementForwardReverse, RequirementTLS}
+}
 
 // NotShownByDNS are the bulk-sender requirements of Gmail and Yahoo that
 // no DNS check can show, listed in every [Readiness].
@@ -38,11 +55,11 @@ var notShownByDNS = []string{
 type Requirement struct {
 	// ID names the requirement: spf, dkim, dmarc, dmarc_alignment,
 	// forward_reverse_dns or tls.
-	ID string `json:"id"`
+	ID RequirementID `json:"id"`
 	// Requirement states it.
 	Requirement string `json:"requirement"`
 	// Status is pass, fail or unknown.
-	Status string `json:"status"`
+	Status RequirementStatus `json:"status"`
 	// Reason says what was found, and for unknown what cannot be shown;
 	// up to mailauth.MaxMessageBytes.
 	Reason string `json:"reason"`
@@ -53,7 +70,7 @@ type Requirement struct {
 type Readiness struct {
 	// Verdict is ready (every requirement passes), not_ready (one fails)
 	// or unknown (none fails, some cannot be shown).
-	Verdict string `json:"verdict"`
+	Verdict Verdict `json:"verdict"`
 	// Requirements are the lines, in a fixed order: spf, dkim, dmarc,
 	// dmarc_alignment, forward_reverse_dns, tls.
 	Requirements []Requirement `json:"requirements"`
@@ -83,7 +100,7 @@ type Readiness struct {
 // NotShown: no DNS check shows them.
 func BulkSenderReadiness(h DomainHealth) Readiness {
 	r := Readiness{NotShown: append([]string(nil), notShownByDNS...)}
-	line := func(id, req, status, reason string) {
+	line := func(id RequirementID, req string, status RequirementStatus, reason string) {
 		r.Requirements = append(r.Requirements, Requirement{ID: id, Requirement: req, Status: status, Reason: shownMessage(reason)})
 	}
 	// A domain whose other records were not asked for.
@@ -94,13 +111,13 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 	case MXTimeout:
 		skipped = "the domain's DNS did not answer in time"
 	}
-	status := func(fail bool) string {
+	status := func(fail bool) RequirementStatus {
 		if fail {
 			return RequirementFail
 		}
 		return RequirementUnknown
 	}
-	has := func(code string) bool {
+	has := func(code ProblemCode) bool {
 		for _, p := range h.Problems {
 			if p.Code == code {
 				return true
@@ -115,7 +132,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 	// dnssec_bogus problem lookupProblem wrote for them.
 	bogusLookup := func(what string) bool {
 		for _, p := range h.Problems {
-			if p.Code == "dnssec_bogus" && strings.HasPrefix(p.Message, "the "+what+" lookup (") {
+			if p.Code == ProblemDNSSECBogus && strings.HasPrefix(p.Message, "the "+what+" lookup (") {
 				return true
 			}
 		}
@@ -132,7 +149,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 		line(RequirementSPF, spfReq, RequirementFail, "the SPF record ends in +all, which authorizes every host")
 	case h.SPF != nil:
 		line(RequirementSPF, spfReq, RequirementFail, "the SPF record is invalid: "+strings.Join(h.SPF.Errors, "; "))
-	case has("spf_missing"):
+	case has(ProblemSPFMissing):
 		line(RequirementSPF, spfReq, RequirementFail, "no SPF record is published")
 	case h.DNSSEC.failed(h.Domain + " TXT"):
 		line(RequirementSPF, spfReq, RequirementFail, "the domain's TXT records fail DNSSEC validation (dnssec_bogus): receivers that validate DNSSEC cannot read the SPF record")
@@ -183,7 +200,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 		line(RequirementDMARC, dmarcReq, RequirementPass, fmt.Sprintf("p=%s published at _dmarc.%s", h.DMARC.Policy, h.DMARC.Domain))
 	case h.DMARC != nil:
 		line(RequirementDMARC, dmarcReq, RequirementFail, "the DMARC record is invalid: "+strings.Join(h.DMARC.Errors, "; "))
-	case has("dmarc_missing"):
+	case has(ProblemDMARCMissing):
 		line(RequirementDMARC, dmarcReq, RequirementFail, "no DMARC record at the domain or its organizational domain")
 	case dmarcBogus:
 		line(RequirementDMARC, dmarcReq, RequirementFail, "the DMARC record fails DNSSEC validation (dnssec_bogus): receivers that validate DNSSEC cannot read it")
@@ -197,7 +214,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 	switch {
 	case skipped != "":
 		line(RequirementDMARCAlignment, alignReq, status(h.MX.Status == MXNXDomain), skipped)
-	case !dmarcOK && h.DMARC == nil && !has("dmarc_missing") && !dmarcBogus:
+	case !dmarcOK && h.DMARC == nil && !has(ProblemDMARCMissing) && !dmarcBogus:
 		line(RequirementDMARCAlignment, alignReq, RequirementUnknown, "the DMARC lookup failed")
 	case !dmarcOK:
 		line(RequirementDMARCAlignment, alignReq, RequirementFail, "no valid DMARC policy: there is nothing to align with")
@@ -296,9 +313,9 @@ func starttlsChecked(h DomainHealth, probed int) string {
 	var why []string // each host not checked, and why
 	for _, p := range h.Problems {
 		switch p.Code {
-		case "mx_starttls_unreachable":
+		case ProblemMXSTARTTLSUnreachable:
 			why = append(why, strings.TrimPrefix(p.Message, starttlsUnreachable))
-		case "mx_starttls_bound":
+		case ProblemMXSTARTTLSBound:
 			why = append(why, fmt.Sprintf("the others: one request checks at most %d distinct hosts", MaxSTARTTLSHosts))
 		}
 	}

@@ -21,10 +21,11 @@ func TestBulkSenderReadinessAgreesWithFindings(t *testing.T) {
 	f, tr := false, true
 	enforce := &mailauth.MTASTSPolicy{Version: "STSv1", Mode: "enforce", MaxAge: 604800, MX: []string{"mx.elsewhere.example"}}
 	for _, tc := range []struct {
-		name           string
-		h              email.DomainHealth
-		id             string
-		status, reason string
+		name   string
+		h      email.DomainHealth
+		id     email.RequirementID
+		status email.RequirementStatus
+		reason string
 	}{
 		{"enforce policy without the MX host", email.DomainHealth{Domain: "x.test", MX: email.MX{Status: email.MXFound, Hosts: []string{"mx.x.test"}},
 			MTASTS: &email.MTASTS{Status: email.RecordValid, Policy: enforce, MXMatch: &f, UnmatchedMX: []string{"mx.x.test"}}},
@@ -83,7 +84,7 @@ mail.x     A 192.0.2.10
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, want := range []string{email.RequirementSPF, email.RequirementDMARC} {
+	for i, want := range []email.RequirementID{email.RequirementSPF, email.RequirementDMARC} {
 		h := res.Results[i]
 		if h.Verdict != email.VerdictNotReady {
 			t.Errorf("%s: verdict %s, want not_ready; problems %+v", h.Domain, h.Verdict, h.Problems)

@@ -98,48 +98,68 @@ type SMTPOptions struct {
 	HostInterval time.Duration
 }
 
+// An SMTPStatus is the outcome of the SMTP probe.
+type SMTPStatus string
+
 // SMTP probe statuses.
 const (
-	SMTPVerified = "verified"  // 250 for the address; the domain is not catch-all
-	SMTPRejected = "rejected"  // the server said the mailbox does not exist or is disabled
-	SMTPCatchAll = "catch_all" // the server accepts any recipient
-	SMTPUnknown  = "unknown"   // the probe could not decide; see Reason
+	SMTPVerified SMTPStatus = "verified"  // 250 for the address; the domain is not catch-all
+	SMTPRejected SMTPStatus = "rejected"  // the server said the mailbox does not exist or is disabled
+	SMTPCatchAll SMTPStatus = "catch_all" // the server accepts any recipient
+	SMTPUnknown  SMTPStatus = "unknown"   // the probe could not decide; see Reason
 )
+
+// SMTPStatuses returns the statuses of the SMTP probe.
+func SMTPStatuses() []SMTPStatus {
+	return []SMTPStatus{SMTPVerified, SMTPRejected, SMTPCatchAll, SMTPUnknown}
+}
+
+// An SMTPReason says why the SMTP probe could not decide (status
+// unknown).
+type SMTPReason string
 
 // Why an SMTP probe could not decide.
 const (
-	SMTPGreylisted      = "greylisted"       // a 4xx reply: try again later
-	SMTPBlocked         = "blocked"          // the server refused us (5xx before RCPT)
-	SMTPPortUnreachable = "port_unreachable" // no connection to the SMTP port
-	SMTPTimeout         = "timeout"          // a step ran out of time
-	SMTPNoMailServer    = "no_mail_server"   // no MX host to connect to
-	SMTPProtocolError   = "protocol_error"   // the server spoke something else
-	SMTPNoCatchAllCheck = "catch_all_unchecked"
-	SMTPForbidden       = "forbidden_address"    // the MX resolves to a non-public address
-	SMTPNoResolver      = "no_resolver"          // no DNS resolver is configured to find the MX
-	SMTPUTF8Unsupported = "smtputf8_unsupported" // a UTF-8 address and a server without SMTPUTF8
-	SMTPProxyError      = "proxy_error"          // the SOCKS5 proxy could not be reached or refused us
+	SMTPGreylisted      SMTPReason = "greylisted"       // a 4xx reply: try again later
+	SMTPBlocked         SMTPReason = "blocked"          // the server refused us (5xx before RCPT)
+	SMTPPortUnreachable SMTPReason = "port_unreachable" // no connection to the SMTP port
+	SMTPTimeout         SMTPReason = "timeout"          // a step ran out of time
+	SMTPNoMailServer    SMTPReason = "no_mail_server"   // no MX host to connect to
+	SMTPProtocolError   SMTPReason = "protocol_error"   // the server spoke something else
+	SMTPNoCatchAllCheck SMTPReason = "catch_all_unchecked"
+	SMTPForbidden       SMTPReason = "forbidden_address"    // the MX resolves to a non-public address
+	SMTPNoResolver      SMTPReason = "no_resolver"          // no DNS resolver is configured to find the MX
+	SMTPUTF8Unsupported SMTPReason = "smtputf8_unsupported" // a UTF-8 address and a server without SMTPUTF8
+	SMTPProxyError      SMTPReason = "proxy_error"          // the SOCKS5 proxy could not be reached or refused us
 	// Why, read by [ClassifyReply] (extensions): the server blamed the
 	// prober (see [ReplyClass.BlamesSender]), or its refusal named no
 	// cause it could read.
-	SMTPNeedsReverseDNS = string(ReplyNeedsReverseDNS) // the prober's IP address needs reverse DNS
-	SMTPRateLimited     = string(ReplyRateLimited)     // too many connections or probes: try later
-	SMTPRelayDenied     = string(ReplyRelayDenied)     // the server refuses to relay for the domain
-	SMTPSenderRejected  = string(ReplySenderRejected)  // the envelope sender, its domain or the EHLO name was refused
-	SMTPUnclassified    = string(ReplyUnclassified)    // a refusal naming neither the address nor the sender
+	SMTPNeedsReverseDNS = SMTPReason(ReplyNeedsReverseDNS) // the prober's IP address needs reverse DNS
+	SMTPRateLimited     = SMTPReason(ReplyRateLimited)     // too many connections or probes: try later
+	SMTPRelayDenied     = SMTPReason(ReplyRelayDenied)     // the server refuses to relay for the domain
+	SMTPSenderRejected  = SMTPReason(ReplySenderRejected)  // the envelope sender, its domain or the EHLO name was refused
+	SMTPUnclassified    = SMTPReason(ReplyUnclassified)    // a refusal naming neither the address nor the sender
 	// SMTPMailboxFull: the mailbox exists and is full (mailbox_full is
 	// set). An extension.
-	SMTPMailboxFull = string(ReplyMailboxFull)
+	SMTPMailboxFull = SMTPReason(ReplyMailboxFull)
 	// SMTPProviderUnverifiable: the server accepted the address, but its
 	// provider accepts addresses that do not exist (Yahoo, Outlook.com):
 	// the 250 proves nothing. An extension.
-	SMTPProviderUnverifiable = "provider_unverifiable"
+	SMTPProviderUnverifiable SMTPReason = "provider_unverifiable"
 )
+
+// SMTPReasons returns why an SMTP probe may not decide, the extensions
+// last.
+func SMTPReasons() []SMTPReason {
+	return []SMTPReason{
+		SMTPGreylisted, SMTPBlocked, SMTPPortUnreachable, SMTPTimeout, SMTPNoMailServer, SMTPProtocolError, SMTPNoCatchAllCheck, SMTPForbidden, SMTPNoResolver, SMTPUTF8Unsupported, SMTPProxyError, SMTPNeedsReverseDNS, SMTPRateLimited, SMTPRelayDenied, SMTPSenderRejected, SMTPUnclassified, SMTPMailboxFull, SMTPProviderUnverifiable,
+	}
+}
 
 // SMTPResult is the outcome of the SMTP probe.
 type SMTPResult struct {
 	// Status is verified, rejected, catch_all or unknown.
-	Status string `json:"status"`
+	Status SMTPStatus `json:"status"`
 	// Reason says why the status is unknown: greylisted, blocked,
 	// port_unreachable, timeout, no_mail_server, protocol_error,
 	// catch_all_unchecked, forbidden_address, no_resolver,
@@ -148,7 +168,7 @@ type SMTPResult struct {
 	// and, as extensions, needs_reverse_dns, rate_limited, relay_denied,
 	// sender_rejected, unclassified, mailbox_full or
 	// provider_unverifiable. Empty otherwise.
-	Reason string `json:"reason,omitempty"`
+	Reason SMTPReason `json:"reason,omitempty"`
 	// Host is the MX host that was probed.
 	Host string `json:"host,omitempty"`
 	// Code is the server's reply code to the last command that decided
@@ -245,7 +265,7 @@ func (v *Verifier) probe(ctx context.Context, a Address, mx *MX) SMTPResult {
 // reason had no conversation to read: the host did not answer, has no
 // address (a stale MX), or its address is not contacted. The next MX
 // host is then tried.
-func noConversation(reason string) bool {
+func noConversation(reason SMTPReason) bool {
 	switch reason {
 	case SMTPPortUnreachable, SMTPTimeout, SMTPNoMailServer, SMTPForbidden:
 		return true
@@ -347,7 +367,7 @@ func recipientRefused(res SMTPResult, te *textproto.Error) SMTPResult {
 	case ReplyMailboxFull:
 		res.Reason, res.MailboxFull = SMTPMailboxFull, true
 	default:
-		res.Reason = string(r.Class)
+		res.Reason = SMTPReason(r.Class)
 	}
 	return res
 }
@@ -394,7 +414,10 @@ func (v *Verifier) hello(ctx context.Context, o SMTPOptions, host string) (*smtp
 
 // connectFailure is why no connection to a mail server was opened: a
 // probe reason and a message.
-type connectFailure struct{ reason, message string }
+type connectFailure struct {
+	reason  SMTPReason
+	message string
+}
 
 // connect opens a connection to the SMTP port of host, which it resolves
 // through the resolver (an IP literal is used as is): it checks the
@@ -467,7 +490,7 @@ func (c *boundedConn) Read(p []byte) (int, error) {
 // report that the mail server refused or could not be reached is the
 // server's port_unreachable; any other failure of the proxy (not
 // reached, credentials refused, a general failure) is proxy_error.
-func dialReason(err error, proxied bool) string {
+func dialReason(err error, proxied bool) SMTPReason {
 	if r := failReason(err, SMTPPortUnreachable); r == SMTPTimeout || !proxied {
 		return r
 	}
@@ -485,7 +508,7 @@ func dialReason(err error, proxied bool) string {
 // dialText describes err, a failed dial of the reason dialReason gave:
 // the cause the innermost network error names ("connection refused"),
 // without the socket addresses it names (the proxy's, our own).
-func dialText(reason string, err error) string {
+func dialText(reason SMTPReason, err error) string {
 	why := "refused, or the host cannot be reached"
 	switch reason {
 	case SMTPTimeout:
@@ -545,7 +568,7 @@ func quit(c *smtpConn, o SMTPOptions, step func(time.Duration), res SMTPResult) 
 // (needs_reverse_dns, rate_limited, ...), other 4xx are greylisted, other
 // 5xx are fiveXX (blocked: the server refused us); timeouts and broken
 // connections are theirs.
-func decide(res SMTPResult, err error, fiveXX string) SMTPResult {
+func decide(res SMTPResult, err error, fiveXX SMTPReason) SMTPResult {
 	var te *textproto.Error
 	if errors.As(err, &te) {
 		r := ClassifyReply(te.Code, te.Msg)
@@ -554,7 +577,7 @@ func decide(res SMTPResult, err error, fiveXX string) SMTPResult {
 		case te.Code < 400 || te.Code > 599:
 			res.Reason = SMTPProtocolError
 		case r.Class.BlamesSender() || r.Class == ReplyGreylisted:
-			res.Reason = string(r.Class)
+			res.Reason = SMTPReason(r.Class)
 		case te.Code < 500:
 			res.Reason = SMTPGreylisted
 		default:
@@ -566,7 +589,7 @@ func decide(res SMTPResult, err error, fiveXX string) SMTPResult {
 	return res
 }
 
-func failReason(err error, otherwise string) string {
+func failReason(err error, otherwise SMTPReason) SMTPReason {
 	var ne net.Error
 	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
 		return SMTPTimeout

@@ -95,8 +95,8 @@ func TestSMTPProbe(t *testing.T) {
 		box      *mailbox
 		addr     string
 		opts     SMTPOptions
-		status   string
-		reason   string
+		status   SMTPStatus
+		reason   SMTPReason
 		verified bool
 		catchAll *bool
 		code     int
@@ -176,7 +176,7 @@ func TestSMTPProbeUndecided(t *testing.T) {
 	tests := []struct {
 		name, addr string
 		opts       SMTPOptions
-		reason     string
+		reason     SMTPReason
 	}{
 		{"banner 554", "a@mx.test", SMTPOptions{Port: banner(t, "554 5.7.1 go away\r\n")}, SMTPBlocked},
 		{"banner 421", "a@mx.test", SMTPOptions{Port: banner(t, "421 4.3.2 busy, try later\r\n")}, SMTPGreylisted},
@@ -202,7 +202,7 @@ func TestSMTPProbeUndecided(t *testing.T) {
 			}
 			// The message says the failure's kind: never our own socket
 			// address ("read tcp 127.0.0.1:42168->..."), nor the code.
-			if m := res.SMTP.Message; strings.Contains(m, "->") || strings.Contains(m, tt.reason+":") {
+			if m := res.SMTP.Message; strings.Contains(m, "->") || strings.Contains(m, string(tt.reason)+":") {
 				t.Errorf("message %q", m)
 			}
 			if d := time.Since(start); d > 2*time.Second {
@@ -233,7 +233,11 @@ func TestSMTPProbeBoundsWhatItReads(t *testing.T) {
 func TestSMTPProbeAfterDNSFailure(t *testing.T) {
 	_, r := fixture(t, resolvertest.Config{Drop: []string{"slow.test"}, ServFail: []string{"servfail.test"}})
 	v := &Verifier{cfg: Config{Resolver: r, SMTP: SMTPOptions{AllowPrivateAddresses: true}}}
-	for _, tt := range []struct{ addr, reason, message string }{
+	for _, tt := range []struct {
+		addr    string
+		reason  SMTPReason
+		message string
+	}{
 		{"a@slow.test", SMTPTimeout, "timeout"},
 		{"a@servfail.test", SMTPNoMailServer, "SERVFAIL"},
 	} {

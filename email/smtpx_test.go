@@ -154,7 +154,7 @@ func TestSMTPProbeProxyFailures(t *testing.T) {
 	for _, tt := range []struct {
 		name, proxy string
 		port        int
-		reason      string
+		reason      SMTPReason
 		message     string
 	}{
 		{"wrong password", "socks5://probe:wrong-Pa55word@" + proxy.Addr, mail.Port, SMTPProxyError, "authentication failed"},

@@ -241,7 +241,7 @@ func AppendCSVResult(dst []string, r *Result) []string {
 		reason = string(*r.Reason)
 	}
 	if r.MX != nil {
-		mx = r.MX.Status
+		mx = string(r.MX.Status)
 	}
 	return append(dst,
 		strconv.FormatBool(r.IsValid), reason, str(r.Email), strconv.FormatBool(r.IsDisposable),

@@ -214,19 +214,27 @@ type Validation struct {
 	SMTP *SMTPResult `json:"smtp"`
 }
 
+// An MXStatus is the outcome of the MX check of a domain.
+type MXStatus string
+
 // MX statuses.
 const (
-	MXFound    = "mx"             // MX records
-	MXImplicit = "implicit"       // no MX; the A/AAAA host is the implicit MX (RFC 5321 section 5.1)
-	MXNull     = "null_mx"        // null MX: the domain takes no mail (RFC 7505)
-	MXNone     = "no_mail_server" // neither MX nor address records
-	MXNXDomain = "nxdomain"       // the domain does not exist
-	MXServFail = "servfail"       // the resolver failed (SERVFAIL)
-	MXTimeout  = "timeout"        // no answer in time
-	MXError    = "error"          // another DNS failure
-	MXSkipped  = "skipped"        // no resolver configured
-	MXLiteral  = "ip_literal"     // the domain is an IP literal: no lookup
+	MXFound    MXStatus = "mx"             // MX records
+	MXImplicit MXStatus = "implicit"       // no MX; the A/AAAA host is the implicit MX (RFC 5321 section 5.1)
+	MXNull     MXStatus = "null_mx"        // null MX: the domain takes no mail (RFC 7505)
+	MXNone     MXStatus = "no_mail_server" // neither MX nor address records
+	MXNXDomain MXStatus = "nxdomain"       // the domain does not exist
+	MXServFail MXStatus = "servfail"       // the resolver failed (SERVFAIL)
+	MXTimeout  MXStatus = "timeout"        // no answer in time
+	MXError    MXStatus = "error"          // another DNS failure
+	MXSkipped  MXStatus = "skipped"        // no resolver configured
+	MXLiteral  MXStatus = "ip_literal"     // the domain is an IP literal: no lookup
 )
+
+// MXStatuses returns the statuses of the MX check.
+func MXStatuses() []MXStatus {
+	return []MXStatus{MXFound, MXImplicit, MXNull, MXNone, MXNXDomain, MXServFail, MXTimeout, MXError, MXSkipped, MXLiteral}
+}
 
 // MaxMXHostsListed bounds the mail hosts an MX check lists: one DNS
 // answer may name thousands. Real domains have a few; the SMTP probe
@@ -237,7 +245,7 @@ const MaxMXHostsListed = 32
 type MX struct {
 	// Status is one of mx, implicit, null_mx, no_mail_server, nxdomain,
 	// servfail, timeout, error, skipped, ip_literal.
-	Status string `json:"status"`
+	Status MXStatus `json:"status"`
 	// Hosts are the mail hosts by preference, the first MaxMXHostsListed;
 	// for implicit, the domain.
 	Hosts []string `json:"hosts"`

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"reflect"
 	"regexp"
@@ -11,11 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quiverkit/quiver/email"
-	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/httpapi/internal/openapi"
-	"github.com/quiverkit/quiver/social"
 )
 
 // openAPI renders the OpenAPI 3.1 document of the routes. Schemas come
@@ -358,34 +354,6 @@ type schemaGen struct {
 	responses map[string]*openapi.Response
 }
 
-// stringEnums are the values of the string types that have a fixed set,
-// for types of packages that cannot carry an openapi tag on the field.
-var stringEnums = map[reflect.Type][]string{
-	reflect.TypeFor[jobs.Status]():              stringsOf(jobs.Statuses()),
-	reflect.TypeFor[social.Label]():             wordsOf(social.Labels()),
-	reflect.TypeFor[email.Reachability]():       stringsOf(email.Reachabilities()),
-	reflect.TypeFor[email.ReachabilityReason](): stringsOf(email.ReachabilityReasons()),
-	reflect.TypeFor[email.Provider]():           stringsOf(email.Providers()),
-}
-
-// wordsOf returns the words of values that print as their word.
-func wordsOf[S fmt.Stringer](vals []S) []string {
-	out := make([]string, len(vals))
-	for i, v := range vals {
-		out[i] = v.String()
-	}
-	return out
-}
-
-// stringsOf converts the values of a string type.
-func stringsOf[S ~string](vals []S) []string {
-	out := make([]string, len(vals))
-	for i, v := range vals {
-		out[i] = string(v)
-	}
-	return out
-}
-
 var (
 	timeType     = reflect.TypeFor[time.Time]()
 	rawJSONType  = reflect.TypeFor[json.RawMessage]()
@@ -526,6 +494,10 @@ func nullable(s *openapi.Schema) *openapi.Schema {
 	if len(s.Type) == 1 {
 		out := *s
 		out.Type = openapi.Types{s.Type[0], "null"}
+		if s.Enum != nil {
+			// JSON Schema checks enum whatever type says: list null too.
+			out.Enum = append(slices.Clone(s.Enum), nil)
+		}
 		return &out
 	}
 	return &openapi.Schema{OneOf: []*openapi.Schema{s, openapi.Typed("null")}}

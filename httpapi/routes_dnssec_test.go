@@ -40,7 +40,7 @@ func TestEmailDomainHealthDNSSECBogusRoute(t *testing.T) {
 		var raw struct{ Results []json.RawMessage }
 		json.Unmarshal(env.Data, &raw)
 		for i, want := range []struct {
-			verdict string
+			verdict email.Verdict
 			bogus   []string // dnssec.bogus
 			ede     []string // one is in each dnssec_bogus problem, with ede
 		}{
@@ -88,7 +88,7 @@ func TestEmailDomainHealthDNSSECBogusRoute(t *testing.T) {
 		// for validating receivers: SPF and DMARC of the expired zone
 		// (and so DMARC alignment), SPF of the tampered one (its DMARC
 		// record validates).
-		for i, fails := range []map[string]string{
+		for i, fails := range []map[email.RequirementID]string{
 			{},
 			{email.RequirementSPF: "DNSSEC"},
 			{email.RequirementSPF: "DNSSEC", email.RequirementDMARC: "DNSSEC", email.RequirementDMARCAlignment: "no valid DMARC policy"},

@@ -27,12 +27,12 @@ type verdictBody struct {
 	MailboxProvider     string   `json:"mailbox_provider"`
 	SMTPVerified        bool     `json:"smtp_verified"`
 	SMTP                *struct {
-		Status       string `json:"status"`
-		Reason       string `json:"reason"`
-		Code         int    `json:"code"`
-		EnhancedCode string `json:"enhanced_code"`
-		MailboxFull  bool   `json:"mailbox_full"`
-		Disabled     bool   `json:"disabled"`
+		Status       email.SMTPStatus `json:"status"`
+		Reason       email.SMTPReason `json:"reason"`
+		Code         int              `json:"code"`
+		EnhancedCode string           `json:"enhanced_code"`
+		MailboxFull  bool             `json:"mailbox_full"`
+		Disabled     bool             `json:"disabled"`
 	} `json:"smtp"`
 }
 
@@ -53,13 +53,13 @@ func TestEmailValidateReadsRepliesRoute(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := res.SMTP
-			if p == nil || p.Status != pc.Status || p.Reason != pc.Reason || p.Code != pc.Code || p.MailboxFull != pc.MailboxFull || p.Disabled != pc.Disabled {
+			if p == nil || string(p.Status) != pc.Status || string(p.Reason) != pc.Reason || p.Code != pc.Code || p.MailboxFull != pc.MailboxFull || p.Disabled != pc.Disabled {
 				t.Errorf("smtp %+v; want %s/%q code %d full %v disabled %v", p, pc.Status, pc.Reason, pc.Code, pc.MailboxFull, pc.Disabled)
 			}
 			if res.Reachability != pc.Reach || !slices.Equal(res.ReachabilityReasons, pc.Why) || res.ReachabilityReasons == nil {
 				t.Errorf("reachability %s %q; want %s %q", res.Reachability, res.ReachabilityReasons, pc.Reach, pc.Why)
 			}
-			if res.SMTPVerified != (pc.Status == email.SMTPVerified) || res.MailboxProvider != "other" {
+			if res.SMTPVerified != (pc.Status == string(email.SMTPVerified)) || res.MailboxProvider != "other" {
 				t.Errorf("smtp_verified %v, mailbox_provider %q", res.SMTPVerified, res.MailboxProvider)
 			}
 			checkExchange(t, documentRouter(t, h), h, http.MethodPost, "/v1/utility/email/validate", body)
@@ -90,8 +90,11 @@ func TestEmailValidateProvidersRoute(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
-		addr, provider, status, reason, reach string
-		why                                   []string
+		addr, provider string
+		status         email.SMTPStatus
+		reason         email.SMTPReason
+		reach          string
+		why            []string
 	}{
 		{"ana@yahoo.test", "yahoo", email.SMTPUnknown, email.SMTPProviderUnverifiable, "risky", []string{"provider_unverifiable"}},
 		{"ana@gmail.com", "google", email.SMTPVerified, "", "safe", []string{}},

@@ -58,7 +58,7 @@ func TestEmailDomainHealthMXHostsRoute(t *testing.T) {
 		}
 		var raw struct {
 			Results []struct {
-				Verdict  string          `json:"verdict"`
+				Verdict  email.Verdict   `json:"verdict"`
 				MXHosts  json.RawMessage `json:"mx_hosts"`
 				Problems []email.Problem `json:"problems"`
 			} `json:"results"`
@@ -92,7 +92,9 @@ func TestEmailValidateThroughProxyRoute(t *testing.T) {
 	proxy := testutil.NewSOCKS5(t, "probe", pass)
 	var logs testutil.SyncBuffer
 	for _, tt := range []struct {
-		name, proxy, status, reason string
+		name, proxy string
+		status      email.SMTPStatus
+		reason      email.SMTPReason
 	}{
 		{"right credentials", "socks5://probe:" + pass + "@" + proxy.Addr, email.SMTPVerified, ""},
 		{"wrong credentials", "socks5://probe:wrong-" + pass + "@" + proxy.Addr, email.SMTPUnknown, email.SMTPProxyError},

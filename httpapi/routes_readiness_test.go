@@ -110,7 +110,10 @@ nothing MX 10 mx.nothing.test.
 	}
 	// Lines in order: spf, dkim, dmarc, dmarc_alignment,
 	// forward_reverse_dns, tls; p pass, f fail, u unknown.
-	want := []struct{ lines, verdict string }{
+	want := []struct {
+		lines   string
+		verdict email.Verdict
+	}{
 		{"pppppp", email.VerdictReady},
 		{"ppppuu", email.VerdictUnknown},
 		{"puppuu", email.VerdictUnknown},

@@ -14,6 +14,7 @@ import (
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 	"github.com/quiverkit/quiver/secret"
@@ -35,7 +36,7 @@ func domainHealth(t *testing.T, h http.Handler, body string) []email.DomainHealt
 }
 
 // requirement returns the bulk-sender line id of d.
-func requirement(t *testing.T, d email.DomainHealth, id string) email.Requirement {
+func requirement(t *testing.T, d email.DomainHealth, id email.RequirementID) email.Requirement {
 	t.Helper()
 	for _, q := range d.BulkSender.Requirements {
 		if q.ID == id {
@@ -47,7 +48,7 @@ func requirement(t *testing.T, d email.DomainHealth, id string) email.Requiremen
 }
 
 // hasProblem reports whether d has a problem of the code and severity.
-func hasProblem(d email.DomainHealth, code, severity string) bool {
+func hasProblem(d email.DomainHealth, code email.ProblemCode, severity mailauth.Severity) bool {
 	for _, p := range d.Problems {
 		if p.Code == code && p.Severity == severity {
 			return true
@@ -95,7 +96,9 @@ func TestEmailReadinessTLSAgreesWithMTASTS(t *testing.T) {
 		MTASTS: email.MTASTSOptions{RootCAs: roots, Port: port, AllowLoopback: true}})})
 	res := domainHealth(t, h, `{"domains":["enforce-mismatch.test","testing-mismatch.test","enforce-match.test"]}`)
 	for i, want := range []struct {
-		status, reason, problem string
+		status  email.RequirementStatus
+		reason  string
+		problem mailauth.Severity
 	}{
 		{email.RequirementFail, "refuse to deliver", "error"},
 		{email.RequirementUnknown, "mode testing names none of the MX hosts", "warning"},
@@ -109,7 +112,7 @@ func TestEmailReadinessTLSAgreesWithMTASTS(t *testing.T) {
 		if tls.Status != want.status || !strings.Contains(tls.Reason, want.reason) {
 			t.Errorf("%s: tls %s (%s), want %s (%q)", d.Domain, tls.Status, tls.Reason, want.status, want.reason)
 		}
-		if want.problem != "" && !hasProblem(d, "mta_sts_mx_mismatch", want.problem) {
+		if want.problem != "" && !hasProblem(d, email.ProblemMTASTSMXMismatch, want.problem) {
 			t.Errorf("%s: no mta_sts_mx_mismatch %s: %+v", d.Domain, want.problem, d.Problems)
 		}
 	}
@@ -153,7 +156,7 @@ mx.mail A 127.0.0.1
 	for _, tc := range []struct {
 		name   string
 		port   int
-		reason string
+		reason string // the failure's kind, in the messages
 	}{
 		{"refused", refusedPort, "refused, or the host cannot be reached"},
 		{"silent", silent.Addr().(*net.TCPAddr).Port, "greeting or EHLO: no answer in time"},
@@ -166,7 +169,7 @@ mx.mail A 127.0.0.1
 		}
 		var found bool
 		for _, p := range d.Problems {
-			if p.Code == "mx_starttls_unreachable" {
+			if p.Code == email.ProblemMXSTARTTLSUnreachable {
 				found = true
 				if p.Severity != "warning" || !strings.Contains(p.Message, "mx.mail.test") || !strings.Contains(p.Message, tc.reason) {
 					t.Errorf("%s: %+v, want a warning naming the host and %q", tc.name, p, tc.reason)

@@ -109,3 +109,14 @@ func ExampleParseDMARC() {
 	// warning dmarc_pct: pct=50 applies the policy to part of the failing mail only
 	// warning dmarc_no_rua: no rua: the domain receives no aggregate reports
 }
+
+func ExampleSeverities() {
+	fmt.Println(mailauth.Severities())
+	// Output: [error warning]
+}
+
+func ExampleCodes() {
+	codes := mailauth.Codes()
+	fmt.Println(len(codes), codes[0], codes[len(codes)-1])
+	// Output: 39 spf_multiple_records bimi_no_authority
+}

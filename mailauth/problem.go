@@ -72,6 +72,19 @@ const (
 	CodeDMARCSubdomainNone Code = "dmarc_sp_none"
 )
 
+// Codes returns every problem code, by record: SPF, DMARC, MTA-STS,
+// TLS-RPT, DKIM, BIMI; errors before warnings within each.
+func Codes() []Code {
+	return []Code{
+		CodeSPFMultipleRecords, CodeSPFSyntax, CodeSPFTooManyLookups, CodeSPFTooManyVoidLookups, CodeSPFTooManyMXHosts, CodeSPFLoop, CodeSPFIncludeMissing, CodeSPFPlusAll, CodeSPFNeutralAll, CodeSPFNoAll, CodeSPFPTR,
+		CodeDMARCMultipleRecords, CodeDMARCSyntax, CodeDMARCNoPolicy, CodeDMARCDuplicateTag, CodeDMARCUnknownTag, CodeDMARCImplicitNone, CodeDMARCPolicyNone, CodeDMARCPartial, CodeDMARCNoRUA, CodeDMARCSubdomainNone,
+		CodeMTASTSMultipleRecords, CodeMTASTSSyntax, CodeMTASTSPolicySyntax, CodeMTASTSShortMaxAge, CodeMTASTSDuplicateField,
+		CodeTLSRPTMultipleRecords, CodeTLSRPTSyntax, CodeTLSRPTInvalidRUA,
+		CodeDKIMMultipleRecords, CodeDKIMSyntax, CodeDKIMInvalidKey, CodeDKIMWeakKey, CodeDKIMShortKey, CodeDKIMRevoked, CodeDKIMTesting,
+		CodeBIMIMultipleRecords, CodeBIMISyntax, CodeBIMINoAuthority,
+	}
+}
+
 // A Severity says how much a [Problem] matters.
 type Severity string
 
@@ -82,6 +95,9 @@ const (
 	// SeverityWarning: the policy works but is weak.
 	SeverityWarning Severity = "warning"
 )
+
+// Severities returns the severities, the gravest first.
+func Severities() []Severity { return []Severity{SeverityError, SeverityWarning} }
 
 // A Problem is one finding of a check: an error (the policy is broken or
 // ignored) or a warning (a weakness).

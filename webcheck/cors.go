@@ -15,6 +15,9 @@ import (
 // DefaultOrigin is the origin a CORS check sends when none is given.
 const DefaultOrigin = "https://example.com"
 
+// A Risk is the CORS risk level of a URL.
+type Risk string
+
 // The CORS risk levels, from none to critical:
 //
 //   - none: the URL grants no cross-origin access beyond the origin asked
@@ -30,14 +33,17 @@ const DefaultOrigin = "https://example.com"
 //   - critical: any origin is reflected, or "null" is allowed, with
 //     credentials: any site can read authenticated responses.
 const (
-	RiskNone     = "none"
-	RiskLow      = "low"
-	RiskMedium   = "medium"
-	RiskHigh     = "high"
-	RiskCritical = "critical"
+	RiskNone     Risk = "none"
+	RiskLow      Risk = "low"
+	RiskMedium   Risk = "medium"
+	RiskHigh     Risk = "high"
+	RiskCritical Risk = "critical"
 )
 
-var riskRank = map[string]int{RiskNone: 0, RiskLow: 1, RiskMedium: 2, RiskHigh: 3, RiskCritical: 4}
+// Risks returns the CORS risk levels, from none to critical.
+func Risks() []Risk { return []Risk{RiskNone, RiskLow, RiskMedium, RiskHigh, RiskCritical} }
+
+var riskRank = map[Risk]int{RiskNone: 0, RiskLow: 1, RiskMedium: 2, RiskHigh: 3, RiskCritical: 4}
 
 // CORSRequest is the request of [Checker.CheckCORS].
 type CORSRequest struct {
@@ -82,7 +88,7 @@ type CORSResult struct {
 	ExposedHeaders []string `json:"exposed_headers"`
 	// RiskLevel is none, low, medium, high or critical (see the Risk
 	// constants).
-	RiskLevel string `json:"risk_level"`
+	RiskLevel Risk `json:"risk_level"`
 	// Warnings explain each finding.
 	Warnings []string `json:"warnings"`
 	// AllowedHeaders are the preflight's Access-Control-Allow-Headers.
@@ -153,7 +159,7 @@ func (c *Checker) CheckCORS(ctx context.Context, req CORSRequest) (CORSResult, e
 	}
 
 	risk := RiskNone
-	raise := func(level, warning string) {
+	raise := func(level Risk, warning string) {
 		if riskRank[level] > riskRank[risk] {
 			risk = level
 		}
@@ -253,7 +259,7 @@ func (c *Checker) corsRequest(ctx context.Context, method string, u *url.URL, or
 
 type probe struct {
 	name, origin string
-	risk         func(credentials bool) (level, what string)
+	risk         func(credentials bool) (level Risk, what string)
 }
 
 // attackerOrigins builds the probe origins for the target u and the
@@ -264,16 +270,16 @@ func attackerOrigins(u *url.URL, origin string) []probe {
 		host = ou.Hostname() // the origin the site trusts is what attackers imitate
 	}
 	reg := registrable(host)
-	severe := func(what string) func(bool) (string, string) {
-		return func(cred bool) (string, string) {
+	severe := func(what string) func(bool) (Risk, string) {
+		return func(cred bool) (Risk, string) {
 			if cred {
 				return RiskCritical, what + "; with credentials any site can read authenticated responses"
 			}
 			return RiskHigh, what
 		}
 	}
-	bypass := func(what string) func(bool) (string, string) {
-		return func(cred bool) (string, string) {
+	bypass := func(what string) func(bool) (Risk, string) {
+		return func(cred bool) (Risk, string) {
 			if cred {
 				return RiskHigh, what
 			}
@@ -285,13 +291,13 @@ func attackerOrigins(u *url.URL, origin string) []probe {
 		{"null_origin", "null", severe("the null origin (sandboxed iframes, data: URLs) is trusted")},
 		{"suffix_append", "https://" + host + ".quiver-cors-probe.test", bypass("the origin check only tests the prefix")},
 		{"prefix_prepend", "https://quiver" + reg, bypass("the origin check only tests the suffix")},
-		{"http_downgrade", "http://" + host, func(cred bool) (string, string) {
+		{"http_downgrade", "http://" + host, func(cred bool) (Risk, string) {
 			if cred {
 				return RiskMedium, "a plain-http origin is trusted; a network attacker can inject script into it"
 			}
 			return RiskLow, "a plain-http origin is trusted"
 		}},
-		{"subdomain", "https://quiver-cors-probe." + reg, func(cred bool) (string, string) {
+		{"subdomain", "https://quiver-cors-probe." + reg, func(cred bool) (Risk, string) {
 			if cred {
 				return RiskMedium, "every subdomain is trusted; one vulnerable subdomain exposes authenticated data"
 			}

@@ -40,7 +40,7 @@ func TestCheckCORS(t *testing.T) {
 		allow       func(string) bool
 		credentials bool
 		wildcard    bool
-		risk        string
+		risk        Risk
 		allows      bool
 		warning     string
 	}{

@@ -92,3 +92,19 @@ func ExampleRobots_Allowed() {
 	// /search/about/more false
 	// /robots.txt true
 }
+
+func ExampleRisks() {
+	fmt.Println(webcheck.Risks())
+	// Output: [none low medium high critical]
+}
+
+func ExampleKeyTypes() {
+	fmt.Println(webcheck.KeyTypes())
+	// Output: [RSA ECDSA Ed25519 unknown]
+}
+
+func ExampleURLWarningCodes() {
+	codes := webcheck.URLWarningCodes()
+	fmt.Println(len(codes), codes[0], codes[len(codes)-1])
+	// Output: 14 stripped_control host_mapped
+}

@@ -92,7 +92,7 @@ type SSLResult struct {
 	// "SHA256-RSA".
 	SignatureAlgorithm string `json:"signature_algorithm"`
 	// KeyType is "RSA", "ECDSA", "Ed25519" or "unknown".
-	KeyType string `json:"key_type"`
+	KeyType KeyType `json:"key_type"`
 	// KeyBits is the key size in bits.
 	KeyBits int `json:"key_bits"`
 	// TLSVersion is the negotiated protocol, e.g. "TLS 1.3".
@@ -289,7 +289,7 @@ func (c *Checker) describe(res *SSLResult, certs []*x509.Certificate) {
 		res.Warnings = append(res.Warnings, "the chain uses a SHA-1 or MD5 signature, which browsers reject")
 	}
 	switch {
-	case res.KeyType == "RSA" && res.KeyBits < 2048, res.KeyType == "ECDSA" && res.KeyBits < 256:
+	case res.KeyType == KeyRSA && res.KeyBits < 2048, res.KeyType == KeyECDSA && res.KeyBits < 256:
 		res.WeakKey = true
 		res.Warnings = append(res.Warnings, fmt.Sprintf("weak %s key of %d bits", res.KeyType, res.KeyBits))
 	}
@@ -310,16 +310,30 @@ func isSelfSigned(c *x509.Certificate) bool {
 		c.CheckSignature(c.SignatureAlgorithm, c.RawTBSCertificate, c.Signature) == nil
 }
 
-func keyInfo(c *x509.Certificate) (string, int) {
+// A KeyType is the kind of a certificate's public key.
+type KeyType string
+
+// The key types of [SSLResult.KeyType].
+const (
+	KeyRSA     KeyType = "RSA"
+	KeyECDSA   KeyType = "ECDSA"
+	KeyEd25519 KeyType = "Ed25519"
+	KeyUnknown KeyType = "unknown" // another algorithm
+)
+
+// KeyTypes returns the key types.
+func KeyTypes() []KeyType { return []KeyType{KeyRSA, KeyECDSA, KeyEd25519, KeyUnknown} }
+
+func keyInfo(c *x509.Certificate) (KeyType, int) {
 	switch k := c.PublicKey.(type) {
 	case *rsa.PublicKey:
-		return "RSA", k.N.BitLen()
+		return KeyRSA, k.N.BitLen()
 	case *ecdsa.PublicKey:
-		return "ECDSA", k.Curve.Params().BitSize
+		return KeyECDSA, k.Curve.Params().BitSize
 	case ed25519.PublicKey:
-		return "Ed25519", 256
+		return KeyEd25519, 256
 	}
-	return "unknown", 0
+	return KeyUnknown, 0
 }
 
 func certName(n pkix.Name) CertName {

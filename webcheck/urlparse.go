@@ -66,6 +66,48 @@ type URLParseResult struct {
 	Warnings []URLWarning `json:"warnings"`
 }
 
+// A URLWarningCode names a repair of [ParseURL]: see [URLWarning.Code].
+type URLWarningCode string
+
+// The codes of [URLWarning], in the order ParseURL reports them.
+const (
+	URLWarnStrippedControl      URLWarningCode = weburl.WarnStrippedControl
+	URLWarnStrippedTabNewline   URLWarningCode = weburl.WarnStrippedTabNewline
+	URLWarnBackslash            URLWarningCode = weburl.WarnBackslash
+	URLWarnMissingSlashes       URLWarningCode = weburl.WarnMissingSlashes
+	URLWarnExtraSlashes         URLWarningCode = weburl.WarnExtraSlashes
+	URLWarnEmptyUserinfo        URLWarningCode = weburl.WarnEmptyUserinfo
+	URLWarnCredentials          URLWarningCode = weburl.WarnCredentials
+	URLWarnMultipleAt           URLWarningCode = weburl.WarnMultipleAt
+	URLWarnPercentEncodedHost   URLWarningCode = weburl.WarnPercentEncodedHost
+	URLWarnIPv4NonDecimal       URLWarningCode = weburl.WarnIPv4NonDecimal
+	URLWarnIPv4Shorthand        URLWarningCode = weburl.WarnIPv4Shorthand
+	URLWarnIPv4TrailingDot      URLWarningCode = weburl.WarnIPv4TrailingDot
+	URLWarnInvalidPercentEscape URLWarningCode = weburl.WarnInvalidPercentEscape
+	URLWarnHostMapped           URLWarningCode = weburl.WarnHostMapped
+)
+
+// URLWarningCodes returns the codes of URLWarning, in the order ParseURL
+// reports them.
+func URLWarningCodes() []URLWarningCode {
+	return []URLWarningCode{
+		URLWarnStrippedControl,
+		URLWarnStrippedTabNewline,
+		URLWarnBackslash,
+		URLWarnMissingSlashes,
+		URLWarnExtraSlashes,
+		URLWarnEmptyUserinfo,
+		URLWarnCredentials,
+		URLWarnMultipleAt,
+		URLWarnPercentEncodedHost,
+		URLWarnIPv4NonDecimal,
+		URLWarnIPv4Shorthand,
+		URLWarnIPv4TrailingDot,
+		URLWarnInvalidPercentEscape,
+		URLWarnHostMapped,
+	}
+}
+
 // URLWarning is one repair that [ParseURL] made to the URL as written.
 type URLWarning struct {
 	// Code is stable: "stripped_control" (leading or trailing controls or
@@ -76,7 +118,7 @@ type URLWarning struct {
 	// "ipv4_non_decimal" ("0x7f.1"), "ipv4_shorthand" ("127.1"),
 	// "ipv4_trailing_dot", "invalid_percent_escape" ("%zz"), "host_mapped"
 	// (full-width "１２７.０.０.１", "example。com", invisible characters).
-	Code string `json:"code"`
+	Code URLWarningCode `json:"code"`
 	// Message says what was repaired.
 	Message string `json:"message"`
 }
@@ -122,7 +164,7 @@ func ParseURL(_ context.Context, req URLParseRequest) (URLParseResult, error) {
 		res.Username = &name
 	}
 	for _, w := range u.Warnings {
-		res.Warnings = append(res.Warnings, URLWarning(w))
+		res.Warnings = append(res.Warnings, URLWarning{Code: URLWarningCode(w.Code), Message: w.Message})
 	}
 	return res, nil
 }

@@ -191,7 +191,7 @@ func TestParseURLStandard(t *testing.T) {
 			}
 			var codes []string
 			for _, w := range got.Warnings {
-				codes = append(codes, w.Code)
+				codes = append(codes, string(w.Code))
 				if w.Message == "" {
 					t.Errorf("warning %s has no message", w.Code)
 				}

@@ -471,3 +471,18 @@ func ExampleTwitterAPIIOSucceeded() {
 	// false
 	// false
 }
+
+func ExampleSearchTypes() {
+	fmt.Println(microblog.SearchTypes())
+	// Output: [latest top]
+}
+
+func ExampleReplySorts() {
+	fmt.Println(microblog.ReplySorts())
+	// Output: [relevance latest likes]
+}
+
+func ExampleThreadFormats() {
+	fmt.Println(microblog.ThreadFormats())
+	// Output: [json text markdown]
+}

@@ -39,7 +39,7 @@ type BrandMentionsRequest struct {
 	// Keywords (query parameter exclude_keywords, comma-separated).
 	ExcludeKeywords []string `json:"exclude_keywords,omitempty"`
 	// Type is "latest" (default) or "top".
-	Type string `json:"type,omitempty"`
+	Type SearchType `json:"type,omitempty"`
 	// Limit is the number of mentions to analyse, 1..20; 0 means the default, 20.
 	Limit int `json:"limit,omitempty"`
 	// Cursor is page_info.next_cursor of the previous page.
@@ -130,7 +130,7 @@ func (c *Client) BrandMentions(ctx context.Context, req BrandMentionsRequest) (B
 			}
 		}
 	}
-	typ := v.oneOf("type", req.Type, SearchLatest, SearchLatest, SearchTop)
+	typ := oneOf(&v, "type", req.Type, SearchLatest, SearchLatest, SearchTop)
 	limit := v.limit("limit", req.Limit, DefaultLimit, MaxLimit)
 	cursor := v.cursor(req.Cursor)
 	if err := v.Err(); err != nil {
@@ -220,7 +220,7 @@ type ConversationInsightsRequest struct {
 	TweetID string `json:"tweet_id" openapi:"required"`
 	// Sort is the order replies are sampled in: "relevance" (default),
 	// "latest" or "likes".
-	Sort string `json:"sort,omitempty"`
+	Sort ReplySort `json:"sort,omitempty"`
 	// ReplyLimit is the number of replies sampled, 1..100; 0 means the
 	// default, 40.
 	ReplyLimit int `json:"reply_limit,omitempty"`
@@ -247,7 +247,7 @@ type ConversationInsights struct {
 func (c *Client) ConversationInsights(ctx context.Context, req ConversationInsightsRequest) (ConversationInsights, error) {
 	var v validator
 	id := v.tweetID(req.TweetID)
-	sort := v.oneOf("sort", req.Sort, SortRelevance, SortRelevance, SortLatest, SortLikes)
+	sort := oneOf(&v, "sort", req.Sort, SortRelevance, SortRelevance, SortLatest, SortLikes)
 	limit := v.limit("reply_limit", req.ReplyLimit, DefaultReplyLimit, MaxReplyLimit)
 	if err := v.Err(); err != nil {
 		return ConversationInsights{}, err
@@ -278,7 +278,7 @@ func (c *Client) ConversationInsights(ctx context.Context, req ConversationInsig
 // sortReplies orders replies for "latest" (newest first) and "likes" (most
 // liked first); "relevance" keeps the provider's order. The sort is
 // stable, so equal keys keep the provider's order.
-func sortReplies(ts []Tweet, sort string) {
+func sortReplies(ts []Tweet, sort ReplySort) {
 	switch sort {
 	case SortLatest:
 		slices.SortStableFunc(ts, func(a, b Tweet) int { return b.Time.Compare(a.Time) })

@@ -79,7 +79,7 @@ type SearchQuery struct {
 	// Query is a keyword, hashtag or advanced search query.
 	Query string
 	// Type is SearchLatest or SearchTop.
-	Type string
+	Type SearchType
 	// Limit and Cursor are as in PageQuery.
 	Limit  int
 	Cursor string
@@ -90,20 +90,36 @@ type RepliesQuery struct {
 	// TweetID is the tweet replied to.
 	TweetID string
 	// Sort is SortRelevance, SortLatest or SortLikes.
-	Sort string
+	Sort ReplySort
 	// Limit and Cursor are as in PageQuery.
 	Limit  int
 	Cursor string
 }
 
-// Search types and reply orders.
+// A SearchType is the kind of a search: latest tweets or top tweets.
+type SearchType string
+
+// Search types.
 const (
-	SearchLatest  = "latest"
-	SearchTop     = "top"
-	SortRelevance = "relevance"
-	SortLatest    = "latest"
-	SortLikes     = "likes"
+	SearchLatest SearchType = "latest"
+	SearchTop    SearchType = "top"
 )
+
+// SearchTypes returns the search types, the default first.
+func SearchTypes() []SearchType { return []SearchType{SearchLatest, SearchTop} }
+
+// A ReplySort is the order replies come in.
+type ReplySort string
+
+// Reply orders.
+const (
+	SortRelevance ReplySort = "relevance"
+	SortLatest    ReplySort = "latest"
+	SortLikes     ReplySort = "likes"
+)
+
+// ReplySorts returns the reply orders, the default first.
+func ReplySorts() []ReplySort { return []ReplySort{SortRelevance, SortLatest, SortLikes} }
 
 // Defaults of the HTTP providers' settings.
 const (

@@ -3,6 +3,7 @@ package microblog
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -96,7 +97,7 @@ type SearchRequest struct {
 	// characters).
 	Query string `json:"query" openapi:"required"`
 	// Type is "latest" (default) or "top".
-	Type string `json:"type,omitempty"`
+	Type SearchType `json:"type,omitempty"`
 	// Limit is the number of tweets, 1..20; 0 means the default, 20.
 	Limit int `json:"limit,omitempty"`
 	// Cursor is page_info.next_cursor of the previous page.
@@ -114,7 +115,7 @@ type RepliesRequest struct {
 	// TweetID is the tweet's numeric ID.
 	TweetID string `json:"tweet_id" openapi:"required"`
 	// Sort is "relevance" (default), "latest" or "likes".
-	Sort string `json:"sort,omitempty"`
+	Sort ReplySort `json:"sort,omitempty"`
 	// Limit is the number of replies, 1..20; 0 means the default, 20.
 	Limit int `json:"limit,omitempty"`
 	// Cursor is page_info.next_cursor of the previous page.
@@ -171,7 +172,7 @@ func validateSearch(req SearchRequest) (SearchQuery, error) {
 	var v validator
 	q := SearchQuery{
 		Query:  v.text("query", req.Query, maxQueryLen),
-		Type:   v.oneOf("type", req.Type, SearchLatest, SearchLatest, SearchTop),
+		Type:   oneOf(&v, "type", req.Type, SearchLatest, SearchLatest, SearchTop),
 		Limit:  v.limit("limit", req.Limit, DefaultLimit, MaxLimit),
 		Cursor: v.cursor(req.Cursor),
 	}
@@ -202,7 +203,7 @@ func (c *Client) Replies(ctx context.Context, req RepliesRequest) (TweetList, er
 	var v validator
 	q := RepliesQuery{
 		TweetID: v.tweetID(req.TweetID),
-		Sort:    v.oneOf("sort", req.Sort, SortRelevance, SortRelevance, SortLatest, SortLikes),
+		Sort:    oneOf(&v, "sort", req.Sort, SortRelevance, SortRelevance, SortLatest, SortLikes),
 		Limit:   v.limit("limit", req.Limit, DefaultLimit, MaxLimit),
 		Cursor:  v.cursor(req.Cursor),
 	}
@@ -370,16 +371,20 @@ func (v *validator) limit(field string, n, def, max int) int {
 	return n
 }
 
-func (v *validator) oneOf(field, s, def string, allowed ...string) string {
-	s = strings.ToLower(strings.TrimSpace(s))
+// oneOf returns s lower-cased when it is one of allowed, def when it
+// is empty, and def with a problem for field otherwise.
+func oneOf[S ~string](v *validator, field string, s, def S, allowed ...S) S {
+	s = S(strings.ToLower(strings.TrimSpace(string(s))))
 	if s == "" {
 		return def
 	}
-	for _, a := range allowed {
-		if s == a {
-			return s
-		}
+	if slices.Contains(allowed, s) {
+		return s
 	}
-	v.add(field, "must be one of "+strings.Join(allowed, ", "))
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	v.add(field, "must be one of "+strings.Join(names, ", "))
 	return def
 }

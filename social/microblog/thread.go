@@ -12,12 +12,18 @@ import (
 	"github.com/quiverkit/quiver/envelope"
 )
 
+// A ThreadFormat is how a thread is rendered.
+type ThreadFormat string
+
 // Thread formats.
 const (
-	FormatJSON     = "json"
-	FormatText     = "text"
-	FormatMarkdown = "markdown"
+	FormatJSON     ThreadFormat = "json"
+	FormatText     ThreadFormat = "text"
+	FormatMarkdown ThreadFormat = "markdown"
 )
+
+// ThreadFormats returns the thread formats, the default first.
+func ThreadFormats() []ThreadFormat { return []ThreadFormat{FormatJSON, FormatText, FormatMarkdown} }
 
 // ThreadRequest asks for the thread a tweet belongs to.
 type ThreadRequest struct {
@@ -26,7 +32,7 @@ type ThreadRequest struct {
 	TweetID string `json:"tweet_id" openapi:"required"`
 	// Format is "json" (default), "text" or "markdown". The tweets are
 	// always returned; text and markdown add the rendered thread.
-	Format string `json:"format,omitempty"`
+	Format ThreadFormat `json:"format,omitempty"`
 	// Limit is the number of thread tweets in this page, 1..20; 0 means the default, 20.
 	Limit int `json:"limit,omitempty"`
 	// Cursor is page_info.next_cursor of the previous page.
@@ -46,7 +52,7 @@ type Thread struct {
 	// AsOf is when the thread was fetched (RFC 3339, UTC).
 	AsOf string `json:"as_of"`
 	// Format is the format asked for.
-	Format string `json:"format"`
+	Format ThreadFormat `json:"format"`
 	// ThreadLength is the number of tweets in the whole thread.
 	ThreadLength int `json:"thread_length"`
 	// Text is this page as numbered plain text ("1/5 ..."), with format=text.
@@ -65,7 +71,7 @@ type Thread struct {
 func (c *Client) Thread(ctx context.Context, req ThreadRequest) (Thread, error) {
 	var v validator
 	id := v.tweetID(req.TweetID)
-	format := v.oneOf("format", req.Format, FormatJSON, FormatJSON, FormatText, FormatMarkdown)
+	format := oneOf(&v, "format", req.Format, FormatJSON, FormatJSON, FormatText, FormatMarkdown)
 	limit := v.limit("limit", req.Limit, DefaultLimit, MaxLimit)
 	offset := 0
 	if req.Cursor != "" {

@@ -339,7 +339,7 @@ func (p *TwitterAPIIO) Tweet(ctx context.Context, id string) (Tweet, error) {
 
 // Replies implements Provider.
 func (p *TwitterAPIIO) Replies(ctx context.Context, q RepliesQuery) (Page, error) {
-	typ := map[string]string{SortLatest: "Latest", SortLikes: "Likes"}[q.Sort]
+	typ := map[ReplySort]string{SortLatest: "Latest", SortLikes: "Likes"}[q.Sort]
 	if typ == "" {
 		typ = "Relevance"
 	}

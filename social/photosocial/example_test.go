@@ -432,3 +432,23 @@ func ExampleApify_Search() {
 	// Output:
 	// northwind.coffee northwind.tea true
 }
+
+func ExampleMediaTypes() {
+	fmt.Println(photosocial.MediaTypes())
+	// Output: [image video carousel reel]
+}
+
+func ExampleRuleNames() {
+	fmt.Println(photosocial.RuleNames())
+	// Output: [spam_link spam slur harassment]
+}
+
+func ExampleFlagSources() {
+	fmt.Println(photosocial.FlagSources())
+	// Output: [rules model]
+}
+
+func ExampleEvidenceKinds() {
+	fmt.Println(photosocial.EvidenceKinds())
+	// Output: [media comment]
+}

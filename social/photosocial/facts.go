@@ -271,15 +271,42 @@ type ModerationFlag struct {
 	// CommentID is the flagged comment.
 	CommentID string `json:"comment_id"`
 	// Rule is spam_link, spam, slur or harassment.
-	Rule string `json:"rule"`
+	Rule RuleName `json:"rule"`
 	// Excerpt is the start of the comment's text.
 	Excerpt string `json:"excerpt"`
 	// Reason says what matched, or the model's reason.
 	Reason string `json:"reason"`
 	// Source is "rules" for the documented rule list, "model" for a flag
 	// the model added.
-	Source string `json:"source"`
+	Source FlagSource `json:"source"`
 }
+
+// A RuleName names a [ModerationRule].
+type RuleName string
+
+// The moderation rules, in the order flags are reported.
+const (
+	RuleSpamLink   RuleName = "spam_link"
+	RuleSpam       RuleName = "spam"
+	RuleSlur       RuleName = "slur"
+	RuleHarassment RuleName = "harassment"
+)
+
+// RuleNames returns the names of the moderation rules, in the order
+// flags are reported.
+func RuleNames() []RuleName { return []RuleName{RuleSpamLink, RuleSpam, RuleSlur, RuleHarassment} }
+
+// A FlagSource says who raised a [ModerationFlag].
+type FlagSource string
+
+// The sources of a [ModerationFlag].
+const (
+	FlagFromRules FlagSource = "rules" // the documented rule list
+	FlagFromModel FlagSource = "model" // the model, under the same rules
+)
+
+// FlagSources returns the sources of a ModerationFlag.
+func FlagSources() []FlagSource { return []FlagSource{FlagFromRules, FlagFromModel} }
 
 // ModerationRule is one rule of comment moderation: a comment is flagged
 // under the rule when its lower-cased text contains one of the cues. Cues
@@ -287,7 +314,7 @@ type ModerationFlag struct {
 // ("ugly" flags "so ugly!" but not "uglyduckling").
 type ModerationRule struct {
 	// Name is spam_link, spam, slur or harassment.
-	Name string
+	Name RuleName
 	// Cues are lower-case literals.
 	Cues []string
 }
@@ -303,10 +330,10 @@ type ModerationRule struct {
 // The model may add flags under these rules for comments the cues miss; it
 // cannot remove a rule flag.
 var moderationRules = []ModerationRule{
-	{"spam_link", []string{"http://", "https://", "www.", "bit.ly/", "tinyurl.com", "t.me/", "wa.me/", "linktr.ee", "goo.gl/", "cutt.ly/"}},
-	{"spam", []string{"free followers", "followers free", "check my profile", "check my page", "check my bio", "dm me", "dm for", "link in my bio", "promo code", "earn $", "earn money", "crypto giveaway"}},
-	{"slur", []string{"retard", "retarded", "faggot", "faggots", "fag", "tranny", "trannies", "nigger", "niggers", "nigga", "niggas", "n1gger", "kike", "kikes", "spic", "spics", "chink", "chinks"}},
-	{"harassment", []string{"kill yourself", "kys", "go die", "everyone hates you", "everyone hates your", "nobody likes you", "you're ugly", "you’re ugly", "you are ugly", "ugly", "clown", "loser", "idiot", "stupid", "shut up", "i will find you"}},
+	{RuleSpamLink, []string{"http://", "https://", "www.", "bit.ly/", "tinyurl.com", "t.me/", "wa.me/", "linktr.ee", "goo.gl/", "cutt.ly/"}},
+	{RuleSpam, []string{"free followers", "followers free", "check my profile", "check my page", "check my bio", "dm me", "dm for", "link in my bio", "promo code", "earn $", "earn money", "crypto giveaway"}},
+	{RuleSlur, []string{"retard", "retarded", "faggot", "faggots", "fag", "tranny", "trannies", "nigger", "niggers", "nigga", "niggas", "n1gger", "kike", "kikes", "spic", "spics", "chink", "chinks"}},
+	{RuleHarassment, []string{"kill yourself", "kys", "go die", "everyone hates you", "everyone hates your", "nobody likes you", "you're ugly", "you’re ugly", "you are ugly", "ugly", "clown", "loser", "idiot", "stupid", "shut up", "i will find you"}},
 }
 
 // ModerationRules returns the documented rule list (see above); the copy
@@ -406,7 +433,7 @@ func ComputeCommentFacts(cs []Comment) CommentFacts {
 		for _, rule := range moderationRules {
 			if m := rule.match(lower); m != "" {
 				f.ModerationFlags = append(f.ModerationFlags, ModerationFlag{CommentID: c.ID, Rule: rule.Name,
-					Excerpt: textcut.MarkRunes(strings.TrimSpace(c.Text), 120, "…"), Reason: "matched " + m, Source: "rules"})
+					Excerpt: textcut.MarkRunes(strings.TrimSpace(c.Text), 120, "…"), Reason: "matched " + m, Source: FlagFromRules})
 			}
 		}
 		ws := words(c.Text)

@@ -60,6 +60,18 @@ type Theme struct {
 	EvidenceIDs []string `json:"evidence_ids"`
 }
 
+// An EvidenceKind says what an [Evidence] quotes.
+type EvidenceKind string
+
+// The kinds of [Evidence].
+const (
+	EvidenceMedia   EvidenceKind = "media"   // a post's caption
+	EvidenceComment EvidenceKind = "comment" // a comment
+)
+
+// EvidenceKinds returns the kinds of Evidence.
+func EvidenceKinds() []EvidenceKind { return []EvidenceKind{EvidenceMedia, EvidenceComment} }
+
 // Finding is one driver, strength, opportunity or objection.
 type Finding struct {
 	// Title is a short statement.
@@ -76,7 +88,7 @@ type Evidence struct {
 	// ID is the post or comment ID.
 	ID string `json:"id"`
 	// Kind is "media" or "comment".
-	Kind string `json:"kind"`
+	Kind EvidenceKind `json:"kind"`
 	// Excerpt is the start of the caption or comment text.
 	Excerpt string `json:"excerpt"`
 	// Reason is the model's note on why the item matters.
@@ -170,9 +182,9 @@ type commentAnswer struct {
 	RecurringTopics  []Theme   `json:"recurring_topics"`
 	Objections       []Finding `json:"objections"`
 	ModerationFlags  []struct {
-		CommentID string `json:"comment_id"`
-		Rule      string `json:"rule"`
-		Reason    string `json:"reason"`
+		CommentID string   `json:"comment_id"`
+		Rule      RuleName `json:"rule"`
+		Reason    string   `json:"reason"`
 	} `json:"moderation_flags"`
 	Evidence    []answerEvidence `json:"evidence"`
 	Confidence  float64          `json:"confidence"`
@@ -265,7 +277,7 @@ func (f *idFilter) themes(ts []Theme) []Theme {
 	return out
 }
 
-func (f *idFilter) evidence(es []answerEvidence, kind string, text map[string]string) []Evidence {
+func (f *idFilter) evidence(es []answerEvidence, kind EvidenceKind, text map[string]string) []Evidence {
 	out := []Evidence{}
 	for _, e := range es {
 		if len(f.keep([]string{e.ID})) == 0 || len(out) == maxModelItems {
@@ -387,7 +399,7 @@ Use only post ids from "posts". confidence is from 0 to 1. At most 6 items per l
 		EngagementDrivers: f.findings(ans.EngagementDrivers),
 		Strengths:         f.findings(ans.Strengths),
 		Opportunities:     f.findings(ans.Opportunities),
-		Evidence:          f.evidence(ans.Evidence, "media", text),
+		Evidence:          f.evidence(ans.Evidence, EvidenceMedia, text),
 	}
 	res.Limitations, res.Confidence = f.limitations(ans.Limitations, ans.Confidence, len(list.Media), "posts")
 	res.Limitations = append(res.Limitations, list.Notes...)
@@ -489,7 +501,7 @@ moderation_flags lists only flags the rules missed. Use only comment ids from "c
 		}
 		dup := slices.ContainsFunc(flags, func(x ModerationFlag) bool { return x.CommentID == fl.CommentID && x.Rule == fl.Rule })
 		if !dup {
-			flags = append(flags, ModerationFlag{CommentID: fl.CommentID, Rule: fl.Rule, Excerpt: textcut.MarkRunes(strings.TrimSpace(text[fl.CommentID]), 120, "…"), Reason: modelText(fl.Reason), Source: "model"})
+			flags = append(flags, ModerationFlag{CommentID: fl.CommentID, Rule: fl.Rule, Excerpt: textcut.MarkRunes(strings.TrimSpace(text[fl.CommentID]), 120, "…"), Reason: modelText(fl.Reason), Source: FlagFromModel})
 		}
 	}
 	res := CommentInsights{
@@ -499,7 +511,7 @@ moderation_flags lists only flags the rules missed. Use only comment ids from "c
 		Questions:          facts.Questions,
 		Objections:         f.findings(ans.Objections),
 		ModerationFlags:    flags,
-		Evidence:           f.evidence(ans.Evidence, "comment", text),
+		Evidence:           f.evidence(ans.Evidence, EvidenceComment, text),
 	}
 	res.Limitations, res.Confidence = f.limitations(ans.Limitations, ans.Confidence, len(cl.Comments), "comments")
 	return res, ai, nil

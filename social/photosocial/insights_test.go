@@ -126,7 +126,7 @@ func TestCommentInsightsWithOpenAIWire(t *testing.T) {
 	}
 	var rules []string
 	for _, f := range res.ModerationFlags {
-		rules = append(rules, f.Rule+"/"+f.Source)
+		rules = append(rules, string(f.Rule)+"/"+string(f.Source))
 		if f.CommentID == "nope" {
 			t.Errorf("made-up flag kept")
 		}
@@ -247,7 +247,7 @@ func TestModerationRules(t *testing.T) {
 	for text, want := range tests {
 		var got []string
 		for _, f := range ComputeCommentFacts([]Comment{{ID: "1", Text: text}}).ModerationFlags {
-			got = append(got, f.Rule)
+			got = append(got, string(f.Rule))
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("%q flagged %v, want %v", text, got, want)

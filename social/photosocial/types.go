@@ -36,6 +36,9 @@ const (
 	TypeReel     MediaType = "reel"
 )
 
+// MediaTypes returns the media types.
+func MediaTypes() []MediaType { return []MediaType{TypeImage, TypeVideo, TypeCarousel, TypeReel} }
+
 // Media is a normalized post or reel.
 //
 // Counts are 0 when the provider does not report them (the Graph API hides

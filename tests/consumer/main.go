@@ -189,21 +189,21 @@ func newApp(o options) (http.Handler, error) {
 
 // report is what the program learns from calling the packages directly.
 type report struct {
-	Base64       string   `json:"base64"`
-	EmailValid   bool     `json:"email_valid"`
-	DidYouMean   string   `json:"did_you_mean"`
-	MXStatus     string   `json:"mx_status"`
-	Verdict      string   `json:"verdict"`
-	MXRecords    []string `json:"mx_records"`
-	URLHost      string   `json:"url_host"`
-	Summary      string   `json:"summary"`
-	Model        string   `json:"model"`
-	Tweets       int      `json:"tweets"`
-	TopHashtag   string   `json:"top_hashtag"`
-	PhotoMedia   int      `json:"photo_media"`
-	RobotsAllows bool     `json:"robots_allows"`
-	DMARCPolicy  string   `json:"dmarc_policy"`
-	NXDomain     bool     `json:"nxdomain"`
+	Base64       string         `json:"base64"`
+	EmailValid   bool           `json:"email_valid"`
+	DidYouMean   string         `json:"did_you_mean"`
+	MXStatus     email.MXStatus `json:"mx_status"`
+	Verdict      email.Verdict  `json:"verdict"`
+	MXRecords    []string       `json:"mx_records"`
+	URLHost      string         `json:"url_host"`
+	Summary      string         `json:"summary"`
+	Model        string         `json:"model"`
+	Tweets       int            `json:"tweets"`
+	TopHashtag   string         `json:"top_hashtag"`
+	PhotoMedia   int            `json:"photo_media"`
+	RobotsAllows bool           `json:"robots_allows"`
+	DMARCPolicy  string         `json:"dmarc_policy"`
+	NXDomain     bool           `json:"nxdomain"`
 }
 
 func (a *app) report(w http.ResponseWriter, r *http.Request) {

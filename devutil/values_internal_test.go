@@ -1,0 +1,14 @@
+package devutil
+
+import (
+	"testing"
+
+	"github.com/quiverkit/quiver/internal/testutil"
+)
+
+// TestValuesLists checks that each list function names every constant of
+// its type, once.
+func TestValuesLists(t *testing.T) {
+	testutil.CheckValuesList(t, ".", "Language", Languages())
+	testutil.CheckValuesList(t, ".", "Base64Operation", Base64Operations())
+}
