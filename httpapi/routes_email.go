@@ -153,7 +153,7 @@ func multipartError(err error) error {
 	case errors.As(err, &tooBig), isTimeout(err):
 		return bodyReadError(err)
 	case errors.As(err, &ne), errors.Is(err, io.ErrUnexpectedEOF):
-		return envelope.Invalid("file", "the upload stopped before its end")
+		return envelope.Invalid("file", "the upload ended before its closing boundary: it was cut short or is malformed")
 	}
 	return envelope.Invalid("file", "the multipart body is malformed: "+err.Error())
 }

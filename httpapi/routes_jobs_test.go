@@ -450,7 +450,7 @@ func TestStoppedUploadAnswersPlainly(t *testing.T) {
 		want   string
 	}{
 		{"stalled", true, http.StatusRequestTimeout, "did not arrive in time"},
-		{"cut", false, http.StatusBadRequest, "the upload stopped before its end"},
+		{"cut", false, http.StatusBadRequest, "ended before its closing boundary"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			conn, err := net.Dial("tcp", srv.Listener.Addr().String())
