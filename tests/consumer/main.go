@@ -7,7 +7,8 @@
 //
 //   - /quiver/: the Quiver HTTP API (package httpapi) under a path prefix,
 //     with the program's own keys, DNS resolver, language model, metrics
-//     registry and social providers;
+//     registry, social providers and bulk job manager (in process, its
+//     workers running for as long as the program);
 //   - GET /metrics: that registry, served by promhttp;
 //   - GET /report: the packages called directly, without httpapi.
 //
@@ -37,6 +38,7 @@ import (
 	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/devutil"
 	"github.com/quiverkit/quiver/email"
+	"github.com/quiverkit/quiver/email/jobs"
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/mailauth"
@@ -75,17 +77,32 @@ func main() {
 	}
 }
 
-// run serves the program's mux on o.addr until ctx is done.
+// run serves the program's mux on o.addr, and runs the bulk job
+// workers, until ctx is done.
 func run(ctx context.Context, o options, stdout io.Writer) error {
 	app, err := newApp(o)
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", o.addr)
+	// Without Run, the jobs that the API accepts stay queued forever.
+	ctx, cancel := context.WithCancel(ctx)
+	workers := make(chan error, 1)
+	go func() { workers <- app.jobs.Run(ctx) }()
+	err = serve(ctx, app.mux, o.addr, stdout)
+	cancel() // the workers stop with the server, whatever ended it
+	if werr := <-workers; werr != nil {
+		err = errors.Join(err, fmt.Errorf("jobs: %w", werr))
+	}
+	return err
+}
+
+// serve serves h on addr until ctx is done, then shuts it down.
+func serve(ctx context.Context, h http.Handler, addr string, stdout io.Writer) error {
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: app, ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -114,10 +131,12 @@ type app struct {
 	generator *content.Generator
 	microblog *microblog.Client
 	photos    *photosocial.Client
+	jobs      *jobs.Manager
+	mux       *http.ServeMux
 }
 
 // newApp builds every Quiver value from o, and the mux.
-func newApp(o options) (http.Handler, error) {
+func newApp(o options) (*app, error) {
 	r, err := resolver.New(resolver.Config{Servers: []string{o.dns}, Timeout: time.Second})
 	if err != nil {
 		return nil, err
@@ -152,7 +171,21 @@ func newApp(o options) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	regex, err := devutil.NewRegexGenerator(devutil.Config{LLM: lc})
+	dc := devutil.Config{LLM: lc}
+	regex, err := devutil.NewRegexGenerator(dc)
+	if err != nil {
+		return nil, err
+	}
+	stacktrace, err := devutil.NewStacktraceAnalyzer(dc)
+	if err != nil {
+		return nil, err
+	}
+	readme, err := devutil.NewReadmeGenerator(dc)
+	if err != nil {
+		return nil, err
+	}
+	// No Redis: the jobs are kept in this process. run starts the workers.
+	manager, err := jobs.New(jobs.Config{Verifier: verifier})
 	if err != nil {
 		return nil, err
 	}
@@ -165,8 +198,11 @@ func newApp(o options) (http.Handler, error) {
 		WebCheck:    checker,
 		Content:     generator,
 		Regex:       regex,
+		Stacktrace:  stacktrace,
+		Readme:      readme,
 		Microblog:   mb,
 		Photosocial: photos,
+		Jobs:        manager,
 	})
 	if err != nil {
 		return nil, err
@@ -179,12 +215,13 @@ func newApp(o options) (http.Handler, error) {
 		generator: generator,
 		microblog: mb,
 		photos:    photos,
+		jobs:      manager,
+		mux:       http.NewServeMux(),
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/quiver/", http.StripPrefix("/quiver", api))
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	mux.HandleFunc("GET /report", a.report)
-	return mux, nil
+	a.mux.Handle("/quiver/", http.StripPrefix("/quiver", api))
+	a.mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	a.mux.HandleFunc("GET /report", a.report)
+	return a, nil
 }
 
 // report is what the program learns from calling the packages directly.
@@ -264,7 +301,7 @@ func (a *app) build(ctx context.Context) (report, error) {
 	robots := webcheck.ParseRobots([]byte("User-agent: *\nDisallow: /private/\n"))
 	rep.RobotsAllows = robots.Allowed("MyBot/1.0", "https://"+a.domain+"/public/page")
 
-	sum, ai, err := a.generator.Summarize(ctx, content.SummarizeRequest{
+	sum, usage, err := a.generator.Summarize(ctx, content.SummarizeRequest{
 		Text: "Quiver verifies email addresses, checks domains and web sites, and generates content with a language model.",
 	})
 	if err != nil {
@@ -273,7 +310,7 @@ func (a *app) build(ctx context.Context) (report, error) {
 	if sum.Summary != nil {
 		rep.Summary = *sum.Summary
 	}
-	rep.Model = ai.Model
+	rep.Model = usage.Model
 
 	page, err := a.microblog.UserTweets(ctx, microblog.UserTweetsRequest{Username: "@ana_dev"})
 	if err != nil {
