@@ -87,8 +87,8 @@
 //     a dnssec_bogus error and makes the verdict not_ready, not unknown:
 //     every sender that validates DNSSEC fails those lookups too.
 //   - Domain health also checks, as extensions, MTA-STS (record and
-//     policy, see [MTASTSOptions]), TLS-RPT, DKIM keys at a list of
-//     selectors ([DefaultDKIMSelectors] and the caller's), BIMI and
+//     policy, see [mailauth.MTASTSOptions]), TLS-RPT, DKIM keys at a list
+//     of selectors ([mailauth.DefaultDKIMSelectors] and the caller's), BIMI and
 //     DNSSEC, and judges the Gmail and Yahoo bulk-sender requirements
 //     ([BulkSenderReadiness]). A record a domain need not publish is no
 //     problem when absent, only when broken.

@@ -364,8 +364,8 @@ func TestDomainHealth(t *testing.T) {
 	}
 	// The records good.test does not publish are reported missing, not
 	// as problems; a domain that does not exist is not asked for them.
-	if g.MTASTS == nil || g.MTASTS.Status != RecordMissing || g.TLSRPT.Status != RecordMissing || g.DKIM.Status != RecordMissing ||
-		g.BIMI.Status != RecordMissing || g.DNSSEC.Signed || len(g.BulkSender.Requirements) != 6 {
+	if g.MTASTS == nil || g.MTASTS.Status != mailauth.RecordMissing || g.TLSRPT.Status != mailauth.RecordMissing || g.DKIM.Status != mailauth.RecordMissing ||
+		g.BIMI.Status != mailauth.RecordMissing || g.DNSSEC.Signed || len(g.BulkSender.Requirements) != 6 {
 		t.Errorf("good.test extensions: %+v %+v %+v %+v %+v", g.MTASTS, g.TLSRPT, g.DKIM, g.BIMI, g.DNSSEC)
 	}
 	if m := res.Results[3]; m.MTASTS != nil || m.DKIM != nil || m.DNSSEC != nil || m.BulkSender.Verdict != VerdictNotReady {

@@ -690,12 +690,6 @@ func ExampleProblemCodes() {
 	// 49 domain_not_found dnssec_bogus
 }
 
-func ExampleRecordStatuses() {
-	fmt.Println(email.RecordStatuses())
-	// Output:
-	// [valid invalid missing error]
-}
-
 func ExampleRequirementIDs() {
 	fmt.Println(email.RequirementIDs())
 	// Output:

@@ -28,7 +28,8 @@ type DomainHealthRequest struct {
 	// only. An extension beyond the contract.
 	CheckSTARTTLS bool `json:"check_starttls,omitempty" openapi:"extension"`
 	// DKIMSelectors are DKIM selectors to probe besides
-	// DefaultDKIMSelectors, at most MaxDKIMSelectors, each DNS labels.
+	// mailauth.DefaultDKIMSelectors, at most mailauth.MaxDKIMSelectors,
+	// each DNS labels.
 	// An extension beyond the contract.
 	DKIMSelectors []string `json:"dkim_selectors,omitempty" openapi:"extension"`
 }
@@ -86,12 +87,12 @@ const (
 	ProblemDNSBLError              ProblemCode = "dnsbl_error"
 	ProblemMTASTSSyntax            ProblemCode = ProblemCode(mailauth.CodeMTASTSSyntax)
 	ProblemMTASTSMultipleRecords   ProblemCode = ProblemCode(mailauth.CodeMTASTSMultipleRecords)
-	ProblemMTASTSPolicyUnavailable ProblemCode = "mta_sts_policy_unavailable"
+	ProblemMTASTSPolicyUnavailable ProblemCode = ProblemCode(mailauth.CodeMTASTSPolicyUnavailable)
 	ProblemMTASTSPolicySyntax      ProblemCode = ProblemCode(mailauth.CodeMTASTSPolicySyntax)
-	ProblemMTASTSMXMismatch        ProblemCode = "mta_sts_mx_mismatch"
+	ProblemMTASTSMXMismatch        ProblemCode = ProblemCode(mailauth.CodeMTASTSMXMismatch)
 	ProblemMTASTSShortMaxAge       ProblemCode = ProblemCode(mailauth.CodeMTASTSShortMaxAge)
 	ProblemMTASTSDuplicateField    ProblemCode = ProblemCode(mailauth.CodeMTASTSDuplicateField)
-	ProblemMTASTSPolicyContentType ProblemCode = "mta_sts_policy_content_type"
+	ProblemMTASTSPolicyContentType ProblemCode = ProblemCode(mailauth.CodeMTASTSPolicyContentType)
 	ProblemTLSRPTSyntax            ProblemCode = ProblemCode(mailauth.CodeTLSRPTSyntax)
 	ProblemTLSRPTInvalidRUA        ProblemCode = ProblemCode(mailauth.CodeTLSRPTInvalidRUA)
 	ProblemTLSRPTMultipleRecords   ProblemCode = ProblemCode(mailauth.CodeTLSRPTMultipleRecords)
@@ -105,10 +106,10 @@ const (
 	ProblemBIMISyntax              ProblemCode = ProblemCode(mailauth.CodeBIMISyntax)
 	ProblemBIMIMultipleRecords     ProblemCode = ProblemCode(mailauth.CodeBIMIMultipleRecords)
 	ProblemBIMINoAuthority         ProblemCode = ProblemCode(mailauth.CodeBIMINoAuthority)
-	ProblemBIMIDMARCNotEnforced    ProblemCode = "bimi_dmarc_not_enforced"
-	ProblemDNSSECBroken            ProblemCode = "dnssec_broken"
-	ProblemDNSSECNoDS              ProblemCode = "dnssec_no_ds"
-	ProblemDNSSECBogus             ProblemCode = "dnssec_bogus"
+	ProblemBIMIDMARCNotEnforced    ProblemCode = ProblemCode(mailauth.CodeBIMIDMARCNotEnforced)
+	ProblemDNSSECBroken            ProblemCode = ProblemCode(mailauth.CodeDNSSECBroken)
+	ProblemDNSSECNoDS              ProblemCode = ProblemCode(mailauth.CodeDNSSECNoDS)
+	ProblemDNSSECBogus             ProblemCode = ProblemCode(mailauth.CodeDNSSECBogus)
 )
 
 // ProblemCodes returns every domain-health problem code, in the order
@@ -255,18 +256,18 @@ type DomainHealth struct {
 	MXHosts []MXHost `json:"mx_hosts" openapi:"extension"`
 	// MTASTS is the MTA-STS record and policy (an extension); null when
 	// not checked: the domain does not exist or its MX lookup timed out.
-	MTASTS *MTASTS `json:"mta_sts" openapi:"extension"`
+	MTASTS *mailauth.MTASTS `json:"mta_sts" openapi:"extension"`
 	// TLSRPT is the SMTP TLS Reporting record (an extension); null when
 	// not checked.
-	TLSRPT *TLSRPT `json:"tls_rpt" openapi:"extension"`
+	TLSRPT *mailauth.TLSRPT `json:"tls_rpt" openapi:"extension"`
 	// DKIM are the keys found at the probed selectors (an extension);
 	// null when not checked.
-	DKIM *DKIM `json:"dkim" openapi:"extension"`
+	DKIM *mailauth.DKIM `json:"dkim" openapi:"extension"`
 	// BIMI is the BIMI record (an extension); null when not checked.
-	BIMI *BIMI `json:"bimi" openapi:"extension"`
+	BIMI *mailauth.BIMI `json:"bimi" openapi:"extension"`
 	// DNSSEC is the zone's DNSSEC state (an extension); null when not
 	// checked.
-	DNSSEC *DNSSEC `json:"dnssec" openapi:"extension"`
+	DNSSEC *mailauth.DNSSEC `json:"dnssec" openapi:"extension"`
 	// BulkSender is the bulk-sender readiness for Gmail and Yahoo, as
 	// far as DNS shows it (an extension; see BulkSenderReadiness).
 	BulkSender Readiness `json:"bulk_sender" openapi:"extension"`
@@ -346,7 +347,6 @@ func (v *Verifier) DomainHealth(ctx context.Context, req DomainHealthRequest) (D
 	if err != nil {
 		return DomainHealthResult{}, err
 	}
-	selectors = selectorList(selectors)
 	if v.cfg.Resolver == nil {
 		return DomainHealthResult{}, envelope.Errorf(envelope.CodeServiceUnavailable, "no DNS resolver is configured")
 	}
@@ -469,18 +469,19 @@ func (v *Verifier) health(ctx context.Context, domain string, selectors []string
 		)
 		wg.Go(func() { spf, spfErr = mailauth.CheckSPF(ctx, v.cfg.Resolver, domain) })
 		wg.Go(func() { dmarc, dmarcErr = mailauth.CheckDMARC(ctx, v.cfg.Resolver, domain) })
-		wg.Go(func() { h.MTASTS = v.mtasts(ctx, domain, h.MX.Hosts) })
-		wg.Go(func() { h.TLSRPT = v.tlsrpt(ctx, domain) })
-		wg.Go(func() { h.BIMI = v.bimi(ctx, domain) })
-		wg.Go(func() { h.DNSSEC = v.dnssec(ctx, domain) })
-		h.DKIM = v.dkim(ctx, domain, selectors)
+		r := v.cfg.Resolver
+		wg.Go(func() { h.MTASTS, _ = mailauth.CheckMTASTS(ctx, r, domain, h.MX.Hosts, v.cfg.MTASTS) })
+		wg.Go(func() { h.TLSRPT, _ = mailauth.CheckTLSRPT(ctx, r, domain) })
+		wg.Go(func() { h.BIMI, _ = mailauth.CheckBIMI(ctx, r, domain) })
+		wg.Go(func() { h.DNSSEC, _ = mailauth.CheckDNSSEC(ctx, r, domain) })
+		h.DKIM, _ = mailauth.CheckDKIM(ctx, r, domain, selectors)
 		wg.Wait()
 		// A lookup that failed DNSSEC validation proves the domain
 		// broken for validating senders: the DNSSEC check reports it
 		// (dnssec_bogus), and the verdict is not unknown.
 		failed := func(what string, err error) {
 			switch {
-			case h.DNSSEC.covers(err):
+			case h.DNSSEC.Covers(err):
 			case errors.Is(err, resolver.ErrDNSSECBogus):
 				found = append(found, lookupProblem("", "", "the "+what+" lookup", err))
 			default:
@@ -488,7 +489,7 @@ func (v *Verifier) health(ctx context.Context, domain string, selectors []string
 				found = append(found, lookupProblem(mailauth.SeverityError, ProblemDNSError, "the "+what+" lookup", err))
 			}
 		}
-		if mxFailed && !h.DNSSEC.failed(domain+" MX") {
+		if mxFailed && !h.DNSSEC.Failed(domain+" MX") {
 			dnsFailed = true
 			add(mailauth.SeverityError, ProblemDNSError, "the MX lookup failed: "+h.MX.Error)
 		}
@@ -510,9 +511,8 @@ func (v *Verifier) health(ctx context.Context, domain string, selectors []string
 			h.DMARC = dmarc
 			dmarcProblems(h.DMARC, add)
 		}
-		h.BIMI.judgeDMARC(h.DMARC)
-		for _, ps := range [][]Problem{h.MTASTS.Problems, h.TLSRPT.Problems, h.DKIM.Problems, h.BIMI.Problems, h.DNSSEC.Problems} {
-			found = append(found, ps...)
+		for _, ps := range [][]mailauth.Problem{h.MTASTS.Problems, h.TLSRPT.Problems, h.DKIM.Problems, h.BIMI.Problems, h.DNSSEC.Problems} {
+			found = append(found, fromMailauth(ps)...)
 		}
 	}
 	hostsDone.Wait()

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -110,11 +111,11 @@ func hostilePolicy() string {
 // its result stays under MaxDomainHealthBytes in JSON, the records cut
 // and flagged, the lists bounded.
 func TestDomainHealthBound(t *testing.T) {
-	extra := make([]string, MaxDKIMSelectors)
+	extra := make([]string, mailauth.MaxDKIMSelectors)
 	for i := range extra {
 		extra[i] = "x" + strconv.Itoa(i)
 	}
-	dns := resolvertest.Start(t, resolvertest.Config{Zone: hostileZone(selectorList(extra))})
+	dns := resolvertest.Start(t, resolvertest.Config{Zone: hostileZone(append(mailauth.DefaultDKIMSelectors(), extra...))})
 	policy := hostilePolicy()
 	https, roots, err := testutil.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
@@ -129,7 +130,7 @@ func TestDomainHealthBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := New(Config{Resolver: r, MTASTS: MTASTSOptions{RootCAs: roots, Port: port, AllowLoopback: true}})
+	v, err := New(Config{Resolver: r, MTASTS: mailauth.MTASTSOptions{RootCAs: roots, Port: port, AllowLoopback: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func TestDomainHealthBound(t *testing.T) {
 		t.Errorf("tls_rpt: %+v", h.TLSRPT)
 	case h.BIMI.Record == nil || !h.BIMI.Record.RecordTruncated:
 		t.Errorf("bimi: %+v", h.BIMI)
-	case len(h.DKIM.Keys) != len(selectorList(extra)) || !h.DKIM.Keys[0].RecordTruncated:
+	case len(h.DKIM.Keys) != len(append(mailauth.DefaultDKIMSelectors(), extra...)) || !h.DKIM.Keys[0].RecordTruncated:
 		t.Errorf("dkim: %d keys", len(h.DKIM.Keys))
 	case len(h.MX.Hosts) != MaxMXHostsListed || h.MX.HostsOmitted != 200-MaxMXHostsListed:
 		t.Errorf("mx: %d hosts, %d omitted", len(h.MX.Hosts), h.MX.HostsOmitted)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -60,7 +61,7 @@ func fullVerifier(tb testing.TB, n int, delay time.Duration) (*Verifier, *resolv
 	if err != nil {
 		tb.Fatal(err)
 	}
-	v, err := New(Config{Resolver: r, MTASTS: MTASTSOptions{RootCAs: roots, Port: p, AllowLoopback: true}})
+	v, err := New(Config{Resolver: r, MTASTS: mailauth.MTASTSOptions{RootCAs: roots, Port: p, AllowLoopback: true}})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func fullVerifier(tb testing.TB, n int, delay time.Duration) (*Verifier, *resolv
 // DMARC, _mta-sts, _smtp._tls, default._bimi, DS, DNSKEY, each default
 // DKIM selector, the A and AAAA of the policy host, and the A, AAAA and
 // PTR of the MX host (whose forward confirmation the cache answers).
-var queriesPerDomain = 8 + len(dkimSelectors) + 2 + 3
+var queriesPerDomain = 8 + len(mailauth.DefaultDKIMSelectors()) + 2 + 3
 
 // Domain health of domains that publish everything asks each question
 // once, in MX + one parallel round + the policy fetch: with each answer
@@ -93,7 +94,7 @@ func TestDomainHealthCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, h := range res.Results {
-		if h.Verdict != VerdictReady || h.BulkSender.Verdict != VerdictReady || h.MTASTS.Status != RecordValid || h.TLSRPT.Status != RecordValid || h.DKIM.Status != RecordValid || h.BIMI.Status != RecordValid || !h.DNSSEC.Signed {
+		if h.Verdict != VerdictReady || h.BulkSender.Verdict != VerdictReady || h.MTASTS.Status != mailauth.RecordValid || h.TLSRPT.Status != mailauth.RecordValid || h.DKIM.Status != mailauth.RecordValid || h.BIMI.Status != mailauth.RecordValid || !h.DNSSEC.Signed {
 			t.Fatalf("%s: %s %v", h.Domain, h.Verdict, problemCodes(h.Problems))
 		}
 	}
@@ -130,7 +131,7 @@ func BenchmarkDomainHealth50AllRecords(b *testing.B) {
 		v, r, _, domains := fullVerifier(b, 50, 20*time.Millisecond)
 		b.StartTimer()
 		res, err := v.DomainHealth(context.Background(), DomainHealthRequest{Domains: domains})
-		if err != nil || res.Results[49].MTASTS.Status != RecordValid {
+		if err != nil || res.Results[49].MTASTS.Status != mailauth.RecordValid {
 			b.Fatalf("%v %+v", err, res.Results[49].MTASTS)
 		}
 		b.ReportMetric(float64(r.Stats().Queries), "queries")

@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/rsa"
-	"crypto/tls"
 	"crypto/x509"
 	"encoding/base64"
 	"errors"
@@ -14,20 +13,18 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/miekg/dns"
 
 	"github.com/quiverkit/quiver/envelope"
-	"github.com/quiverkit/quiver/internal/safehttp"
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
@@ -70,7 +67,7 @@ const validPolicy = "version: STSv1\r\nmode: enforce\r\nmx: mx1.%[1]s\r\nmx: *.b
 // from a CA made here: one valid for every mta-sts.<domain> but two
 // (sts-expired, whose certificate has expired, and sts-wronghost, which
 // gets the certificate of another name).
-func policyServer(t testing.TB) (MTASTSOptions, *httptest.Server) {
+func policyServer(t testing.TB) (mailauth.MTASTSOptions, *httptest.Server) {
 	t.Helper()
 	var names []string
 	for _, d := range []string{"sts-valid", "sts-nopolicy", "sts-oversized", "sts-redirect", "sts-mismatch", "sts-testing", "sts-badpolicy", "sts-html", "ready", "good"} {
@@ -114,7 +111,7 @@ func policyServer(t testing.TB) (MTASTSOptions, *httptest.Server) {
 	}
 	t.Cleanup(srv.Close)
 	port, _ := strconv.Atoi(srv.URL[strings.LastIndex(srv.URL, ":")+1:])
-	return MTASTSOptions{RootCAs: pool, Port: port, AllowLoopback: true, Timeout: 5 * time.Second}, srv
+	return mailauth.MTASTSOptions{RootCAs: pool, Port: port, AllowLoopback: true, Timeout: 5 * time.Second}, srv
 }
 
 // policyZone is a zone with each record type of issue 15 in each state,
@@ -215,6 +212,31 @@ func policyVerifier(t testing.TB, cfg resolvertest.Config) (*Verifier, *resolver
 	return v, srv
 }
 
+// checker runs the mailauth record checks as domain health does, with
+// the Verifier's resolver and MTA-STS options, on the fixtures of this
+// file.
+type checker struct{ v *Verifier }
+
+func (c checker) CheckMTASTS(ctx context.Context, domain string) (*mailauth.MTASTS, error) {
+	return mailauth.CheckMTASTS(ctx, c.v.cfg.Resolver, domain, c.v.domainMX(ctx, domain).Hosts, c.v.cfg.MTASTS)
+}
+
+func (c checker) CheckTLSRPT(ctx context.Context, domain string) (*mailauth.TLSRPT, error) {
+	return mailauth.CheckTLSRPT(ctx, c.v.cfg.Resolver, domain)
+}
+
+func (c checker) CheckBIMI(ctx context.Context, domain string) (*mailauth.BIMI, error) {
+	return mailauth.CheckBIMI(ctx, c.v.cfg.Resolver, domain)
+}
+
+func (c checker) CheckDKIM(ctx context.Context, domain string, selectors []string) (*mailauth.DKIM, error) {
+	return mailauth.CheckDKIM(ctx, c.v.cfg.Resolver, domain, selectors)
+}
+
+func (c checker) CheckDNSSEC(ctx context.Context, domain string) (*mailauth.DNSSEC, error) {
+	return mailauth.CheckDNSSEC(ctx, c.v.cfg.Resolver, domain)
+}
+
 func problemCodes(ps []Problem) []string {
 	var out []string
 	for _, p := range ps {
@@ -227,35 +249,35 @@ func TestCheckMTASTS(t *testing.T) {
 	v, _ := policyVerifier(t, resolvertest.Config{ServFail: []string{"_mta-sts.sts-servfail.test", "mta-sts.sts-hostservfail.test"}})
 	tests := []struct {
 		domain  string
-		status  RecordStatus
+		status  mailauth.RecordStatus
 		mode    string
 		match   *bool
 		codes   []string
 		errPart string
 	}{
-		{"sts-valid.test", RecordValid, "enforce", new(true), nil, ""},
-		{"sts-missing.test", RecordMissing, "", nil, nil, ""},
-		{"sts-invalid.test", RecordInvalid, "", nil, []string{"error:mta_sts_syntax"}, ""},
-		{"sts-multi.test", RecordInvalid, "", nil, []string{"error:mta_sts_multiple_records"}, ""},
-		{"sts-expired.test", RecordInvalid, "", nil, []string{"error:mta_sts_policy_unavailable"}, "expired"},
-		{"sts-wronghost.test", RecordInvalid, "", nil, []string{"error:mta_sts_policy_unavailable"}, "not mta-sts.sts-wronghost.test"},
-		{"sts-nopolicy.test", RecordInvalid, "", nil, []string{"error:mta_sts_policy_unavailable"}, "answers 404"},
-		{"sts-oversized.test", RecordInvalid, "", nil, []string{"error:mta_sts_policy_unavailable"}, "larger than 65536 bytes"},
-		{"sts-redirect.test", RecordInvalid, "", nil, []string{"error:mta_sts_policy_unavailable"}, "answers 302, a redirect"},
-		{"sts-badpolicy.test", RecordInvalid, "", nil, []string{"error:mta_sts_policy_syntax", "error:mta_sts_policy_syntax"}, ""},
-		{"sts-mismatch.test", RecordValid, "enforce", new(false), []string{"error:mta_sts_mx_mismatch"}, ""},
-		{"sts-testing.test", RecordValid, "testing", new(false), []string{"warning:mta_sts_mx_mismatch"}, ""},
-		{"sts-html.test", RecordValid, "enforce", new(true), []string{"warning:mta_sts_policy_content_type"}, ""},
-		{"sts-servfail.test", RecordError, "", nil, []string{"warning:dns_error"}, "SERVFAIL"},
+		{"sts-valid.test", mailauth.RecordValid, "enforce", new(true), nil, ""},
+		{"sts-missing.test", mailauth.RecordMissing, "", nil, nil, ""},
+		{"sts-invalid.test", mailauth.RecordInvalid, "", nil, []string{"error:mta_sts_syntax"}, ""},
+		{"sts-multi.test", mailauth.RecordInvalid, "", nil, []string{"error:mta_sts_multiple_records"}, ""},
+		{"sts-expired.test", mailauth.RecordInvalid, "", nil, []string{"error:mta_sts_policy_unavailable"}, "expired"},
+		{"sts-wronghost.test", mailauth.RecordInvalid, "", nil, []string{"error:mta_sts_policy_unavailable"}, "not mta-sts.sts-wronghost.test"},
+		{"sts-nopolicy.test", mailauth.RecordInvalid, "", nil, []string{"error:mta_sts_policy_unavailable"}, "answers 404"},
+		{"sts-oversized.test", mailauth.RecordInvalid, "", nil, []string{"error:mta_sts_policy_unavailable"}, "larger than 65536 bytes"},
+		{"sts-redirect.test", mailauth.RecordInvalid, "", nil, []string{"error:mta_sts_policy_unavailable"}, "answers 302, a redirect"},
+		{"sts-badpolicy.test", mailauth.RecordInvalid, "", nil, []string{"error:mta_sts_policy_syntax", "error:mta_sts_policy_syntax"}, ""},
+		{"sts-mismatch.test", mailauth.RecordValid, "enforce", new(false), []string{"error:mta_sts_mx_mismatch"}, ""},
+		{"sts-testing.test", mailauth.RecordValid, "testing", new(false), []string{"warning:mta_sts_mx_mismatch"}, ""},
+		{"sts-html.test", mailauth.RecordValid, "enforce", new(true), []string{"warning:mta_sts_policy_content_type"}, ""},
+		{"sts-servfail.test", mailauth.RecordError, "", nil, []string{"warning:dns_error"}, "SERVFAIL"},
 		// A fetch failing on the network proves nothing about the domain:
 		// a warning; a host that does not exist is the domain's error.
-		{"sts-refused.test", RecordError, "", nil, []string{"warning:mta_sts_policy_unavailable"}, "refused"},
-		{"sts-hostservfail.test", RecordError, "", nil, []string{"warning:mta_sts_policy_unavailable"}, "SERVFAIL"},
-		{"sts-nohost.test", RecordInvalid, "", nil, []string{"error:mta_sts_policy_unavailable"}, "mta-sts.sts-nohost.test"},
+		{"sts-refused.test", mailauth.RecordError, "", nil, []string{"warning:mta_sts_policy_unavailable"}, "refused"},
+		{"sts-hostservfail.test", mailauth.RecordError, "", nil, []string{"warning:mta_sts_policy_unavailable"}, "SERVFAIL"},
+		{"sts-nohost.test", mailauth.RecordInvalid, "", nil, []string{"error:mta_sts_policy_unavailable"}, "mta-sts.sts-nohost.test"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.domain, func(t *testing.T) {
-			m, err := v.CheckMTASTS(context.Background(), tt.domain)
+			m, err := checker{v}.CheckMTASTS(context.Background(), tt.domain)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -263,7 +285,7 @@ func TestCheckMTASTS(t *testing.T) {
 			if m.Policy != nil {
 				mode = m.Policy.Mode
 			}
-			if m.Status != tt.status || mode != tt.mode || !slices.Equal(problemCodes(m.Problems), tt.codes) || !strings.Contains(m.Error, tt.errPart) ||
+			if m.Status != tt.status || mode != tt.mode || !slices.Equal(problemCodes(fromMailauth(m.Problems)), tt.codes) || !strings.Contains(m.Error, tt.errPart) ||
 				(m.MXMatch == nil) != (tt.match == nil) || m.MXMatch != nil && *m.MXMatch != *tt.match {
 				t.Errorf("status %s mode %q match %v problems %v error %q", m.Status, mode, m.MXMatch, m.Problems, m.Error)
 			}
@@ -279,11 +301,11 @@ func TestCheckMTASTS(t *testing.T) {
 			}
 		})
 	}
-	m, _ := v.CheckMTASTS(context.Background(), "sts-valid.test")
+	m, _ := checker{v}.CheckMTASTS(context.Background(), "sts-valid.test")
 	if m.Policy.MaxAge != 604800 || !slices.Equal(m.Policy.MX, []string{"mx1.sts-valid.test", "*.backup.sts-valid.test"}) || m.Record.ID != "20240101" {
 		t.Errorf("policy %+v record %+v", m.Policy, m.Record)
 	}
-	if m, _ := v.CheckMTASTS(context.Background(), "sts-mismatch.test"); !slices.Equal(m.UnmatchedMX, []string{"mx1.sts-mismatch.test", "a.backup.sts-mismatch.test"}) {
+	if m, _ := (checker{v}).CheckMTASTS(context.Background(), "sts-mismatch.test"); !slices.Equal(m.UnmatchedMX, []string{"mx1.sts-mismatch.test", "a.backup.sts-mismatch.test"}) {
 		t.Errorf("unmatched %v", m.UnmatchedMX)
 	}
 }
@@ -299,8 +321,8 @@ func TestMTASTSFetchRefusesLoopbackByDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _ := v.CheckMTASTS(context.Background(), "sts-valid.test")
-	if m.Status != RecordError || !strings.Contains(m.Error, "not allowed") || !slices.Equal(problemCodes(m.Problems), []string{"warning:mta_sts_policy_unavailable"}) {
+	m, _ := checker{v}.CheckMTASTS(context.Background(), "sts-valid.test")
+	if m.Status != mailauth.RecordError || !strings.Contains(m.Error, "not allowed") || !slices.Equal(problemCodes(fromMailauth(m.Problems)), []string{"warning:mta_sts_policy_unavailable"}) {
 		t.Errorf("status %s error %q; want the loopback destination refused", m.Status, m.Error)
 	}
 }
@@ -309,17 +331,17 @@ func TestCheckTLSRPT(t *testing.T) {
 	v, _ := policyVerifier(t, resolvertest.Config{})
 	tests := []struct {
 		domain string
-		status RecordStatus
+		status mailauth.RecordStatus
 		rua    int
 		codes  []string
 	}{
-		{"rpt-valid.test", RecordValid, 2, nil},
-		{"rpt-invalid.test", RecordInvalid, 0, []string{"error:tlsrpt_invalid_rua"}},
-		{"rpt-multi.test", RecordInvalid, 1, []string{"error:tlsrpt_multiple_records"}},
-		{"rpt-missing.test", RecordMissing, -1, nil},
+		{"rpt-valid.test", mailauth.RecordValid, 2, nil},
+		{"rpt-invalid.test", mailauth.RecordInvalid, 0, []string{"error:tlsrpt_invalid_rua"}},
+		{"rpt-multi.test", mailauth.RecordInvalid, 1, []string{"error:tlsrpt_multiple_records"}},
+		{"rpt-missing.test", mailauth.RecordMissing, -1, nil},
 	}
 	for _, tt := range tests {
-		r, err := v.CheckTLSRPT(context.Background(), tt.domain)
+		r, err := checker{v}.CheckTLSRPT(context.Background(), tt.domain)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -327,7 +349,7 @@ func TestCheckTLSRPT(t *testing.T) {
 		if r.Record != nil {
 			rua = len(r.Record.RUA)
 		}
-		if r.Status != tt.status || rua != tt.rua || !slices.Equal(problemCodes(r.Problems), tt.codes) {
+		if r.Status != tt.status || rua != tt.rua || !slices.Equal(problemCodes(fromMailauth(r.Problems)), tt.codes) {
 			t.Errorf("%s: status %s rua %d problems %v", tt.domain, r.Status, rua, r.Problems)
 		}
 	}
@@ -337,23 +359,23 @@ func TestCheckBIMI(t *testing.T) {
 	v, _ := policyVerifier(t, resolvertest.Config{})
 	tests := []struct {
 		domain   string
-		status   RecordStatus
+		status   mailauth.RecordStatus
 		enforced bool
 		codes    []string
 	}{
-		{"bimi-valid.test", RecordValid, true, nil},
-		{"bimi-invalid.test", RecordInvalid, true, []string{"error:bimi_syntax"}},
-		{"bimi-multi.test", RecordInvalid, true, []string{"warning:bimi_no_authority", "error:bimi_multiple_records"}},
-		{"bimi-missing.test", RecordMissing, true, nil},
-		{"bimi-pnone.test", RecordValid, false, []string{"warning:bimi_dmarc_not_enforced"}},
-		{"bimi-partial.test", RecordValid, false, []string{"warning:bimi_dmarc_not_enforced"}},
+		{"bimi-valid.test", mailauth.RecordValid, true, nil},
+		{"bimi-invalid.test", mailauth.RecordInvalid, true, []string{"error:bimi_syntax"}},
+		{"bimi-multi.test", mailauth.RecordInvalid, true, []string{"warning:bimi_no_authority", "error:bimi_multiple_records"}},
+		{"bimi-missing.test", mailauth.RecordMissing, true, nil},
+		{"bimi-pnone.test", mailauth.RecordValid, false, []string{"warning:bimi_dmarc_not_enforced"}},
+		{"bimi-partial.test", mailauth.RecordValid, false, []string{"warning:bimi_dmarc_not_enforced"}},
 	}
 	for _, tt := range tests {
-		b, err := v.CheckBIMI(context.Background(), tt.domain)
+		b, err := checker{v}.CheckBIMI(context.Background(), tt.domain)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b.Status != tt.status || b.DMARCEnforced != tt.enforced || !slices.Equal(problemCodes(b.Problems), tt.codes) {
+		if b.Status != tt.status || b.DMARCEnforced != tt.enforced || !slices.Equal(problemCodes(fromMailauth(b.Problems)), tt.codes) {
 			t.Errorf("%s: status %s enforced %v problems %v", tt.domain, b.Status, b.DMARCEnforced, b.Problems)
 		}
 	}
@@ -370,23 +392,23 @@ func TestCheckDKIM(t *testing.T) {
 	tests := []struct {
 		domain string
 		extra  []string
-		status RecordStatus
+		status mailauth.RecordStatus
 		keys   []key
 		codes  []string
 	}{
-		{"dkim-2048.test", nil, RecordValid, []key{{"google", "rsa", 2048, true}}, nil},
-		{"dkim-1024.test", nil, RecordValid, []key{{"selector1", "rsa", 1024, true}}, []string{"warning:dkim_short_key"}},
-		{"dkim-512.test", nil, RecordInvalid, []key{{"s1", "rsa", 512, false}}, []string{"error:dkim_weak_key"}},
-		{"dkim-revoked.test", nil, RecordInvalid, []key{{"k1", "rsa", 0, false}}, []string{"warning:dkim_revoked"}},
-		{"dkim-invalid.test", nil, RecordInvalid, []key{{"default", "rsa", 0, false}}, []string{"error:dkim_invalid_key"}},
-		{"dkim-multi.test", nil, RecordInvalid, []key{{"mail", "rsa", 2048, false}}, []string{"error:dkim_multiple_records"}},
-		{"dkim-missing.test", nil, RecordMissing, nil, nil},
-		{"dkim-custom.test", nil, RecordMissing, nil, nil},
-		{"dkim-custom.test", []string{"Custom2024"}, RecordValid, []key{{"custom2024", "rsa", 2048, true}}, nil},
-		{"dkim-ed25519.test", nil, RecordValid, []key{{"fm1", "ed25519", 256, true}}, nil},
+		{"dkim-2048.test", nil, mailauth.RecordValid, []key{{"google", "rsa", 2048, true}}, nil},
+		{"dkim-1024.test", nil, mailauth.RecordValid, []key{{"selector1", "rsa", 1024, true}}, []string{"warning:dkim_short_key"}},
+		{"dkim-512.test", nil, mailauth.RecordInvalid, []key{{"s1", "rsa", 512, false}}, []string{"error:dkim_weak_key"}},
+		{"dkim-revoked.test", nil, mailauth.RecordInvalid, []key{{"k1", "rsa", 0, false}}, []string{"warning:dkim_revoked"}},
+		{"dkim-invalid.test", nil, mailauth.RecordInvalid, []key{{"default", "rsa", 0, false}}, []string{"error:dkim_invalid_key"}},
+		{"dkim-multi.test", nil, mailauth.RecordInvalid, []key{{"mail", "rsa", 2048, false}}, []string{"error:dkim_multiple_records"}},
+		{"dkim-missing.test", nil, mailauth.RecordMissing, nil, nil},
+		{"dkim-custom.test", nil, mailauth.RecordMissing, nil, nil},
+		{"dkim-custom.test", []string{"Custom2024"}, mailauth.RecordValid, []key{{"custom2024", "rsa", 2048, true}}, nil},
+		{"dkim-ed25519.test", nil, mailauth.RecordValid, []key{{"fm1", "ed25519", 256, true}}, nil},
 	}
 	for _, tt := range tests {
-		d, err := v.CheckDKIM(context.Background(), tt.domain, tt.extra)
+		d, err := checker{v}.CheckDKIM(context.Background(), tt.domain, tt.extra)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -394,7 +416,7 @@ func TestCheckDKIM(t *testing.T) {
 		for _, k := range d.Keys {
 			keys = append(keys, key{k.Selector, k.KeyType, k.Bits, k.Valid})
 		}
-		if d.Status != tt.status || !slices.Equal(keys, tt.keys) || !slices.Equal(problemCodes(d.Problems), tt.codes) {
+		if d.Status != tt.status || !slices.Equal(keys, tt.keys) || !slices.Equal(problemCodes(fromMailauth(d.Problems)), tt.codes) {
 			t.Errorf("%s %v: status %s keys %+v problems %v", tt.domain, tt.extra, d.Status, keys, d.Problems)
 		}
 	}
@@ -402,12 +424,15 @@ func TestCheckDKIM(t *testing.T) {
 	if n := srv.QueriesFor("custom2024._domainkey.dkim-custom.test", dns.TypeTXT); n != 1 {
 		t.Errorf("custom selector asked %d times", n)
 	}
-	if d, _ := v.CheckDKIM(context.Background(), "dkim-missing.test", nil); len(d.Selectors) != len(DefaultDKIMSelectors()) {
+	if d, _ := (checker{v}).CheckDKIM(context.Background(), "dkim-missing.test", nil); len(d.Selectors) != len(mailauth.DefaultDKIMSelectors()) {
 		t.Errorf("%d selectors probed", len(d.Selectors))
 	}
 
-	for _, bad := range [][]string{{"a b"}, {""}, {"-x"}, {strings.Repeat("a", 64)}, {"a..b"}, slices.Repeat([]string{"s"}, MaxDKIMSelectors+1)} {
-		_, err := v.CheckDKIM(context.Background(), "dkim-missing.test", bad)
+	for _, bad := range [][]string{{"a b"}, {""}, {"-x"}, {strings.Repeat("a", 64)}, {"a..b"}, slices.Repeat([]string{"s"}, mailauth.MaxDKIMSelectors+1)} {
+		if _, err := (checker{v}).CheckDKIM(context.Background(), "dkim-missing.test", bad); !errors.Is(err, mailauth.ErrInvalidSelector) {
+			t.Errorf("selectors %q: CheckDKIM err = %v; want ErrInvalidSelector", bad, err)
+		}
+		_, err := checkSelectors("dkim_selectors", bad)
 		var ve *envelope.ValidationError
 		if !errors.As(err, &ve) || !strings.Contains(err.Error(), "dkim_selectors") {
 			t.Errorf("selectors %q: err = %v; want a validation error on dkim_selectors", bad, err)
@@ -430,59 +455,12 @@ func TestCheckDNSSEC(t *testing.T) {
 		{"nowhere.test", false, false, false, false, nil},
 	}
 	for _, tt := range tests {
-		d, err := v.CheckDNSSEC(context.Background(), tt.domain)
+		d, err := checker{v}.CheckDNSSEC(context.Background(), tt.domain)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Signed != tt.signed || d.DS != tt.ds || d.DNSKEY != tt.dnskey || d.Validated != tt.validated || !slices.Equal(problemCodes(d.Problems), tt.codes) {
+		if d.Signed != tt.signed || d.DS != tt.ds || d.DNSKEY != tt.dnskey || d.Validated != tt.validated || !slices.Equal(problemCodes(fromMailauth(d.Problems)), tt.codes) {
 			t.Errorf("%s: %+v", tt.domain, d)
-		}
-	}
-}
-
-func TestChecksRefuseBadInput(t *testing.T) {
-	v, _ := policyVerifier(t, resolvertest.Config{})
-	ctx := context.Background()
-	calls := map[string]func(string) error{
-		"mta-sts": func(d string) error { _, err := v.CheckMTASTS(ctx, d); return err },
-		"tls-rpt": func(d string) error { _, err := v.CheckTLSRPT(ctx, d); return err },
-		"bimi":    func(d string) error { _, err := v.CheckBIMI(ctx, d); return err },
-		"dkim":    func(d string) error { _, err := v.CheckDKIM(ctx, d, nil); return err },
-		"dnssec":  func(d string) error { _, err := v.CheckDNSSEC(ctx, d); return err },
-	}
-	for name, call := range calls {
-		if err := call("not a domain"); envelope.From(err).Code != envelope.CodeInvalidRequest || !strings.Contains(err.Error(), "domain") {
-			t.Errorf("%s: bad domain: %v", name, err)
-		}
-	}
-	if _, err := (&Verifier{}).CheckMTASTS(ctx, "x.test"); envelope.From(err).Code != envelope.CodeServiceUnavailable {
-		t.Errorf("no resolver: %v", err)
-	}
-}
-
-// TestPolicyFetchTransient: failures on the network or on this side are
-// transient (a warning); the server's certificate and a name that does
-// not exist are the domain's (an error).
-func TestPolicyFetchTransient(t *testing.T) {
-	tests := []struct {
-		name string
-		err  error
-		want bool
-	}{
-		{"deadline", fmt.Errorf("fetching: %w", context.DeadlineExceeded), true},
-		{"dial timeout", &net.OpError{Op: "dial", Err: &net.DNSError{Err: "i/o timeout", IsTimeout: true}}, true},
-		{"refused", &net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, true},
-		{"address policy", fmt.Errorf("x: %w", safehttp.ErrDestinationNotAllowed), true},
-		{"dns servfail", fmt.Errorf("lookup mta-sts.x.test: %w", resolver.ErrServFail), true},
-		{"dns nxdomain", fmt.Errorf("lookup mta-sts.x.test: %w", resolver.ErrNXDomain), false},
-		{"no address", &net.DNSError{Err: "no addresses", IsNotFound: true}, false},
-		{"unknown CA", fmt.Errorf("x: %w", &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}), false},
-		{"wrong host", x509.HostnameError{Host: "mta-sts.x.test", Certificate: &x509.Certificate{}}, false},
-		{"other", errors.New("malformed HTTP response"), false},
-	}
-	for _, tt := range tests {
-		if got := policyFetchTransient(tt.err); got != tt.want {
-			t.Errorf("%s: %v; want %v", tt.name, got, tt.want)
 		}
 	}
 }

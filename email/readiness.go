@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"strings"
+
+	"github.com/quiverkit/quiver/mailauth"
 )
 
 // A RequirementStatus is what DNS shows of a bulk-sender [Requirement].
@@ -151,7 +153,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 		line(RequirementSPF, spfReq, RequirementFail, "the SPF record is invalid: "+strings.Join(h.SPF.Errors, "; "))
 	case has(ProblemSPFMissing):
 		line(RequirementSPF, spfReq, RequirementFail, "no SPF record is published")
-	case h.DNSSEC.failed(h.Domain + " TXT"):
+	case h.DNSSEC.Failed(h.Domain + " TXT"):
 		line(RequirementSPF, spfReq, RequirementFail, "the domain's TXT records fail DNSSEC validation (dnssec_bogus): receivers that validate DNSSEC cannot read the SPF record")
 	case bogusLookup("SPF"):
 		line(RequirementSPF, spfReq, RequirementFail, "a record the SPF check reads fails DNSSEC validation (dnssec_bogus): receivers that validate DNSSEC cannot evaluate the SPF record")
@@ -163,7 +165,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 	switch {
 	case skipped != "" || h.DKIM == nil:
 		line(RequirementDKIM, dkimReq, status(h.MX.Status == MXNXDomain), cmp.Or(skipped, "not checked"))
-	case h.DKIM.Status == RecordValid:
+	case h.DKIM.Status == mailauth.RecordValid:
 		var keys, unusable []string
 		for _, k := range h.DKIM.Keys {
 			if k.Valid {
@@ -178,13 +180,13 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 			reason += "; the keys at " + strings.Join(unusable, ", ") + " are not usable, and mail signed with them fails DKIM"
 		}
 		line(RequirementDKIM, dkimReq, RequirementPass, reason)
-	case h.DKIM.Status == RecordInvalid:
+	case h.DKIM.Status == mailauth.RecordInvalid:
 		var keys []string
 		for _, k := range h.DKIM.Keys {
 			keys = append(keys, k.Selector+": "+strings.Join(append(append([]string{}, k.Errors...), revokedNote(k)...), "; "))
 		}
 		line(RequirementDKIM, dkimReq, RequirementFail, "keys are published but none is usable: "+strings.Join(keys, "; "))
-	case h.DKIM.Status == RecordError:
+	case h.DKIM.Status == mailauth.RecordError:
 		line(RequirementDKIM, dkimReq, RequirementUnknown, "DKIM lookups failed: "+h.DKIM.Error)
 	default:
 		line(RequirementDKIM, dkimReq, RequirementUnknown, fmt.Sprintf("no key at the %d selectors probed; DNS cannot list selectors, so pass yours in dkim_selectors", len(h.DKIM.Selectors)))
@@ -192,7 +194,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 
 	const dmarcReq = "DMARC: a valid DMARC policy, at least p=none"
 	dmarcOK := h.DMARC != nil && h.DMARC.Valid()
-	dmarcBogus := h.DMARC == nil && (h.DNSSEC.failed("_dmarc."+h.Domain+" TXT") || bogusLookup("DMARC"))
+	dmarcBogus := h.DMARC == nil && (h.DNSSEC.Failed("_dmarc."+h.Domain+" TXT") || bogusLookup("DMARC"))
 	switch {
 	case skipped != "":
 		line(RequirementDMARC, dmarcReq, status(h.MX.Status == MXNXDomain), skipped)
@@ -210,7 +212,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 
 	const alignReq = "DMARC alignment: the From domain aligns with the SPF or DKIM domain"
 	spfOwn := h.SPF != nil && h.SPF.Valid() && h.SPF.All != "+all"
-	dkimOwn := h.DKIM != nil && h.DKIM.Status == RecordValid
+	dkimOwn := h.DKIM != nil && h.DKIM.Status == mailauth.RecordValid
 	switch {
 	case skipped != "":
 		line(RequirementDMARCAlignment, alignReq, status(h.MX.Status == MXNXDomain), skipped)
@@ -264,7 +266,7 @@ func BulkSenderReadiness(h DomainHealth) Readiness {
 		}
 	}
 	sts := h.MTASTS
-	stsApplies := sts != nil && sts.Status == RecordValid && sts.Policy != nil && sts.Policy.Mode != "none"
+	stsApplies := sts != nil && sts.Status == mailauth.RecordValid && sts.Policy != nil && sts.Policy.Mode != "none"
 	stsCovers := stsApplies && (sts.MXMatch == nil || *sts.MXMatch)
 	// Senders that apply the policy deliver only to the MX hosts it
 	// names: the reason says whether it names some.
@@ -328,7 +330,7 @@ func starttlsChecked(h DomainHealth, probed int) string {
 	return fmt.Sprintf("STARTTLS could be checked on %d of %d MX hosts, not on %s", probed, len(h.MXHosts), strings.Join(why, "; "))
 }
 
-func revokedNote(k DKIMSelectorKey) []string {
+func revokedNote(k mailauth.DKIMSelectorKey) []string {
 	if k.Revoked {
 		return []string{"revoked (empty p=)"}
 	}

@@ -28,19 +28,19 @@ func TestBulkSenderReadinessAgreesWithFindings(t *testing.T) {
 		reason string
 	}{
 		{"enforce policy without the MX host", email.DomainHealth{Domain: "x.test", MX: email.MX{Status: email.MXFound, Hosts: []string{"mx.x.test"}},
-			MTASTS: &email.MTASTS{Status: email.RecordValid, Policy: enforce, MXMatch: &f, UnmatchedMX: []string{"mx.x.test"}}},
+			MTASTS: &mailauth.MTASTS{Status: mailauth.RecordValid, Policy: enforce, MXMatch: &f, UnmatchedMX: []string{"mx.x.test"}}},
 			email.RequirementTLS, email.RequirementFail, "names none of the MX hosts mx.x.test (mta_sts_mx_mismatch): senders that apply MTA-STS refuse to deliver to them"},
 		// The line fails with the domain's error, and says that senders
 		// still deliver to the host the policy names.
 		{"enforce policy naming one MX host of two", email.DomainHealth{Domain: "x.test", MX: email.MX{Status: email.MXFound, Hosts: []string{"mx1.x.test", "mx2.x.test"}},
-			MTASTS: &email.MTASTS{Status: email.RecordValid, Policy: enforce, MXMatch: &f, UnmatchedMX: []string{"mx2.x.test"}}},
+			MTASTS: &mailauth.MTASTS{Status: mailauth.RecordValid, Policy: enforce, MXMatch: &f, UnmatchedMX: []string{"mx2.x.test"}}},
 			email.RequirementTLS, email.RequirementFail, "does not name the MX hosts mx2.x.test (mta_sts_mx_mismatch): senders that apply MTA-STS refuse to deliver to them, and deliver to the others only"},
 		{"a usable key and a weak one", email.DomainHealth{Domain: "x.test", MX: email.MX{Status: email.MXFound},
-			DKIM: &email.DKIM{Status: email.RecordValid, Keys: []email.DKIMSelectorKey{
+			DKIM: &mailauth.DKIM{Status: mailauth.RecordValid, Keys: []mailauth.DKIMSelectorKey{
 				{Selector: "google", KeyType: "rsa", Bits: 2048, Valid: true}, {Selector: "old", KeyType: "rsa", Bits: 512}}}},
 			email.RequirementDKIM, email.RequirementPass, "the keys at old are not usable"},
 		{"STARTTLS reached one host of two", email.DomainHealth{Domain: "x.test", MX: email.MX{Status: email.MXFound},
-			MTASTS:   &email.MTASTS{Status: email.RecordMissing},
+			MTASTS:   &mailauth.MTASTS{Status: mailauth.RecordMissing},
 			MXHosts:  []email.MXHost{{Host: "mx1.x.test", STARTTLS: &tr}, {Host: "mx2.x.test"}},
 			Problems: []email.Problem{{Code: "mx_starttls_unreachable", Severity: "warning", Message: "STARTTLS could not be checked on the MX host mx2.x.test: greeting or EHLO: no answer in time"}}},
 			email.RequirementTLS, email.RequirementUnknown, "STARTTLS could be checked on 1 of 2 MX hosts, not on mx2.x.test: greeting or EHLO: no answer in time;"},

@@ -22,14 +22,14 @@ func TestBulkSenderReadinessLines(t *testing.T) {
 	}{
 		{"timeout", DomainHealth{MX: MX{Status: MXTimeout}}, "uuuuuu", "did not answer"},
 		{"nxdomain", DomainHealth{MX: MX{Status: MXNXDomain}}, "ffffff", "does not exist"},
-		{"plus all", DomainHealth{MX: MX{Status: MXFound}, SPF: plusAll, DMARC: dmarc, DKIM: &DKIM{Status: RecordMissing}, MTASTS: &MTASTS{Status: RecordMissing}}, "fupuuu", "+all"},
-		{"nothing of its own to align", DomainHealth{MX: MX{Status: MXFound}, DMARC: dmarc, DKIM: &DKIM{Status: RecordMissing}, MTASTS: &MTASTS{Status: RecordMissing}, Problems: []Problem{{Code: "spf_missing"}}}, "fupuuu", "subdomain"},
-		{"dns failures", DomainHealth{MX: MX{Status: MXFound}, DKIM: &DKIM{Status: RecordError, Error: "SERVFAIL"}, MTASTS: &MTASTS{Status: RecordError}, Problems: []Problem{{Code: "dns_error"}}}, "uuuuuu", "SERVFAIL"},
-		{"fcrdns and starttls", DomainHealth{MX: MX{Status: MXFound}, SPF: validSPF, DMARC: dmarc, DKIM: &DKIM{Status: RecordMissing}, MTASTS: &MTASTS{Status: RecordMissing},
+		{"plus all", DomainHealth{MX: MX{Status: MXFound}, SPF: plusAll, DMARC: dmarc, DKIM: &mailauth.DKIM{Status: mailauth.RecordMissing}, MTASTS: &mailauth.MTASTS{Status: mailauth.RecordMissing}}, "fupuuu", "+all"},
+		{"nothing of its own to align", DomainHealth{MX: MX{Status: MXFound}, DMARC: dmarc, DKIM: &mailauth.DKIM{Status: mailauth.RecordMissing}, MTASTS: &mailauth.MTASTS{Status: mailauth.RecordMissing}, Problems: []Problem{{Code: "spf_missing"}}}, "fupuuu", "subdomain"},
+		{"dns failures", DomainHealth{MX: MX{Status: MXFound}, DKIM: &mailauth.DKIM{Status: mailauth.RecordError, Error: "SERVFAIL"}, MTASTS: &mailauth.MTASTS{Status: mailauth.RecordError}, Problems: []Problem{{Code: "dns_error"}}}, "uuuuuu", "SERVFAIL"},
+		{"fcrdns and starttls", DomainHealth{MX: MX{Status: MXFound}, SPF: validSPF, DMARC: dmarc, DKIM: &mailauth.DKIM{Status: mailauth.RecordMissing}, MTASTS: &mailauth.MTASTS{Status: mailauth.RecordMissing},
 			MXHosts: []MXHost{{Host: "mx1.x.test", Addresses: []MXAddress{{IP: "192.0.2.1", FCrDNS: true}}, STARTTLS: new(true)}, {Host: "mx2.x.test", Addresses: []MXAddress{{IP: "192.0.2.2", FCrDNS: true}}, STARTTLS: new(true)}}}, "pupppp", "every MX host offers STARTTLS"},
-		{"no fcrdns, no starttls", DomainHealth{MX: MX{Status: MXFound}, SPF: validSPF, DMARC: dmarc, DKIM: &DKIM{Status: RecordMissing}, MTASTS: &MTASTS{Status: RecordMissing},
+		{"no fcrdns, no starttls", DomainHealth{MX: MX{Status: MXFound}, SPF: validSPF, DMARC: dmarc, DKIM: &mailauth.DKIM{Status: mailauth.RecordMissing}, MTASTS: &mailauth.MTASTS{Status: mailauth.RecordMissing},
 			MXHosts: []MXHost{{Host: "mx1.x.test", Addresses: []MXAddress{{IP: "192.0.2.1"}, {IP: "2001:db8::1", FCrDNS: true}}, STARTTLS: new(false)}}}, "puppff", "1 of 2 MX host addresses lack"},
-		{"mta-sts none", DomainHealth{MX: MX{Status: MXFound}, SPF: validSPF, DMARC: dmarc, DKIM: &DKIM{Status: RecordMissing}, MTASTS: &MTASTS{Status: RecordValid, Policy: &mailauth.MTASTSPolicy{Mode: "none"}}}, "puppuu", "adkim=r"},
+		{"mta-sts none", DomainHealth{MX: MX{Status: MXFound}, SPF: validSPF, DMARC: dmarc, DKIM: &mailauth.DKIM{Status: mailauth.RecordMissing}, MTASTS: &mailauth.MTASTS{Status: mailauth.RecordValid, Policy: &mailauth.MTASTSPolicy{Mode: "none"}}}, "puppuu", "adkim=r"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"net"
 	"strings"
 
-	"github.com/quiverkit/quiver/internal/safehttp"
+	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 )
 
@@ -43,10 +43,10 @@ type Config struct {
 	// Default: DefaultConcurrency (64); so does a negative value.
 	Concurrency int
 	// MTASTS configures the fetch of MTA-STS policies by DomainHealth
-	// and CheckMTASTS.
+	// (see mailauth.CheckMTASTS).
 	// Default: the zero MTASTSOptions: system roots, port 443, 10s,
 	// public addresses only.
-	MTASTS MTASTSOptions
+	MTASTS mailauth.MTASTSOptions
 	// DNSBLZones are the DNS blocklist zones (such as zen.spamhaus.org
 	// or bl.spamcop.net) in which DomainHealth and CheckMXHosts look up
 	// the addresses of each MX host, at most MaxDNSBLZones. Public
@@ -71,8 +71,6 @@ var ErrInvalidConfig = errors.New("email: invalid configuration")
 // concurrent use.
 type Verifier struct {
 	cfg Config
-	// policyClient fetches MTA-STS policies; nil without a Resolver.
-	policyClient *safehttp.Client
 	// proxyDial dials through Config.SMTP.Proxy; nil for direct
 	// connections.
 	proxyDial func(ctx context.Context, network, addr string) (net.Conn, error)
@@ -102,7 +100,7 @@ func New(cfg Config) (*Verifier, error) {
 	if p := cfg.MTASTS.Port; p < 0 || p > 65535 {
 		return nil, fmt.Errorf("%w: MTASTS.Port %d is not 0 to 65535", ErrInvalidConfig, p)
 	}
-	v := &Verifier{cfg: cfg, policyClient: newPolicyClient(cfg)}
+	v := &Verifier{cfg: cfg}
 	if cfg.SMTP.Proxy != "" {
 		d, err := proxyDialer(cfg.SMTP.withDefaults())
 		if err != nil {

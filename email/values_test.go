@@ -21,7 +21,6 @@ func TestValuesLists(t *testing.T) {
 	testutil.CheckValuesList(t, ".", "SMTPReason", SMTPReasons())
 	testutil.CheckValuesList(t, ".", "Verdict", Verdicts())
 	testutil.CheckValuesList(t, ".", "ProblemCode", ProblemCodes())
-	testutil.CheckValuesList(t, ".", "RecordStatus", RecordStatuses())
 	testutil.CheckValuesList(t, ".", "RequirementID", RequirementIDs())
 	testutil.CheckValuesList(t, ".", "RequirementStatus", RequirementStatuses())
 }

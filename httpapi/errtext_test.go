@@ -28,6 +28,7 @@ import (
 	"github.com/quiverkit/quiver/internal/testutil"
 	"github.com/quiverkit/quiver/llm"
 	"github.com/quiverkit/quiver/llm/llmtest"
+	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 	"github.com/quiverkit/quiver/secret"
@@ -307,7 +308,7 @@ func TestErrorsSayTheirCauseOnce(t *testing.T) {
 			routes: []string{"POST /v1/email/", "POST /v1/utility/email/", "POST /v1/dev/email/"},
 			cfg: with(func(c *httpapi.Config) {
 				c.Email = verifierT(t, email.Config{Resolver: f.resolver,
-					MTASTS: email.MTASTSOptions{Port: port, AllowLoopback: true, Timeout: 2 * time.Second},
+					MTASTS: mailauth.MTASTSOptions{Port: port, AllowLoopback: true, Timeout: 2 * time.Second},
 					SMTP: email.SMTPOptions{Port: smtp.Port, AllowPrivateAddresses: true, HostInterval: -1,
 						ConnectTimeout: 2 * time.Second, StepTimeout: 2 * time.Second}})
 			})})

@@ -10,8 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/envelope"
 	"github.com/quiverkit/quiver/httpapi/internal/openapi"
+	"github.com/quiverkit/quiver/mailauth"
 )
 
 // openAPI renders the OpenAPI 3.1 document of the routes. Schemas come
@@ -361,9 +363,49 @@ var (
 	invalidName  = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 )
 
-// componentName names a struct type's schema: "devutil.Base64Result".
-// Generic instantiations keep their argument's short name.
+// servedNames keeps the component names the document served before a
+// type moved or was renamed: the schema of a type listed here is named
+// as given, not after its package and name. Clients generated from the
+// document keep their type names.
+var servedNames = map[reflect.Type]string{
+	// The record checks of domain health moved from email to mailauth,
+	// whose parsed records took the Record suffix.
+	reflect.TypeFor[mailauth.MTASTS]():          "email.MTASTS",
+	reflect.TypeFor[mailauth.TLSRPT]():          "email.TLSRPT",
+	reflect.TypeFor[mailauth.BIMI]():            "email.BIMI",
+	reflect.TypeFor[mailauth.DKIM]():            "email.DKIM",
+	reflect.TypeFor[mailauth.DKIMSelectorKey](): "email.DKIMSelectorKey",
+	reflect.TypeFor[mailauth.DNSSEC]():          "email.DNSSEC",
+	reflect.TypeFor[mailauth.TLSRPTRecord]():    "mailauth.TLSRPT",
+	reflect.TypeFor[mailauth.BIMIRecord]():      "mailauth.BIMI",
+}
+
+// A fieldKey names a field of a struct type.
+type fieldKey struct {
+	owner reflect.Type
+	name  string
+}
+
+// servedFieldTypes describes a field by another type of the same JSON
+// shape, to keep the document served before a type moved. The findings
+// of the record checks are mailauth.Problem values in Go; domain health
+// converts them to email.Problem under the same codes, and the document
+// keeps describing them as email.Problem, whose code list covers them.
+var servedFieldTypes = map[fieldKey]reflect.Type{
+	{reflect.TypeFor[mailauth.MTASTS](), "Problems"}: reflect.TypeFor[[]email.Problem](),
+	{reflect.TypeFor[mailauth.TLSRPT](), "Problems"}: reflect.TypeFor[[]email.Problem](),
+	{reflect.TypeFor[mailauth.BIMI](), "Problems"}:   reflect.TypeFor[[]email.Problem](),
+	{reflect.TypeFor[mailauth.DKIM](), "Problems"}:   reflect.TypeFor[[]email.Problem](),
+	{reflect.TypeFor[mailauth.DNSSEC](), "Problems"}: reflect.TypeFor[[]email.Problem](),
+}
+
+// componentName names a struct type's schema: "devutil.Base64Result",
+// or its name in servedNames. Generic instantiations keep their
+// argument's short name.
 func componentName(t reflect.Type) string {
+	if name, ok := servedNames[t]; ok {
+		return name
+	}
 	name := t.Name()
 	if i := strings.IndexByte(name, '['); i >= 0 {
 		args := name[i+1 : len(name)-1]
@@ -454,7 +496,11 @@ func (g *schemaGen) addFields(t reflect.Type, s *openapi.Schema) {
 		if name == "" {
 			continue
 		}
-		fs := g.schema(sf.Type)
+		ft := sf.Type
+		if u, ok := servedFieldTypes[fieldKey{t, sf.Name}]; ok {
+			ft = u
+		}
+		fs := g.schema(ft)
 		if strings.Contains(tag, ",string") {
 			fs = openapi.Typed("string")
 		}

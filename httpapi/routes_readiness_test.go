@@ -18,6 +18,7 @@ import (
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/httpapi"
 	"github.com/quiverkit/quiver/internal/testutil"
+	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 	"github.com/quiverkit/quiver/secret"
@@ -97,7 +98,7 @@ nothing MX 10 mx.nothing.test.
 		t.Fatal(err)
 	}
 	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Email: verifierT(t, email.Config{Resolver: r,
-		MTASTS: email.MTASTSOptions{RootCAs: roots, Port: port, AllowLoopback: true}})})
+		MTASTS: mailauth.MTASTSOptions{RootCAs: roots, Port: port, AllowLoopback: true}})})
 
 	body := `{"domains":["ready.test","notls.test","nodkim.test","weakdkim.test","nodmarc.test","nothing.test","gone.test"]}`
 	code, env := postJSON(t, h, "/v1/email/domain/health", body)

@@ -93,7 +93,7 @@ func TestEmailReadinessTLSAgreesWithMTASTS(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, RatePerSecond: -1, Email: verifierT(t, email.Config{Resolver: r,
-		MTASTS: email.MTASTSOptions{RootCAs: roots, Port: port, AllowLoopback: true}})})
+		MTASTS: mailauth.MTASTSOptions{RootCAs: roots, Port: port, AllowLoopback: true}})})
 	res := domainHealth(t, h, `{"domains":["enforce-mismatch.test","testing-mismatch.test","enforce-match.test"]}`)
 	for i, want := range []struct {
 		status  email.RequirementStatus
@@ -105,7 +105,7 @@ func TestEmailReadinessTLSAgreesWithMTASTS(t *testing.T) {
 		{email.RequirementPass, "MTA-STS policy in mode enforce", ""},
 	} {
 		d := res[i]
-		if d.MTASTS == nil || d.MTASTS.Status != email.RecordValid {
+		if d.MTASTS == nil || d.MTASTS.Status != mailauth.RecordValid {
 			t.Fatalf("%s: mta_sts %+v", d.Domain, d.MTASTS)
 		}
 		tls := requirement(t, d, email.RequirementTLS)

@@ -21,11 +21,11 @@ const (
 	CodeBIMINoAuthority Code = "bimi_no_authority"
 )
 
-// BIMI is a BIMI assertion record (Brand Indicators for Message
+// BIMIRecord is a BIMI assertion record (Brand Indicators for Message
 // Identification, the IETF draft draft-brand-indicators-for-message-
 // identification), the TXT record at default._bimi.<domain>, as
 // [ParseBIMI] reads it.
-type BIMI struct {
+type BIMIRecord struct {
 	// Record is the TXT record, strings joined, up to MaxRecordBytes.
 	Record string `json:"record"`
 	// RecordTruncated reports a record longer than MaxRecordBytes, of
@@ -50,20 +50,20 @@ type BIMI struct {
 	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
-func (b *BIMI) findings() findings {
+func (b *BIMIRecord) findings() findings {
 	return findings{errors: &b.Errors, warnings: &b.Warnings, problems: &b.Problems}
 }
 
 // Valid reports whether the record has no errors.
-func (b *BIMI) Valid() bool { return len(b.Errors) == 0 }
+func (b *BIMIRecord) Valid() bool { return len(b.Errors) == 0 }
 
 // ParseBIMI parses a BIMI record ("v=BIMI1; l=https://...svg;
 // a=https://...pem"), without DNS: v first, l an https: URL whose path
 // ends in .svg (or empty: a declination), a an https: URL (or empty).
 // Problems are in the result, never a failure. Whether receivers honour
 // the record also depends on DMARC, which this does not see.
-func ParseBIMI(record string) *BIMI {
-	b := &BIMI{Errors: []string{}, Warnings: []string{}, Problems: []Problem{}}
+func ParseBIMI(record string) *BIMIRecord {
+	b := &BIMIRecord{Errors: []string{}, Warnings: []string{}, Problems: []Problem{}}
 	b.Record, b.RecordTruncated = shownRecord(record)
 	f := b.findings().capped()
 	defer f.flush()

@@ -118,5 +118,5 @@ func ExampleSeverities() {
 func ExampleCodes() {
 	codes := mailauth.Codes()
 	fmt.Println(len(codes), codes[0], codes[len(codes)-1])
-	// Output: 39 spf_multiple_records bimi_no_authority
+	// Output: 47 spf_multiple_records dnssec_bogus
 }

@@ -72,8 +72,43 @@ const (
 	CodeDMARCSubdomainNone Code = "dmarc_sp_none"
 )
 
+// The codes of the record checks' own findings, beyond those of the
+// records they parse: [CheckMTASTS], [CheckTLSRPT], [CheckDKIM],
+// [CheckBIMI], [CheckDNSSEC].
+const (
+	// CodeDNSError (warning): a lookup of the check failed; nothing is
+	// known of the record.
+	CodeDNSError Code = "dns_error"
+	// CodeMTASTSPolicyUnavailable: the policy announced by a valid
+	// _mta-sts record cannot be fetched; an error when the server's
+	// answer is refused (HTTP status, certificate, redirect, size), a
+	// warning when the fetch failed on the network or on this side.
+	CodeMTASTSPolicyUnavailable Code = "mta_sts_policy_unavailable"
+	// CodeMTASTSMXMismatch: MX hosts match no mx pattern of the policy;
+	// an error under mode enforce, else a warning.
+	CodeMTASTSMXMismatch Code = "mta_sts_mx_mismatch"
+	// CodeMTASTSPolicyContentType (warning): the policy is not served as
+	// text/plain (RFC 8461 section 3.2).
+	CodeMTASTSPolicyContentType Code = "mta_sts_policy_content_type"
+	// CodeBIMIDMARCNotEnforced (warning): a logo is published but the
+	// DMARC policy is neither reject nor quarantine at pct=100, so
+	// receivers ignore it.
+	CodeBIMIDMARCNotEnforced Code = "bimi_dmarc_not_enforced"
+	// CodeDNSSECBroken (error): the parent publishes a DS record but the
+	// domain serves no DNSKEY.
+	CodeDNSSECBroken Code = "dnssec_broken"
+	// CodeDNSSECNoDS (warning): the zone is signed but the parent has no
+	// DS record.
+	CodeDNSSECNoDS Code = "dnssec_no_ds"
+	// CodeDNSSECBogus (error): an answer failed DNSSEC validation at the
+	// resolver (resolver.ErrDNSSECBogus), as it does for every sender
+	// that validates.
+	CodeDNSSECBogus Code = "dnssec_bogus"
+)
+
 // Codes returns every problem code, by record: SPF, DMARC, MTA-STS,
-// TLS-RPT, DKIM, BIMI; errors before warnings within each.
+// TLS-RPT, DKIM, BIMI, errors before warnings within each; then the
+// record checks' own (dns_error, MTA-STS, BIMI, DNSSEC).
 func Codes() []Code {
 	return []Code{
 		CodeSPFMultipleRecords, CodeSPFSyntax, CodeSPFTooManyLookups, CodeSPFTooManyVoidLookups, CodeSPFTooManyMXHosts, CodeSPFLoop, CodeSPFIncludeMissing, CodeSPFPlusAll, CodeSPFNeutralAll, CodeSPFNoAll, CodeSPFPTR,
@@ -82,6 +117,8 @@ func Codes() []Code {
 		CodeTLSRPTMultipleRecords, CodeTLSRPTSyntax, CodeTLSRPTInvalidRUA,
 		CodeDKIMMultipleRecords, CodeDKIMSyntax, CodeDKIMInvalidKey, CodeDKIMWeakKey, CodeDKIMShortKey, CodeDKIMRevoked, CodeDKIMTesting,
 		CodeBIMIMultipleRecords, CodeBIMISyntax, CodeBIMINoAuthority,
+		CodeDNSError, CodeMTASTSPolicyUnavailable, CodeMTASTSMXMismatch, CodeMTASTSPolicyContentType,
+		CodeBIMIDMARCNotEnforced, CodeDNSSECBroken, CodeDNSSECNoDS, CodeDNSSECBogus,
 	}
 }
 

@@ -8,9 +8,14 @@
 // finds and parses the _dmarc record, falling back to the organizational
 // domain. [ParseSPF] and [ParseDMARC] parse a record without DNS.
 //
-// The other records of a mail domain are parsed without I/O, from text a
-// caller fetched (package email's domain-health check does): the
-// _mta-sts record and the MTA-STS policy of RFC 8461
+// The other records of a mail domain have a check each, which looks
+// them up and judges them as package email's domain-health check reports
+// them: [CheckMTASTS] (the _mta-sts record, the policy fetched through
+// Quiver's SSRF-safe client, see [MTASTSOptions], and the MX match),
+// [CheckTLSRPT], [CheckDKIM] (probing [DefaultDKIMSelectors] and the
+// caller's), [CheckBIMI] (with the DMARC policy it depends on) and
+// [CheckDNSSEC]. Their parsers work without I/O, on text a caller
+// fetched: the _mta-sts record and the MTA-STS policy of RFC 8461
 // ([ParseMTASTSRecord], [ParseMTASTSPolicy], whose [MTASTSPolicy.Matches]
 // applies the mx patterns), the TLS-RPT record of RFC 8460
 // ([ParseTLSRPT]), DKIM key records ([ParseDKIM]: key type and size) and

@@ -24,9 +24,9 @@ const (
 // maxRUA bounds the rua URIs read from one TLS-RPT record.
 const maxRUA = 16
 
-// TLSRPT is the _smtp._tls TXT record of a domain (SMTP TLS Reporting,
-// RFC 8460 section 3), as [ParseTLSRPT] reads it.
-type TLSRPT struct {
+// TLSRPTRecord is the _smtp._tls TXT record of a domain (SMTP TLS
+// Reporting, RFC 8460 section 3), as [ParseTLSRPT] reads it.
+type TLSRPTRecord struct {
 	// Record is the TXT record, strings joined, up to MaxRecordBytes.
 	Record string `json:"record"`
 	// RecordTruncated reports a record longer than MaxRecordBytes, of
@@ -48,12 +48,12 @@ type TLSRPT struct {
 	Problems []Problem `json:"problems" openapi:"extension"`
 }
 
-func (r *TLSRPT) findings() findings {
+func (r *TLSRPTRecord) findings() findings {
 	return findings{errors: &r.Errors, warnings: &r.Warnings, problems: &r.Problems}
 }
 
 // Valid reports whether the record has no errors.
-func (r *TLSRPT) Valid() bool { return len(r.Errors) == 0 }
+func (r *TLSRPTRecord) Valid() bool { return len(r.Errors) == 0 }
 
 // ParseTLSRPT parses an _smtp._tls TXT record ("v=TLSRPTv1;
 // rua=mailto:...,https://..."), without DNS. Each rua URI must be a
@@ -61,8 +61,8 @@ func (r *TLSRPT) Valid() bool { return len(r.Errors) == 0 }
 // allowed (RFC 6068), or an https: URL with a host; at most 16 are read.
 // At most ten problems are listed, the rest counted in one last problem. Extension tags are ignored. Problems are in
 // the result, never a failure.
-func ParseTLSRPT(record string) *TLSRPT {
-	r := &TLSRPT{RUA: []string{}, Errors: []string{}, Warnings: []string{}, Problems: []Problem{}}
+func ParseTLSRPT(record string) *TLSRPTRecord {
+	r := &TLSRPTRecord{RUA: []string{}, Errors: []string{}, Warnings: []string{}, Problems: []Problem{}}
 	r.Record, r.RecordTruncated = shownRecord(record)
 	f := r.findings().capped()
 	defer f.flush()

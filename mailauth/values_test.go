@@ -11,4 +11,5 @@ import (
 func TestValuesLists(t *testing.T) {
 	testutil.CheckValuesList(t, ".", "Code", Codes())
 	testutil.CheckValuesList(t, ".", "Severity", Severities())
+	testutil.CheckValuesList(t, ".", "RecordStatus", RecordStatuses())
 }

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/quiverkit/quiver/email"
+	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
 )
 
@@ -48,7 +48,7 @@ func hostileZone() string {
 	txt("_mta-sts.hostile", "v=STSv1; id=")
 	txt("_smtp._tls.hostile", "v=TLSRPTv1; rua=mailto:")
 	txt("default._bimi.hostile", "v=BIMI1; l=https://")
-	for _, sel := range email.DefaultDKIMSelectors() {
+	for _, sel := range mailauth.DefaultDKIMSelectors() {
 		txt(sel+"._domainkey.hostile", "v=DKIM1; k=rsa; p=")
 	}
 	return z.String()

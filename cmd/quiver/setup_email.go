@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/quiverkit/quiver/email"
+	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 )
 
@@ -40,7 +41,7 @@ func emailSetup(f *flags, c *config) {
 	bind(f, &c.Email.DNSBLZones, "dnsbl-zones", nil, "comma-separated DNSBL zones in which domain health looks up the MX addresses; default none (public DNSBLs refuse queries through large public resolvers: use your own resolver or a paid query service)")
 	bind(f, &c.MTASTSRoots, "mta-sts-roots", "", "PEM file of root certificates that MTA-STS policy hosts may also chain to, besides the system roots (a private CA)")
 	bind(f, &c.Email.MTASTS.Port, "mta-sts-port", 443, "HTTPS port of the MTA-STS policy hosts")
-	bind(f, &c.Email.MTASTS.Timeout, "mta-sts-timeout", email.DefaultMTASTSTimeout, "timeout of one MTA-STS policy fetch: connection, TLS and body")
+	bind(f, &c.Email.MTASTS.Timeout, "mta-sts-timeout", mailauth.DefaultMTASTSTimeout, "timeout of one MTA-STS policy fetch: connection, TLS and body")
 	bind(f, &c.Email.MTASTS.AllowLoopback, "mta-sts-allow-loopback", false, "let the MTA-STS policy fetch reach loopback addresses")
 	bind(f, &c.Email.MTASTS.AllowPrivateAddresses, "mta-sts-allow-private-addresses", false, "let the MTA-STS policy fetch reach loopback, private and other non-public addresses (internal deployments only: a domain could aim it at your network)")
 }

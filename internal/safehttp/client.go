@@ -82,6 +82,10 @@ func New(opts ...Option) *Client {
 	return &Client{o: o, dialer: d, transport: t}
 }
 
+// CloseIdleConnections closes the connections the client keeps open
+// for reuse: a client built for one fetch calls it when done.
+func (c *Client) CloseIdleConnections() { c.transport.CloseIdleConnections() }
+
 // Dialer returns the client's guarded dialer, for protocols other than
 // HTTP (TLS inspection, SMTP).
 func (c *Client) Dialer() *Dialer { return c.dialer }

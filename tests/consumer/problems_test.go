@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/resolver/resolvertest"
@@ -30,10 +29,6 @@ broken 300 DNSKEY 257 3 13 VdvmKNQqFxtUACDTwlBq7+2hq5j8NjVJKghgxCDkct2CzquIn4PhW
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := email.New(email.Config{Resolver: r})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
 	must := func(x any, err error) any {
 		t.Helper()
@@ -43,10 +38,10 @@ broken 300 DNSKEY 257 3 13 VdvmKNQqFxtUACDTwlBq7+2hq5j8NjVJKghgxCDkct2CzquIn4PhW
 		return x
 	}
 	for name, result := range map[string]any{
-		"CheckMTASTS":          must(v.CheckMTASTS(ctx, "broken.test")),
-		"CheckTLSRPT":          must(v.CheckTLSRPT(ctx, "broken.test")),
-		"CheckBIMI":            must(v.CheckBIMI(ctx, "broken.test")),
-		"CheckDKIM":            must(v.CheckDKIM(ctx, "broken.test", nil)),
+		"CheckMTASTS":          must(mailauth.CheckMTASTS(ctx, r, "broken.test", []string{"mx.broken.test"}, mailauth.MTASTSOptions{})),
+		"CheckTLSRPT":          must(mailauth.CheckTLSRPT(ctx, r, "broken.test")),
+		"CheckBIMI":            must(mailauth.CheckBIMI(ctx, r, "broken.test")),
+		"CheckDKIM":            must(mailauth.CheckDKIM(ctx, r, "broken.test", nil)),
 		"mailauth.ParseDMARC":  mailauth.ParseDMARC("v=DMARC1; p=sometimes"),
 		"mailauth.ParseDKIM":   mailauth.ParseDKIM("v=DKIM1; k=rsa; p=bm90IGEga2V5"),
 		"mailauth.ParseTLSRPT": mailauth.ParseTLSRPT("v=TLSRPTv1; rua=ftp://reports.example"),

@@ -1,4 +1,4 @@
-package email_test
+package mailauth_test
 
 import (
 	"context"
@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/internal/dnssectest"
+	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 )
 
@@ -22,10 +22,6 @@ func TestCheckDNSSECBogusFromUnbound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := email.New(email.Config{Resolver: r})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
 		domain string
 		bogus  []string
@@ -34,7 +30,7 @@ func TestCheckDNSSECBogusFromUnbound(t *testing.T) {
 		{"bogus.example", []string{"bogus.example MX", "bogus.example TXT"}},
 		{"expired.example", []string{"expired.example DNSKEY", "expired.example MX", "expired.example TXT", "_dmarc.expired.example TXT"}},
 	} {
-		d, err := v.CheckDNSSEC(context.Background(), tc.domain)
+		d, err := mailauth.CheckDNSSEC(context.Background(), r, tc.domain)
 		if err != nil {
 			t.Fatal(err)
 		}
