@@ -54,11 +54,12 @@ func abuseFlags(f *flags) *abuseConfig {
 	return &a
 }
 
-// apply checks the flags and sets them in cfg. With a memory budget and
+// apply checks the flags (handlerSettings puts them in the
+// httpapi.Config). With a memory budget and
 // no GOMEMLIMIT in the environment, the budget is also the Go runtime's
 // soft memory limit, so that the collector works harder before the
 // process outgrows it.
-func (a *abuseConfig) apply(cfg *httpapi.Config, logger *slog.Logger) error {
+func (a *abuseConfig) apply(logger *slog.Logger) error {
 	for _, p := range a.trustedProxies {
 		if _, err := netip.ParsePrefix(p); err == nil {
 			continue
@@ -70,16 +71,6 @@ func (a *abuseConfig) apply(cfg *httpapi.Config, logger *slog.Logger) error {
 	if a.authMaxAddresses < 0 {
 		return usageError{fmt.Errorf("-auth-failure-max-addresses %d: must not be negative", a.authMaxAddresses)}
 	}
-	cfg.MemoryBudget = a.memoryBudget
-	cfg.KeyMemoryBudget = a.keyMemoryBudget
-	cfg.HeavySlots = a.heavySlots
-	cfg.SlowWriteTimeout = a.slowWriteTimeout
-	cfg.AuthFailureBurst = a.authBurst
-	cfg.AuthFailureRate = a.authRate
-	cfg.AuthFailurePrefixBurst = a.authPrefixBurst
-	cfg.AuthFailurePrefixRate = a.authPrefixRate
-	cfg.AuthFailureMaxAddresses = a.authMaxAddresses
-	cfg.TrustedProxies = a.trustedProxies
 	if a.memoryBudget > 0 && strings.TrimSpace(a.getenv("GOMEMLIMIT")) == "" {
 		debug.SetMemoryLimit(a.memoryBudget)
 		logger.Info("Go memory limit set to the memory budget", "bytes", a.memoryBudget)

@@ -87,11 +87,8 @@ func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, svc *servi
 			return usageError{fmt.Errorf("%s must not be 0: a negative value sets no bound", q.name)}
 		}
 	}
-	jcfg := jobs.Config{
-		Verifier: v, TTL: jc.ttl, ClaimIdle: jc.claimIdle, MaxRows: jc.maxRows, MaxBytes: jc.maxBytes, MaxMemory: jc.maxMemory,
-		MaxOwnerRowsInFlight: jc.keyInFlight, MaxOwnerRowsStored: jc.keyStored, MaxOwnerJobsStored: jc.keyJobs, StoreRetry: jc.storeRetry, CPUs: jc.cpus,
-		Workers: max(jc.workers, 1), Logger: logger, Metrics: cfg.Metrics,
-	}
+	jcfg := jc.config()
+	jcfg.Verifier, jcfg.Logger, jcfg.Metrics = v, logger, cfg.Metrics
 	if rc.client != nil { // a nil *redis.Client in the interface would not be nil
 		jcfg.Redis = rc.client
 		jcfg.Prefix = rc.prefix + "jobs:"
@@ -120,6 +117,17 @@ func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, svc *servi
 	}
 	logger.Info("bulk job workers started", "workers", jc.workers, "queue", where)
 	return nil
+}
+
+// config is the jobs.Config of the flags, before the verifier, Redis,
+// logger and metrics are set in it. With -workers 0 the Manager serves
+// the routes and Run is not called, so its Workers is the default.
+func (jc *jobsConfig) config() jobs.Config {
+	return jobs.Config{
+		TTL: jc.ttl, ClaimIdle: jc.claimIdle, MaxRows: jc.maxRows, MaxBytes: jc.maxBytes, MaxMemory: jc.maxMemory,
+		MaxOwnerRowsInFlight: jc.keyInFlight, MaxOwnerRowsStored: jc.keyStored, MaxOwnerJobsStored: jc.keyJobs,
+		StoreRetry: jc.storeRetry, CPUs: jc.cpus, Workers: max(jc.workers, 1),
+	}
 }
 
 // wait waits for the workers to stop once ctx has ended: a chunk in hand

@@ -142,17 +142,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if generated {
 		sc.keys = []string{newKey()}
 	}
-	cfg := httpapi.Config{
-		Keys:           secretKeys(sc.keys),
-		Hosts:          sc.hosts,
-		RatePerSecond:  sc.rate,
-		Burst:          sc.burst,
-		MaxBodyBytes:   sc.maxBody,
-		RequestTimeout: sc.requestTimeout,
-		DisableDocs:    sc.noDocs,
-		Logger:         logger,
-	}
-	if err := st.abuse.apply(&cfg, logger); err != nil {
+	cfg := handlerSettings(st)
+	cfg.Logger = logger
+	if err := st.abuse.apply(logger); err != nil {
 		return err
 	}
 	// operations: the metrics and Redis come first, for the services to
@@ -202,6 +194,32 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}, generated, logger, stdout)
+}
+
+// handlerSettings is the httpapi.Config of the server and abuse-limit
+// flags, before the services, limiter, metrics and jobs are built into
+// it.
+func handlerSettings(st *settings) httpapi.Config {
+	sc, a := &st.server, st.abuse
+	return httpapi.Config{
+		Keys:                    secretKeys(sc.keys),
+		Hosts:                   sc.hosts,
+		RatePerSecond:           sc.rate,
+		Burst:                   sc.burst,
+		MaxBodyBytes:            sc.maxBody,
+		RequestTimeout:          sc.requestTimeout,
+		DisableDocs:             sc.noDocs,
+		MemoryBudget:            a.memoryBudget,
+		KeyMemoryBudget:         a.keyMemoryBudget,
+		HeavySlots:              a.heavySlots,
+		SlowWriteTimeout:        a.slowWriteTimeout,
+		AuthFailureBurst:        a.authBurst,
+		AuthFailureRate:         a.authRate,
+		AuthFailurePrefixBurst:  a.authPrefixBurst,
+		AuthFailurePrefixRate:   a.authPrefixRate,
+		AuthFailureMaxAddresses: a.authMaxAddresses,
+		TrustedProxies:          a.trustedProxies,
+	}
 }
 
 // serve listens on -addr, says where with a curl command when the key was

@@ -179,7 +179,7 @@ func (s *services) Verifier(concurrency int) (*email.Verifier, error) {
 // emailConfig is the email.Config of the flags, on the shared resolver
 // and lists.
 func (s *services) emailConfig(concurrency int) (email.Config, error) {
-	ec := s.cfg.Email
+	ec := s.cfg.emailSettings(concurrency)
 	var err error
 	if ec.Resolver, err = s.Resolver(); err != nil {
 		return ec, err
@@ -187,14 +187,23 @@ func (s *services) emailConfig(concurrency int) (email.Config, error) {
 	if ec.Lists, err = s.Lists(); err != nil {
 		return ec, err
 	}
-	ec.Concurrency = concurrency
-	ec.SMTP.ConnectTimeout = ec.SMTP.StepTimeout
 	if path := s.cfg.MTASTSRoots; path != "" {
 		if ec.MTASTS.RootCAs, err = rootsFile(path); err != nil {
 			return ec, fmt.Errorf("%s: %w", flagName("mta-sts-roots"), err)
 		}
 	}
 	return ec, nil
+}
+
+// emailSettings is the email.Config of the flags for a verifier checking
+// concurrency domains or rows at once, before the resolver, lists and
+// MTA-STS roots are built into it. -smtp-timeout bounds the connection
+// as well as each command.
+func (c *config) emailSettings(concurrency int) email.Config {
+	ec := c.Email
+	ec.Concurrency = concurrency
+	ec.SMTP.ConnectTimeout = ec.SMTP.StepTimeout
+	return ec
 }
 
 // WebCheck returns the web and domain checker.

@@ -63,32 +63,27 @@ func contentSetup(f *flags, c *config) {
 // settings; the zero llm.Config without a provider. It makes no network
 // call: the clients connect on their first request.
 func (c llmConfig) build(ctx context.Context, d *deps) (llm.Config, error) {
-	var st llm.Config
 	if !c.bound {
-		return st, nil
+		return llm.Config{}, nil
 	}
 	if c.timeout < 0 || c.attempts < 1 {
-		return st, fmt.Errorf("%s must not be negative and %s must be at least 1", flagName("llm-timeout"), flagName("llm-max-attempts"))
+		return llm.Config{}, fmt.Errorf("%s must not be negative and %s must be at least 1", flagName("llm-timeout"), flagName("llm-max-attempts"))
 	}
-	prices, err := parsePrices(c.prices)
+	st, err := c.settings()
 	if err != nil {
-		return st, err
+		return llm.Config{}, err
 	}
 	provider := strings.ToLower(strings.TrimSpace(c.provider))
 	if provider == "" {
 		if c.model != "" || c.baseURL != "" || c.key != "" {
-			return st, fmt.Errorf("QUIVER_LLM_MODEL, QUIVER_LLM_API_KEY or QUIVER_LLM_BASE_URL is set but QUIVER_LLM_PROVIDER is not")
+			return llm.Config{}, fmt.Errorf("QUIVER_LLM_MODEL, QUIVER_LLM_API_KEY or QUIVER_LLM_BASE_URL is set but QUIVER_LLM_PROVIDER is not")
 		}
-		return st, nil
+		return llm.Config{}, nil
 	}
-	def, ok := defaultModels[provider]
-	if !ok {
+	if _, ok := defaultModels[provider]; !ok {
 		return st, fmt.Errorf("QUIVER_LLM_PROVIDER=%q: must be openai, anthropic, ollama or googleai", c.provider)
 	}
-	name := c.model
-	if name == "" {
-		name = def
-	}
+	name := st.Name
 	if c.baseURL != "" {
 		u, err := url.Parse(c.baseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -147,8 +142,23 @@ func (c llmConfig) build(ctx context.Context, d *deps) (llm.Config, error) {
 	if err != nil {
 		return st, fmt.Errorf("%s client: %w", provider, err)
 	}
+	st.Model = m
+	return st, nil
+}
+
+// settings is the llm.Config of the flags, before the model is built
+// into it: its name (the -llm-model or the provider's default), prices,
+// timeout, attempts and JSON mode.
+func (c llmConfig) settings() (llm.Config, error) {
+	prices, err := parsePrices(c.prices)
+	if err != nil {
+		return llm.Config{}, err
+	}
+	name := c.model
+	if name == "" {
+		name = defaultModels[strings.ToLower(strings.TrimSpace(c.provider))]
+	}
 	return llm.Config{
-		Model:           m,
 		Name:            name,
 		Prices:          prices,
 		Timeout:         c.timeout,
