@@ -65,11 +65,11 @@ func (a *abuseConfig) apply(logger *slog.Logger) error {
 			continue
 		}
 		if _, err := netip.ParseAddr(p); err != nil {
-			return usageError{fmt.Errorf("-trusted-proxies %q: not an IP address or CIDR prefix", p)}
+			return usageError{fmt.Errorf("%s %q: not an IP address or CIDR prefix", flagName("trusted-proxies"), p)}
 		}
 	}
 	if a.authMaxAddresses < 0 {
-		return usageError{fmt.Errorf("-auth-failure-max-addresses %d: must not be negative", a.authMaxAddresses)}
+		return usageError{fmt.Errorf("%s %d: must not be negative", flagName("auth-failure-max-addresses"), a.authMaxAddresses)}
 	}
 	if a.memoryBudget > 0 && strings.TrimSpace(a.getenv("GOMEMLIMIT")) == "" {
 		debug.SetMemoryLimit(a.memoryBudget)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"runtime"
@@ -63,13 +62,13 @@ func jobsFlags(f *flags) *jobsConfig {
 // workers; stop ends them.
 func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, svc *services, rc *redisConfig, logger *slog.Logger) error {
 	if jc.workers < 0 {
-		return usageError{errors.New("-workers must not be negative")}
+		return usageError{fmt.Errorf("%s must not be negative", flagName("workers"))}
 	}
 	if jc.concurrency <= 0 {
-		return usageError{errors.New("-job-concurrency must be positive")}
+		return usageError{fmt.Errorf("%s must be positive", flagName("job-concurrency"))}
 	}
 	if jc.cpus <= 0 {
-		return usageError{errors.New("-job-cpus must be positive")}
+		return usageError{fmt.Errorf("%s must be positive", flagName("job-cpus"))}
 	}
 	if rc.client == nil && jc.workers == 0 {
 		logger.Info("bulk jobs are off: -workers 0 without -redis-url leaves no one to run them")
@@ -82,9 +81,9 @@ func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, svc *servi
 	for _, q := range []struct {
 		name string
 		v    int
-	}{{"-job-key-rows-in-flight", jc.keyInFlight}, {"-job-key-rows-stored", jc.keyStored}, {"-job-key-jobs", jc.keyJobs}} {
+	}{{"job-key-rows-in-flight", jc.keyInFlight}, {"job-key-rows-stored", jc.keyStored}, {"job-key-jobs", jc.keyJobs}} {
 		if q.v == 0 {
-			return usageError{fmt.Errorf("%s must not be 0: a negative value sets no bound", q.name)}
+			return usageError{fmt.Errorf("%s must not be 0: a negative value sets no bound", flagName(q.name))}
 		}
 	}
 	jcfg := jc.config()
@@ -98,7 +97,7 @@ func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, svc *servi
 	}
 	jc.m, err = jobs.New(jcfg)
 	if err != nil {
-		return usageError{err}
+		return flagsErr("Jobs", "bulk jobs", err)
 	}
 	cfg.Jobs = jc.m
 	jc.done = make(chan struct{})

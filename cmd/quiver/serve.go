@@ -183,7 +183,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	defer st.metrics.stop()
 	api, err := httpapi.New(cfg)
 	if err != nil {
-		return err
+		return flagsErr("HTTP", "server settings", err)
 	}
 	return serve(ctx, sc, &http.Server{
 		Handler:           st.metrics.handler(api), // operations: /metrics on this listener

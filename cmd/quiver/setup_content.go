@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -76,19 +75,19 @@ func (c llmConfig) build(ctx context.Context, d *deps) (llm.Config, error) {
 	provider := strings.ToLower(strings.TrimSpace(c.provider))
 	if provider == "" {
 		if c.model != "" || c.baseURL != "" || c.key != "" {
-			return llm.Config{}, fmt.Errorf("QUIVER_LLM_MODEL, QUIVER_LLM_API_KEY or QUIVER_LLM_BASE_URL is set but QUIVER_LLM_PROVIDER is not")
+			return llm.Config{}, fmt.Errorf("%s, %s or %s is set but %s is not", flagName("llm-model"), flagName("llm-api-key"), flagName("llm-base-url"), flagName("llm-provider"))
 		}
 		return llm.Config{}, nil
 	}
 	if _, ok := defaultModels[provider]; !ok {
-		return st, fmt.Errorf("QUIVER_LLM_PROVIDER=%q: must be openai, anthropic, ollama or googleai", c.provider)
+		return st, fmt.Errorf("%s %q: must be openai, anthropic, ollama or googleai", flagName("llm-provider"), c.provider)
 	}
 	name := st.Name
 	if c.baseURL != "" {
 		u, err := url.Parse(c.baseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			// Not quoted: it may carry a password.
-			return st, errors.New("QUIVER_LLM_BASE_URL: must be an absolute http or https URL")
+			return st, fmt.Errorf("%s: must be an absolute http or https URL", flagName("llm-base-url"))
 		}
 	}
 	// The transport records the provider's status codes and Retry-After
@@ -175,12 +174,12 @@ func parsePrices(entries []string) (llm.Prices, error) {
 		name, pair, ok := strings.Cut(e, "=")
 		in, out, ok2 := strings.Cut(pair, "/")
 		if !ok || !ok2 || strings.TrimSpace(name) == "" {
-			return nil, fmt.Errorf("QUIVER_LLM_PRICES entry %q: want model=input/output", e)
+			return nil, fmt.Errorf("%s entry %q: want model=input/output", flagName("llm-prices"), e)
 		}
 		pi, err1 := strconv.ParseFloat(strings.TrimSpace(in), 64)
 		po, err2 := strconv.ParseFloat(strings.TrimSpace(out), 64)
 		if err1 != nil || err2 != nil || pi < 0 || po < 0 {
-			return nil, fmt.Errorf("QUIVER_LLM_PRICES entry %q: prices must be non-negative numbers", e)
+			return nil, fmt.Errorf("%s entry %q: prices must be non-negative numbers", flagName("llm-prices"), e)
 		}
 		prices[strings.TrimSpace(name)] = llm.Price{Input: pi, Output: po}
 	}

@@ -127,13 +127,13 @@ func NewApify(cfg ApifyConfig) (*Apify, error) {
 		cfg.Actor = DefaultApifyActor
 	}
 	if cfg.Timeout < 0 || cfg.Timeout > 300*time.Second {
-		return nil, invalidConfig("the Apify provider's Timeout must be at most 300s")
+		return nil, invalidConfig("Timeout must be at most 300s: the Apify provider waits no longer for an actor run")
 	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = DefaultApifyTimeout
 	}
 	if cfg.RunItems < 0 || cfg.RunItems > maxApifyRunItems {
-		return nil, invalidConfig("the Apify provider's RunItems must be between 1 and %d", maxApifyRunItems)
+		return nil, invalidConfig("RunItems must be between 1 and %d (the Apify provider)", maxApifyRunItems)
 	}
 	if cfg.RunItems == 0 {
 		cfg.RunItems = DefaultApifyRunItems
