@@ -68,6 +68,9 @@ func (a *abuseConfig) apply(logger *slog.Logger) error {
 			return usageError{fmt.Errorf("%s %q: not an IP address or CIDR prefix", flagName("trusted-proxies"), p)}
 		}
 	}
+	if a.heavySlots < 0 {
+		return usageError{fmt.Errorf("%s %d: must not be negative (0: the cores less one)", flagName("heavy-slots"), a.heavySlots)}
+	}
 	if a.authMaxAddresses < 0 {
 		return usageError{fmt.Errorf("%s %d: must not be negative", flagName("auth-failure-max-addresses"), a.authMaxAddresses)}
 	}

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quiverkit/quiver/email"
 	"github.com/quiverkit/quiver/internal/cfgerr"
@@ -49,10 +51,22 @@ func TestServeSettingsRefuseWhatCannotWork(t *testing.T) {
 		{append(apify, "-photosocial-apify-timeout", "400s"), "photosocial-apify-timeout"},
 		{append(apify, "-photosocial-apify-run-items", "5000"), "photosocial-apify-run-items"},
 		{[]string{"-smtp-port", "70000"}, "smtp-port"},
+		// No silent fallbacks.
+		{[]string{"-heavy-slots", "-1"}, "heavy-slots"},
+		{[]string{"-request-timeout", "500s", "-write-timeout", "120s"}, "request-timeout"},
+		{[]string{"-llm-provider", "openai"}, "llm-api-key"},
+		{[]string{"-llm-provider", "anthropic", "-llm-base-url", "http://127.0.0.1:9"}, "llm-api-key"},
+		{[]string{"-microblog-api-key", "k"}, "microblog-provider"},
+		{[]string{"-microblog-file", "export.jsonl"}, "microblog-provider"},
+		{[]string{"-photosocial-sample"}, "photosocial-provider"},
+		{[]string{"-photosocial-graph-token", "t"}, "photosocial-provider"},
 		{[]string{"-dnsbl-zones", "not a zone"}, "dnsbl-zones"},
 	} {
 		args := append([]string{"-addr", "127.0.0.1:0", "-api-keys", "k", "-dns-servers", "127.0.0.1"}, tc.args...)
-		err := run(t.Context(), args, func(string) string { return "" }, io.Discard)
+		// A setting let through serves until ctx ends, then err is nil.
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		err := run(ctx, args, func(string) string { return "" }, io.Discard)
+		cancel()
 		if err == nil || !strings.Contains(err.Error(), flagName(tc.flag)) {
 			t.Errorf("%q: err = %v; want it to name %s", tc.args, err, flagName(tc.flag))
 		}

@@ -138,6 +138,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	default:
 		return usageError{fmt.Errorf("%s %q: want text or json", flagName("log-format"), sc.logFormat)}
 	}
+	if sc.requestTimeout > 0 && sc.writeTimeout > 0 && sc.requestTimeout >= sc.writeTimeout {
+		return usageError{fmt.Errorf("%s %v must be below %s %v: a request past -write-timeout loses its answer", flagName("request-timeout"), sc.requestTimeout, flagName("write-timeout"), sc.writeTimeout)}
+	}
 	generated := len(sc.keys) == 0
 	if generated {
 		sc.keys = []string{newKey()}

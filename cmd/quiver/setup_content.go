@@ -50,7 +50,7 @@ func contentSetup(f *flags, c *config) {
 	c.LLM.bound = true
 	bind(f, &c.LLM.provider, "llm-provider", "", "language model provider: openai (and OpenAI-compatible servers), anthropic, ollama or googleai; none: summarize and meta-tags use the extractive engine, the other AI routes answer 503")
 	bind(f, &c.LLM.model, "llm-model", "", "model name; default gpt-4o-mini, claude-3-5-haiku-latest, llama3.2 or gemini-2.0-flash by provider")
-	bind(f, &c.LLM.key, "llm-api-key", "", "provider API key; default the provider's own variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_API_KEY)")
+	bind(f, &c.LLM.key, "llm-api-key", "", "provider API key, needed by openai (unless -llm-base-url names a compatible server), anthropic and googleai; the providers' own variables (OPENAI_API_KEY, ...) are not read")
 	bind(f, &c.LLM.baseURL, "llm-base-url", "", "provider base URL, e.g. http://localhost:8000/v1 for vLLM, LM Studio or llama.cpp with provider openai, http://localhost:11434 for ollama")
 	bind(f, &c.LLM.prices, "llm-prices", nil, "price overrides in USD per million tokens, comma-separated model=input/output, e.g. gpt-4o-mini=0.15/0.60")
 	bind(f, &c.LLM.timeout, "llm-timeout", 50*time.Second, "time limit of one call to the model; an answer that breaks its contract is asked again once")
@@ -81,6 +81,12 @@ func (c llmConfig) build(ctx context.Context, d *deps) (llm.Config, error) {
 	}
 	if _, ok := defaultModels[provider]; !ok {
 		return st, fmt.Errorf("%s %q: must be openai, anthropic, ollama or googleai", flagName("llm-provider"), c.provider)
+	}
+	// The key comes from -llm-api-key alone: the clients would otherwise
+	// read their own variable (OPENAI_API_KEY, ...), a second source
+	// that neither -help nor an error would name.
+	if c.key == "" && provider != "ollama" && (provider != "openai" || c.baseURL == "") {
+		return st, fmt.Errorf("%s %s needs %s", flagName("llm-provider"), provider, flagName("llm-api-key"))
 	}
 	name := st.Name
 	if c.baseURL != "" {

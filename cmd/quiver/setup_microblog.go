@@ -43,6 +43,9 @@ func (c microblogConfig) provider(d *deps) (microblog.Provider, error) {
 	}
 	switch kind {
 	case "":
+		if key != "" || baseURL != "" || c.File != "" {
+			return nil, fmt.Errorf("%s, %s or %s is set but %s is not", flagName("microblog-api-key"), flagName("microblog-base-url"), flagName("microblog-file"), flagName("microblog-provider"))
+		}
 		return nil, nil
 	case "twitterapi":
 		if err := needKey(kind); err != nil {

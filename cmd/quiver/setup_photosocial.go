@@ -41,6 +41,11 @@ func (c photosocialConfig) provider(d *deps) (photosocial.Provider, error) {
 	graph, apify, files := c.Graph, c.Apify, c.Files
 	switch c.Provider {
 	case "":
+		if graph.Token != "" || graph.UserID != "" || apify.Token != "" || len(files) > 0 || c.Sample {
+			return nil, fmt.Errorf("%s, %s, %s, %s or %s is set but %s is not",
+				flagName("photosocial-graph-token"), flagName("photosocial-graph-user-id"), flagName("photosocial-apify-token"),
+				flagName("photosocial-file"), flagName("photosocial-sample"), flagName("photosocial-provider"))
+		}
 		return nil, nil
 	case "graph":
 		if graph.Token == "" || graph.UserID == "" {
