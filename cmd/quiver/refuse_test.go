@@ -85,3 +85,15 @@ func TestFlagsErrByField(t *testing.T) {
 		t.Error("the error no longer wraps email.ErrInvalidConfig")
 	}
 }
+
+// Unset, -dns-timeout and -dns-attempts leave the resolver its defaults:
+// those of /etc/resolv.conf when -dns-servers is not set.
+func TestDNSDefaultsAreTheResolvers(t *testing.T) {
+	st, err := parseServe(nil, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dc := st.services.DNS; dc.Timeout != 0 || dc.Attempts != 0 {
+		t.Errorf("resolver.Config Timeout %v, Attempts %d; want 0 and 0, the resolver's defaults", dc.Timeout, dc.Attempts)
+	}
+}
