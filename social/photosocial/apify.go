@@ -237,7 +237,7 @@ func (a *Apify) classify(status int, body []byte) error {
 	json.Unmarshal(body, &ae)
 	switch {
 	case status == http.StatusNotFound:
-		return envelope.Errorf(envelope.CodeUpstreamError, "the Apify actor %q was not found: check QUIVER_PHOTOSOCIAL_APIFY_ACTOR", a.actor)
+		return envelope.Errorf(envelope.CodeUpstreamError, "the Apify actor %q was not found: check the configured actor's name", a.actor)
 	case status == http.StatusRequestTimeout || ae.Error.Type == "run-timeout-exceeded":
 		return envelope.Errorf(envelope.CodeUpstreamTimeout, "the Apify actor run did not finish within %s", a.timeout)
 	case status == http.StatusPaymentRequired:
