@@ -221,7 +221,7 @@ func TestWithoutModelTheOthersAreUnavailable(t *testing.T) {
 	for name, call := range calls {
 		err := call()
 		e := envelope.From(err)
-		if e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "QUIVER_LLM_PROVIDER") {
+		if e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "configure a language model") {
 			t.Errorf("%s: err = %v, want SERVICE_UNAVAILABLE saying how to configure a provider", name, err)
 		}
 		// The Go setting is for Go callers: in the error's text, not in

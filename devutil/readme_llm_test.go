@@ -105,7 +105,7 @@ func TestReadmeGeneratorWithoutPolish(t *testing.T) {
 	// Polish without a model is SERVICE_UNAVAILABLE.
 	_, _, err = newReadmeGenerator(t, llm.Config{}).Generate(context.Background(), polishRequest)
 	var e *envelope.Error
-	if !errors.As(err, &e) || e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "QUIVER_LLM_PROVIDER") {
+	if !errors.As(err, &e) || e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "configure a language model") {
 		t.Errorf("err = %v", err)
 	}
 }

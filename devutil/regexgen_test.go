@@ -124,8 +124,8 @@ func TestRegexGenerateWithoutModel(t *testing.T) {
 	for _, desc := range []string{"gmail addresses only", "email or phone", "a date", "phone number", "palindromes"} {
 		_, _, err := newRegexGenerator(t, devutil.Config{}).Generate(context.Background(), devutil.RegexGenerateRequest{Description: desc})
 		var e *envelope.Error
-		if !errors.As(err, &e) || e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "QUIVER_LLM_PROVIDER") {
-			t.Errorf("%q: err = %v, want SERVICE_UNAVAILABLE naming QUIVER_LLM_PROVIDER", desc, err)
+		if !errors.As(err, &e) || e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "configure a language model") {
+			t.Errorf("%q: err = %v, want SERVICE_UNAVAILABLE saying to configure a language model", desc, err)
 		}
 	}
 }

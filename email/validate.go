@@ -7,6 +7,7 @@ import (
 	"net"
 	"strings"
 
+	"github.com/quiverkit/quiver/internal/cfgerr"
 	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/resolver"
 )
@@ -89,22 +90,22 @@ type Verifier struct {
 // not a domain or more than MaxDNSBLZones names. New does no I/O.
 func New(cfg Config) (*Verifier, error) {
 	if p := cfg.SMTP.Port; p > 65535 {
-		return nil, fmt.Errorf("%w: SMTP.Port %d is over 65535", ErrInvalidConfig, p)
+		return nil, cfgerr.New(ErrInvalidConfig, fmt.Sprintf("SMTP.Port %d is over 65535", p))
 	}
 	if strings.ContainsAny(cfg.SMTP.HeloName, "\r\n\t ") {
-		return nil, fmt.Errorf("%w: SMTP.HeloName holds a line break or a space", ErrInvalidConfig)
+		return nil, cfgerr.New(ErrInvalidConfig, "SMTP.HeloName holds a line break or a space")
 	}
 	if strings.ContainsAny(cfg.SMTP.MailFrom, "\r\n\t ") {
-		return nil, fmt.Errorf("%w: SMTP.MailFrom holds a line break or a space", ErrInvalidConfig)
+		return nil, cfgerr.New(ErrInvalidConfig, "SMTP.MailFrom holds a line break or a space")
 	}
 	if p := cfg.MTASTS.Port; p < 0 || p > 65535 {
-		return nil, fmt.Errorf("%w: MTASTS.Port %d is not 0 to 65535", ErrInvalidConfig, p)
+		return nil, cfgerr.New(ErrInvalidConfig, fmt.Sprintf("MTASTS.Port %d is not 0 to 65535", p))
 	}
 	v := &Verifier{cfg: cfg}
 	if cfg.SMTP.Proxy != "" {
 		d, err := proxyDialer(cfg.SMTP.withDefaults())
 		if err != nil {
-			return nil, fmt.Errorf("%w: SMTP.Proxy %v", ErrInvalidConfig, err)
+			return nil, cfgerr.New(ErrInvalidConfig, fmt.Sprintf("SMTP.Proxy %v", err))
 		}
 		v.proxyDial = d
 	}
@@ -112,7 +113,7 @@ func New(cfg Config) (*Verifier, error) {
 	v.pace = newPacer(o.HostConnections, o.HostInterval)
 	zones, err := dnsblZones(cfg.DNSBLZones)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
+		return nil, cfgerr.New(ErrInvalidConfig, err.Error()) // it starts with DNSBLZones
 	}
 	v.dnsbl = zones
 	return v, nil

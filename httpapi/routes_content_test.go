@@ -298,7 +298,7 @@ func TestContentWithoutProvider(t *testing.T) {
 	} {
 		rec, res := postContent(t, h, path, body)
 		if rec.Code != http.StatusServiceUnavailable || res.Error.Code != "SERVICE_UNAVAILABLE" ||
-			!strings.Contains(res.Error.Message, "QUIVER_LLM_PROVIDER") {
+			!strings.Contains(res.Error.Message, "configure a language model") {
 			t.Errorf("%s: %d %s; want 503 saying how to configure a provider", path, rec.Code, rec.Body)
 		}
 		if res.Meta.Model != nil {

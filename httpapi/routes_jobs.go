@@ -35,7 +35,7 @@ func (s *server) jobsRoutes() []route {
 		// The Go setting is the cause, for Go callers and the logs; the
 		// message speaks to the HTTP caller and the server's operator.
 		return envelope.Wrap(envelope.CodeServiceUnavailable, errors.New("httpapi.Config.Jobs is nil"),
-			"bulk jobs are not configured on this server (quiver serve runs them with -workers, sharing them through -redis-url)")
+			"bulk jobs are not configured on this server")
 	}
 	owner := func(r *http.Request) string {
 		ri := info(r.Context())

@@ -232,7 +232,7 @@ func TestMicroblogNotConfigured(t *testing.T) {
 		"/v1/microblog/thread?tweet_id=1",
 	} {
 		rec, env := microblogGet(t, h, target)
-		if rec.Code != 503 || env.Error == nil || env.Error.Code != "SERVICE_UNAVAILABLE" || !strings.Contains(env.Error.Message, "QUIVER_MICROBLOG_PROVIDER") {
+		if rec.Code != 503 || env.Error == nil || env.Error.Code != "SERVICE_UNAVAILABLE" || !strings.Contains(env.Error.Message, "configure a data provider") {
 			t.Errorf("%s: %d %+v", target, rec.Code, env.Error)
 		}
 	}

@@ -168,7 +168,7 @@ func TestPhotosocialApifyRateLimit(t *testing.T) {
 func TestPhotosocialNotConfigured(t *testing.T) {
 	h := mustNew(t, httpapi.Config{Keys: []secret.String{"k"}})
 	res, env := callJSON(t, h, http.MethodGet, "/v1/photosocial/profile?username=x", "")
-	if res.StatusCode != 503 || !strings.Contains(env.Error.Message, "QUIVER_PHOTOSOCIAL_PROVIDER") {
+	if res.StatusCode != 503 || !strings.Contains(env.Error.Message, "configure a data provider") {
 		t.Errorf("status %d, error %+v", res.StatusCode, env.Error)
 	}
 	h = mustNew(t, httpapi.Config{Keys: []secret.String{"k"}, Photosocial: photosocialT(t, photosocial.Sample(), llm.Config{})})

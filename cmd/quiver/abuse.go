@@ -54,32 +54,26 @@ func abuseFlags(f *flags) *abuseConfig {
 	return &a
 }
 
-// apply checks the flags and sets them in cfg. With a memory budget and
+// apply checks the flags (handlerSettings puts them in the
+// httpapi.Config). With a memory budget and
 // no GOMEMLIMIT in the environment, the budget is also the Go runtime's
 // soft memory limit, so that the collector works harder before the
 // process outgrows it.
-func (a *abuseConfig) apply(cfg *httpapi.Config, logger *slog.Logger) error {
+func (a *abuseConfig) apply(logger *slog.Logger) error {
 	for _, p := range a.trustedProxies {
 		if _, err := netip.ParsePrefix(p); err == nil {
 			continue
 		}
 		if _, err := netip.ParseAddr(p); err != nil {
-			return usageError{fmt.Errorf("-trusted-proxies %q: not an IP address or CIDR prefix", p)}
+			return usageError{fmt.Errorf("%s %q: not an IP address or CIDR prefix", flagName("trusted-proxies"), p)}
 		}
 	}
-	if a.authMaxAddresses < 0 {
-		return usageError{fmt.Errorf("-auth-failure-max-addresses %d: must not be negative", a.authMaxAddresses)}
+	if a.heavySlots < 0 {
+		return usageError{fmt.Errorf("%s %d: must not be negative (0: the cores less one)", flagName("heavy-slots"), a.heavySlots)}
 	}
-	cfg.MemoryBudget = a.memoryBudget
-	cfg.KeyMemoryBudget = a.keyMemoryBudget
-	cfg.HeavySlots = a.heavySlots
-	cfg.SlowWriteTimeout = a.slowWriteTimeout
-	cfg.AuthFailureBurst = a.authBurst
-	cfg.AuthFailureRate = a.authRate
-	cfg.AuthFailurePrefixBurst = a.authPrefixBurst
-	cfg.AuthFailurePrefixRate = a.authPrefixRate
-	cfg.AuthFailureMaxAddresses = a.authMaxAddresses
-	cfg.TrustedProxies = a.trustedProxies
+	if a.authMaxAddresses < 0 {
+		return usageError{fmt.Errorf("%s %d: must not be negative", flagName("auth-failure-max-addresses"), a.authMaxAddresses)}
+	}
 	if a.memoryBudget > 0 && strings.TrimSpace(a.getenv("GOMEMLIMIT")) == "" {
 		debug.SetMemoryLimit(a.memoryBudget)
 		logger.Info("Go memory limit set to the memory budget", "bytes", a.memoryBudget)

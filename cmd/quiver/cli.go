@@ -251,6 +251,11 @@ func (c *command) execute(ctx context.Context, env *cmdEnv, args []string) int {
 	result, passed, err := runIt(ctx, env, operands)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "quiver %s: %v\n", c.name, err)
+		if envelope.ErrorCode(err) == envelope.CodeServiceUnavailable {
+			for _, h := range unconfigured(f, &cfg) {
+				fmt.Fprintf(env.stderr, "quiver %s: %s is not set; docs/operations.md lists its settings\n", c.name, flagName(h))
+			}
+		}
 		var ue usageError
 		if errors.As(err, &ue) || envelope.ErrorCode(err) == envelope.CodeInvalidRequest {
 			return 2
@@ -367,4 +372,25 @@ func operandOrStdin(env *cmdEnv, args []string, what string) (string, error) {
 		return args[0], nil
 	}
 	return "", usageError{fmt.Errorf("want one %s, or none to read standard input; got %d arguments (quote a value with spaces)", what, len(args))}
+}
+
+// unconfigured returns the flags of f that choose a service (a model, a
+// data provider) and are not set in cfg: the packages' SERVICE_UNAVAILABLE
+// messages say what to configure in their own terms, and a command adds
+// which of its flags does it.
+func unconfigured(f *flags, cfg *config) []string {
+	var out []string
+	for _, c := range []struct {
+		name string
+		set  bool
+	}{
+		{"llm-provider", cfg.LLM.provider != ""},
+		{"microblog-provider", cfg.Microblog.Provider != ""},
+		{"photosocial-provider", cfg.Photosocial.Provider != ""},
+	} {
+		if !c.set && f.Lookup(c.name) != nil {
+			out = append(out, c.name)
+		}
+	}
+	return out
 }

@@ -344,7 +344,7 @@ func TestCLIMicroblog(t *testing.T) {
 	})
 	// Without a provider the operation cannot be done: exit 1.
 	runCLICases(t, nil, []cliCase{
-		{name: "no provider", args: []string{"microblog", "search", "golang"}, code: 1, stderrHas: "QUIVER_MICROBLOG_PROVIDER",
+		{name: "no provider", args: []string{"microblog", "search", "golang"}, code: 1, stderrHas: "-microblog-provider (QUIVER_MICROBLOG_PROVIDER) is not set",
 			lines: -1},
 	})
 }
@@ -359,7 +359,7 @@ func TestCLIPhotosocial(t *testing.T) {
 		{name: "place search is INVALID_REQUEST", args: []string{"photosocial", "search", "bakery", "-type", "place"}, code: 2,
 			stderrHas: "does not support place search"},
 		{name: "insights without a model fail", args: []string{"photosocial", "insights", "comments", "C-9VcYrWAAR"}, code: 1,
-			stderrHas: "QUIVER_LLM", lines: -1},
+			stderrHas: "-llm-provider (QUIVER_LLM_PROVIDER) is not set", lines: -1},
 	})
 	runCLICases(t, []string{"QUIVER_PHOTOSOCIAL_PROVIDER=graph"}, []cliCase{
 		{name: "provider misconfigured is bad usage", args: []string{"photosocial", "profile", "x"}, code: 2,

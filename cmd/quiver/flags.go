@@ -30,13 +30,24 @@ func flagName(name string) string {
 	return fmt.Sprintf("-%s (%s)", name, twin(name))
 }
 
+// flagValue are the types of the settings that bind binds: a []string
+// is comma-separated, and -help does not show the twin's value of a
+// secret.String.
+type flagValue interface {
+	string | []string | int | int64 | float64 | bool | time.Duration | secret.String
+}
+
 // bind is the one way a setting becomes a flag: it registers the flag
 // name, whose value goes to *p, with def as its default, and its
-// environment twin (see twin), which replaces def when set. T is one of
-// string, []string (comma-separated), int, int64, float64, bool,
-// time.Duration or secret.String (whose twin's value -help does not
-// show). Any other T is a mistake of the program, and panics.
-func bind[T any](f *flags, p *T, name string, def T, usage string) {
+// environment twin (see twin), which replaces def when set. A twin set
+// to the empty string counts as unset: it cannot clear a non-empty
+// default (give the flag "" instead).
+//
+// Command-local flags (the -server, -host and output flags of the
+// client commands) are not settings of a service: they are registered
+// with the flag package directly, and have no twin unless the command
+// documents one.
+func bind[T flagValue](f *flags, p *T, name string, def T, usage string) {
 	env := twin(name)
 	usage = fmt.Sprintf("%s (env %s)", usage, env)
 	*p = def
@@ -94,8 +105,6 @@ func bind[T any](f *flags, p *T, name string, def T, usage string) {
 			*p = d
 		}
 		f.DurationVar(p, name, *p, usage)
-	default:
-		panic(fmt.Sprintf("bind -%s: a %T cannot be a flag", name, p))
 	}
 }
 

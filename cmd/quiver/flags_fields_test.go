@@ -11,125 +11,65 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/quiverkit/quiver/devutil"
+	"github.com/quiverkit/quiver/email"
+	"github.com/quiverkit/quiver/email/jobs"
+	"github.com/quiverkit/quiver/httpapi"
+	"github.com/quiverkit/quiver/llm"
+	"github.com/quiverkit/quiver/resolver"
 	"github.com/quiverkit/quiver/secret"
+	"github.com/quiverkit/quiver/social/photosocial"
+	"github.com/quiverkit/quiver/webcheck"
 )
 
-// flagFields declares the field of settings that each flag of serve
-// fills, as a path of field names. Commands bind the same setups.
-var flagFields = map[string]string{
-	"addr":                            "server.addr",
-	"allow-loopback":                  "services.WebCheck.AllowLoopback",
-	"api-keys":                        "server.keys",
-	"auth-failure-burst":              "abuse.authBurst",
-	"auth-failure-max-addresses":      "abuse.authMaxAddresses",
-	"auth-failure-prefix-burst":       "abuse.authPrefixBurst",
-	"auth-failure-prefix-rate":        "abuse.authPrefixRate",
-	"auth-failure-rate":               "abuse.authRate",
-	"burst":                           "server.burst",
-	"check-timeout":                   "services.WebCheck.OperationTimeout",
-	"dns-attempts":                    "services.DNS.Attempts",
-	"dns-cache-size":                  "services.DNS.CacheSize",
-	"dns-dnssec-ok":                   "services.DNS.DNSSECOK",
-	"dns-max-in-flight":               "services.DNS.MaxInFlight",
-	"dns-max-ttl":                     "services.DNS.MaxTTL",
-	"dns-negative-ttl":                "services.DNS.NegativeTTL",
-	"dns-servers":                     "services.DNS.Servers",
-	"dns-timeout":                     "services.DNS.Timeout",
-	"dns-udp-size":                    "services.DNSUDPSize",
-	"dnsbl-zones":                     "services.Email.DNSBLZones",
-	"email-allow-domains":             "services.EmailAllowDomains",
-	"email-disposable-list":           "services.EmailDisposableList",
-	"fetch-max-bytes":                 "services.WebCheck.MaxBodyBytes",
-	"fetch-timeout":                   "services.WebCheck.Timeout",
-	"fetch-user-agent":                "services.WebCheck.UserAgent",
-	"heavy-slots":                     "abuse.heavySlots",
-	"hosts":                           "server.hosts",
-	"idle-timeout":                    "server.idleTimeout",
-	"job-claim-idle":                  "jobs.claimIdle",
-	"job-concurrency":                 "jobs.concurrency",
-	"job-cpus":                        "jobs.cpus",
-	"job-key-jobs":                    "jobs.keyJobs",
-	"job-key-rows-in-flight":          "jobs.keyInFlight",
-	"job-key-rows-stored":             "jobs.keyStored",
-	"job-max-bytes":                   "jobs.maxBytes",
-	"job-max-memory":                  "jobs.maxMemory",
-	"job-max-rows":                    "jobs.maxRows",
-	"job-store-retry":                 "jobs.storeRetry",
-	"job-ttl":                         "jobs.ttl",
-	"key-memory-budget":               "abuse.keyMemoryBudget",
-	"llm-api-key":                     "services.LLM.key",
-	"llm-base-url":                    "services.LLM.baseURL",
-	"llm-cache-ttl":                   "redis.llmTTL",
-	"llm-json-mode":                   "services.LLM.jsonMode",
-	"llm-max-attempts":                "services.LLM.attempts",
-	"llm-model":                       "services.LLM.model",
-	"llm-prices":                      "services.LLM.prices",
-	"llm-provider":                    "services.LLM.provider",
-	"llm-timeout":                     "services.LLM.timeout",
-	"log-format":                      "server.logFormat",
-	"max-body":                        "server.maxBody",
-	"memory-budget":                   "abuse.memoryBudget",
-	"metrics":                         "metrics.enabled",
-	"metrics-addr":                    "metrics.addr",
-	"microblog-api-key":               "services.Microblog.APIKey",
-	"microblog-base-url":              "services.Microblog.BaseURL",
-	"microblog-file":                  "services.Microblog.File",
-	"microblog-max-bytes":             "services.Microblog.MaxBytes",
-	"microblog-provider":              "services.Microblog.Provider",
-	"microblog-timeout":               "services.Microblog.Timeout",
-	"mta-sts-allow-loopback":          "services.Email.MTASTS.AllowLoopback",
-	"mta-sts-allow-private-addresses": "services.Email.MTASTS.AllowPrivateAddresses",
-	"mta-sts-port":                    "services.Email.MTASTS.Port",
-	"mta-sts-roots":                   "services.MTASTSRoots",
-	"mta-sts-timeout":                 "services.Email.MTASTS.Timeout",
-	"no-docs":                         "server.noDocs",
-	"photosocial-apify-actor":         "services.Photosocial.Apify.Actor",
-	"photosocial-apify-base-url":      "services.Photosocial.Apify.BaseURL",
-	"photosocial-apify-run-items":     "services.Photosocial.Apify.RunItems",
-	"photosocial-apify-timeout":       "services.Photosocial.Apify.Timeout",
-	"photosocial-apify-token":         "services.Photosocial.Apify.Token",
-	"photosocial-file":                "services.Photosocial.Files",
-	"photosocial-graph-api-version":   "services.Photosocial.Graph.APIVersion",
-	"photosocial-graph-base-url":      "services.Photosocial.Graph.BaseURL",
-	"photosocial-graph-token":         "services.Photosocial.Graph.Token",
-	"photosocial-graph-user-id":       "services.Photosocial.Graph.UserID",
-	"photosocial-provider":            "services.Photosocial.Provider",
-	"photosocial-sample":              "services.Photosocial.Sample",
-	"photosocial-timeout":             "services.Photosocial.Graph.Timeout",
-	"rate-limit":                      "server.rate",
-	"read-header-timeout":             "server.readHeaderTimeout",
-	"read-timeout":                    "server.readTimeout",
-	"redis-prefix":                    "redis.prefix",
-	"redis-timeout":                   "redis.timeout",
-	"redis-url":                       "redis.url",
-	"regex-match-timeout":             "services.Devutil.RegexMatchTimeout",
-	"request-timeout":                 "server.requestTimeout",
-	"safe-browsing-endpoint":          "services.SafeBrowsingEndpoint",
-	"safe-browsing-key":               "services.SafeBrowsingKey",
-	"shutdown-timeout":                "server.shutdownTimeout",
-	"slow-write-timeout":              "abuse.slowWriteTimeout",
-	"smtp-allow-private-addresses":    "services.Email.SMTP.AllowPrivateAddresses",
-	"smtp-helo":                       "services.Email.SMTP.HeloName",
-	"smtp-host-connections":           "services.Email.SMTP.HostConnections",
-	"smtp-host-interval":              "services.Email.SMTP.HostInterval",
-	"smtp-mail-from":                  "services.Email.SMTP.MailFrom",
-	"smtp-max-hosts":                  "services.Email.SMTP.MaxHosts",
-	"smtp-port":                       "services.Email.SMTP.Port",
-	"smtp-proxy":                      "services.Email.SMTP.Proxy",
-	"smtp-skip-catch-all":             "services.Email.SMTP.SkipCatchAll",
-	"smtp-timeout":                    "services.Email.SMTP.StepTimeout",
-	"trusted-proxies":                 "abuse.trustedProxies",
-	"upstream-cache-ttl":              "redis.upstreamTTL",
-	"workers":                         "jobs.workers",
-	"write-timeout":                   "server.writeTimeout",
+// built is what serve builds from its settings, before the services:
+// the Configs that flagFields' paths name.
+type built struct {
+	HTTP     httpapi.Config
+	Jobs     jobs.Config
+	DNS      resolver.Config
+	Email    email.Config
+	WebCheck webcheck.Config
+	Devutil  devutil.Config
+	LLM      llm.Config
+	Graph    photosocial.GraphConfig
+	Apify    photosocial.ApifyConfig
+	Cmd      *settings
 }
 
-// Every flag reaches the field it claims to, from the command line and
-// from its environment twin, and no other field: a distinctive value per
-// flag is compared with the field at the flag's declared path, and every
-// other field keeps its default.
+// build builds from st what serve hands the packages, with the
+// functions serve uses.
+func build(t *testing.T, st *settings) *built {
+	t.Helper()
+	dns, err := st.services.resolverConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lc, err := st.services.LLM.settings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &built{
+		HTTP:     handlerSettings(st),
+		Jobs:     st.jobs.config(),
+		DNS:      dns,
+		Email:    st.services.emailSettings(st.services.Email.Concurrency),
+		WebCheck: st.services.WebCheck,
+		Devutil:  st.services.Devutil,
+		LLM:      lc,
+		Graph:    st.services.Photosocial.Graph,
+		Apify:    st.services.Photosocial.Apify,
+		Cmd:      st,
+	}
+}
+
+// Every flag reaches the field it claims to of what serve builds, from
+// the command line and from its environment twin, and no other field: a
+// distinctive value per flag is compared with the field at the flag's
+// declared path, and every other field of the built Configs (and every
+// declared path under Cmd) keeps its default.
 func TestFlagsReachTheirFields(t *testing.T) {
-	parse := func(t *testing.T, env map[string]string, args ...string) *settings {
+	parse := func(t *testing.T, env map[string]string, args ...string) *built {
 		t.Helper()
 		f := &flags{FlagSet: flag.NewFlagSet("quiver", flag.ContinueOnError), getenv: func(k string) string { return env[k] }}
 		f.SetOutput(io.Discard)
@@ -141,10 +81,18 @@ func TestFlagsReachTheirFields(t *testing.T) {
 		if err := f.errs; len(err) > 0 {
 			t.Fatal(err)
 		}
-		return st
+		return build(t, st)
+	}
+	var cmdPaths []string
+	for _, paths := range flagFields {
+		for p := range strings.SplitSeq(paths, ",") {
+			if strings.HasPrefix(p, "Cmd.") {
+				cmdPaths = append(cmdPaths, p)
+			}
+		}
 	}
 	base := parse(t, nil)
-	baseLeaves := leaves(base)
+	baseLeaves := leaves(base, cmdPaths)
 
 	var names []string
 	fs := flag.NewFlagSet("quiver", flag.ContinueOnError)
@@ -156,27 +104,46 @@ func TestFlagsReachTheirFields(t *testing.T) {
 		}
 	}
 	for i, name := range names {
-		path, ok := flagFields[name]
+		paths, ok := flagFields[name]
 		if !ok {
 			t.Errorf("-%s has no declared field in flagFields", name)
 			continue
 		}
-		field, err := fieldAt(base, path)
+		declared := strings.Split(paths, ",")
+		field, err := fieldAt(base, declared[0])
 		if err != nil {
 			t.Errorf("-%s: %v", name, err)
 			continue
 		}
-		arg, want := distinctive(field, i)
-		for how, st := range map[string]*settings{
+		var arg string
+		var want any
+		switch name {
+		case "llm-prices": // model=input/output on top of the built-in prices
+			arg = fmt.Sprintf("probe-%d=1.5/2.5", i)
+			p := llm.DefaultPrices()
+			p[fmt.Sprintf("probe-%d", i)] = llm.Price{Input: 1.5, Output: 2.5}
+			want = p
+		case "llm-json-mode": // the flag turns JSON mode on, the field off
+			arg, want = "false", true
+		default:
+			arg, want = distinctive(field, i)
+		}
+		for how, b := range map[string]*built{
 			"flag":        parse(t, nil, "-"+name+"="+arg),
 			"environment": parse(t, map[string]string{twin(name): arg}),
 		} {
-			got, _ := fieldAt(st, path)
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("-%s by %s: %s = %#v, want %#v", name, how, path, got, want)
+			for _, path := range declared {
+				got, err := fieldAt(b, path)
+				if err != nil {
+					t.Errorf("-%s: %v", name, err)
+					continue
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("-%s by %s: %s = %#v, want %#v", name, how, path, got, want)
+				}
 			}
-			for p, v := range leaves(st) {
-				if p != path && baseLeaves[p] != v {
+			for p, v := range leaves(b, cmdPaths) {
+				if !slices.Contains(declared, p) && baseLeaves[p] != v {
 					t.Errorf("-%s by %s also changed %s: %s, was %s", name, how, p, v, baseLeaves[p])
 				}
 			}
@@ -190,9 +157,9 @@ func readable(v reflect.Value) any {
 	return reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem().Interface()
 }
 
-// fieldAt returns the value of the field of st at path ("services.DNS.Timeout").
-func fieldAt(st *settings, path string) (any, error) {
-	v := reflect.ValueOf(st).Elem()
+// fieldAt returns the value of the field of b at path ("DNS.Timeout").
+func fieldAt(b *built, path string) (any, error) {
+	v := reflect.ValueOf(b).Elem()
 	for name := range strings.SplitSeq(path, ".") {
 		if v.Kind() == reflect.Pointer {
 			v = v.Elem()
@@ -207,15 +174,15 @@ func fieldAt(st *settings, path string) (any, error) {
 	return readable(v), nil
 }
 
-// leaves returns every field of st that is not a struct, by path, printed
-// (funcs, which no flag sets, are left out).
-func leaves(st *settings) map[string]string {
+// leaves returns every field of the Configs of b that is not a struct,
+// and the fields at cmdPaths, by path, printed (funcs, which no flag
+// sets, are left out).
+func leaves(b *built, cmdPaths []string) map[string]string {
 	out := map[string]string{}
 	var walk func(v reflect.Value, path string)
 	walk = func(v reflect.Value, path string) {
 		switch {
-		case v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().Kind() == reflect.Struct && strings.Count(path, ".") < 1:
-			walk(v.Elem(), path)
+		case path == "Cmd":
 		case v.Kind() == reflect.Struct:
 			for i := range v.NumField() {
 				p := v.Type().Field(i).Name
@@ -229,7 +196,11 @@ func leaves(st *settings) map[string]string {
 			out[path] = fmt.Sprintf("%#v", readable(v))
 		}
 	}
-	walk(reflect.ValueOf(st).Elem(), "")
+	walk(reflect.ValueOf(b).Elem(), "")
+	for _, p := range cmdPaths {
+		v, _ := fieldAt(b, p)
+		out[p] = fmt.Sprintf("%#v", v)
+	}
 	return out
 }
 
@@ -242,10 +213,14 @@ func distinctive(def any, i int) (string, any) {
 		return fmt.Sprintf("secret-%d", i), secret.String(fmt.Sprintf("secret-%d", i))
 	case string:
 		return fmt.Sprintf("value-%d", i), fmt.Sprintf("value-%d", i)
+	case []secret.String:
+		return fmt.Sprintf("a-%d,b-%d", i, i), []secret.String{secret.String(fmt.Sprintf("a-%d", i)), secret.String(fmt.Sprintf("b-%d", i))}
 	case []string:
 		return fmt.Sprintf("a-%d,b-%d", i, i), []string{fmt.Sprintf("a-%d", i), fmt.Sprintf("b-%d", i)}
 	case int:
 		return fmt.Sprint(7001 + i), 7001 + i
+	case uint16:
+		return fmt.Sprint(7001 + i), uint16(7001 + i)
 	case int64:
 		return fmt.Sprint(9001 + i), int64(9001 + i)
 	case float64:

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"runtime"
@@ -63,13 +62,13 @@ func jobsFlags(f *flags) *jobsConfig {
 // workers; stop ends them.
 func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, svc *services, rc *redisConfig, logger *slog.Logger) error {
 	if jc.workers < 0 {
-		return usageError{errors.New("-workers must not be negative")}
+		return usageError{fmt.Errorf("%s must not be negative", flagName("workers"))}
 	}
 	if jc.concurrency <= 0 {
-		return usageError{errors.New("-job-concurrency must be positive")}
+		return usageError{fmt.Errorf("%s must be positive", flagName("job-concurrency"))}
 	}
 	if jc.cpus <= 0 {
-		return usageError{errors.New("-job-cpus must be positive")}
+		return usageError{fmt.Errorf("%s must be positive", flagName("job-cpus"))}
 	}
 	if rc.client == nil && jc.workers == 0 {
 		logger.Info("bulk jobs are off: -workers 0 without -redis-url leaves no one to run them")
@@ -82,16 +81,13 @@ func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, svc *servi
 	for _, q := range []struct {
 		name string
 		v    int
-	}{{"-job-key-rows-in-flight", jc.keyInFlight}, {"-job-key-rows-stored", jc.keyStored}, {"-job-key-jobs", jc.keyJobs}} {
+	}{{"job-key-rows-in-flight", jc.keyInFlight}, {"job-key-rows-stored", jc.keyStored}, {"job-key-jobs", jc.keyJobs}} {
 		if q.v == 0 {
-			return usageError{fmt.Errorf("%s must not be 0: a negative value sets no bound", q.name)}
+			return usageError{fmt.Errorf("%s must not be 0: a negative value sets no bound", flagName(q.name))}
 		}
 	}
-	jcfg := jobs.Config{
-		Verifier: v, TTL: jc.ttl, ClaimIdle: jc.claimIdle, MaxRows: jc.maxRows, MaxBytes: jc.maxBytes, MaxMemory: jc.maxMemory,
-		MaxOwnerRowsInFlight: jc.keyInFlight, MaxOwnerRowsStored: jc.keyStored, MaxOwnerJobsStored: jc.keyJobs, StoreRetry: jc.storeRetry, CPUs: jc.cpus,
-		Workers: max(jc.workers, 1), Logger: logger, Metrics: cfg.Metrics,
-	}
+	jcfg := jc.config()
+	jcfg.Verifier, jcfg.Logger, jcfg.Metrics = v, logger, cfg.Metrics
 	if rc.client != nil { // a nil *redis.Client in the interface would not be nil
 		jcfg.Redis = rc.client
 		jcfg.Prefix = rc.prefix + "jobs:"
@@ -101,7 +97,7 @@ func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, svc *servi
 	}
 	jc.m, err = jobs.New(jcfg)
 	if err != nil {
-		return usageError{err}
+		return flagsErr("Jobs", "bulk jobs", err)
 	}
 	cfg.Jobs = jc.m
 	jc.done = make(chan struct{})
@@ -120,6 +116,17 @@ func (jc *jobsConfig) start(ctx context.Context, cfg *httpapi.Config, svc *servi
 	}
 	logger.Info("bulk job workers started", "workers", jc.workers, "queue", where)
 	return nil
+}
+
+// config is the jobs.Config of the flags, before the verifier, Redis,
+// logger and metrics are set in it. With -workers 0 the Manager serves
+// the routes and Run is not called, so its Workers is the default.
+func (jc *jobsConfig) config() jobs.Config {
+	return jobs.Config{
+		TTL: jc.ttl, ClaimIdle: jc.claimIdle, MaxRows: jc.maxRows, MaxBytes: jc.maxBytes, MaxMemory: jc.maxMemory,
+		MaxOwnerRowsInFlight: jc.keyInFlight, MaxOwnerRowsStored: jc.keyStored, MaxOwnerJobsStored: jc.keyJobs,
+		StoreRetry: jc.storeRetry, CPUs: jc.cpus, Workers: max(jc.workers, 1),
+	}
 }
 
 // wait waits for the workers to stop once ctx has ended: a chunk in hand

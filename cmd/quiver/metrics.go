@@ -45,7 +45,7 @@ func metricsFlags(f *flags) *metricsServer {
 func (ms *metricsServer) create(cfg *httpapi.Config) (*metrics.Metrics, error) {
 	if !ms.enabled {
 		if ms.addr != "" {
-			return nil, usageError{errors.New("-metrics-addr is set but -metrics is not")}
+			return nil, usageError{fmt.Errorf("%s is set but %s is not", flagName("metrics-addr"), flagName("metrics"))}
 		}
 		return nil, nil
 	}

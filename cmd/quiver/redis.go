@@ -48,7 +48,7 @@ func redisFlags(f *flags) *redisConfig {
 func (rc *redisConfig) connect(ctx context.Context, logger *slog.Logger) error {
 	if rc.url == "" {
 		if rc.llmTTL != 0 || rc.upstreamTTL != 0 {
-			return usageError{errors.New("-llm-cache-ttl and -upstream-cache-ttl need -redis-url")}
+			return usageError{fmt.Errorf("%s and %s need %s", flagName("llm-cache-ttl"), flagName("upstream-cache-ttl"), flagName("redis-url"))}
 		}
 		return nil
 	}
@@ -59,7 +59,7 @@ func (rc *redisConfig) connect(ctx context.Context, logger *slog.Logger) error {
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return usageError{fmt.Errorf("-redis-url: %w", err)}
+		return usageError{fmt.Errorf("%s: %w", flagName("redis-url"), err)}
 	}
 	// Let the per-call context bound reads and writes, and do not retry:
 	// a retry would multiply what a hung Redis costs each request.
@@ -89,7 +89,7 @@ func (rc *redisConfig) upstreamCache(logger *slog.Logger) (*httpcache.Cache, err
 		OnError: func(err error) { logger.Warn("upstream cache", "error", err) },
 	})
 	if err != nil {
-		return nil, usageError{fmt.Errorf("-upstream-cache-ttl: %w", err)}
+		return nil, usageError{fmt.Errorf("%s: %w", flagName("upstream-cache-ttl"), err)}
 	}
 	logger.Info("social provider answers cached in redis", "ttl", rc.upstreamTTL)
 	return c, nil
@@ -110,7 +110,7 @@ func (rc *redisConfig) install(cfg *httpapi.Config, logger *slog.Logger) error {
 			Timeout:       rc.timeout,
 		})
 		if err != nil {
-			return usageError{err}
+			return usageError{fmt.Errorf("%s, %s or %s: %w", flagName("rate-limit"), flagName("burst"), flagName("redis-timeout"), err)}
 		}
 		cfg.Limiter = l
 		logger.Info("rate limits shared through redis", "addr", rc.client.Options().Addr)
@@ -134,7 +134,7 @@ func (rc *redisConfig) cacheLLM(lc llm.Config, logger *slog.Logger) (llm.Config,
 		OnError:   func(err error) { logger.Warn("llm cache", "error", err) },
 	})
 	if err != nil {
-		return lc, usageError{fmt.Errorf("-llm-cache-ttl: %w", err)}
+		return lc, usageError{fmt.Errorf("%s: %w", flagName("llm-cache-ttl"), err)}
 	}
 	lc.Model = llmcache.Wrap(lc.Model, backend)
 	logger.Info("language model answers cached in redis", "ttl", rc.llmTTL)

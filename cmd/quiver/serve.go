@@ -138,21 +138,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	default:
 		return usageError{fmt.Errorf("%s %q: want text or json", flagName("log-format"), sc.logFormat)}
 	}
+	if sc.requestTimeout > 0 && sc.writeTimeout > 0 && sc.requestTimeout >= sc.writeTimeout {
+		return usageError{fmt.Errorf("%s %v must be below %s %v: a request past -write-timeout loses its answer", flagName("request-timeout"), sc.requestTimeout, flagName("write-timeout"), sc.writeTimeout)}
+	}
 	generated := len(sc.keys) == 0
 	if generated {
 		sc.keys = []string{newKey()}
 	}
-	cfg := httpapi.Config{
-		Keys:           secretKeys(sc.keys),
-		Hosts:          sc.hosts,
-		RatePerSecond:  sc.rate,
-		Burst:          sc.burst,
-		MaxBodyBytes:   sc.maxBody,
-		RequestTimeout: sc.requestTimeout,
-		DisableDocs:    sc.noDocs,
-		Logger:         logger,
-	}
-	if err := st.abuse.apply(&cfg, logger); err != nil {
+	cfg := handlerSettings(st)
+	cfg.Logger = logger
+	if err := st.abuse.apply(logger); err != nil {
 		return err
 	}
 	// operations: the metrics and Redis come first, for the services to
@@ -191,7 +186,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	defer st.metrics.stop()
 	api, err := httpapi.New(cfg)
 	if err != nil {
-		return err
+		return flagsErr("HTTP", "server settings", err)
 	}
 	return serve(ctx, sc, &http.Server{
 		Handler:           st.metrics.handler(api), // operations: /metrics on this listener
@@ -202,6 +197,32 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}, generated, logger, stdout)
+}
+
+// handlerSettings is the httpapi.Config of the server and abuse-limit
+// flags, before the services, limiter, metrics and jobs are built into
+// it.
+func handlerSettings(st *settings) httpapi.Config {
+	sc, a := &st.server, st.abuse
+	return httpapi.Config{
+		Keys:                    secretKeys(sc.keys),
+		Hosts:                   sc.hosts,
+		RatePerSecond:           sc.rate,
+		Burst:                   sc.burst,
+		MaxBodyBytes:            sc.maxBody,
+		RequestTimeout:          sc.requestTimeout,
+		DisableDocs:             sc.noDocs,
+		MemoryBudget:            a.memoryBudget,
+		KeyMemoryBudget:         a.keyMemoryBudget,
+		HeavySlots:              a.heavySlots,
+		SlowWriteTimeout:        a.slowWriteTimeout,
+		AuthFailureBurst:        a.authBurst,
+		AuthFailureRate:         a.authRate,
+		AuthFailurePrefixBurst:  a.authPrefixBurst,
+		AuthFailurePrefixRate:   a.authPrefixRate,
+		AuthFailureMaxAddresses: a.authMaxAddresses,
+		TrustedProxies:          a.trustedProxies,
+	}
 }
 
 // serve listens on -addr, says where with a curl command when the key was

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/quiverkit/quiver/content"
 	"github.com/quiverkit/quiver/devutil"
@@ -167,7 +166,7 @@ func (s *services) Verifier(concurrency int) (*email.Verifier, error) {
 	}
 	v, err := email.New(ec)
 	if err != nil {
-		return nil, emailFlagsErr(err)
+		return nil, flagsErr("Email", "email settings", err)
 	}
 	if s.verifiers == nil {
 		s.verifiers = make(map[int]*email.Verifier)
@@ -179,7 +178,7 @@ func (s *services) Verifier(concurrency int) (*email.Verifier, error) {
 // emailConfig is the email.Config of the flags, on the shared resolver
 // and lists.
 func (s *services) emailConfig(concurrency int) (email.Config, error) {
-	ec := s.cfg.Email
+	ec := s.cfg.emailSettings(concurrency)
 	var err error
 	if ec.Resolver, err = s.Resolver(); err != nil {
 		return ec, err
@@ -187,14 +186,23 @@ func (s *services) emailConfig(concurrency int) (email.Config, error) {
 	if ec.Lists, err = s.Lists(); err != nil {
 		return ec, err
 	}
-	ec.Concurrency = concurrency
-	ec.SMTP.ConnectTimeout = ec.SMTP.StepTimeout
 	if path := s.cfg.MTASTSRoots; path != "" {
 		if ec.MTASTS.RootCAs, err = rootsFile(path); err != nil {
 			return ec, fmt.Errorf("%s: %w", flagName("mta-sts-roots"), err)
 		}
 	}
 	return ec, nil
+}
+
+// emailSettings is the email.Config of the flags for a verifier checking
+// concurrency domains or rows at once, before the resolver, lists and
+// MTA-STS roots are built into it. -smtp-timeout bounds the connection
+// as well as each command.
+func (c *config) emailSettings(concurrency int) email.Config {
+	ec := c.Email
+	ec.Concurrency = concurrency
+	ec.SMTP.ConnectTimeout = ec.SMTP.StepTimeout
+	return ec
 }
 
 // WebCheck returns the web and domain checker.
@@ -354,36 +362,4 @@ func (s *services) Close() error {
 		errs = append(errs, c.Close())
 	}
 	return errors.Join(errs...)
-}
-
-// emailFlags are the flags of the fields of email.Config that an error
-// of email.New may name.
-var emailFlags = []struct{ field, flag string }{
-	{"SMTP.HeloName", "smtp-helo"},
-	{"SMTP.MailFrom", "smtp-mail-from"},
-	{"SMTP.Port", "smtp-port"},
-	{"SMTP.Proxy", "smtp-proxy"},
-	{"SMTP.StepTimeout", "smtp-timeout"},
-	{"SMTP.HostConnections", "smtp-host-connections"},
-	{"SMTP.HostInterval", "smtp-host-interval"},
-	{"SMTP.MaxHosts", "smtp-max-hosts"},
-	{"DNSBLZones", "dnsbl-zones"},
-	{"MTASTS.Port", "mta-sts-port"},
-	{"MTASTS.Timeout", "mta-sts-timeout"},
-}
-
-// emailFlagsErr prefixes err, an error of email.New, with the flags of
-// the fields it names, so that it says which flag to change.
-func emailFlagsErr(err error) error {
-	var names []string
-	msg := err.Error()
-	for _, f := range emailFlags {
-		if strings.Contains(msg, ": "+f.field) || strings.Contains(msg, "; "+f.field) {
-			names = append(names, flagName(f.flag))
-		}
-	}
-	if len(names) == 0 {
-		return fmt.Errorf("email settings: %w", err)
-	}
-	return fmt.Errorf("%s: %w", strings.Join(names, ", "), err)
 }

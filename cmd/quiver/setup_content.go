@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -51,7 +50,7 @@ func contentSetup(f *flags, c *config) {
 	c.LLM.bound = true
 	bind(f, &c.LLM.provider, "llm-provider", "", "language model provider: openai (and OpenAI-compatible servers), anthropic, ollama or googleai; none: summarize and meta-tags use the extractive engine, the other AI routes answer 503")
 	bind(f, &c.LLM.model, "llm-model", "", "model name; default gpt-4o-mini, claude-3-5-haiku-latest, llama3.2 or gemini-2.0-flash by provider")
-	bind(f, &c.LLM.key, "llm-api-key", "", "provider API key; default the provider's own variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_API_KEY)")
+	bind(f, &c.LLM.key, "llm-api-key", "", "provider API key, needed by openai (unless -llm-base-url names a compatible server), anthropic and googleai; the providers' own variables (OPENAI_API_KEY, ...) are not read")
 	bind(f, &c.LLM.baseURL, "llm-base-url", "", "provider base URL, e.g. http://localhost:8000/v1 for vLLM, LM Studio or llama.cpp with provider openai, http://localhost:11434 for ollama")
 	bind(f, &c.LLM.prices, "llm-prices", nil, "price overrides in USD per million tokens, comma-separated model=input/output, e.g. gpt-4o-mini=0.15/0.60")
 	bind(f, &c.LLM.timeout, "llm-timeout", 50*time.Second, "time limit of one call to the model; an answer that breaks its contract is asked again once")
@@ -63,37 +62,38 @@ func contentSetup(f *flags, c *config) {
 // settings; the zero llm.Config without a provider. It makes no network
 // call: the clients connect on their first request.
 func (c llmConfig) build(ctx context.Context, d *deps) (llm.Config, error) {
-	var st llm.Config
 	if !c.bound {
-		return st, nil
+		return llm.Config{}, nil
 	}
 	if c.timeout < 0 || c.attempts < 1 {
-		return st, fmt.Errorf("%s must not be negative and %s must be at least 1", flagName("llm-timeout"), flagName("llm-max-attempts"))
+		return llm.Config{}, fmt.Errorf("%s must not be negative and %s must be at least 1", flagName("llm-timeout"), flagName("llm-max-attempts"))
 	}
-	prices, err := parsePrices(c.prices)
+	st, err := c.settings()
 	if err != nil {
-		return st, err
+		return llm.Config{}, err
 	}
 	provider := strings.ToLower(strings.TrimSpace(c.provider))
 	if provider == "" {
 		if c.model != "" || c.baseURL != "" || c.key != "" {
-			return st, fmt.Errorf("QUIVER_LLM_MODEL, QUIVER_LLM_API_KEY or QUIVER_LLM_BASE_URL is set but QUIVER_LLM_PROVIDER is not")
+			return llm.Config{}, fmt.Errorf("%s, %s or %s is set but %s is not", flagName("llm-model"), flagName("llm-api-key"), flagName("llm-base-url"), flagName("llm-provider"))
 		}
-		return st, nil
+		return llm.Config{}, nil
 	}
-	def, ok := defaultModels[provider]
-	if !ok {
-		return st, fmt.Errorf("QUIVER_LLM_PROVIDER=%q: must be openai, anthropic, ollama or googleai", c.provider)
+	if _, ok := defaultModels[provider]; !ok {
+		return st, fmt.Errorf("%s %q: must be openai, anthropic, ollama or googleai", flagName("llm-provider"), c.provider)
 	}
-	name := c.model
-	if name == "" {
-		name = def
+	// The key comes from -llm-api-key alone: the clients would otherwise
+	// read their own variable (OPENAI_API_KEY, ...), a second source
+	// that neither -help nor an error would name.
+	if c.key == "" && provider != "ollama" && (provider != "openai" || c.baseURL == "") {
+		return st, fmt.Errorf("%s %s needs %s", flagName("llm-provider"), provider, flagName("llm-api-key"))
 	}
+	name := st.Name
 	if c.baseURL != "" {
 		u, err := url.Parse(c.baseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			// Not quoted: it may carry a password.
-			return st, errors.New("QUIVER_LLM_BASE_URL: must be an absolute http or https URL")
+			return st, fmt.Errorf("%s: must be an absolute http or https URL", flagName("llm-base-url"))
 		}
 	}
 	// The transport records the provider's status codes and Retry-After
@@ -147,8 +147,23 @@ func (c llmConfig) build(ctx context.Context, d *deps) (llm.Config, error) {
 	if err != nil {
 		return st, fmt.Errorf("%s client: %w", provider, err)
 	}
+	st.Model = m
+	return st, nil
+}
+
+// settings is the llm.Config of the flags, before the model is built
+// into it: its name (the -llm-model or the provider's default), prices,
+// timeout, attempts and JSON mode.
+func (c llmConfig) settings() (llm.Config, error) {
+	prices, err := parsePrices(c.prices)
+	if err != nil {
+		return llm.Config{}, err
+	}
+	name := c.model
+	if name == "" {
+		name = defaultModels[strings.ToLower(strings.TrimSpace(c.provider))]
+	}
 	return llm.Config{
-		Model:           m,
 		Name:            name,
 		Prices:          prices,
 		Timeout:         c.timeout,
@@ -165,12 +180,12 @@ func parsePrices(entries []string) (llm.Prices, error) {
 		name, pair, ok := strings.Cut(e, "=")
 		in, out, ok2 := strings.Cut(pair, "/")
 		if !ok || !ok2 || strings.TrimSpace(name) == "" {
-			return nil, fmt.Errorf("QUIVER_LLM_PRICES entry %q: want model=input/output", e)
+			return nil, fmt.Errorf("%s entry %q: want model=input/output", flagName("llm-prices"), e)
 		}
 		pi, err1 := strconv.ParseFloat(strings.TrimSpace(in), 64)
 		po, err2 := strconv.ParseFloat(strings.TrimSpace(out), 64)
 		if err1 != nil || err2 != nil || pi < 0 || po < 0 {
-			return nil, fmt.Errorf("QUIVER_LLM_PRICES entry %q: prices must be non-negative numbers", e)
+			return nil, fmt.Errorf("%s entry %q: prices must be non-negative numbers", flagName("llm-prices"), e)
 		}
 		prices[strings.TrimSpace(name)] = llm.Price{Input: pi, Output: po}
 	}

@@ -31,7 +31,7 @@ func TestContentSetupErrors(t *testing.T) {
 		want string
 	}{
 		{"unknown provider", map[string]string{"QUIVER_LLM_PROVIDER": "skynet"}, nil, "must be openai, anthropic, ollama or googleai"},
-		{"model without provider", map[string]string{"QUIVER_LLM_MODEL": "gpt-4o"}, nil, "QUIVER_LLM_PROVIDER is not"},
+		{"model without provider", map[string]string{"QUIVER_LLM_MODEL": "gpt-4o"}, nil, "-llm-provider (QUIVER_LLM_PROVIDER) is not"},
 		{"relative base URL", map[string]string{"QUIVER_LLM_PROVIDER": "ollama", "QUIVER_LLM_BASE_URL": "localhost:11434"}, nil, "absolute http or https URL"},
 		{"bad price", map[string]string{"QUIVER_LLM_PRICES": "gpt-4o=cheap"}, nil, "want model=input/output"},
 		{"negative price", nil, []string{"-llm-prices", "m=-1/2"}, "non-negative"},

@@ -14,7 +14,7 @@ import (
 // and web checks), one for each field of resolver.Config.
 func dnsSetup(f *flags, c *config) {
 	bind(f, &c.DNS.Servers, "dns-servers", nil, "comma-separated recursive DNS servers, each an IP address with an optional port (192.0.2.53, 192.0.2.53:5353, [2001:db8::53]:5353); default: the nameservers of /etc/resolv.conf")
-	bind(f, &c.DNS.Timeout, "dns-timeout", resolver.DefaultTimeout, "timeout of one DNS query to one server")
+	bind(f, &c.DNS.Timeout, "dns-timeout", 0, "timeout of one DNS query to one server; 0: the timeout of /etc/resolv.conf when -dns-servers is not set, else 2s")
 	bind(f, &c.DNS.Attempts, "dns-attempts", 0, "how many times the list of DNS servers is tried; 0: the attempts of /etc/resolv.conf when -dns-servers is not set, else 2")
 	bind(f, &c.DNS.CacheSize, "dns-cache-size", resolver.DefaultCacheSize, "most DNS answers cached; negative: no cache")
 	bind(f, &c.DNS.MaxTTL, "dns-max-ttl", resolver.DefaultMaxTTL, "longest time a positive DNS answer is cached")

@@ -37,12 +37,15 @@ func (c microblogConfig) provider(d *deps) (microblog.Provider, error) {
 	hc := d.upstreamClient(kind)
 	needKey := func(name string) error {
 		if key == "" {
-			return fmt.Errorf("QUIVER_MICROBLOG_PROVIDER=%s needs QUIVER_MICROBLOG_API_KEY (-microblog-api-key)", name)
+			return fmt.Errorf("%s %s needs %s", flagName("microblog-provider"), name, flagName("microblog-api-key"))
 		}
 		return nil
 	}
 	switch kind {
 	case "":
+		if key != "" || baseURL != "" || c.File != "" {
+			return nil, fmt.Errorf("%s, %s or %s is set but %s is not", flagName("microblog-api-key"), flagName("microblog-base-url"), flagName("microblog-file"), flagName("microblog-provider"))
+		}
 		return nil, nil
 	case "twitterapi":
 		if err := needKey(kind); err != nil {
@@ -56,13 +59,13 @@ func (c microblogConfig) provider(d *deps) (microblog.Provider, error) {
 		return microblog.NewXAPI(microblog.XAPIConfig{Token: key, BaseURL: baseURL, HTTPClient: hc, MaxResponseBytes: maxBytes, Timeout: timeout})
 	case "file":
 		if c.File == "" {
-			return nil, fmt.Errorf("QUIVER_MICROBLOG_PROVIDER=file needs QUIVER_MICROBLOG_FILE (-microblog-file)")
+			return nil, fmt.Errorf("%s file needs %s", flagName("microblog-provider"), flagName("microblog-file"))
 		}
 		p, err := microblog.NewFile(microblog.FileConfig{Paths: []string{c.File}})
 		if err != nil {
-			return nil, fmt.Errorf("-microblog-file (QUIVER_MICROBLOG_FILE): %w", err)
+			return nil, fmt.Errorf("%s: %w", flagName("microblog-file"), err)
 		}
 		return p, nil
 	}
-	return nil, fmt.Errorf("QUIVER_MICROBLOG_PROVIDER must be twitterapi, xapi or file, not %q", kind)
+	return nil, fmt.Errorf("%s must be twitterapi, xapi or file, not %q", flagName("microblog-provider"), kind)
 }

@@ -41,37 +41,44 @@ func (c photosocialConfig) provider(d *deps) (photosocial.Provider, error) {
 	graph, apify, files := c.Graph, c.Apify, c.Files
 	switch c.Provider {
 	case "":
+		if graph.Token != "" || graph.UserID != "" || apify.Token != "" || len(files) > 0 || c.Sample {
+			return nil, fmt.Errorf("%s, %s, %s, %s or %s is set but %s is not",
+				flagName("photosocial-graph-token"), flagName("photosocial-graph-user-id"), flagName("photosocial-apify-token"),
+				flagName("photosocial-file"), flagName("photosocial-sample"), flagName("photosocial-provider"))
+		}
 		return nil, nil
 	case "graph":
 		if graph.Token == "" || graph.UserID == "" {
-			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=graph needs QUIVER_PHOTOSOCIAL_GRAPH_TOKEN and QUIVER_PHOTOSOCIAL_GRAPH_USER_ID")
+			return nil, fmt.Errorf("%s graph needs %s and %s", flagName("photosocial-provider"), flagName("photosocial-graph-token"), flagName("photosocial-graph-user-id"))
 		}
 		graph.HTTPClient = d.upstreamClient("instagram_graph")
-		return photosocial.NewGraph(graph)
+		p, err := photosocial.NewGraph(graph)
+		if err != nil {
+			return nil, flagsErr("Graph", "photo-sharing provider graph", err)
+		}
+		return p, nil
 	case "apify":
 		if apify.Token == "" {
-			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=apify needs QUIVER_PHOTOSOCIAL_APIFY_TOKEN")
-		}
-		if apify.Timeout > 300*time.Second {
-			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_APIFY_TIMEOUT=%s: the Apify provider waits at most 300s for an actor run", apify.Timeout)
-		}
-		if apify.RunItems < 1 || apify.RunItems > 1000 {
-			return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_APIFY_RUN_ITEMS=%d: want 1 to 1000", apify.RunItems)
+			return nil, fmt.Errorf("%s apify needs %s", flagName("photosocial-provider"), flagName("photosocial-apify-token"))
 		}
 		apify.HTTPClient = d.upstreamClient("apify")
-		return photosocial.NewApify(apify)
+		p, err := photosocial.NewApify(apify)
+		if err != nil {
+			return nil, flagsErr("Apify", "photo-sharing provider apify", err)
+		}
+		return p, nil
 	case "file":
 		switch {
 		case len(files) > 0:
 			p, err := photosocial.NewFile(photosocial.FileConfig{Paths: files})
 			if err != nil {
-				return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_FILE: %w", err)
+				return nil, fmt.Errorf("%s: %w", flagName("photosocial-file"), err)
 			}
 			return p, nil
 		case c.Sample:
 			return photosocial.Sample(), nil
 		}
-		return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=file needs QUIVER_PHOTOSOCIAL_FILE (or QUIVER_PHOTOSOCIAL_SAMPLE=true for the sample dataset)")
+		return nil, fmt.Errorf("%s file needs %s (or %s for the sample dataset)", flagName("photosocial-provider"), flagName("photosocial-file"), flagName("photosocial-sample"))
 	}
-	return nil, fmt.Errorf("QUIVER_PHOTOSOCIAL_PROVIDER=%q: want graph, apify or file", c.Provider)
+	return nil, fmt.Errorf("%s %q: want graph, apify or file", flagName("photosocial-provider"), c.Provider)
 }

@@ -39,7 +39,7 @@ func TestPhotosocialSetup(t *testing.T) {
 		{map[string]string{"QUIVER_PHOTOSOCIAL_PROVIDER": "apify"}, nil, "", "APIFY_TOKEN"},
 		{map[string]string{"QUIVER_PHOTOSOCIAL_PROVIDER": "apify", "QUIVER_PHOTOSOCIAL_APIFY_TOKEN": "t"}, []string{"-photosocial-apify-timeout=10m"}, "", "300s"},
 		{map[string]string{"QUIVER_PHOTOSOCIAL_PROVIDER": "apify", "QUIVER_PHOTOSOCIAL_APIFY_TOKEN": "t", "QUIVER_PHOTOSOCIAL_APIFY_RUN_ITEMS": "200"}, nil, "apify", ""},
-		{map[string]string{"QUIVER_PHOTOSOCIAL_PROVIDER": "apify", "QUIVER_PHOTOSOCIAL_APIFY_TOKEN": "t"}, []string{"-photosocial-apify-run-items=5000"}, "", "RUN_ITEMS=5000"},
+		{map[string]string{"QUIVER_PHOTOSOCIAL_PROVIDER": "apify", "QUIVER_PHOTOSOCIAL_APIFY_TOKEN": "t"}, []string{"-photosocial-apify-run-items=5000"}, "", "RUN_ITEMS): photosocial: invalid configuration: RunItems"},
 		{nil, []string{"-photosocial-provider=file", "-photosocial-sample"}, "file", ""},
 		{map[string]string{"QUIVER_PHOTOSOCIAL_PROVIDER": "file", "QUIVER_PHOTOSOCIAL_FILE": export}, nil, "file", ""},
 		{map[string]string{"QUIVER_PHOTOSOCIAL_PROVIDER": "file", "QUIVER_PHOTOSOCIAL_FILE": export + ".missing"}, nil, "", "QUIVER_PHOTOSOCIAL_FILE"},

@@ -86,3 +86,24 @@ func (e *invalid) Error() string {
 }
 
 func (e *invalid) Unwrap() []error { return e.sentinels }
+
+// Fields returns the field of each problem of err, an error of a List
+// (found with errors.As), in order: the path a problem starts with
+// ("LLM.Timeout", "Keys[0]"), without its index. It is nil when err holds
+// no such error.
+func Fields(err error) []string {
+	var in *invalid
+	if !errors.As(err, &in) {
+		return nil
+	}
+	out := make([]string, 0, len(in.problems))
+	for _, p := range in.problems {
+		f, _, _ := strings.Cut(p, " ")
+		f = strings.TrimSuffix(f, ":")
+		if i := strings.IndexByte(f, '['); i >= 0 {
+			f = f[:i]
+		}
+		out = append(out, f)
+	}
+	return out
+}

@@ -2,6 +2,8 @@ package cfgerr_test
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/quiverkit/quiver/internal/cfgerr"
@@ -44,5 +46,20 @@ func TestWrap(t *testing.T) {
 	}
 	if got, want := err.Error(), "pkg: invalid configuration: SMTP.Proxy: proxy URL has no host"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+func TestFields(t *testing.T) {
+	own := errors.New("pkg: invalid configuration")
+	l := cfgerr.List{Sentinel: own}
+	l.Add("Keys[1] is empty")
+	l.Nest("LLM", cfgerr.New(errors.New("llm: invalid configuration"), "Timeout must be positive"))
+	l.Nest("SMTP.Proxy", errors.New("proxy URL has no host"))
+	err := fmt.Errorf("wrapped: %w", l.Err())
+	if got, want := cfgerr.Fields(err), []string{"Keys", "LLM.Timeout", "SMTP.Proxy"}; !slices.Equal(got, want) {
+		t.Errorf("Fields = %q, want %q", got, want)
+	}
+	if got := cfgerr.Fields(errors.New("Keys is empty")); got != nil {
+		t.Errorf("Fields of an error cfgerr did not build = %q, want nil", got)
 	}
 }

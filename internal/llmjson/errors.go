@@ -21,13 +21,13 @@ import (
 // NoModel returns the SERVICE_UNAVAILABLE error of an operation that
 // needs a language model when none is configured. lead says so in the
 // caller's words ("headlines needs a language model, and none is
-// configured"); the message adds how a server is given one. setting
+// configured"); the message adds what to configure. setting
 // names the Go field that gives one ("content.Config.LLM.Model"): it is
 // the cause, which Go callers and logs read and an HTTP caller never
 // does.
 func NoModel(lead, setting string) error {
 	return envelope.Wrap(envelope.CodeServiceUnavailable, errors.New(setting+" is not set"),
-		lead+": set QUIVER_LLM_PROVIDER (openai, anthropic, ollama or googleai) and QUIVER_LLM_MODEL on the server")
+		lead+": configure a language model")
 }
 
 // statusInText finds the status code in the error texts of the OpenAI and

@@ -293,7 +293,7 @@ func TestNotConfigured(t *testing.T) {
 	var c microblog.Client
 	_, err := c.Search(context.Background(), microblog.SearchRequest{Query: "go"})
 	e := envelope.From(err)
-	if e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "QUIVER_MICROBLOG_PROVIDER") {
+	if e.Code != envelope.CodeServiceUnavailable || !strings.Contains(e.Message, "configure a data provider") {
 		t.Errorf("err = %v", err)
 	}
 }

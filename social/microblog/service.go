@@ -30,7 +30,7 @@ const (
 
 // ConfigureHint says how to configure a provider; it ends the message of
 // the SERVICE_UNAVAILABLE error when none is.
-const ConfigureHint = "set QUIVER_MICROBLOG_PROVIDER to twitterapi or xapi, with its API key or bearer token in QUIVER_MICROBLOG_API_KEY, or to file, with QUIVER_MICROBLOG_FILE"
+const ConfigureHint = "configure a data provider: twitterapi.io or the X API with its key, or a file of JSON Lines"
 
 // Config configures a [Client]. The zero value gives a Client without a
 // provider, which answers every data operation with SERVICE_UNAVAILABLE

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quiverkit/quiver/internal/cfgerr"
 	"github.com/quiverkit/quiver/internal/upstream"
 )
 
@@ -29,9 +30,11 @@ const (
 // errors.Is.
 var ErrInvalidConfig = errors.New("photosocial: invalid configuration")
 
-// invalidConfig returns an error wrapping ErrInvalidConfig.
+// invalidConfig returns an error wrapping ErrInvalidConfig. A problem
+// that starts with the name of its field lets a program find the field
+// (as cmd/quiver does, to name its flag).
 func invalidConfig(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidConfig}, args...)...)
+	return cfgerr.New(ErrInvalidConfig, fmt.Sprintf(format, args...))
 }
 
 // newUpstream returns the upstream client of an HTTP provider: the token

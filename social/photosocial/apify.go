@@ -127,13 +127,13 @@ func NewApify(cfg ApifyConfig) (*Apify, error) {
 		cfg.Actor = DefaultApifyActor
 	}
 	if cfg.Timeout < 0 || cfg.Timeout > 300*time.Second {
-		return nil, invalidConfig("the Apify provider's Timeout must be at most 300s")
+		return nil, invalidConfig("Timeout must be at most 300s: the Apify provider waits no longer for an actor run")
 	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = DefaultApifyTimeout
 	}
 	if cfg.RunItems < 0 || cfg.RunItems > maxApifyRunItems {
-		return nil, invalidConfig("the Apify provider's RunItems must be between 1 and %d", maxApifyRunItems)
+		return nil, invalidConfig("RunItems must be between 1 and %d (the Apify provider)", maxApifyRunItems)
 	}
 	if cfg.RunItems == 0 {
 		cfg.RunItems = DefaultApifyRunItems
@@ -237,7 +237,7 @@ func (a *Apify) classify(status int, body []byte) error {
 	json.Unmarshal(body, &ae)
 	switch {
 	case status == http.StatusNotFound:
-		return envelope.Errorf(envelope.CodeUpstreamError, "the Apify actor %q was not found: check QUIVER_PHOTOSOCIAL_APIFY_ACTOR", a.actor)
+		return envelope.Errorf(envelope.CodeUpstreamError, "the Apify actor %q was not found: check the configured actor's name", a.actor)
 	case status == http.StatusRequestTimeout || ae.Error.Type == "run-timeout-exceeded":
 		return envelope.Errorf(envelope.CodeUpstreamTimeout, "the Apify actor run did not finish within %s", a.timeout)
 	case status == http.StatusPaymentRequired:

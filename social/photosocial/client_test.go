@@ -51,7 +51,7 @@ func TestNoProvider(t *testing.T) {
 	var c Client
 	_, err := c.Profile(context.Background(), ProfileRequest{Username: "x"})
 	e := wantCode(t, err, envelope.CodeServiceUnavailable)
-	if !strings.Contains(e.Message, "QUIVER_PHOTOSOCIAL_PROVIDER") {
+	if !strings.Contains(e.Message, "configure a data provider") {
 		t.Errorf("message %q does not say how to configure a provider", e.Message)
 	}
 	// Validation comes first: a bad request is 400 even without a provider.

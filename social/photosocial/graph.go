@@ -126,11 +126,11 @@ func NewGraph(cfg GraphConfig) (*Graph, error) {
 	}
 	version := cmp.Or(cfg.APIVersion, DefaultGraphAPIVersion)
 	if !graphVersionRE.MatchString(version) {
-		return nil, invalidConfig("the Graph provider's APIVersion %q is not a Graph API version such as %s", version, DefaultGraphAPIVersion)
+		return nil, invalidConfig("APIVersion %q is not a Graph API version such as %s", version, DefaultGraphAPIVersion)
 	}
 	base := strings.TrimRight(cmp.Or(cfg.BaseURL, DefaultGraphBaseURL), "/")
 	if last := base[strings.LastIndexByte(base, '/')+1:]; graphVersionRE.MatchString(last) {
-		return nil, invalidConfig("the Graph provider's BaseURL ends with the API version %s: give the root without it, and the version as APIVersion", last)
+		return nil, invalidConfig("BaseURL ends with the Graph API version %s: give the root without it, and the version as APIVersion", last)
 	}
 	hc, err := upstream.Metered(cfg.Metrics, "instagram_graph", cfg.HTTPClient)
 	if err != nil {

@@ -113,4 +113,4 @@ func notFound(format string, args ...any) error {
 
 // errNoProvider is the error of a Client without a Provider.
 var errNoProvider = envelope.Errorf(envelope.CodeServiceUnavailable,
-	"no photo-sharing provider is configured: set QUIVER_PHOTOSOCIAL_PROVIDER to graph (with QUIVER_PHOTOSOCIAL_GRAPH_TOKEN and QUIVER_PHOTOSOCIAL_GRAPH_USER_ID), apify (with QUIVER_PHOTOSOCIAL_APIFY_TOKEN) or file (with QUIVER_PHOTOSOCIAL_FILE)")
+	"no photo-sharing provider is configured: configure a data provider: the Instagram Graph API with a token and user ID, Apify with a token, or a file of JSON Lines")
