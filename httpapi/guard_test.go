@@ -390,3 +390,38 @@ func TestRefusedUploadIsDrainedOnlyToMaxBody(t *testing.T) {
 		}
 	}
 }
+
+// Every weighted route keeps the kind its row gives it, and every other
+// route is light: dropping a row's weight, or giving one to a route by
+// mistake, fails here.
+func TestRouteWeights(t *testing.T) {
+	want := map[string]routeKind{
+		"POST /v1/dev/data/hash":            heavyKind,
+		"POST /v1/dev/data/json/format":     formatKind,
+		"POST /v1/dev/regex/explain":        resultKind(2 << 20),
+		"POST /v1/dev/stacktrace":           heavyKind,
+		"POST /v1/email/bulk/validate":      resultKind(4 << 20),
+		"POST /v1/email/bulk/validate-csv":  heavyKind,
+		"POST /v1/email/bulk/jobs":          jobUploadKind,
+		"POST /v1/utility/dns/analyze":      resultKind(1 << 20),
+		"POST /v1/utility/robots/analyze":   resultKind(4 << 20),
+		"POST /v1/utility/sitemap/validate": sitemapKind,
+	}
+	routes, _ := newServer(Config{}).routes()
+	seen := 0
+	for _, rt := range routes {
+		key := rt.method + " " + rt.path
+		k, ok := want[key]
+		if !ok {
+			k = lightKind
+		} else {
+			seen++
+		}
+		if rt.kind() != k {
+			t.Errorf("%s is charged as %+v, want %+v", key, rt.kind(), k)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("found %d of the %d weighted routes", seen, len(want))
+	}
+}

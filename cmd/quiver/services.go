@@ -47,7 +47,12 @@ type config struct {
 // services builds each service from a config the first time it is asked
 // for, and keeps it: serve asks for every one, a command only for those
 // it runs, so that a command does not fail on a setting it does not use.
-// It is the one place where cmd/quiver builds a service. Its methods are
+// It builds every service a route or a command calls; the bulk-jobs
+// Manager (jobs.go) and the shared rate limiter (redis.go) are built
+// where serve wires Redis, since they run beside the handler rather than
+// behind a route. serve holds two email Verifiers, one for the routes and
+// one for the jobs (built with the jobs' concurrency); jobs never probe
+// SMTP, so their per-mail-server pacing is never shared. Its methods are
 // called from one goroutine.
 type services struct {
 	ctx  context.Context
