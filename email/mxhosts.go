@@ -338,7 +338,7 @@ func (v *Verifier) mxHosts(ctx context.Context, hosts []string, starttls bool, m
 			l := listings[z*len(addrs)+k]
 			switch {
 			case l.err != nil:
-				add(mailauth.SeverityWarning, ProblemDNSBLError, "the DNSBL "+zone+" did not answer for "+a.IP+": "+lookupText(l.err))
+				add(mailauth.SeverityWarning, ProblemDNSBLError, "the DNSBL "+zone+" did not answer for "+a.IP+": "+mailauth.LookupText(l.err))
 			case l.listed:
 				a.Listed = append(a.Listed, zone)
 				msg := a.IP + " (" + host + ") is listed by " + zone + " (" + strings.Join(l.codes, ", ") + ")"
@@ -473,7 +473,7 @@ func (v *Verifier) CheckDNSBL(ctx context.Context, ip netip.Addr) ([]DNSBLListin
 			out[i].Codes = []string{}
 		}
 		if a.err != nil {
-			out[i].Error = lookupText(a.err)
+			out[i].Error = mailauth.LookupText(a.err)
 		}
 	})
 	return out, nil

@@ -59,7 +59,3 @@ func fromMailauth(ps []mailauth.Problem) []Problem {
 func lookupProblem(sev mailauth.Severity, code ProblemCode, what string, err error) Problem {
 	return fromMailauth([]mailauth.Problem{mailauth.LookupProblem(sev, mailauth.Code(code), what, err)})[0]
 }
-
-// lookupText is what an answer says of a failed lookup: see
-// mailauth.LookupText.
-func lookupText(err error) string { return mailauth.LookupText(err) }

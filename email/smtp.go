@@ -15,6 +15,7 @@ import (
 
 	"github.com/quiverkit/quiver/internal/safehttp"
 	"github.com/quiverkit/quiver/internal/textcut"
+	"github.com/quiverkit/quiver/mailauth"
 	"github.com/quiverkit/quiver/secret"
 )
 
@@ -428,7 +429,7 @@ type connectFailure struct {
 func (v *Verifier) connect(ctx context.Context, o SMTPOptions, host string) (net.Conn, func(), *connectFailure) {
 	ip, err := v.hostAddr(ctx, host)
 	if err != nil {
-		return nil, nil, &connectFailure{SMTPNoMailServer, lookupText(err)}
+		return nil, nil, &connectFailure{SMTPNoMailServer, mailauth.LookupText(err)}
 	}
 	if !o.AllowPrivateAddresses {
 		// The same policy as every other outbound connection; the probe

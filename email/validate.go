@@ -402,7 +402,7 @@ func (v *Verifier) domainMX(ctx context.Context, domain string) MX {
 }
 
 func mxFailure(err error) MX {
-	m := MX{Hosts: []string{}, Error: lookupText(err)}
+	m := MX{Hosts: []string{}, Error: mailauth.LookupText(err)}
 	switch {
 	case errors.Is(err, resolver.ErrNXDomain):
 		m.Status, m.Error = MXNXDomain, ""

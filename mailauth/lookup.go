@@ -46,8 +46,10 @@ func LookupProblem(sev Severity, code Code, what string, err error) Problem {
 		return Problem{Code: code, Severity: sev, Message: what + " failed: " + LookupText(err)}
 	}
 	msg := what + " (" + strings.TrimSuffix(le.Name, ".") + " " + dns.TypeToString[le.Type] + ") failed DNSSEC validation at the resolver, as it does for every sender that validates DNSSEC"
-	for i, e := range le.ExtendedErrors {
-		msg += map[bool]string{true: "; the resolver says ", false: ", "}[i == 0] + e.String()
+	sep := "; the resolver says "
+	for _, e := range le.ExtendedErrors {
+		msg += sep + e.String()
+		sep = ", "
 	}
 	return Problem{Code: CodeDNSSECBogus, Severity: SeverityError, Message: msg}
 }
