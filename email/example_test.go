@@ -701,3 +701,18 @@ func ExampleRequirementStatuses() {
 	// Output:
 	// [pass fail unknown]
 }
+
+// A reply that refuses the prober, not the address, says nothing about
+// the mailbox: BlamesSender tells the two apart.
+func ExampleReplyClass_BlamesSender() {
+	for _, text := range []string{
+		"5.7.1 Service unavailable; client host blocked using zen.spamhaus.org",
+		"5.1.1 The email account that you tried to reach does not exist",
+	} {
+		r := email.ClassifyReply(550, text)
+		fmt.Println(r.Class, r.Class.BlamesSender())
+	}
+	// Output:
+	// blocked true
+	// mailbox_not_found false
+}

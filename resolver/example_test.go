@@ -306,3 +306,15 @@ func ExampleExtendedError() {
 	// 6 true
 	// EDE 6 (DNSSEC Bogus): "validation failure <example.test. MX IN>: signature crypto failed"
 }
+
+func ExampleExtendedError_Bogus() {
+	for _, e := range []resolver.ExtendedError{
+		{InfoCode: dns.ExtendedErrorCodeSignatureExpired},
+		{InfoCode: dns.ExtendedErrorCodeNoReachableAuthority, ExtraText: "at delegation example.com."},
+	} {
+		fmt.Println(e, e.Bogus())
+	}
+	// Output:
+	// EDE 7 (Signature Expired) true
+	// EDE 22 (No Reachable Authority): "at delegation example.com." false
+}

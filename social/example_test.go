@@ -35,3 +35,16 @@ func ExampleSentiment_Add() {
 	// Output:
 	// {Label:positive MeanCompound:0.175 Positive:2 Neutral:1 Negative:1}
 }
+
+func ExampleLabels() {
+	for _, l := range social.Labels() {
+		fmt.Println(l)
+	}
+	var zero social.Label
+	fmt.Println("zero:", zero)
+	// Output:
+	// positive
+	// neutral
+	// negative
+	// zero: neutral
+}

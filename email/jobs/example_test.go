@@ -244,3 +244,14 @@ func ExampleStatuses() {
 	fmt.Println()
 	// Output: queued running done cancelled failed
 }
+
+func ExampleManager_Limits() {
+	m, err := jobs.New(jobs.Config{MaxRows: 5000})
+	if err != nil {
+		log.Fatal(err)
+	}
+	rows, bytes := m.Limits()
+	fmt.Println(rows, bytes == jobs.DefaultMaxBytes)
+	// Output:
+	// 5000 true
+}
